@@ -1,0 +1,121 @@
+"""Where dice come from: a seeded generator, or a typed-in dice file.
+
+A dice source answers a :class:`~aces.rules.RollRequest` with a
+:class:`~aces.rules.Roll`. The generator is reproducible from its seed; the
+file reader checks every line against what the game asks for and names
+the line when it cannot be played.
+
+>>> source = DiceFile(["# opening", "2", "3", "5", "1 6", "3,5"], "table.txt")
+>>> from aces.rules import RollRequest
+>>> source.roll(RollRequest("Ada", 1, "opening"))
+Roll(dice=(2,), to=())
+"""
+
+from __future__ import annotations
+
+import random
+import re
+import typing as t
+
+from aces.errors import DiceFileError
+from aces.rules import Roll
+
+if t.TYPE_CHECKING:
+    from collections.abc import Iterable, Iterator
+
+    from aces.rules import RollRequest
+
+FACES: t.Final = range(1, 7)
+_SEPARATOR: t.Final = re.compile(r"[\s,]+")
+
+
+class DiceSource(t.Protocol):
+    """Anything that rolls the dice a game asks for."""
+
+    def roll(self, request: RollRequest) -> Roll: ...
+
+
+class RandomDice:
+    """Fair dice from a seeded generator: the same seed, the same game."""
+
+    def __init__(self, seed: int) -> None:
+        self.seed = seed
+        self._rng = random.Random(seed)
+
+    def roll(self, request: RollRequest) -> Roll:
+        randint = self._rng.randint
+        return Roll(tuple(randint(1, 6) for _ in range(request.dice)))
+
+
+class DiceLine(t.NamedTuple):
+    """One roll as typed: its line number and values."""
+
+    line: int
+    values: tuple[int, ...]
+    #: Words after the values: receivers named in the roll (five-dice threes).
+    names: tuple[str, ...]
+
+
+def parse_lines(lines: Iterable[str], source: str) -> Iterator[DiceLine]:
+    """The rolls of a dice file; blank lines and ``#`` comments are skipped.
+
+    Values are separated by spaces or commas. Anything after ``>`` names
+    the receivers of dice given by choice (see the five-dice game).
+
+    >>> list(parse_lines(["1 6", "", "# a comment", "3,5  # Ada again"], "f"))
+    [DiceLine(line=1, values=(1, 6), names=()), DiceLine(line=4, values=(3, 5), names=())]
+    """
+    for number, text in enumerate(lines, start=1):
+        content = text.split("#", 1)[0].strip()
+        if not content:
+            continue
+        dice_part, _, names_part = content.partition(">")
+        values: list[int] = []
+        for token in _SEPARATOR.split(dice_part.strip()):
+            if not token:
+                continue
+            if not token.isdigit() or int(token) not in FACES:
+                raise DiceFileError(source, number, "{token!r} is not a face of a die (1 to 6)",
+                                    token=token)
+            values.append(int(token))
+        if not values:
+            raise DiceFileError(source, number, "the line names no dice")
+        names = tuple(n for n in _SEPARATOR.split(names_part.strip()) if n)
+        yield DiceLine(number, tuple(values), names)
+
+
+class DiceFile:
+    """The dice of a real game, typed in one roll per line."""
+
+    def __init__(self, lines: Iterable[str], source: str) -> None:
+        self.source = source
+        self._lines = parse_lines(lines, source)
+        self.last_line = 0
+
+    def roll(self, request: RollRequest) -> Roll:
+        line = next(self._lines, None)
+        if line is None:
+            raise DiceFileError(
+                self.source,
+                self.last_line,
+                "the dice run out here, but the game is not over: {player} rolls next",
+                player=request.player,
+            )
+        self.last_line = line.line
+        if len(line.values) != request.dice:
+            raise DiceFileError(
+                self.source,
+                line.line,
+                "{player} rolls {expected} dice here, but the line has {count}",
+                player=request.player,
+                expected=request.dice,
+                count=len(line.values),
+            )
+        return Roll(line.values, line.names)
+
+    def check_finished(self) -> None:
+        """Refuse rolls left over once every game is over."""
+        line = next(self._lines, None)
+        if line is not None:
+            raise DiceFileError(self.source, line.line,
+                                "the game is over, but rolls are left from this line on")

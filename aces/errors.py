@@ -1,0 +1,85 @@
+"""The exceptions of the package, each able to show itself in one line.
+
+Every error a user can cause is an :class:`AcesError`. It carries a message
+template (an English gettext msgid) and its named values, not a finished
+sentence, so the command line can show it in the user's language. The CLI
+turns these into one line on standard error and a non-zero exit; nothing
+else prints a traceback.
+
+>>> err = LogError("game.jsonl", 7, "the sequence number {seq} should be {expected}",
+...                seq=9, expected=7)
+>>> str(err)
+'game.jsonl, line 7: the sequence number 9 should be 7'
+"""
+
+from __future__ import annotations
+
+import typing as t
+
+Gettext = t.Callable[[str], str]
+
+
+def _identity(message: str) -> str:
+    return message
+
+
+def N_(message: str) -> str:  # noqa: N802 - the gettext convention
+    """Mark a message for extraction without translating it yet."""
+    return message
+
+
+class AcesError(ValueError):
+    """Base of every error caused by bad input: a log, a dice file, an option."""
+
+    exit_code: int = 1
+
+    def __init__(self, message: str, /, **values: object) -> None:
+        super().__init__(message)
+        self.message = message
+        self.values = values
+
+    def reason(self, gettext: Gettext = _identity) -> str:
+        """The reason alone, translated by ``gettext``."""
+        return gettext(self.message).format(**self.values)
+
+    def render(self, gettext: Gettext = _identity) -> str:
+        """The whole one-line message, translated by ``gettext``."""
+        return self.reason(gettext)
+
+    def __str__(self) -> str:
+        return self.render()
+
+
+class OptionError(AcesError):
+    """A command-line option or game option that the rules cannot accept."""
+
+    exit_code = 2
+
+
+class LocatedError(AcesError):
+    """An error at a line of a named file."""
+
+    def __init__(self, source: str, line: int, message: str, /, **values: object) -> None:
+        super().__init__(message, **values)
+        self.source = source
+        self.line = line
+
+    def render(self, gettext: Gettext = _identity) -> str:
+        where = gettext(N_("{source}, line {line}")).format(source=self.source, line=self.line)
+        return f"{where}: {self.reason(gettext)}"
+
+
+class LogError(LocatedError):
+    """A game log that is malformed, or that contradicts the rules."""
+
+
+class TruncatedLogError(LogError):
+    """A log whose last line stops part-way: cut short, not corrupted."""
+
+
+class DiceFileError(LocatedError):
+    """A typed-in dice file that cannot be played as written."""
+
+
+class EmptyLogError(AcesError):
+    """A log with no events at all."""

@@ -1,0 +1,100 @@
+"""The games' rules as pure functions, and the registry that names them.
+
+A game is a *decider*: an initial state built from the header, a function
+that says who rolls next, one that decides which events a roll produces,
+and one that evolves a state by one event. Nothing here reads a file, draws
+a random number or chooses a word; the engine, the log reader, the
+narration and the odds all call these same functions.
+"""
+
+from __future__ import annotations
+
+import typing as t
+from dataclasses import dataclass
+
+import msgspec
+
+from aces.errors import OptionError
+
+if t.TYPE_CHECKING:
+    from collections.abc import Mapping, Sequence
+
+    from aces.events import Event, GameStarted, Stage
+
+S = t.TypeVar("S")
+
+OptionValue = int | str | bool
+
+
+class RollRequest(t.NamedTuple):
+    """Who rolls next, how many dice, and in which stage of the game."""
+
+    player: str
+    dice: int
+    stage: Stage
+
+
+class Roll(msgspec.Struct, frozen=True):
+    """The command a decider answers: the dice as they fell.
+
+    ``to`` names the receivers of dice the roller chooses to give away (the
+    five-dice game's ``threes`` variation), one per such die in order.
+    """
+
+    dice: tuple[int, ...]
+    to: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class Game(t.Generic[S]):
+    """One game's rules, as the functions of a decider."""
+
+    #: The name written in the log header and accepted by ``--game``.
+    name: str
+    #: Validates and completes options; raises :class:`OptionError`.
+    options: t.Callable[[Mapping[str, OptionValue]], dict[str, OptionValue]]
+    #: Validates the seats; raises :class:`OptionError`.
+    check_players: t.Callable[[Sequence[str]], None]
+    start: t.Callable[[GameStarted], S]
+    next_roll: t.Callable[[S], RollRequest | None]
+    decide: t.Callable[[S, Roll], Sequence[Event]]
+    evolve: t.Callable[[S, Event], S]
+
+
+def check_names(players: Sequence[str], minimum: int) -> None:
+    """Seats need distinct, non-empty names, and at least ``minimum`` of them."""
+    if len(players) < minimum:
+        raise OptionError(
+            "this game needs at least {minimum} players, not {count}",
+            minimum=minimum,
+            count=len(players),
+        )
+    for name in players:
+        if not name.strip() or name != name.strip():
+            raise OptionError("a player's name is empty or has spaces around it: {name!r}",
+                              name=name)
+    seen: set[str] = set()
+    for name in players:
+        if name in seen:
+            raise OptionError("two players share the name {name}", name=name)
+        seen.add(name)
+
+
+def games() -> dict[str, Game[t.Any]]:
+    """Every game the package knows, by the name the log uses."""
+    from aces.rules import pot
+
+    return {pot.GAME.name: pot.GAME}
+
+
+def game_named(name: str) -> Game[t.Any]:
+    """The game called ``name``; :class:`OptionError` for an unknown one."""
+    known = games()
+    try:
+        return known[name]
+    except KeyError:
+        raise OptionError(
+            "unknown game {name!r}; the games are: {known}",
+            name=name,
+            known=", ".join(sorted(known)),
+        ) from None

@@ -1,0 +1,366 @@
+"""Aces in the Pot: the rules of ../shared/RULINGS.md as a pure decider.
+
+:func:`settle` is the heart of a normal roll; the engine, the exact odds and
+the fast simulation all call it, so the rules exist once. :func:`decide`
+turns a roll into events and :func:`evolve` folds one event into a state;
+a game's state is only ever the fold of its events.
+
+A worked example, E1 of the rulings, played from its dice:
+
+>>> from aces.rules import Roll
+>>> from aces.events import GameStarted, SCHEMA
+>>> header = GameStarted(schema=SCHEMA, game="pot", players=("Ada", "Bo", "Cy"),
+...                      options=options({}))
+>>> state = start(header)
+>>> for dice in ["2", "3", "5", "16", "35", "66", "11", "61", "41", "25", "66", "11", "34", "52"]:
+...     for event in decide(state, Roll(tuple(int(d) for d in dice))):
+...         state = evolve(state, event)
+>>> event
+GameOver(winner='Bo', pot=5, loser=None)
+"""
+
+from __future__ import annotations
+
+import typing as t
+
+import msgspec
+
+from aces.errors import OptionError
+from aces.events import (
+    AceIgnored,
+    ChipsPassed,
+    ChipsToPot,
+    FinishStarted,
+    GameOver,
+    OpeningTied,
+    OpeningWon,
+    PlayResumed,
+    Rolled,
+    TryFailed,
+    TryStarted,
+    TryWon,
+    TurnMissed,
+    Unpaid,
+)
+from aces.rules import Game, OptionValue, Roll, RollRequest, check_names
+from aces.rules.opening import Opening
+
+if t.TYPE_CHECKING:
+    from collections.abc import Callable, Mapping, Sequence
+
+    from aces.events import Event, GameStarted
+
+NAME: t.Final = "pot"
+FINISHES: t.Final = ("last-chip", "last-holder")
+Finish = t.Literal["last-chip", "last-holder"]
+Phase = t.Literal["opening", "play", "try", "over"]
+
+ACE: t.Final = 1
+SIX: t.Final = 6
+#: Rolls in one try of the finish.
+TRY_ROLLS: t.Final = 3
+MIN_PLAYERS: t.Final = 2
+
+
+class PotOptions(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """The options of Aces in the Pot, as written in the log header."""
+
+    finish: Finish = "last-chip"
+    chips: int = 2
+
+
+def options(raw: Mapping[str, OptionValue]) -> dict[str, OptionValue]:
+    """Check options and fill in the defaults.
+
+    >>> options({"finish": "last-holder"})
+    {'finish': 'last-holder', 'chips': 2}
+    """
+    try:
+        parsed = msgspec.convert(dict(raw), type=PotOptions)
+    except msgspec.ValidationError as exc:
+        raise OptionError("invalid option for Aces in the Pot: {detail}", detail=str(exc)) from None
+    if parsed.chips < 1:
+        raise OptionError("each player needs at least 1 chip, not {chips}", chips=parsed.chips)
+    return {"finish": parsed.finish, "chips": parsed.chips}
+
+
+def check_players(players: Sequence[str]) -> None:
+    check_names(players, MIN_PLAYERS)
+
+
+# -- Settling a roll ----------------------------------------------------------
+
+
+class Settlement(t.NamedTuple):
+    """What one normal roll costs its roller."""
+
+    to_pot: int
+    ignored_aces: int
+    to_left: int
+    unpaid_aces: int
+    unpaid_sixes: int
+
+
+def settle(held: int, in_play: int, aces: int, sixes: int, *, protect_last: bool) -> Settlement:
+    """Settle a normal roll: every ace first, then every six.
+
+    ``held`` is the roller's chips and ``in_play`` all chips outside the pot.
+    Each ace sends one chip to the pot, each six one chip to the left; a
+    roller who runs out pays nothing more. With ``protect_last`` (the
+    ``last-chip`` finish) an ace that would send the last chip in play to the
+    pot is ignored, and the sixes are still paid.
+
+    >>> settle(2, 6, 1, 1, protect_last=True)    # 1-6 costs two chips
+    Settlement(to_pot=1, ignored_aces=0, to_left=1, unpaid_aces=0, unpaid_sixes=0)
+    >>> settle(1, 6, 1, 1, protect_last=True)    # with one chip, the ace takes it
+    Settlement(to_pot=1, ignored_aces=0, to_left=0, unpaid_aces=0, unpaid_sixes=1)
+    >>> settle(2, 2, 2, 0, protect_last=True)    # 1-1 on the last two chips
+    Settlement(to_pot=1, ignored_aces=1, to_left=0, unpaid_aces=0, unpaid_sixes=0)
+    """
+    to_pot = ignored = 0
+    for _ in range(aces):
+        if held == 0:
+            break
+        if protect_last and in_play == 1:
+            ignored += 1
+            continue
+        held -= 1
+        in_play -= 1
+        to_pot += 1
+    to_left = min(sixes, held)
+    return Settlement(to_pot, ignored, to_left, aces - to_pot - ignored, sixes - to_left)
+
+
+# -- State --------------------------------------------------------------------
+
+
+class PotState(msgspec.Struct, frozen=True):
+    """Everything the rules need to know at one point of a game."""
+
+    players: tuple[str, ...]
+    seats: dict[str, int]
+    finish: Finish
+    chips: tuple[int, ...]
+    opening: Opening
+    pot: int = 0
+    phase: Phase = "opening"
+    #: The seat to roll next, or the holder making a try.
+    turn: int = 0
+    #: Rolls already made in the current try.
+    try_rolls: int = 0
+    winner: int | None = None
+
+    @property
+    def in_play(self) -> int:
+        """Chips outside the pot."""
+        return sum(self.chips)
+
+    def left_of(self, seat: int) -> int:
+        return (seat + 1) % len(self.players)
+
+    def holders(self) -> tuple[int, ...]:
+        """Seats that hold at least one chip."""
+        return tuple(seat for seat, held in enumerate(self.chips) if held)
+
+
+def start(header: GameStarted) -> PotState:
+    """The state before the opening: everyone holds the same chips."""
+    check_players(header.players)
+    opts = options(header.options)
+    chips = opts["chips"]
+    assert isinstance(chips, int)
+    return PotState(
+        players=tuple(header.players),
+        seats={name: seat for seat, name in enumerate(header.players)},
+        finish=t.cast("Finish", opts["finish"]),
+        chips=(chips,) * len(header.players),
+        opening=Opening.everyone(len(header.players)),
+    )
+
+
+def next_roll(state: PotState) -> RollRequest | None:
+    """Who rolls next and how many dice; ``None`` once the game is over."""
+    if state.phase == "opening":
+        return RollRequest(state.players[state.opening.roller()], 1, "opening")
+    if state.phase == "play":
+        return RollRequest(state.players[state.turn], 2, "turn")
+    if state.phase == "try":
+        return RollRequest(state.players[state.turn], 2, "try")
+    return None
+
+
+# -- Deciding -----------------------------------------------------------------
+
+
+def decide(state: PotState, roll: Roll) -> list[Event]:
+    """The events a roll produces, up to the point where the next roll is due.
+
+    The first event is always the :class:`Rolled` itself; after it come its
+    consequences and whatever follows without dice (missed turns, the start
+    of the finish, the end of the game). The caller has checked the dice.
+    """
+    request = next_roll(state)
+    assert request is not None, "the game is over"
+    dice = roll.dice
+    events: list[Event] = [Rolled(player=request.player, dice=dice, stage=request.stage)]
+    if state.phase == "opening":
+        _decide_opening(state, dice[0], events)
+    elif state.phase == "play":
+        _decide_turn(state, dice, events)
+    else:
+        _decide_try(state, dice, events)
+    return events
+
+
+def _decide_opening(state: PotState, value: int, events: list[Event]) -> None:
+    opening = state.opening.record(value)
+    if not opening.complete():
+        return
+    leaders = opening.leaders()
+    if len(leaders) == 1:
+        events.append(OpeningWon(player=state.players[leaders[0]], value=opening.top()))
+    else:
+        names = tuple(state.players[s] for s in leaders)
+        events.append(OpeningTied(players=names, value=opening.top()))
+
+
+def _decide_turn(state: PotState, dice: tuple[int, ...], events: list[Event]) -> None:
+    seat = state.turn
+    name = state.players[seat]
+    held = state.chips[seat]
+    left = state.left_of(seat)
+    paid = settle(held, state.in_play, dice.count(ACE), dice.count(SIX),
+                  protect_last=state.finish == "last-chip")
+    if paid.to_pot:
+        events.append(ChipsToPot(player=name, count=paid.to_pot))
+    if paid.ignored_aces:
+        events.append(AceIgnored(player=name))
+    if paid.to_left:
+        events.append(ChipsPassed(player=name, to=state.players[left], count=paid.to_left))
+    if paid.unpaid_aces or paid.unpaid_sixes:
+        events.append(Unpaid(player=name, aces=paid.unpaid_aces, sixes=paid.unpaid_sixes))
+
+    chips = list(state.chips)
+    chips[seat] -= paid.to_pot + paid.to_left
+    chips[left] += paid.to_left
+    holders = [s for s, held_now in enumerate(chips) if held_now]
+    in_play = sum(chips)
+    if (state.finish == "last-chip" and in_play == 1) or (
+        state.finish == "last-holder" and len(holders) == 1
+    ):
+        holder = holders[0]
+        events.append(FinishStarted(player=state.players[holder], chips=in_play))
+        events.append(TryStarted(player=state.players[holder]))
+        return
+    nxt = left
+    while chips[nxt] == 0:
+        events.append(TurnMissed(player=state.players[nxt]))
+        nxt = state.left_of(nxt)
+
+
+def _decide_try(state: PotState, dice: tuple[int, ...], events: list[Event]) -> None:
+    seat = state.turn
+    name = state.players[seat]
+    sixes = dice.count(SIX)
+    rolls = state.try_rolls + 1
+    if not sixes:
+        if rolls == TRY_ROLLS:
+            events.append(TryWon(player=name))
+            events.append(GameOver(winner=name, pot=state.pot))
+        return
+    events.append(TryFailed(player=name, roll=rolls))
+    left = state.left_of(seat)
+    held = state.chips[seat]
+    # last-chip: the six ends the try and the one chip goes left, however
+    # many sixes; last-holder: each six passes one chip, while any are held.
+    passed = 1 if state.finish == "last-chip" else min(sixes, held)
+    events.append(ChipsPassed(player=name, to=state.players[left], count=passed))
+    if state.finish == "last-holder" and sixes > passed:
+        events.append(Unpaid(player=name, sixes=sixes - passed))
+    if held - passed:
+        events.append(PlayResumed(player=state.players[left]))
+    else:
+        events.append(TryStarted(player=state.players[left]))
+
+
+# -- Evolving -----------------------------------------------------------------
+
+
+def evolve(state: PotState, event: Event) -> PotState:
+    """The state after one event. Pure: ``state`` is never changed."""
+    handler = _EVOLVE.get(type(event))
+    if handler is None:
+        return state
+    return handler(state, event)
+
+
+def _rolled(state: PotState, event: t.Any) -> PotState:
+    if state.phase == "opening":
+        return msgspec.structs.replace(state, opening=state.opening.record(event.dice[0]))
+    if state.phase == "play":
+        return msgspec.structs.replace(state, turn=state.left_of(state.turn))
+    return msgspec.structs.replace(state, try_rolls=state.try_rolls + 1)
+
+
+def _opening_tied(state: PotState, event: t.Any) -> PotState:
+    seats = tuple(state.seats[name] for name in event.players)
+    return msgspec.structs.replace(state, opening=Opening(seats))
+
+
+def _opening_won(state: PotState, event: t.Any) -> PotState:
+    return msgspec.structs.replace(state, phase="play", turn=state.seats[event.player])
+
+
+def _chips_to_pot(state: PotState, event: t.Any) -> PotState:
+    seat = state.seats[event.player]
+    chips = list(state.chips)
+    chips[seat] -= event.count
+    return msgspec.structs.replace(state, chips=tuple(chips), pot=state.pot + event.count)
+
+
+def _chips_passed(state: PotState, event: t.Any) -> PotState:
+    chips = list(state.chips)
+    chips[state.seats[event.player]] -= event.count
+    chips[state.seats[event.to]] += event.count
+    return msgspec.structs.replace(state, chips=tuple(chips))
+
+
+def _turn_missed(state: PotState, event: t.Any) -> PotState:
+    return msgspec.structs.replace(state, turn=state.left_of(state.seats[event.player]))
+
+
+def _try_started(state: PotState, event: t.Any) -> PotState:
+    return msgspec.structs.replace(state, phase="try", turn=state.seats[event.player], try_rolls=0)
+
+
+def _play_resumed(state: PotState, event: t.Any) -> PotState:
+    return msgspec.structs.replace(state, phase="play", turn=state.seats[event.player],
+                                   try_rolls=0)
+
+
+def _game_over(state: PotState, event: t.Any) -> PotState:
+    return msgspec.structs.replace(state, phase="over", winner=state.seats[event.winner])
+
+
+_EVOLVE: dict[type, Callable[[PotState, t.Any], PotState]] = {
+    Rolled: _rolled,
+    OpeningTied: _opening_tied,
+    OpeningWon: _opening_won,
+    ChipsToPot: _chips_to_pot,
+    ChipsPassed: _chips_passed,
+    TurnMissed: _turn_missed,
+    TryStarted: _try_started,
+    PlayResumed: _play_resumed,
+    GameOver: _game_over,
+}
+
+
+GAME: t.Final = Game[PotState](
+    name=NAME,
+    options=options,
+    check_players=check_players,
+    start=start,
+    next_roll=next_roll,
+    decide=decide,
+    evolve=evolve,
+)
