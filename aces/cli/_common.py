@@ -1,0 +1,105 @@
+"""What every command shares: languages, errors as one line, files.
+
+Errors the user can cause arrive as :class:`~aces.errors.AcesError` and
+leave as one line on standard error with a non-zero exit status, in the
+chosen language.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import sys
+import typing as t
+from pathlib import Path
+
+import click
+
+from aces.errors import AcesError, OptionError
+
+if t.TYPE_CHECKING:
+    import gettext
+    from collections.abc import Callable, Iterator
+
+F = t.TypeVar("F", bound="Callable[..., t.Any]")
+
+LANG_HELP: t.Final = "Language of the output: en or nb (default: from the locale, else en)."
+
+
+def lang_option(function: F) -> F:
+    """The ``--lang`` option, the same on every command."""
+    return click.option("--lang", default=None, metavar="LANG", help=LANG_HELP)(function)
+
+
+class Failure(click.ClickException):
+    """An :class:`AcesError` on its way out: one line, no traceback."""
+
+    def __init__(self, line: str, exit_code: int) -> None:
+        super().__init__(line)
+        self.exit_code = exit_code  # type: ignore[misc]
+
+    def show(self, file: t.IO[t.Any] | None = None) -> None:
+        click.echo(f"aces: {self.message}", file=file or sys.stderr)
+
+
+def translations(lang: str | None) -> tuple[str, gettext.NullTranslations]:
+    """The negotiated language and its catalog."""
+    from aces import i18n
+
+    chosen = i18n.negotiate(lang, os.environ)
+    return chosen, i18n.translations(chosen)
+
+
+@contextlib.contextmanager
+def reported(lang: str | None) -> Iterator[None]:
+    """Turn an :class:`AcesError` into a one-line message in the user's language."""
+    try:
+        yield
+    except AcesError as exc:
+        try:
+            _, catalog = translations(lang)
+            line = exc.render(catalog.gettext)
+        except AcesError:
+            line = exc.render()
+        raise Failure(line, exc.exit_code) from None
+
+
+def source_name(handle: t.IO[t.Any]) -> str:
+    """How to name an open file in a message."""
+    name = getattr(handle, "name", "-")
+    return "<stdin>" if name in ("-", "<stdin>") else str(name)
+
+
+@contextlib.contextmanager
+def open_output(path: str | None) -> Iterator[t.BinaryIO]:
+    """A new file to write a log to, or standard output; never overwrites."""
+    if path is None or path == "-":
+        yield sys.stdout.buffer
+        sys.stdout.buffer.flush()
+        return
+    try:
+        handle = Path(path).open("xb")  # noqa: SIM115 - closed below
+    except FileExistsError:
+        raise OptionError(
+            "{path} already exists; logs are never overwritten, choose a new name", path=path
+        ) from None
+    except OSError as exc:
+        raise OptionError("cannot write {path}: {reason}", path=path,
+                          reason=exc.strerror or str(exc)) from None
+    with handle:
+        yield handle
+
+
+@contextlib.contextmanager
+def open_log(path: str) -> Iterator[tuple[t.BinaryIO, str]]:
+    """A log to read, from a file or ``-`` for standard input, with its name."""
+    if path == "-":
+        yield sys.stdin.buffer, "<stdin>"
+        return
+    try:
+        handle = Path(path).open("rb")  # noqa: SIM115 - closed below
+    except OSError as exc:
+        raise OptionError("cannot read {path}: {reason}", path=path,
+                          reason=exc.strerror or str(exc)) from None
+    with handle:
+        yield handle, path
