@@ -1,0 +1,127 @@
+"""Benchmark: how fast ``aces verify`` and ``aces replay`` read a big log.
+
+Writes a session of 20,000 games of Aces in the Pot for four players
+(about 1.3 million events), then reports, side by side:
+
+* the baseline: decoding every line with the standard library's ``json``;
+* ``verify``: the checked walk through the rules, every roll re-decided;
+* ``replay``: the same walk plus the English narration, written to /dev/null;
+* the peak memory of ``aces verify`` as a separate process, for a log ten
+  times smaller and for the whole log: streaming keeps it flat;
+* the start-up time of ``aces --help``.
+
+Run it with ``python tests/benchmarks/logs.py [GAMES]``. It is a script,
+not a test: shared machines are too noisy for timed assertions.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from aces import engine
+from aces.dice import RandomDice
+from aces.log import LogWriter, read
+from aces.rules import game_named
+from aces.walk import walk
+
+TARGET_VERIFY = 300_000
+TARGET_REPLAY = 100_000
+
+
+def write_session(path: Path, games: int) -> int:
+    game = game_named("pot")
+    players = ["Ada", "Bo", "Cy", "Dag"]
+    with path.open("wb") as out:
+        writer = LogWriter(out)
+        for number in range(games):
+            start = engine.header(game, players, {}, seed=number + 1)
+            writer.write_all(engine.play(game, start, RandomDice(number + 1)))
+    return writer.written
+
+
+def rate(label: str, events: int, seconds: float, baseline: float | None = None) -> float:
+    per_second = events / seconds
+    ratio = f"  ({per_second / baseline:.2f} x baseline)" if baseline else ""
+    print(f"{label:<34} {per_second:>12,.0f} events/s  {seconds:6.2f} s{ratio}")
+    return per_second
+
+
+def time_baseline(path: Path) -> float:
+    start = time.perf_counter()
+    with path.open("rb") as handle:
+        for line in handle:
+            json.loads(line)
+    return time.perf_counter() - start
+
+
+def time_verify(path: Path) -> float:
+    start = time.perf_counter()
+    with path.open("rb") as handle:
+        for _ in walk(read(handle, str(path)), str(path)):
+            pass
+    return time.perf_counter() - start
+
+
+def time_replay(path: Path) -> float:
+    from aces.i18n import translations
+    from aces.narrate import Narrator
+
+    narrator = Narrator(translations("en"), "en")
+    start = time.perf_counter()
+    with path.open("rb") as handle, Path(os.devnull).open("w") as out:
+        for step in walk(read(handle, str(path)), str(path)):
+            out.writelines(f"{line}\n" for line in narrator.narrate(step))
+        out.writelines(f"{line}\n" for line in narrator.finish())
+    return time.perf_counter() - start
+
+
+def peak_memory_kib(command: list[str]) -> int:
+    """Peak resident memory of a child process, as the kernel counts it."""
+    probe = (
+        "import resource, subprocess, sys;"
+        "subprocess.run(sys.argv[1:], check=True, stdout=subprocess.DEVNULL);"
+        "print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)"
+    )
+    result = subprocess.run([sys.executable, "-c", probe, *command],
+                            check=True, capture_output=True, text=True)
+    return int(result.stdout)
+
+
+def main() -> None:
+    games = int(sys.argv[1]) if len(sys.argv) > 1 else 20_000
+    aces = [sys.executable, "-m", "aces"]
+    with tempfile.TemporaryDirectory() as folder:
+        big = Path(folder) / "session.jsonl"
+        small = Path(folder) / "small.jsonl"
+        started = time.perf_counter()
+        events = write_session(big, games)
+        small_events = write_session(small, max(1, games // 10))
+        print(f"wrote {games:,} games, {events:,} events, "
+              f"{big.stat().st_size / 2**20:.0f} MiB in {time.perf_counter() - started:.1f} s\n")
+
+        baseline = rate("baseline: json.loads per line", events, time_baseline(big))
+        verify = rate("verify (checked walk)", events, time_verify(big), baseline)
+        replay = rate("replay --lang en to /dev/null", events, time_replay(big), baseline)
+        print(f"\ntargets: verify {TARGET_VERIFY:,}/s "
+              f"({'met' if verify >= TARGET_VERIFY else 'NOT met'}), "
+              f"replay {TARGET_REPLAY:,}/s ({'met' if replay >= TARGET_REPLAY else 'NOT met'})")
+
+        low = peak_memory_kib([*aces, "verify", str(small)])
+        high = peak_memory_kib([*aces, "verify", str(big)])
+        print(f"\npeak memory of aces verify: {low / 1024:.1f} MiB for {small_events:,} events, "
+              f"{high / 1024:.1f} MiB for {events:,} events "
+              f"({high / low:.2f} x for {events / small_events:.0f} x the events)")
+
+        start = time.perf_counter()
+        subprocess.run([*aces, "--help"], check=True, stdout=subprocess.DEVNULL)
+        print(f"start-up: aces --help took {time.perf_counter() - start:.2f} s")
+
+
+if __name__ == "__main__":
+    main()
