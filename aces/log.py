@@ -67,7 +67,8 @@ def read(lines: Iterable[bytes], source: str) -> Iterator[Record]:
             envelope = _ENVELOPE.decode(raw)
             event = _EVENT.decode(raw)
         except msgspec.DecodeError as exc:
-            if not complete:
+            # A last line that is whole JSON but a bad event was not cut short.
+            if not complete and not isinstance(exc, msgspec.ValidationError):
                 raise TruncatedLogError(
                     source, number, "the last line stops part-way: the log was cut short"
                 ) from None

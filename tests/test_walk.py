@@ -1,0 +1,239 @@
+"""The checked fold: every roll re-decided, the first bad line named."""
+
+from __future__ import annotations
+
+import io
+import typing as t
+
+import msgspec
+import pytest
+
+from aces import engine
+from aces.dice import DiceFile, RandomDice
+from aces.errors import LogError
+from aces.events import (
+    SCHEMA,
+    GameOver,
+    GameStarted,
+    Rolled,
+    TurnMissed,
+)
+from aces.log import LogWriter, read
+from aces.rules import pot
+from aces.walk import Step, walk
+
+if t.TYPE_CHECKING:
+    from collections.abc import Sequence
+
+    from aces.events import Event
+
+PLAYERS: t.Final = ("Ada", "Bo", "Cy")
+# Worked example E1 of the rulings: lines 6-8 are Cy's 1-6 and what it costs.
+E1_SCRIPT: t.Final = "2/3/5/1 6/3 5/6 6/1 1/1 6/1 4/2 5/6 6/1 1/3 4/5 2"
+
+
+def e1() -> list[Event]:
+    header = engine.header(pot.GAME, PLAYERS, {})
+    return list(engine.play(pot.GAME, header, DiceFile(E1_SCRIPT.split("/"), "e1")))
+
+
+def steps_of(events: Sequence[Event], *, allow_unfinished: bool = False) -> list[Step]:
+    """Write ``events`` as a log, numbered afresh, then read and walk it."""
+    out = io.BytesIO()
+    LogWriter(out).write_all(events)
+    lines = out.getvalue().splitlines(keepends=True)
+    return list(walk(read(lines, "game.jsonl"), "game.jsonl", allow_unfinished=allow_unfinished))
+
+
+def refusal(events: Sequence[Event]) -> LogError:
+    with pytest.raises(LogError) as caught:
+        steps_of(events)
+    assert caught.value.source == "game.jsonl"
+    return caught.value
+
+
+def changed(events: Sequence[Event], line: int, **fields: t.Any) -> list[Event]:
+    """The events with the one on ``line`` (1-based) given new field values."""
+    result = list(events)
+    result[line - 1] = msgspec.structs.replace(result[line - 1], **fields)
+    return result
+
+
+# -- Logs that follow the rules ------------------------------------------------
+
+
+def test_every_event_of_a_sound_log_is_a_step_with_its_line() -> None:
+    events = e1()
+    steps = steps_of(events)
+    assert [s.event for s in steps] == events
+    assert [s.line for s in steps] == list(range(1, len(events) + 1))
+    assert all(s.game is pot.GAME for s in steps)
+
+
+def test_each_step_carries_the_state_its_event_leads_to() -> None:
+    events = e1()
+    steps = steps_of(events)
+    header = events[0]
+    assert isinstance(header, GameStarted)
+    state = pot.start(header)
+    assert steps[0].state == state
+    for step in steps[1:]:
+        state = pot.evolve(state, step.event)
+        assert step.state == state
+
+
+def test_a_session_walks_game_after_game() -> None:
+    events: list[Event] = []
+    for seed in (1, 2):
+        header = engine.header(pot.GAME, PLAYERS, {"finish": "last-holder"}, seed)
+        events += engine.play(pot.GAME, header, RandomDice(seed))
+    steps = steps_of(events)
+    assert sum(isinstance(s.event, GameOver) for s in steps) == 2
+
+
+def test_a_game_still_being_recorded_may_stop_anywhere_when_allowed() -> None:
+    events = e1()
+    for end in range(1, len(events)):
+        assert len(steps_of(events[:end], allow_unfinished=True)) == end
+
+
+# -- Logs that do not -----------------------------------------------------------
+
+
+def test_a_consequence_that_contradicts_its_dice_is_refused() -> None:
+    error = refusal(changed(e1(), 7, count=2))
+    assert error.line == 7
+    assert "the rules give" in error.reason()
+    assert '"count":1' in error.reason()
+
+
+def test_dice_that_contradict_their_consequences_are_refused() -> None:
+    # Cy's 1-6 becomes 3-6: the chip to the pot on line 7 no longer follows.
+    error = refusal(changed(e1(), 6, dice=(3, 6)))
+    assert error.line == 7
+    assert "chips_passed" in error.reason()
+
+
+def test_a_consequence_given_to_the_wrong_player_is_refused() -> None:
+    error = refusal(changed(e1(), 8, to="Bo"))
+    assert error.line == 8
+
+
+def test_a_roll_by_the_wrong_player_is_refused() -> None:
+    error = refusal(changed(e1(), 9, player="Bo"))
+    assert error.line == 9
+    assert "Ada should roll here (turn), not Bo (turn)" in error.reason()
+
+
+def test_a_roll_in_the_wrong_stage_is_refused() -> None:
+    error = refusal(changed(e1(), 9, stage="try"))
+    assert error.line == 9
+    assert "(try)" in error.reason()
+
+
+@pytest.mark.parametrize(("dice", "reason"), [((3, 5, 2), "rolls 2 dice here, not 3"),
+                                              ((3,), "rolls 2 dice here, not 1"),
+                                              ((3, 7), "7 is not a face of a die"),
+                                              ((0, 5), "0 is not a face of a die")])
+def test_impossible_dice_are_refused(dice: tuple[int, ...], reason: str) -> None:
+    error = refusal(changed(e1(), 9, dice=dice))
+    assert error.line == 9
+    assert reason in error.reason()
+
+
+def test_a_roll_naming_receivers_in_a_game_without_choices_is_refused() -> None:
+    error = refusal(changed(e1(), 9, to=("Bo",)))
+    assert error.line == 9
+    assert "the rules give" in error.reason()
+
+
+def test_a_missing_consequence_is_refused() -> None:
+    events = e1()
+    error = refusal([*events[:6], *events[7:]])
+    assert error.line == 7
+
+
+def test_an_extra_consequence_is_refused_where_a_roll_is_due() -> None:
+    events = e1()
+    error = refusal([*events[:8], TurnMissed(player="Ada"), *events[8:]])
+    assert error.line == 9
+    assert "Ada should roll here, but the log has a turn_missed event" in error.reason()
+
+
+def test_a_new_game_in_the_middle_of_a_game_is_refused() -> None:
+    events = e1()
+    error = refusal([*events[:9], events[0], *events[9:]])
+    assert error.line == 10
+    assert "game_started" in error.reason()
+
+
+@pytest.mark.parametrize("fields", [{"winner": "Ada"}, {"pot": 6}, {"pot": None}])
+def test_a_wrong_result_is_refused(fields: dict[str, t.Any]) -> None:
+    events = e1()
+    error = refusal(changed(events, len(events), **fields))
+    assert error.line == len(events)
+
+
+def test_an_event_after_game_over_that_is_not_game_started_is_refused() -> None:
+    events = e1()
+    error = refusal([*events, Rolled(player="Ada", dice=(3, 5), stage="turn")])
+    assert error.line == len(events) + 1
+    assert "cannot follow a finished game" in error.reason()
+
+
+def test_a_log_that_ends_where_a_roll_is_due_is_refused_at_its_last_line() -> None:
+    error = refusal(e1()[:9])
+    assert error.line == 9
+    assert "ends before the game is over: Bo should roll next" in error.reason()
+
+
+def test_a_log_that_ends_before_a_roll_is_settled_is_refused_at_its_last_line() -> None:
+    error = refusal(e1()[:7])
+    assert error.line == 7
+    assert "ends before the roll is settled" in error.reason()
+    assert "chips_passed" in error.reason()
+
+
+def test_a_header_alone_is_an_unfinished_game() -> None:
+    error = refusal(e1()[:1])
+    assert error.line == 1
+    assert "Ada should roll next" in error.reason()
+
+
+@pytest.mark.parametrize(
+    ("fields", "reason"),
+    [
+        ({"game": "chess"}, "unknown game 'chess'"),
+        ({"options": {"chips": 0}}, "at least 1 chip"),
+        ({"options": {"finish": "never"}}, "invalid option"),
+        ({"players": ("Ada",)}, "at least 2 players"),
+        ({"players": ("Ada", "Bo", "Ada")}, "share the name Ada"),
+    ],
+)
+def test_a_header_the_rules_cannot_start_is_refused(fields: dict[str, t.Any], reason: str) -> None:
+    error = refusal(changed(e1(), 1, **fields))
+    assert error.line == 1
+    assert reason in error.reason()
+
+
+def test_a_header_of_a_second_game_is_checked_too() -> None:
+    events = e1()
+    second = GameStarted(schema=SCHEMA, game="pot", players=("Ada",), options={})
+    error = refusal([*events, second])
+    assert error.line == len(events) + 1
+
+
+def test_nothing_after_a_bad_line_is_walked() -> None:
+    events = changed(e1(), 7, count=2)
+    out = io.BytesIO()
+    LogWriter(out).write_all(events)
+    walked: list[int] = []
+
+    def consume() -> None:
+        for step in walk(read(out.getvalue().splitlines(keepends=True), "g"), "g"):
+            walked.append(step.line)
+
+    with pytest.raises(LogError):
+        consume()
+    assert walked == list(range(1, 7))
+
