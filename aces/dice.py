@@ -17,7 +17,7 @@ import random
 import re
 import typing as t
 
-from aces.errors import DiceFileError
+from aces.errors import AcesError, DiceFileError
 from aces.rules import Roll
 
 if t.TYPE_CHECKING:
@@ -41,6 +41,11 @@ class RandomDice:
     def __init__(self, seed: int) -> None:
         self.seed = seed
         self._rng = random.Random(seed)
+
+    @property
+    def rng(self) -> random.Random:
+        """The generator, which also makes a game's choices (see ``Game.choose``)."""
+        return self._rng
 
     def roll(self, request: RollRequest) -> Roll:
         randint = self._rng.randint
@@ -74,7 +79,8 @@ def parse_lines(lines: Iterable[str], source: str) -> Iterator[DiceLine]:
         for token in _SEPARATOR.split(dice_part.strip()):
             if not token:
                 continue
-            if not token.isdigit() or int(token) not in FACES:
+            # isdecimal, not isdigit: "²" is a digit that int() refuses.
+            if not token.isdecimal() or int(token) not in FACES:
                 raise DiceFileError(source, number, "{token!r} is not a face of a die (1 to 6)",
                                     token=token)
             values.append(int(token))
@@ -97,7 +103,8 @@ class DiceFile:
         if line is None:
             raise DiceFileError(
                 self.source,
-                self.last_line,
+                # A file without a single roll has no last roll to point at.
+                max(self.last_line, 1),
                 "the dice run out here, but the game is not over: {player} rolls next",
                 player=request.player,
             )
@@ -112,6 +119,10 @@ class DiceFile:
                 count=len(line.values),
             )
         return Roll(line.values, line.names)
+
+    def locate(self, error: AcesError) -> DiceFileError:
+        """``error``, refusing the last roll read, as an error at its line."""
+        return DiceFileError(self.source, self.last_line, error.message, **error.values)
 
     def check_finished(self) -> None:
         """Refuse rolls left over once every game is over."""

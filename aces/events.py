@@ -146,6 +146,35 @@ class PlayResumed(BaseEvent, tag="play_resumed", frozen=True):
     player: str
 
 
+# -- Aces (the five-dice game) ------------------------------------------------
+
+
+class DiceToCentre(BaseEvent, tag="dice_to_centre", frozen=True):
+    """The roller's 1s: ``count`` dice to the centre, out of the game."""
+
+    player: str
+    count: int
+
+
+class DicePassed(BaseEvent, tag="dice_passed", frozen=True):
+    """``count`` of the roller's dice showing ``face`` went to the player ``to``.
+
+    ``face`` says why: 2 to the left, 5 to the right, 3 to a player of the
+    roller's choice (``threes``).
+    """
+
+    player: str
+    to: str
+    count: int
+    face: t.Literal[2, 3, 5]
+
+
+class RollAgain(BaseEvent, tag="roll_again", frozen=True):
+    """The roll moved dice and the roller still holds some: the turn goes on."""
+
+    player: str
+
+
 Event = (
     GameStarted
     | Rolled
@@ -162,6 +191,9 @@ Event = (
     | TryFailed
     | TryWon
     | PlayResumed
+    | DiceToCentre
+    | DicePassed
+    | RollAgain
 )
 """Any event of any game, as decoded from one log line."""
 

@@ -14,7 +14,7 @@ import typing as t
 
 import msgspec
 
-from aces.errors import LogError, OptionError
+from aces.errors import LogError, OptionError, RollError
 from aces.events import GameStarted, Rolled
 from aces.rules import Game, Roll, game_named
 
@@ -75,8 +75,8 @@ def walk(
             _check_roll(roll, request.player, request.dice, request.stage, source, record.line)
             try:
                 expected = game.decide(state, Roll(roll.dice, roll.to))
-            except OptionError as exc:
-                raise LogError(source, record.line, "{reason}", reason=exc.reason()) from None
+            except (OptionError, RollError) as exc:
+                raise LogError(source, record.line, "{reason}", reason=exc) from None
             if expected[0] != roll:
                 raise LogError(source, record.line, "the rules give {expected} here, not {found}",
                                expected=_show(expected[0]), found=_show(roll))
@@ -85,6 +85,10 @@ def walk(
             for consequence in expected[1:]:
                 record = next(records, None)
                 if record is None:
+                    # A log being written may be read between a roll and its
+                    # consequences: that too is a game still being recorded.
+                    if allow_unfinished:
+                        return
                     raise LogError(source, last_line, "the log ends before the roll is"
                                    " settled: {expected} comes next",
                                    expected=_show(consequence))

@@ -18,3 +18,11 @@ $aces play --players Kari,Ola,Per,Siri --games 5 --seed 7 -o session.jsonl
 # The rulings' worked examples, typed in as a family would at the table.
 $aces play --players Ada,Bo,Cy --dice-file e1.dice -o e1-last-chip.jsonl
 $aces play --players Ada,Bo,Cy --finish last-holder --dice-file e2.dice -o e2-last-holder.jsonl
+
+# Aces, the five-dice game. The seeds give a tied opening, a roll again, a
+# missed turn, and dice passed both ways.
+$aces play --game five-dice --players Ada,Bo,Cy,Dag --seed 1165 -o five-dice-four-players.jsonl
+$aces play --game five-dice --players Ada,Bo,Cy --dice-each 1 --seed 296 -o five-dice-one-die.jsonl
+# Worked example E3, and the threes variation with the receivers typed in.
+$aces play --game five-dice --players Ada,Bo,Cy --dice-each 1 --dice-file e3.dice -o e3-one-die.jsonl
+$aces play --game five-dice --players Ada,Bo,Cy --dice-each 2 --threes --dice-file threes.dice -o five-dice-threes.jsonl

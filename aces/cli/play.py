@@ -10,7 +10,9 @@ from aces.cli._common import lang_option, open_output, reported, source_name
 from aces.errors import OptionError
 
 if t.TYPE_CHECKING:
-    from aces.rules import OptionValue
+    from collections.abc import Iterable
+
+    from aces.rules import Game, OptionValue
 
 #: Names for ``--players N``: short, distinct, and the same in every language.
 DEFAULT_NAMES: t.Final = ("Ada", "Bo", "Cy", "Dag", "Eli", "Fia", "Gro", "Hal", "Ida", "Jon")
@@ -32,21 +34,51 @@ def players_from(value: str) -> list[str]:
     return [name.strip() for name in value.split(",")]
 
 
+def game_options(
+    game: Game[t.Any], given: Iterable[tuple[str, str, OptionValue | None]]
+) -> dict[str, OptionValue]:
+    """The header options from ``(flag, option, value)``; ``None`` means not given.
+
+    An option the game does not have (``--chips`` for five-dice) is refused
+    by name, rather than silently ignored.
+    """
+    accepted = game.options({})
+    options: dict[str, OptionValue] = {}
+    for flag, name, value in given:
+        if value is None:
+            continue
+        if name not in accepted:
+            raise OptionError("{option} is not an option of the game {game}",
+                              option=flag, game=game.name)
+        options[name] = value
+    return options
+
+
 @click.command()
 @click.option("--players", required=True, metavar="NAMES|N",
               help="Players in seat order, comma-separated (Ada,Bo,Cy), or a number.")
 @click.option("--game", "game_name", default="pot", show_default=True,
-              help="Which game: pot (Aces in the Pot).")
+              help="Which game: pot (Aces in the Pot) or five-dice (Aces).")
 @click.option("--finish", type=click.Choice(["last-chip", "last-holder"]), default=None,
-              help="When the finish starts: one chip left (default) or one holder left.")
+              help="pot: when the finish starts: one chip left (default) or one holder left.")
 @click.option("--chips", type=click.IntRange(min=1), default=None,
-              help="Chips each player starts with (default 2).")
+              help="pot: chips each player starts with (default 2).")
+@click.option("--dice-each", type=click.IntRange(min=1), default=None,
+              help="five-dice: dice each player starts with (default 5; 1 is the pub version).")
+@click.option("--threes", is_flag=True, default=False,
+              help="five-dice: each 3 also leaves the hand, to a player of the roller's choice.")
+@click.option("--threes-to", type=click.Choice(["random", "fewest", "most"]), default=None,
+              help="five-dice --threes with generated dice: each 3 goes to a random other"
+                   " player (default), or the one holding the fewest or the most dice; a tie"
+                   " goes to the first from the roller's left.")
 @click.option("--seed", type=int, default=None,
               help="Seed for the dice; the same seed plays the same games.")
 @click.option("--games", type=click.IntRange(min=1), default=1, show_default=True,
               help="Games to play one after another in one log.")
 @click.option("--dice-file", type=click.File("r", encoding="utf-8"), default=None,
-              help="Dice of a real game, one roll per line ('-' for standard input).")
+              help="Dice of a real game, one roll per line ('-' for standard input), with"
+                   " as many values as the roller holds dice. five-dice --threes: name whom"
+                   " each 3 goes to after '>', in the order of the 3s: '3 6 3 > Bo Cy'.")
 @click.option("-o", "--output", type=click.Path(dir_okay=False), default=None,
               help="Write the log to this new file (default: standard output).")
 @lang_option
@@ -55,6 +87,9 @@ def play(
     game_name: str,
     finish: str | None,
     chips: int | None,
+    dice_each: int | None,
+    threes: bool,
+    threes_to: str | None,
     seed: int | None,
     games: int,
     dice_file: t.TextIO | None,
@@ -66,21 +101,33 @@ def play(
     The dice come from a generator (reproducible with --seed) or from
     --dice-file, the rolls of a real game typed in, one per line.
     """
+    import os
+
     from aces import engine
     from aces.dice import DiceFile, DiceSource, RandomDice
+    from aces.i18n import negotiate
     from aces.log import LogWriter
     from aces.rules import game_named
 
     with reported(lang):
+        # The log has no language, but an unknown --lang is still a mistake.
+        negotiate(lang, os.environ)
         game = game_named(game_name)
-        options: dict[str, OptionValue] = {}
-        if finish is not None:
-            options["finish"] = finish
-        if chips is not None:
-            options["chips"] = chips
+        options = game_options(game, [
+            ("--finish", "finish", finish),
+            ("--chips", "chips", chips),
+            ("--dice-each", "dice", dice_each),
+            ("--threes", "threes", threes or None),
+            ("--threes-to", "threes_to", threes_to),
+        ])
         seats = players_from(players)
         if dice_file is not None and seed is not None:
             raise OptionError("--seed and --dice-file cannot be used together")
+        if threes_to is not None and not threes:
+            raise OptionError("--threes-to says whom the 3s go to, so it needs --threes")
+        if threes_to is not None and dice_file is not None:
+            raise OptionError("--threes-to is for generated dice; a dice file names whom"
+                              " each 3 goes to after '>'")
         # Check everything before the first line is written.
         engine.header(game, seats, options)
         typed = DiceFile(dice_file, source_name(dice_file)) if dice_file is not None else None

@@ -17,6 +17,7 @@ import msgspec
 from aces.errors import OptionError
 
 if t.TYPE_CHECKING:
+    import random
     from collections.abc import Mapping, Sequence
 
     from aces.events import Event, GameStarted, Stage
@@ -59,6 +60,9 @@ class Game(t.Generic[S]):
     next_roll: t.Callable[[S], RollRequest | None]
     decide: t.Callable[[S, Roll], Sequence[Event]]
     evolve: t.Callable[[S, Event], S]
+    #: For generated dice, the receivers of dice given by choice (``Roll.to``),
+    #: drawn with the dice's own generator; ``None`` in a game without choices.
+    choose: t.Callable[[S, tuple[int, ...], random.Random], tuple[str, ...]] | None = None
 
 
 def check_names(players: Sequence[str], minimum: int) -> None:
@@ -82,9 +86,9 @@ def check_names(players: Sequence[str], minimum: int) -> None:
 
 def games() -> dict[str, Game[t.Any]]:
     """Every game the package knows, by the name the log uses."""
-    from aces.rules import pot
+    from aces.rules import fivedice, pot
 
-    return {pot.GAME.name: pot.GAME}
+    return {game.name: game for game in (pot.GAME, fivedice.GAME)}
 
 
 def game_named(name: str) -> Game[t.Any]:

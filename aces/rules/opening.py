@@ -14,7 +14,14 @@ rolled so far in this round.
 
 from __future__ import annotations
 
+import typing as t
+
 import msgspec
+
+from aces.events import OpeningTied, OpeningWon
+
+if t.TYPE_CHECKING:
+    from collections.abc import Sequence
 
 
 class Opening(msgspec.Struct, frozen=True):
@@ -45,3 +52,20 @@ class Opening(msgspec.Struct, frozen=True):
         """The seats that share the highest value of a complete round."""
         top = self.top()
         return tuple(s for s, v in zip(self.contenders, self.values, strict=True) if v == top)
+
+
+def decided(opening: Opening, players: Sequence[str]) -> OpeningWon | OpeningTied | None:
+    """The event that ends a complete round: one winner, or a tie to roll off.
+
+    ``None`` while contenders are still to roll. Each game decides what a
+    player's opening value is (one die, or the total of all held).
+
+    >>> decided(Opening.everyone(3).record(9).record(12).record(12), ("Ada", "Bo", "Cy"))
+    OpeningTied(players=('Bo', 'Cy'), value=12)
+    """
+    if not opening.complete():
+        return None
+    leaders = opening.leaders()
+    if len(leaders) == 1:
+        return OpeningWon(player=players[leaders[0]], value=opening.top())
+    return OpeningTied(players=tuple(players[s] for s in leaders), value=opening.top())

@@ -43,7 +43,7 @@ from aces.events import (
     Unpaid,
 )
 from aces.rules import Game, OptionValue, Roll, RollRequest, check_names
-from aces.rules.opening import Opening
+from aces.rules.opening import Opening, decided
 
 if t.TYPE_CHECKING:
     from collections.abc import Callable, Mapping, Sequence
@@ -213,15 +213,8 @@ def decide(state: PotState, roll: Roll) -> list[Event]:
 
 
 def _decide_opening(state: PotState, value: int, events: list[Event]) -> None:
-    opening = state.opening.record(value)
-    if not opening.complete():
-        return
-    leaders = opening.leaders()
-    if len(leaders) == 1:
-        events.append(OpeningWon(player=state.players[leaders[0]], value=opening.top()))
-    else:
-        names = tuple(state.players[s] for s in leaders)
-        events.append(OpeningTied(players=names, value=opening.top()))
+    if (outcome := decided(state.opening.record(value), state.players)) is not None:
+        events.append(outcome)
 
 
 def _decide_turn(state: PotState, dice: tuple[int, ...], events: list[Event]) -> None:
