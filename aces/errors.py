@@ -28,6 +28,11 @@ def N_(message: str) -> str:  # noqa: N802 - the gettext convention
     return message
 
 
+# Translators: where an error is, before the error itself.
+# {source}: a file name, or <stdin>; {line}: a line number.
+_WHERE: t.Final = N_("{source}, line {line}")
+
+
 class AcesError(ValueError):
     """Base of every error caused by bad input: a log, a dice file, an option."""
 
@@ -39,8 +44,14 @@ class AcesError(ValueError):
         self.values = values
 
     def reason(self, gettext: Gettext = _identity) -> str:
-        """The reason alone, translated by ``gettext``."""
-        return gettext(self.message).format(**self.values)
+        """The reason alone, translated by ``gettext``.
+
+        A value that is itself an :class:`AcesError` (an error wrapped in
+        another, say an option error found in a log) is translated too.
+        """
+        values = {name: value.reason(gettext) if isinstance(value, AcesError) else value
+                  for name, value in self.values.items()}
+        return gettext(self.message).format(**values)
 
     def render(self, gettext: Gettext = _identity) -> str:
         """The whole one-line message, translated by ``gettext``."""
@@ -65,7 +76,7 @@ class LocatedError(AcesError):
         self.line = line
 
     def render(self, gettext: Gettext = _identity) -> str:
-        where = gettext(N_("{source}, line {line}")).format(source=self.source, line=self.line)
+        where = gettext(_WHERE).format(source=self.source, line=self.line)
         return f"{where}: {self.reason(gettext)}"
 
 
@@ -79,6 +90,14 @@ class TruncatedLogError(LogError):
 
 class DiceFileError(LocatedError):
     """A typed-in dice file that cannot be played as written."""
+
+
+class RollError(AcesError):
+    """A roll the rules refuse, such as a die given to someone not at the table.
+
+    The rules do not know where a roll came from; whoever does (the log
+    walk, the dice file) turns it into an error that names the line.
+    """
 
 
 class EmptyLogError(AcesError):

@@ -1,4 +1,15 @@
-"""What ``aces verify`` reports: games, events and results, counted as read."""
+"""What ``aces verify`` reports: games, events and results, counted as read.
+
+>>> from aces.events import GameOver, GameStarted
+>>> from aces.i18n import translations
+>>> from aces.walk import Step
+>>> tally = Tally()
+>>> for event in [GameStarted(schema=1, game="pot", players=("Ada", "Bo"), options={}),
+...               GameOver(winner="Bo", pot=3)]:
+...     tally.add(Step(1, event, None, None))
+>>> tally.line("game.jsonl", "nb", translations("nb"))
+'game.jsonl følger reglene: 1 spill og 2 hendelser. Vinner: Bo.'
+"""
 
 from __future__ import annotations
 
@@ -13,24 +24,28 @@ if t.TYPE_CHECKING:
 
 
 class Tally:
-    """Counts the steps of a walk: a visitor that keeps three numbers."""
+    """Counts the steps of a walk: a visitor that keeps a few numbers."""
 
     def __init__(self) -> None:
         self.events = 0
         self.games = 0
-        self.winners: list[str] = []
-        self.losers: list[str] = []
+        #: Games won and lost per player, every seated player included.
+        self.wins: dict[str, int] = {}
+        self.losses: dict[str, int] = {}
 
     def add(self, step: Step) -> None:
         self.events += 1
         event = step.event
         if isinstance(event, GameStarted):
             self.games += 1
+            for name in event.players:
+                self.wins.setdefault(name, 0)
+                self.losses.setdefault(name, 0)
         elif isinstance(event, GameOver):
             if event.winner is not None:
-                self.winners.append(event.winner)
+                self.wins[event.winner] = self.wins.get(event.winner, 0) + 1
             if event.loser is not None:
-                self.losers.append(event.loser)
+                self.losses[event.loser] = self.losses.get(event.loser, 0) + 1
 
     def line(self, source: str, lang: str, catalog: gettext.NullTranslations) -> str:
         """One line saying the log is sound, and what it holds."""
@@ -40,22 +55,54 @@ class Tally:
         from aces.i18n import babel_locale
 
         locale = babel_locale(lang)
+
+        def number(value: int) -> str:
+            return format_decimal(value, locale=locale)
+
+        def results(counts: dict[str, int]) -> str:
+            # Translators: one entry of the results of "aces verify".
+            # {player}: a player's name; {count}: games won (or lost).
+            entry = catalog.pgettext("results", "{player} {count}")
+            return format_list([entry.format(player=name, count=number(count))
+                                for name, count in counts.items()], locale=locale)
+
+        # Translators: part of the verdict of "aces verify". {count}: the
+        # games in the log.
         games = catalog.ngettext("{count} game", "{count} games", self.games).format(
-            count=format_decimal(self.games, locale=locale)
-        )
+            count=number(self.games))
+        # Translators: part of the verdict of "aces verify". {count}: the
+        # events (lines) in the log.
         events = catalog.ngettext("{count} event", "{count} events", self.events).format(
-            count=format_decimal(self.events, locale=locale)
-        )
-        parts = [games, events]
-        if self.winners:
-            #. {names}: the winners of the games in order, as a list ("Ada, Bo and Ada").
-            parts.append(catalog.gettext("won by {names}").format(
-                names=format_list(self.winners, locale=locale)))
-        if self.losers:
-            #. {names}: the losers of the five-dice games in order, as a list.
-            parts.append(catalog.gettext("lost by {names}").format(
-                names=format_list(self.losers, locale=locale)))
-        #. {source}: the log's file name; {details}: games, events and results.
-        return catalog.gettext("{source} follows the rules: {details}").format(
-            source=source, details=", ".join(parts)
-        )
+            count=number(self.events))
+        # Translators: "aces verify" found no fault. {source}: the log's file
+        # name; {details}: how many games and events it holds, as a list.
+        text = catalog.gettext("{source} follows the rules: {details}.").format(
+            source=source, details=format_list([games, events], locale=locale))
+        one = self.games == 1
+        if any(self.wins.values()):
+            if one:
+                # Translators: after the verdict of "aces verify" on one game.
+                # {names}: the winner.
+                result = catalog.gettext("Won by {names}.").format(
+                    names=format_list([n for n, c in self.wins.items() if c], locale=locale))
+            else:
+                # Translators: after the verdict of "aces verify" on several
+                # games. {results}: each player with the games won, as a list.
+                result = catalog.gettext("Wins: {results}.").format(
+                    results=results(self.wins))
+            text = f"{text} {result}"
+        if any(self.losses.values()):
+            if one:
+                # Translators: after the verdict of "aces verify" on one game
+                # of the five-dice game. {names}: the loser.
+                result = catalog.gettext("Lost by {names}.").format(
+                    names=format_list([n for n, c in self.losses.items() if c],
+                                      locale=locale))
+            else:
+                # Translators: after the verdict of "aces verify" on several
+                # games of the five-dice game. {results}: each player with the
+                # games lost, as a list.
+                result = catalog.gettext("Losses: {results}.").format(
+                    results=results(self.losses))
+            text = f"{text} {result}"
+        return text

@@ -8,7 +8,13 @@ import typing as t
 import click
 
 from aces.cli._common import lang_option, open_log, reported, translations
-from aces.errors import N_, AcesError, OptionError
+from aces.errors import AcesError, EmptyLogError, OptionError
+
+if t.TYPE_CHECKING:
+    from collections.abc import Iterable
+
+    from aces.narrate import Narrator
+    from aces.walk import Step
 
 
 @click.command()
@@ -31,7 +37,8 @@ def verify(log: str, lang: str | None) -> None:
             for step in walk(read(stream, source), source):
                 tally.add(step)
             if not tally.events:
-                raise AcesError("{source} is empty: it holds no events", source=source)
+                # Translators: an error. {source}: the log's file name, or <stdin>.
+                raise EmptyLogError("{source} is empty: it holds no events", source=source)
         click.echo(tally.line(source, chosen, catalog))
 
 
@@ -43,6 +50,8 @@ def verify(log: str, lang: str | None) -> None:
 def replay(log: str, lang: str | None, stepwise: bool) -> None:
     """Narrate the games of a log, event by event.
 
+    Every roll and what it costs, the standings as they change, the finish
+    and the winner; for a log of several games, the pots won so far.
     LOG may be '-' to read the log from standard input.
     """
     from aces.log import read
@@ -52,27 +61,72 @@ def replay(log: str, lang: str | None, stepwise: bool) -> None:
     with reported(lang):
         chosen, catalog = translations(lang)
         if stepwise and log == "-":
+            # Translators: an error of "aces replay --step -"; the option and
+            # the key name (Enter) stay as they are.
             raise OptionError("--step reads Enter from standard input, so the log cannot come"
                               " from there too; give the log's file name")
         narrator = Narrator(catalog, chosen)
-        out = sys.stdout
-        prompt = catalog.gettext(N_("Press Enter for the next roll..."))
+        # Translators: the prompt of "aces replay --step", on standard error.
+        prompt = catalog.gettext("Press Enter for the next roll...")
         with open_log(log) as (stream, source):
-            seen = False
-            for step in walk(read(stream, source), source):
-                seen = True
-                lines = narrator.narrate(step)
-                if stepwise and narrator.is_roll(step) and not _pause(prompt, out):
-                    stepwise = False
-                out.writelines(f"{line}\n" for line in lines)
+            steps = walk(read(stream, source), source)
+            try:
+                seen = _narrate(steps, narrator, sys.stdout, prompt if stepwise else None)
+            except BrokenPipeError:
+                raise  # The reader went away: the entry point knows what to do.
+            except OSError as exc:
+                # Translators: an error of "aces replay": standard output
+                # cannot be written. {reason}: the system's reason.
+                raise AcesError("cannot write the narration: {reason}",
+                                reason=exc.strerror or str(exc)) from None
             if not seen:
-                raise AcesError("{source} is empty: it holds no events", source=source)
-            out.writelines(f"{line}\n" for line in narrator.finish())
+                # Translators: an error. {source}: the log's file name, or <stdin>.
+                raise EmptyLogError("{source} is empty: it holds no events", source=source)
 
 
-def _pause(prompt: str, out: t.TextIO) -> bool:
+#: Lines gathered before each write: big enough that writing costs little.
+_BATCH: t.Final = 4096
+
+
+def _narrate(steps: Iterable[Step], narrator: Narrator, out: t.TextIO,
+             prompt: str | None) -> bool:
+    """Write the story of ``steps`` to ``out``; ``False`` if there were none.
+
+    Lines are written in batches, and whatever was told is written out
+    before an error in the log goes on its way to standard error.
+    """
+    lines: list[str] = []
+    seen = False
+    try:
+        for step in steps:
+            seen = True
+            if prompt is not None and narrator.is_roll(step):
+                narrator.settle(lines)
+                _write(lines, out)
+                out.flush()
+                if not _pause(prompt):
+                    prompt = None
+            narrator.narrate(step, lines)
+            if len(lines) >= _BATCH:
+                _write(lines, out)
+        if seen:
+            narrator.finish(lines)
+    finally:
+        _write(lines, out)
+        out.flush()
+    return seen
+
+
+def _write(lines: list[str], out: t.TextIO) -> None:
+    if lines:
+        lines.append("")
+        text = "\n".join(lines)
+        lines.clear()
+        out.write(text)
+
+
+def _pause(prompt: str) -> bool:
     """Wait for Enter; ``False`` once standard input has nothing more to give."""
-    out.flush()
     click.echo(prompt, err=True, nl=False)
     answer = sys.stdin.readline()
     click.echo("", err=True)

@@ -1,0 +1,130 @@
+"""What every game's narration shares: the phrasebook base and its cache.
+
+A phrasebook says one game's events in one language. Each game has its
+own (:mod:`aces.narrate.pot`), built on :class:`Phrasebook`, which holds
+the sentences the games have in common (the opening, the tally of a
+session) and the cache that makes a long replay cheap: an event's lines
+depend only on the event and a little context, so each distinct event is
+put into words once.
+"""
+
+from __future__ import annotations
+
+import typing as t
+
+from aces.events import OpeningTied, OpeningWon
+
+if t.TYPE_CHECKING:
+    from collections.abc import Mapping
+
+    from aces.events import Event, GameOver, GameStarted
+    from aces.narrate.voice import Voice
+    from aces.walk import Step
+
+Lines = tuple[str, ...]
+
+#: Distinct events remembered before the cache starts afresh; a log of new
+#: names in every game must not grow it without end.
+CACHE_LIMIT: t.Final = 50_000
+
+
+class Phrasebook:
+    """The sentences of one game, in the language of a :class:`Voice`."""
+
+    #: The game's name, as in the log header.
+    game: t.ClassVar[str]
+    #: Events that settle a roll: the standings wait until these are told.
+    settling: t.ClassVar[frozenset[type]] = frozenset()
+    #: Events that change the standings.
+    moving: t.ClassVar[frozenset[type]] = frozenset()
+
+    def __init__(self, voice: Voice) -> None:
+        self.voice = voice
+        self._said: dict[t.Hashable, Lines] = {}
+        self._standings: dict[t.Hashable, str] = {}
+
+    # -- For subclasses --------------------------------------------------------
+
+    def header(self, number: int, event: GameStarted) -> Lines:
+        """The lines that open game ``number`` of the log."""
+        raise NotImplementedError
+
+    def tell(self, step: Step) -> Lines:
+        """An event in words, worked out afresh (see :meth:`say`)."""
+        return self.tell_shared(step.event)
+
+    def standings_key(self, state: t.Any) -> t.Hashable:
+        """What the standings line of ``state`` depends on."""
+        raise NotImplementedError
+
+    def tell_standings(self, state: t.Any) -> str:
+        """The standings of ``state`` in words, worked out afresh."""
+        raise NotImplementedError
+
+    def score(self, event: GameOver) -> str | None:
+        """The player a finished game scores for in the session's tally."""
+        return event.winner
+
+    def tally(self, scores: Mapping[str, int], games: int) -> str:
+        """The session's tally after ``games`` games."""
+        raise NotImplementedError
+
+    def verdict(self, scores: Mapping[str, int], games: int) -> str:
+        """The last word on a session: who scored most."""
+        raise NotImplementedError
+
+    # -- Shared ----------------------------------------------------------------
+
+    def say(self, step: Step) -> Lines:
+        """An event in words, from the cache when it has been told before."""
+        event = step.event
+        lines = self._said.get(event)
+        if lines is None:
+            lines = self.remember(self._said, event, self.tell(step))
+        return lines
+
+    def standings(self, state: t.Any) -> str:
+        """The standings line of ``state``, from the cache when it can."""
+        key = self.standings_key(state)
+        line = self._standings.get(key)
+        if line is None:
+            line = self.remember(self._standings, key, self.tell_standings(state))
+        return line
+
+    @staticmethod
+    def remember(cache: dict[t.Hashable, t.Any], key: t.Hashable, value: t.Any) -> t.Any:
+        if len(cache) >= CACHE_LIMIT:
+            cache.clear()
+        cache[key] = value
+        return value
+
+    def tell_shared(self, event: Event) -> Lines:
+        """The events every game's opening has."""
+        v = self.voice
+        if isinstance(event, OpeningTied):
+            # Translators: the narrator of a replay. {players}: the players
+            # who share the highest opening roll, as a list ("Ada and Bo");
+            # {value}: the number they rolled.
+            return (v.gettext("{players} tie with {value} and roll again.").format(
+                players=v.names(event.players), value=v.number(event.value)),)
+        if isinstance(event, OpeningWon):
+            # Translators: the narrator of a replay. {player}: the player who
+            # rolled highest in the opening; {value}: the number rolled.
+            return (v.gettext("{player} rolls highest with {value} and starts.").format(
+                player=event.player, value=v.number(event.value)),)
+        return ()
+
+    def entries(self, context: t.Literal["standings", "tally"],
+                counts: Mapping[str, int]) -> str:
+        """``Ada 2, Bo 1, and Cy 0``: one entry per player, as a list."""
+        v = self.voice
+        if context == "standings":
+            # Translators: one entry of the standings line. {player}: a
+            # player's name; {count}: the chips (or dice) that player holds.
+            template = v.pgettext("standings", "{player} {count}")
+        else:
+            # Translators: one entry of a session's tally. {player}: a
+            # player's name; {count}: how many games that player has scored.
+            template = v.pgettext("tally", "{player} {count}")
+        return v.names([template.format(player=name, count=v.number(count))
+                        for name, count in counts.items()])

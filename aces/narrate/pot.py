@@ -1,0 +1,248 @@
+"""Aces in the Pot in words: the phrasebook of the ``pot`` game.
+
+Every sentence is a gettext message with named placeholders, so the
+English and Norwegian narrations (and any language added later) come from
+the same code. Counts of chips go through ``ngettext``; numbers and lists
+through Babel (see :class:`~aces.narrate.voice.Voice`).
+
+>>> from aces.i18n import translations
+>>> from aces.narrate.voice import Voice
+>>> from aces.events import ChipsPassed
+>>> from aces.walk import Step
+>>> book = PotPhrasebook(Voice(translations("nb"), "nb"))
+>>> book.say(Step(9, ChipsPassed(player="Ada", to="Bo", count=2), None, None))
+('Ada sender 2 sjetonger til venstre, til Bo.',)
+"""
+
+from __future__ import annotations
+
+import typing as t
+
+from aces.events import (
+    AceIgnored,
+    ChipsPassed,
+    ChipsToPot,
+    FinishStarted,
+    GameOver,
+    PlayResumed,
+    Rolled,
+    TryFailed,
+    TryStarted,
+    TryWon,
+    TurnMissed,
+    Unpaid,
+)
+from aces.narrate.phrasebook import Lines, Phrasebook
+from aces.rules import pot
+
+if t.TYPE_CHECKING:
+    from collections.abc import Mapping
+
+    from aces.events import GameStarted
+    from aces.rules.pot import PotState
+    from aces.walk import Step
+
+
+class PotPhrasebook(Phrasebook):
+    """The narration of Aces in the Pot."""
+
+    game = pot.NAME
+    settling = frozenset({ChipsToPot, AceIgnored, ChipsPassed, Unpaid})
+    moving = frozenset({ChipsToPot, ChipsPassed})
+
+    def say(self, step: Step) -> Lines:
+        event = step.event
+        key: t.Hashable = event
+        if type(event) is Rolled and event.stage == "try":
+            # A roll of a try is told with its number in the try.
+            key = (event, step.state.try_rolls)
+        lines = self._said.get(key)
+        if lines is None:
+            lines = self.remember(self._said, key, self.tell(step))
+        return lines
+
+    def header(self, number: int, event: GameStarted) -> Lines:
+        v = self.voice
+        chips = int(event.options.get("chips", 2))
+        # Translators: the first line of a replayed game of Aces in the Pot.
+        # {number}: the game's number in the log (1, 2, 3...); {players}: the
+        # players in seat order, as a list; {count}: the chips each starts with.
+        opening = v.ngettext(
+            "Aces in the Pot, game {number}: {players} have {count} chip each.",
+            "Aces in the Pot, game {number}: {players} have {count} chips each.",
+            chips,
+        ).format(number=v.number(number), players=v.names(event.players),
+                 count=v.number(chips))
+        if event.options.get("finish") == "last-holder":
+            # Translators: the narrator explains the finish of this game.
+            rule = v.gettext("The finish starts when only one player still holds chips.")
+        else:
+            # Translators: the narrator explains the finish of this game.
+            rule = v.gettext("The finish starts when only one chip is left in play.")
+        # Translators: the narrator, before the opening rolls.
+        who = v.gettext("Everyone rolls one die; whoever rolls highest starts.")
+        return (opening, rule, who)
+
+    def tell(self, step: Step) -> Lines:
+        v = self.voice
+        event = step.event
+        if isinstance(event, Rolled):
+            return (self._roll(event, step.state),)
+        if isinstance(event, ChipsToPot):
+            # Translators: the narrator; aces cost a player chips. {player}:
+            # the roller; {count}: the chips that go into the pot.
+            return (v.ngettext("{player} puts {count} chip in the pot.",
+                               "{player} puts {count} chips in the pot.",
+                               event.count).format(player=event.player,
+                                                   count=v.number(event.count)),)
+        if isinstance(event, AceIgnored):
+            # Translators: the narrator; an ace would have sent the last chip
+            # in play to the pot, which the rules never allow.
+            return (v.gettext("The ace is ignored: the last chip in play never goes to"
+                              " the pot."),)
+        if isinstance(event, ChipsPassed):
+            # Translators: the narrator; sixes pass chips to the left.
+            # {player}: who passes; {count}: the chips passed; {receiver}: the
+            # player on the left who gets them.
+            return (v.ngettext("{player} passes {count} chip to {receiver} on the left.",
+                               "{player} passes {count} chips to {receiver} on the left.",
+                               event.count).format(player=event.player, receiver=event.to,
+                                                   count=v.number(event.count)),)
+        if isinstance(event, Unpaid):
+            # Translators: the narrator; the roller has run out of chips
+            # part-way through a roll. {player}: the roller.
+            return (v.gettext("{player} is broke, so the rest of the roll costs nothing.")
+                    .format(player=event.player),)
+        if isinstance(event, TurnMissed):
+            # Translators: the narrator; a player without chips cannot roll.
+            # {player}: that player.
+            return (v.gettext("{player} has empty hands and misses the turn.")
+                    .format(player=event.player),)
+        if isinstance(event, FinishStarted):
+            return (self._finish(event),)
+        if isinstance(event, TryStarted):
+            # Translators: the narrator; the finish. {player}: who makes the
+            # try (three rolls, none of which may show a six).
+            return (v.gettext("{player} makes a try and needs three rolls without a six"
+                              " to win the pot.").format(player=event.player),)
+        if isinstance(event, TryFailed):
+            # Translators: the narrator; a six ended a try. {roll}: which roll
+            # of the try it was (1, 2 or 3).
+            return (v.gettext("The try is over: roll {roll} shows a six.")
+                    .format(roll=v.number(event.roll)),)
+        if isinstance(event, PlayResumed):
+            # Translators: the narrator; the finish of the last-holder game,
+            # where the failed holder still has chips. {player}: who rolls next.
+            return (v.gettext("The holder still has chips, so normal play goes on and"
+                              " {player} rolls next.").format(player=event.player),)
+        if isinstance(event, TryWon):
+            # Translators: the narrator; a try succeeded. {player}: who made it.
+            return (v.gettext("Three rolls without a six: {player} has done it!")
+                    .format(player=event.player),)
+        if isinstance(event, GameOver):
+            return (self._won(event),)
+        return self.tell_shared(event)
+
+    def _roll(self, event: Rolled, state: PotState) -> str:
+        v = self.voice
+        dice = v.dice(event.dice)
+        if event.stage == "opening":
+            # Translators: the narrator; an opening roll of one die.
+            # {player}: who rolls; {value}: the number rolled.
+            return v.gettext("{player} rolls {value}.").format(
+                player=event.player, value=v.number(event.dice[0]))
+        if event.stage == "try":
+            values = {"player": event.player, "dice": dice,
+                      "number": v.number(state.try_rolls), "total": v.number(pot.TRY_ROLLS)}
+            aces = event.dice.count(pot.ACE)
+            if aces and pot.SIX not in event.dice:
+                # Translators: the narrator; a roll of a try with an ace in it,
+                # which counts for nothing there. {player}: who rolls; {dice}:
+                # the dice, like "1-5"; {number}: which roll of the try;
+                # {total}: the rolls in a try (3).
+                return v.ngettext(
+                    "{player} rolls {dice} (roll {number} of {total} in the try);"
+                    " the ace counts for nothing.",
+                    "{player} rolls {dice} (roll {number} of {total} in the try);"
+                    " the aces count for nothing.",
+                    aces,
+                ).format(**values)
+            # Translators: the narrator; a roll of a try. {player}: who rolls;
+            # {dice}: the dice, like "4-2"; {number}: which roll of the try;
+            # {total}: the rolls in a try (3).
+            return v.gettext("{player} rolls {dice} (roll {number} of {total} in the try)."
+                             ).format(**values)
+        if pot.ACE in event.dice or pot.SIX in event.dice:
+            # Translators: the narrator; a roll of two dice in a turn, whose
+            # consequences follow. {player}: who rolls; {dice}: like "1-6".
+            return v.gettext("{player} rolls {dice}.").format(player=event.player, dice=dice)
+        # Translators: the narrator; a roll without aces or sixes. {player}:
+        # who rolls; {dice}: the dice, like "3-5".
+        return v.gettext("{player} rolls {dice}, and nothing happens.").format(
+            player=event.player, dice=dice)
+
+    def _finish(self, event: FinishStarted) -> str:
+        v = self.voice
+        if event.chips == 1:
+            # Translators: the narrator; the finish begins. {player}: who
+            # holds the one chip left outside the pot.
+            return v.gettext("Only one chip is left in play, and {player} holds it:"
+                             " the finish begins.").format(player=event.player)
+        # Translators: the narrator; the finish of the last-holder game
+        # begins. {player}: the only player holding chips; {count}: how many.
+        return v.ngettext(
+            "Only {player} still holds chips, {count} chip in all: the finish begins.",
+            "Only {player} still holds chips, {count} chips in all: the finish begins.",
+            event.chips,
+        ).format(player=event.player, count=v.number(event.chips))
+
+    def _won(self, event: GameOver) -> str:
+        v = self.voice
+        chips = event.pot or 0
+        if not chips:
+            # Translators: the narrator; the end of a game in which no chip
+            # reached the pot. {player}: the winner.
+            return v.gettext("{player} wins, but the pot is empty.").format(
+                player=event.winner)
+        # Translators: the narrator; the end of a game. {player}: the winner;
+        # {count}: the chips in the pot.
+        return v.ngettext("{player} wins the pot of {count} chip.",
+                          "{player} wins the pot of {count} chips.",
+                          chips).format(player=event.winner, count=v.number(chips))
+
+    def standings_key(self, state: PotState) -> t.Hashable:
+        return (state.players, state.chips, state.pot)
+
+    def tell_standings(self, state: PotState) -> str:
+        v = self.voice
+        # Translators: the standings after a roll. {players}: every player
+        # with the chips held, as a list ("Ada 2, Bo 1, and Cy 0"); {pot}:
+        # the chips in the pot.
+        return v.gettext("Standings: {players}; in the pot: {pot}.").format(
+            players=self.entries("standings", dict(zip(state.players, state.chips,
+                                                       strict=True))),
+            pot=v.number(state.pot))
+
+    def tally(self, scores: Mapping[str, int], games: int) -> str:
+        v = self.voice
+        # Translators: a session's tally after each game. {count}: the games
+        # played so far; {players}: each player with the pots won, as a list.
+        return v.ngettext("Pots won after {count} game: {players}.",
+                          "Pots won after {count} games: {players}.",
+                          games).format(count=v.number(games),
+                                        players=self.entries("tally", scores))
+
+    def verdict(self, scores: Mapping[str, int], games: int) -> str:
+        v = self.voice
+        best = max(scores.values())
+        leaders = [name for name, won in scores.items() if won == best]
+        if len(leaders) == 1:
+            # Translators: the last line of a session. {player}: who won the
+            # most pots; {count}: how many; {games}: the games in the session.
+            return v.gettext("{player} won the most pots: {count} of {games}.").format(
+                player=leaders[0], count=v.number(best), games=v.number(games))
+        # Translators: the last line of a session with a tie. {players}: the
+        # players sharing the most pots, as a list; {count}: pots won by each.
+        return v.ngettext("{players} share the most pots, {count} pot each.",
+                          "{players} share the most pots, {count} pots each.",
+                          best).format(players=v.names(leaders), count=v.number(best))

@@ -1,0 +1,242 @@
+"""Keep the message catalogs in step with the source: extract, update, check.
+
+The one way to refresh the translations::
+
+    .venv/bin/python scripts/catalogs.py extract   # locales/aces.pot from aces/
+    .venv/bin/python scripts/catalogs.py update    # extract, then merge into each .po
+    .venv/bin/python scripts/catalogs.py check     # fail if anything is out of step
+
+``update`` keeps every translation whose message is unchanged, adds new
+messages untranslated (no fuzzy guesses: a changed message is a new one to
+translate) and drops messages the code no longer uses; ``check`` then lists
+what is left to translate. It fails on a template older than the source, a
+Norwegian message left untranslated, a fuzzy entry, or a translation whose
+``{placeholders}`` differ from its message's. English is the language of
+the source, so its catalog may leave messages empty.
+
+It does what ``pybabel extract -F babel.cfg --add-comments Translators: -k
+AcesError -k OptionError -k LogError:3 -k DiceFileError:3 ...`` (every error
+class of aces.errors) and ``pybabel update --no-fuzzy-matching`` would;
+messages are sorted and locations carry no line numbers, so the files
+change only when a message does.
+The test suite (tests/test_catalogs.py) runs the same checks.
+"""
+
+from __future__ import annotations
+
+import argparse
+import io
+import string
+import sys
+import typing as t
+from pathlib import Path
+
+from babel.messages.catalog import Catalog
+from babel.messages.extract import extract_from_dir
+from babel.messages.frontend import parse_mapping_cfg
+from babel.messages.pofile import read_po, write_po
+
+if t.TYPE_CHECKING:
+    from collections.abc import Iterator
+
+ROOT: t.Final = Path(__file__).resolve().parent.parent
+LOCALES: t.Final = ROOT / "locales"
+TEMPLATE: t.Final = LOCALES / "aces.pot"
+DOMAIN: t.Final = "aces"
+#: Languages that must translate every message; English is the source.
+COMPLETE: t.Final = ("nb",)
+HEADER: t.Final = """\
+# Messages of aces, the dice games, for translators.
+# Copyright (C) 2026 The aces developers
+# This file is distributed under the same license as the aces project.
+#"""
+#: The tag that marks a comment for translators in the source.
+COMMENT_TAGS: t.Final = ("Translators:",)
+
+#: Every call whose argument is a message: gettext's own functions, and
+#: every error class of aces.errors (see :func:`error_keywords`).
+GETTEXT_KEYWORDS: t.Final[dict[str, t.Any]] = {
+    "N_": None,
+    "_": None,
+    "gettext": None,
+    "ngettext": (1, 2),
+    "pgettext": ((1, "c"), 2),
+    "npgettext": ((1, "c"), 2, 3),
+}
+
+
+def error_keywords() -> dict[str, t.Any]:
+    """The error classes, as extraction keywords: ``AcesError``, ``LogError:3``...
+
+    An error takes its message first, or third when it is located in a
+    file (after the file's name and the line number). Reading the classes
+    from :mod:`aces.errors` means a new error class needs no change here.
+
+    >>> keywords = error_keywords()
+    >>> keywords["OptionError"], keywords["LogError"], keywords["DiceFileError"]
+    (None, (3,), (3,))
+    """
+    from aces import errors
+
+    return {name: (3,) if issubclass(cls, errors.LocatedError) else None
+            for name, cls in vars(errors).items()
+            if isinstance(cls, type) and issubclass(cls, errors.AcesError)}
+
+
+def keywords() -> dict[str, t.Any]:
+    """All extraction keywords."""
+    return {**GETTEXT_KEYWORDS, **error_keywords()}
+
+
+
+
+def extract(root: Path = ROOT) -> Catalog:
+    """The template: every message of the package's source."""
+    from aces import __version__
+
+    catalog = Catalog(project="aces", version=__version__, domain=DOMAIN,
+                      copyright_holder="The aces developers", fuzzy=False,
+                      header_comment=HEADER)
+    with (root / "babel.cfg").open(encoding="utf-8") as config:
+        methods, options = parse_mapping_cfg(config, "babel.cfg")  # type: ignore[no-untyped-call]
+    found = extract_from_dir(root, methods, options, keywords=keywords(),
+                             comment_tags=COMMENT_TAGS)
+    for filename, lineno, message, comments, context in found:
+        catalog.add(message, None, [(filename, lineno)], auto_comments=comments,
+                    context=context)
+    return catalog
+
+
+def render(catalog: Catalog) -> bytes:
+    """A catalog as the repository keeps it: sorted, no line numbers, no obsolete."""
+    out = io.BytesIO()
+    write_po(out, catalog, width=96, sort_output=True, include_lineno=False,
+             ignore_obsolete=True)
+    return out.getvalue()
+
+
+def catalog_paths(locales: Path = LOCALES) -> dict[str, Path]:
+    """Each language's ``.po`` file, by language."""
+    return {path.parent.parent.name: path
+            for path in sorted(locales.glob(f"*/LC_MESSAGES/{DOMAIN}.po"))}
+
+
+def load(path: Path, lang: str | None = None) -> Catalog:
+    with path.open("rb") as handle:
+        return read_po(handle, locale=lang, domain=DOMAIN, abort_invalid=True)
+
+
+def write_template(root: Path = ROOT) -> Catalog:
+    template = extract(root)
+    (root / "locales" / "aces.pot").write_bytes(render(template))
+    return template
+
+
+def update(root: Path = ROOT) -> None:
+    """Extract the template and merge it into every language's catalog."""
+    template = write_template(root)
+    for lang, path in catalog_paths(root / "locales").items():
+        catalog = load(path, lang)
+        catalog.update(template, no_fuzzy_matching=True)
+        path.write_bytes(render(catalog))
+
+
+# -- Checks -------------------------------------------------------------------
+
+
+def fields(text: str) -> set[str]:
+    """The replacement fields of a ``str.format`` template, as written.
+
+    >>> sorted(fields("{player} passes {count} chip {name!r} {{not}}"))
+    ['{count}', '{name!r}', '{player}']
+    """
+    found = set()
+    for _, name, spec, conversion in string.Formatter().parse(text):
+        if name is not None:
+            found.add("{" + name + (f"!{conversion}" if conversion else "")
+                      + (f":{spec}" if spec else "") + "}")
+    return found
+
+
+def _key(message: t.Any) -> tuple[str | None, str, str | None, tuple[str, ...]]:
+    ids = forms(message.id)
+    plural = ids[1] if len(ids) > 1 else None
+    return (message.context, ids[0], plural, tuple(message.auto_comments))
+
+
+def messages(catalog: Catalog) -> set[tuple[str | None, str, str | None, tuple[str, ...]]]:
+    """What a template says, without dates or locations: ids, plurals, contexts, comments."""
+    return {_key(m) for m in catalog if m.id}
+
+
+def stale_template(root: Path = ROOT) -> list[str]:
+    """How the kept template differs from a fresh extraction of the source."""
+    fresh = messages(extract(root))
+    kept = messages(load(root / "locales" / "aces.pot"))
+    return ([f"aces.pot lacks {m[1]!r} (context {m[0]!r})" for m in sorted(fresh - kept, key=str)]
+            + [f"aces.pot still has {m[1]!r} (context {m[0]!r})"
+               for m in sorted(kept - fresh, key=str)])
+
+
+def forms(value: t.Any) -> tuple[str, ...]:
+    """A message's id or string as a tuple: one form, or one per plural form."""
+    if isinstance(value, (tuple, list)):
+        return tuple(str(v or "") for v in value)
+    return (str(value or ""),)
+
+
+def translation_problems(lang: str, catalog: Catalog, template: Catalog) -> Iterator[str]:
+    """Untranslated, fuzzy, missing or mismatched entries of one language."""
+    expected = {(m.context, forms(m.id)[0]) for m in template if m.id}
+    present = set()
+    for message in catalog:
+        if not message.id:
+            continue
+        ids = forms(message.id)
+        strings = forms(message.string)
+        present.add((message.context, ids[0]))
+        where = f"{lang}: {ids[0]!r}"
+        if message.fuzzy:
+            yield f"{where} is fuzzy"
+        if not all(strings):
+            if lang in COMPLETE:
+                yield f"{where} is not translated"
+            continue
+        wanted = set().union(*(fields(i) for i in ids))
+        for number, text in enumerate(strings):
+            if fields(text) != wanted:
+                yield (f"{where}: form {number} has {sorted(fields(text))},"
+                       f" the message {sorted(wanted)}")
+    for context, msgid in sorted(expected - present, key=str):
+        yield f"{lang}: {msgid!r} (context {context!r}) is missing; run update"
+
+
+def problems(root: Path = ROOT) -> list[str]:
+    """Everything ``check`` reports; empty when the catalogs are sound."""
+    found = stale_template(root)
+    template = load(root / "locales" / "aces.pot")
+    for lang, path in catalog_paths(root / "locales").items():
+        found.extend(translation_problems(lang, load(path, lang), template))
+    return found
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("command", choices=["extract", "update", "check"])
+    command = parser.parse_args(argv).command
+    if command == "extract":
+        write_template()
+    elif command == "update":
+        update()
+    else:
+        found = problems()
+        for problem in found:
+            print(problem, file=sys.stderr)
+        if found:
+            return 1
+        print("catalogs are complete and in step with the source")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,244 @@
+"""``aces replay``: languages, standard input, --step, and logs that go wrong."""
+
+from __future__ import annotations
+
+import os
+import select
+import shutil
+import subprocess
+import sys
+import typing as t
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from aces.cli import cli
+
+E1: t.Final = "2\n3\n5\n1 6\n3 5\n6 6\n1 1\n6 1\n4 1\n2 5\n6 6\n1 1\n3 4\n5 2\n"
+#: Every locale variable unset, so that only what a test sets counts.
+NO_LOCALE: t.Final[dict[str, str | None]] = {
+    "LANGUAGE": None, "LC_ALL": None, "LC_MESSAGES": None, "LANG": None}
+
+
+def run(*args: str, input: str | bytes | None = None,
+        env: dict[str, str | None] | None = None) -> t.Any:
+    return CliRunner().invoke(cli, list(args), input=input, env={**NO_LOCALE, **(env or {})})
+
+
+@pytest.fixture
+def e1_log(tmp_path: Path) -> Path:
+    dice = tmp_path / "e1.dice"
+    dice.write_text(E1, encoding="utf-8")
+    log = tmp_path / "e1.jsonl"
+    result = run("play", "--players", "Ada,Bo,Cy", "--dice-file", str(dice), "-o", str(log))
+    assert result.exit_code == 0, result.output
+    return log
+
+
+def test_replay_in_english_by_default(e1_log: Path) -> None:
+    result = run("replay", str(e1_log))
+    assert result.exit_code == 0, result.output
+    lines = result.stdout.splitlines()
+    assert "Cy rolls highest with 5 and starts." in lines
+    assert lines[-1] == "Bo wins the pot of 5 chips."
+    assert result.stderr == ""
+
+
+def test_replay_in_norwegian(e1_log: Path) -> None:
+    result = run("replay", str(e1_log), "--lang", "nb")
+    assert result.exit_code == 0, result.output
+    lines = result.stdout.splitlines()
+    assert "Cy kaster høyest med 5 og begynner." in lines
+    assert lines[-1] == "Bo vinner potten på 5 sjetonger."
+
+
+@pytest.mark.parametrize("env", [{"LANG": "nb_NO.UTF-8"}, {"LANGUAGE": "no"},
+                                 {"LC_ALL": "nb_NO.UTF-8", "LANG": "en_US.UTF-8"}])
+def test_the_locale_chooses_norwegian(e1_log: Path, env: dict[str, str | None]) -> None:
+    result = run("replay", str(e1_log), env=env)
+    assert result.exit_code == 0, result.output
+    assert result.stdout.splitlines()[-1] == "Bo vinner potten på 5 sjetonger."
+
+
+def test_lang_wins_over_the_locale(e1_log: Path) -> None:
+    result = run("replay", str(e1_log), "--lang", "en", env={"LANG": "nb_NO.UTF-8"})
+    assert result.stdout.splitlines()[-1] == "Bo wins the pot of 5 chips."
+
+
+def test_an_unknown_language_is_refused_with_the_list(e1_log: Path) -> None:
+    result = run("replay", str(e1_log), "--lang", "klingon")
+    assert result.exit_code == 2
+    assert result.stdout == ""
+    assert result.stderr == "aces: unknown language 'klingon'; the languages are: en, nb\n"
+
+
+def test_the_log_can_come_from_standard_input(e1_log: Path) -> None:
+    result = run("replay", "-", "--lang", "nb", input=e1_log.read_bytes())
+    assert result.exit_code == 0, result.output
+    assert result.stdout.splitlines()[-1] == "Bo vinner potten på 5 sjetonger."
+
+
+def test_play_piped_into_replay() -> None:
+    played = run("play", "--seed", "3", "--players", "Ada,Bo,Cy")
+    assert played.exit_code == 0
+    result = run("replay", "-", "--lang", "nb", input=played.stdout_bytes)
+    assert result.exit_code == 0, result.output
+    assert result.stdout.startswith("Ess i potten, spill 1: Ada, Bo og Cy har 2 sjetonger hver.\n")
+    assert "vinner potten på" in result.stdout.splitlines()[-1]
+
+
+def test_a_real_pipeline_of_the_installed_command(tmp_path: Path) -> None:
+    aces = shutil.which("aces", path=str(Path(sys.executable).parent))
+    assert aces is not None
+    env = {k: v for k, v in os.environ.items() if k not in NO_LOCALE}
+    result = subprocess.run(f"'{aces}' play --players Ada,Bo,Cy --seed 3 | '{aces}' replay -"
+                            " --lang nb", shell=True, capture_output=True, text=True,
+                            check=False, cwd=tmp_path, env=env)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.splitlines()[0].startswith("Ess i potten, spill 1")
+
+
+def test_a_session_ends_with_its_tally() -> None:
+    played = run("play", "--seed", "5", "--players", "Ada,Bo,Cy", "--games", "3")
+    result = run("replay", "-", input=played.stdout_bytes)
+    assert result.exit_code == 0, result.output
+    lines = result.stdout.splitlines()
+    tallies = [line for line in lines if line.startswith("Pots won after")]
+    assert [line.split(":")[0] for line in tallies] == ["Pots won after 2 games",
+                                                         "Pots won after 3 games"]
+    assert "of 3." in lines[-1] or "share the most pots" in lines[-1]
+
+
+# -- --step ---------------------------------------------------------------------
+
+
+def test_step_waits_for_enter_before_each_roll(e1_log: Path) -> None:
+    rolls = len(E1.splitlines())
+    result = run("replay", str(e1_log), "--step", input="\n" * rolls)
+    assert result.exit_code == 0, result.output
+    assert result.stderr.count("Press Enter for the next roll...") == rolls
+    assert result.stdout.splitlines()[-1] == "Bo wins the pot of 5 chips."
+
+
+def test_step_prompts_in_the_chosen_language(e1_log: Path) -> None:
+    result = run("replay", str(e1_log), "--step", "--lang", "nb", input="\n" * 3)
+    assert result.exit_code == 0, result.output
+    # Three answers, then the end of input: three prompts answered, one
+    # more that finds nothing, and the rest told without waiting.
+    assert result.stderr.count("Trykk Enter for neste kast") == 4
+    assert result.stdout.splitlines()[-1] == "Bo vinner potten på 5 sjetonger."
+
+
+def _read_lines(stream: t.IO[bytes], count: int, timeout: float = 20) -> list[str]:
+    """``count`` lines from a pipe, failing if they do not come in time."""
+    data = b""
+    while data.count(b"\n") < count:
+        ready, _, _ = select.select([stream], [], [], timeout)
+        assert ready, f"waited in vain after {data!r}"
+        chunk = os.read(stream.fileno(), 4096)
+        assert chunk, f"the output ended early: {data!r}"
+        data += chunk
+    return data.decode().splitlines()
+
+
+def test_step_shows_what_is_told_before_it_waits(e1_log: Path, tmp_path: Path) -> None:
+    # A real process whose standard output is a pipe, buffered as usual:
+    # what is told must reach the reader before each prompt.
+    aces = shutil.which("aces", path=str(Path(sys.executable).parent))
+    assert aces is not None
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONUNBUFFERED"}
+    with subprocess.Popen([aces, "replay", str(e1_log), "--step", "--lang", "en"],
+                          stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                          stderr=subprocess.DEVNULL, cwd=tmp_path, env=env,
+                          bufsize=0) as process:
+        assert process.stdout is not None
+        assert process.stdin is not None
+        header = _read_lines(process.stdout, 3)
+        assert header[0].startswith("Aces in the Pot, game 1")
+        process.stdin.write(b"\n")
+        assert _read_lines(process.stdout, 1) == ["Ada rolls 2."]
+        process.stdin.close()
+        process.stdout.read()
+        assert process.wait(timeout=30) == 0
+
+
+def test_step_cannot_read_the_log_from_standard_input(e1_log: Path) -> None:
+    result = run("replay", "-", "--step", input=e1_log.read_bytes())
+    assert result.exit_code == 2
+    assert result.stdout == ""
+    assert result.stderr.startswith("aces: --step reads Enter from standard input")
+
+
+# -- Logs that go wrong -----------------------------------------------------------
+
+
+def test_a_corrupted_log_is_told_up_to_the_bad_line(e1_log: Path, tmp_path: Path) -> None:
+    lines = e1_log.read_bytes().splitlines(keepends=True)
+    # Line 13 settles Cy's 1-1: two chips to the pot. Claim one instead.
+    assert lines[12] == b'{"seq":13,"type":"chips_to_pot","player":"Cy","count":2}\n'
+    lines[12] = lines[12].replace(b'"count":2', b'"count":1')
+    bad = tmp_path / "bad.jsonl"
+    bad.write_bytes(b"".join(lines))
+    result = run("replay", str(bad), "--lang", "nb")
+    assert result.exit_code != 0
+    told = result.stdout.splitlines()
+    # Everything up to Cy's roll is told; nothing of the bad line or after.
+    assert told[-2:] == ["Stillingen: Ada 3, Bo 0 og Cy 2; i potten: 1.", "Cy kaster 1-1."]
+    assert not any("legger" in line for line in told[-2:])
+    error = result.stderr.splitlines()
+    assert len(error) == 1
+    assert error[0].startswith(f"aces: {bad}, linje 13: reglene gir ")
+    assert "Traceback" not in result.output
+
+
+def test_the_story_reaches_the_reader_before_the_error(e1_log: Path, tmp_path: Path) -> None:
+    # Standard output and standard error into one pipe, stdout buffered as
+    # usual: the narration must come out first, then the error, last.
+    lines = e1_log.read_bytes().splitlines(keepends=True)
+    lines[12] = lines[12].replace(b'"count":2', b'"count":1')
+    bad = tmp_path / "bad.jsonl"
+    bad.write_bytes(b"".join(lines))
+    aces = shutil.which("aces", path=str(Path(sys.executable).parent))
+    assert aces is not None
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONUNBUFFERED"}
+    result = subprocess.run([aces, "replay", str(bad), "--lang", "en"], env=env, cwd=tmp_path,
+                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+                            check=False)
+    assert result.returncode != 0
+    told = result.stdout.splitlines()
+    assert told[-2] == "Cy rolls 1-1."
+    assert told[-1].startswith(f"aces: {bad}, line 13: the rules give ")
+
+
+def test_a_log_cut_short_is_told_up_to_the_cut(e1_log: Path, tmp_path: Path) -> None:
+    data = e1_log.read_bytes()
+    cut = tmp_path / "cut.jsonl"
+    cut.write_bytes(data[: data.index(b'"type":"chips_passed"')])
+    result = run("replay", str(cut))
+    assert result.exit_code != 0
+    assert result.stdout.splitlines()[-1] == "Cy puts 1 chip in the pot."
+    assert "the log was cut short" in result.stderr
+    assert len(result.stderr.splitlines()) == 1
+
+
+def test_an_empty_log_is_refused(tmp_path: Path) -> None:
+    empty = tmp_path / "empty.jsonl"
+    empty.write_bytes(b"")
+    result = run("replay", str(empty), "--lang", "nb")
+    assert result.exit_code != 0
+    assert result.stdout == ""
+    assert result.stderr == f"aces: {empty} er tom: den har ingen hendelser\n"
+
+
+def test_an_empty_standard_input_is_refused() -> None:
+    result = run("replay", "-", input=b"")
+    assert result.exit_code != 0
+    assert result.stderr == "aces: <stdin> is empty: it holds no events\n"
+
+
+def test_a_missing_file_is_one_line(tmp_path: Path) -> None:
+    result = run("replay", str(tmp_path / "nowhere.jsonl"))
+    assert result.exit_code != 0
+    assert len(result.stderr.splitlines()) == 1
+    assert result.stderr.startswith("aces: cannot read ")

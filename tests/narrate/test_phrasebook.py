@@ -1,0 +1,35 @@
+"""The phrasebook's cache: a bounded memory that never changes what is said."""
+
+from __future__ import annotations
+
+import typing as t
+
+from aces.events import ChipsToPot
+from aces.i18n import translations
+from aces.narrate import phrasebook
+from aces.narrate.pot import PotPhrasebook
+from aces.narrate.voice import Voice
+from aces.rules import game_named
+from aces.walk import Step
+
+if t.TYPE_CHECKING:
+    import pytest
+
+POT: t.Final = game_named("pot")
+
+
+def test_the_cache_starts_afresh_when_full(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(phrasebook, "CACHE_LIMIT", 3)
+    book = PotPhrasebook(Voice(translations("en"), "en"))
+    names = [f"P{n}" for n in range(10)]
+    for name in names:
+        lines = book.say(Step(1, ChipsToPot(player=name, count=2), None, POT))
+        assert lines == (f"{name} puts 2 chips in the pot.",)
+        assert len(book._said) <= 3
+
+
+def test_the_same_event_is_put_into_words_once() -> None:
+    book = PotPhrasebook(Voice(translations("nb"), "nb"))
+    step = Step(1, ChipsToPot(player="Ada", count=1), None, POT)
+    assert book.say(step) is book.say(Step(2, ChipsToPot(player="Ada", count=1), None, POT))
+    assert book.say(step) == ("Ada legger 1 sjetong i potten.",)

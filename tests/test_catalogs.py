@@ -1,0 +1,166 @@
+"""The message catalogs stay honest: complete, never fuzzy, same placeholders, in step.
+
+The checks use the functions of scripts/catalogs.py, the tool that keeps
+the catalogs up to date, so the suite and the tool agree on what is sound.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import re
+import subprocess
+import sys
+import typing as t
+from pathlib import Path
+
+import pytest
+from babel.messages.catalog import Catalog
+
+from aces.i18n import LANGUAGES, translations
+
+ROOT: t.Final = Path(__file__).resolve().parent.parent
+
+
+def _load_tool() -> t.Any:
+    spec = importlib.util.spec_from_file_location("catalogs", ROOT / "scripts" / "catalogs.py")
+    assert spec is not None
+    assert spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+tool = _load_tool()
+
+
+def ids(message: t.Any) -> tuple[str, ...]:
+    return message.id if isinstance(message.id, tuple) else (message.id,)
+
+
+def strings(message: t.Any) -> tuple[str, ...]:
+    return message.string if isinstance(message.string, tuple) else (message.string,)
+
+
+@pytest.fixture(scope="module")
+def template() -> Catalog:
+    return t.cast("Catalog", tool.load(tool.TEMPLATE))
+
+
+@pytest.fixture(scope="module", params=LANGUAGES)
+def language(request: pytest.FixtureRequest) -> tuple[str, Catalog]:
+    lang = t.cast("str", request.param)
+    return lang, t.cast("Catalog", tool.load(tool.catalog_paths()[lang], lang))
+
+
+def test_every_language_has_a_catalog() -> None:
+    assert sorted(tool.catalog_paths()) == sorted(LANGUAGES)
+
+
+def test_the_template_is_in_step_with_the_source() -> None:
+    fresh = tool.messages(tool.extract())
+    kept = tool.messages(tool.load(tool.TEMPLATE))
+    assert fresh - kept == set(), "new messages; run: python scripts/catalogs.py update"
+    assert kept - fresh == set(), "stale messages; run: python scripts/catalogs.py update"
+
+
+def test_error_messages_of_every_module_are_extracted(template: Catalog) -> None:
+    files = {path for message in template for path, _ in message.locations}
+    for module in ["aces/errors.py", "aces/log.py", "aces/walk.py", "aces/dice.py",
+                   "aces/rules/__init__.py", "aces/rules/pot.py", "aces/cli/_common.py",
+                   "aces/cli/play.py", "aces/cli/logs.py", "aces/i18n.py"]:
+        assert module in files, module
+    assert "the sequence number is {seq}, but {expected} comes next" in template  # LogError:3
+    assert "{source} is empty: it holds no events" in template  # EmptyLogError
+
+
+def test_each_language_holds_exactly_the_template(template: Catalog,
+                                                  language: tuple[str, Catalog]) -> None:
+    lang, catalog = language
+    wanted = {(m.context, ids(m)) for m in template if m.id}
+    held = {(m.context, ids(m)) for m in catalog if m.id}
+    assert held == wanted, lang
+
+
+def test_norwegian_translates_every_message(template: Catalog) -> None:
+    nb = tool.load(tool.catalog_paths()["nb"], "nb")
+    for message in template:
+        if message.id:
+            found = nb.get(ids(message)[0], context=message.context)
+            assert found is not None, message.id
+            assert all(strings(found)), f"untranslated: {message.id!r}"
+            assert len(strings(found)) == (2 if message.pluralizable else 1)
+
+
+def test_no_entry_is_fuzzy(language: tuple[str, Catalog]) -> None:
+    lang, catalog = language
+    assert [m.id for m in catalog if m.id and m.fuzzy] == [], lang
+
+
+def test_translations_keep_the_placeholders(language: tuple[str, Catalog]) -> None:
+    lang, catalog = language
+    for message in catalog:
+        if not message.id or not any(strings(message)):
+            continue
+        wanted = set().union(*(tool.fields(i) for i in ids(message)))
+        for form in strings(message):
+            assert tool.fields(form) == wanted, (lang, message.id, form)
+
+
+def test_plurals_keep_the_same_placeholders_in_both_forms(template: Catalog) -> None:
+    for message in template:
+        if message.pluralizable:
+            singular, plural = ids(message)
+            assert tool.fields(singular) == tool.fields(plural), message.id
+
+
+def test_norwegian_has_two_plural_forms() -> None:
+    nb = tool.load(tool.catalog_paths()["nb"], "nb")
+    assert nb.num_plurals == 2
+    assert translations("nb").ngettext("{count} game", "{count} games", 1) == "{count} spill"
+    assert translations("nb").ngettext("{count} event", "{count} events", 2) == \
+        "{count} hendelser"
+
+
+def test_messages_have_only_named_placeholders(template: Catalog) -> None:
+    for message in template:
+        for text in ids(message) if message.id else ():
+            for field in tool.fields(text):
+                assert re.fullmatch(r"\{[a-z_]+(![rs])?\}", field), (message.id, field)
+
+
+#: Where every message says, for translators, who speaks and what each
+#: placeholder holds.
+COMMENTED: t.Final = ("aces/narrate/", "aces/summary.py", "aces/cli/logs.py")
+
+
+def test_translators_are_told_who_speaks_and_what_placeholders_hold(template: Catalog) -> None:
+    checked = 0
+    for message in template:
+        if not message.id or not any(path.startswith(COMMENTED)
+                                     for path, _ in message.locations):
+            continue
+        checked += 1
+        comment = " ".join(message.auto_comments)
+        assert comment.startswith("Translators:"), message.id
+        for field in tool.fields(" ".join(ids(message))):
+            name = field.strip("{}").split("!")[0]
+            assert f"{{{name}}}" in comment, (message.id, name)
+    assert checked > 30
+
+
+def test_the_checks_catch_a_broken_catalog(template: Catalog) -> None:
+    broken = Catalog(locale="nb", domain="aces")
+    broken.add("{player} rolls {dice}.", "{spiller} kaster {dice}.")
+    broken.add("{player} rolls {value}.", "{player} kaster {value}.", flags=["fuzzy"])
+    broken.add(("{count} game", "{count} games"), ("{count} spill", ""))
+    problems = list(tool.translation_problems("nb", broken, template))
+    assert any("form 0 has" in p and "{spiller}" in p for p in problems)
+    assert any("is fuzzy" in p for p in problems)
+    assert any("'{count} game' is not translated" in p for p in problems)
+    assert any("is missing" in p for p in problems)
+
+
+def test_the_maintenance_script_finds_nothing_to_fix() -> None:
+    result = subprocess.run([sys.executable, str(ROOT / "scripts" / "catalogs.py"), "check"],
+                            capture_output=True, text=True, check=False)
+    assert result.returncode == 0, result.stderr

@@ -1,0 +1,59 @@
+"""The verdict of ``aces verify``: counts, and who won, in each language."""
+
+from __future__ import annotations
+
+import typing as t
+
+import pytest
+
+from aces.events import SCHEMA, ChipsToPot, GameOver, GameStarted
+from aces.i18n import translations
+from aces.rules import game_named
+from aces.summary import Tally
+from aces.walk import Step
+
+PLAYERS: t.Final = ("Ada", "Bo", "Cy")
+POT: t.Final = game_named("pot")
+
+
+def tally_of(*winners: str, extra_events: int = 0) -> Tally:
+    tally = Tally()
+    for winner in winners:
+        header = GameStarted(schema=SCHEMA, game="pot", players=PLAYERS, options={})
+        tally.add(Step(1, header, None, POT))
+        for _ in range(extra_events):
+            tally.add(Step(2, ChipsToPot(player=winner, count=1), None, POT))
+        tally.add(Step(3, GameOver(winner=winner, pot=5), None, POT))
+    return tally
+
+
+@pytest.mark.parametrize(("lang", "expected"), [
+    ("en", "log.jsonl follows the rules: 1 game and 2 events. Won by Bo."),
+    ("nb", "log.jsonl følger reglene: 1 spill og 2 hendelser. Vinner: Bo."),
+])
+def test_one_game(lang: str, expected: str) -> None:
+    assert tally_of("Bo").line("log.jsonl", lang, translations(lang)) == expected
+
+
+@pytest.mark.parametrize(("lang", "expected"), [
+    ("en", "log.jsonl follows the rules: 3 games and 3,006 events."
+           " Wins: Ada 1, Bo 2, and Cy 0."),
+    ("nb", "log.jsonl følger reglene: 3 spill og 3\xa0006 hendelser."
+           " Seire: Ada 1, Bo 2 og Cy 0."),
+])
+def test_a_session_counts_wins_per_player(lang: str, expected: str) -> None:
+    tally = tally_of("Bo", "Ada", "Bo", extra_events=1000)
+    assert tally.line("log.jsonl", lang, translations(lang)) == expected
+
+
+def test_losers_of_the_five_dice_game_are_counted() -> None:
+    tally = Tally()
+    header = GameStarted(schema=SCHEMA, game="five-dice", players=PLAYERS, options={})
+    for loser in ("Cy", "Cy"):
+        tally.add(Step(1, header, None, POT))
+        tally.add(Step(2, GameOver(loser=loser), None, POT))
+    assert tally.line("x", "en", translations("en")).endswith("Losses: Ada 0, Bo 0, and Cy 2.")
+    one = Tally()
+    one.add(Step(1, header, None, POT))
+    one.add(Step(2, GameOver(loser="Bo"), None, POT))
+    assert one.line("x", "nb", translations("nb")).endswith("Taper: Bo.")
