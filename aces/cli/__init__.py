@@ -13,7 +13,9 @@ import sys
 import click
 
 from aces.cli.logs import replay, verify
+from aces.cli.odds import odds
 from aces.cli.play import play
+from aces.cli.simulate import simulate
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -25,6 +27,8 @@ def cli() -> None:
 cli.add_command(play)
 cli.add_command(replay)
 cli.add_command(verify)
+cli.add_command(odds)
+cli.add_command(simulate)
 
 
 def main() -> None:

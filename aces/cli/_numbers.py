@@ -1,0 +1,94 @@
+"""Numbers and tables as a reader of the language expects them.
+
+Used by ``aces odds`` and ``aces simulate``: percentages, decimals and
+whole numbers are formatted with Babel for the language (Norwegian writes
+``17,3 %``, English ``17.3%``), fractions are written ``4/9``, and rows are
+lined up in columns.
+
+>>> percent(0.1734, "nb")
+'17,3\\xa0%'
+>>> decimal(1234.5, "en", 2)
+'1,234.50'
+>>> print(table([["seat", "chance"], ["0", "26.1%"], ["1", "3.0%"]]))
+seat  chance
+0      26.1%
+1       3.0%
+"""
+
+from __future__ import annotations
+
+import contextlib
+import typing as t
+
+from babel import Locale
+from babel.numbers import format_decimal, format_percent
+
+from aces.errors import AcesError
+from aces.i18n import babel_locale
+
+if t.TYPE_CHECKING:
+    from collections.abc import Iterator, Sequence
+    from fractions import Fraction
+
+
+def percent(value: float, lang: str, digits: int = 1) -> str:
+    """A chance as a percentage with ``digits`` decimals, in the language's way."""
+    locale = babel_locale(lang)
+    pattern = Locale.parse(locale).percent_formats[None].pattern
+    if digits:
+        head, _, tail = pattern.rpartition("0")
+        pattern = f"{head}0.{'0' * digits}{tail}"
+    return str(format_percent(value, pattern, locale=locale))
+
+
+def decimal(value: float, lang: str, digits: int = 2) -> str:
+    """A number with ``digits`` decimals."""
+    pattern = f"#,##0.{'0' * digits}" if digits else "#,##0"
+    return str(format_decimal(value, pattern, locale=babel_locale(lang)))
+
+
+def integer(value: int, lang: str) -> str:
+    """A whole number, grouped by thousands as the language does."""
+    return str(format_decimal(value, locale=babel_locale(lang)))
+
+
+def fraction(value: Fraction) -> str:
+    """``4/9``; a whole number stands alone.
+
+    >>> from fractions import Fraction
+    >>> fraction(Fraction(2, 36)), fraction(Fraction(1))
+    ('1/18', '1')
+    """
+    return str(value)
+
+
+def table(rows: Sequence[Sequence[str]], indent: str = "") -> str:
+    """Rows in columns: the first column to the left, the others to the right."""
+    widths = [max(len(row[col]) for row in rows) for col in range(len(rows[0]))]
+    lines = []
+    for row in rows:
+        cells = [row[0].ljust(widths[0])]
+        cells += [cell.rjust(width) for cell, width in zip(row[1:], widths[1:], strict=True)]
+        lines.append(indent + "  ".join(cells).rstrip())
+    return "\n".join(lines)
+
+
+@contextlib.contextmanager
+def numbers_in_errors(lang: str) -> Iterator[None]:
+    """Let the big numbers of an error be written the language's way.
+
+    >>> with numbers_in_errors("nb"):
+    ...     raise AcesError("{states} states", states=3124604)
+    Traceback (most recent call last):
+    aces.errors.AcesError: 3\xa0124\xa0604 states
+    """
+    try:
+        yield
+    except AcesError as exc:
+        exc.values = {
+            name: integer(value, lang)
+            if isinstance(value, int) and not isinstance(value, bool) and abs(value) >= 1000
+            else value
+            for name, value in exc.values.items()
+        }
+        raise

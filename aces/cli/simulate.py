@@ -1,0 +1,211 @@
+"""``aces simulate``: many games played fast, with confidence intervals."""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import sys
+import typing as t
+
+import click
+
+from aces.cli._common import lang_option, reported, translations
+from aces.errors import N_, OptionError
+from aces.simulate import FACTORIES
+
+if t.TYPE_CHECKING:
+    import gettext
+    from collections.abc import Callable, Iterator
+
+    from aces.rules import OptionValue
+    from aces.simulate import Exact, Simulation
+    from aces.simulate.stats import Summary
+
+#: The games' names in the report.
+GAME_NAMES: t.Final = {
+    "pot": N_("Aces in the Pot"),
+}
+#: Runs of at least this many games show a progress bar (on a terminal).
+PROGRESS_FROM: t.Final = 200_000
+#: Without --exact or --no-exact, the exact answers are added when the game
+#: has at most this many states (well under a second to solve).
+QUICK_EXACT_STATES: t.Final = 100_000
+
+
+@click.command()
+@click.option("--players", type=int, required=True, metavar="N",
+              help="Number of players, 2 to 100.")
+@click.option("--games", type=int, default=100_000, show_default=True,
+              help="How many games to play.")
+@click.option("--seed", type=int, default=None,
+              help="Seed for the dice; the same seed gives the same results.")
+@click.option("--game", "game_name", type=click.Choice(sorted(FACTORIES)), default="pot",
+              show_default=True, help="Which game: pot (Aces in the Pot).")
+@click.option("--finish", type=click.Choice(["last-chip", "last-holder"]), default=None,
+              help="When the finish starts: one chip left (default) or one holder left.")
+@click.option("--chips", type=int, default=None, help="Chips each player starts with (default 2).")
+@click.option("--exact/--no-exact", "with_exact", default=None,
+              help="Show the exact answers beside the estimates (default: when quick).")
+@click.option("--json", "as_json", is_flag=True, help="Write the results as JSON.")
+@lang_option
+def simulate(players: int, games: int, seed: int | None, game_name: str, finish: str | None,
+             chips: int | None, with_exact: bool | None, as_json: bool,
+             lang: str | None) -> None:
+    """Play many games at once and estimate each seat's chance to win.
+
+    Seats are counted from the player who rolls first after the opening, as
+    in aces odds. Each share of wins comes with a 95 % confidence interval,
+    and so does the mean number of rolls; where the exact answer is known,
+    it stands beside the estimate, with whether it lies inside the interval.
+    """
+    from aces.cli._numbers import numbers_in_errors
+    from aces.simulate import check_games, simulation
+    from aces.simulate.stats import summarize
+
+    with reported(lang):
+        chosen, catalog = translations(lang)
+        options: dict[str, OptionValue] = {}
+        if finish is not None:
+            options["finish"] = finish
+        if chips is not None:
+            options["chips"] = chips
+        with numbers_in_errors(chosen):
+            check_games(games)
+            if seed is not None and seed < 0:
+                raise OptionError("--seed must be 0 or more, not {seed}", seed=seed)
+            sim = simulation(game_name, players, options)
+        if seed is None:
+            import secrets
+
+            seed = secrets.randbelow(2**32)
+        with _progress(games, catalog) as progress:
+            summary = summarize(sim.run(games, seed, progress))
+        exact = _exact(sim, with_exact)
+        if as_json:
+            click.echo(json.dumps(as_dict(sim, seed, summary, exact), indent=2))
+        else:
+            click.echo(report(sim, seed, summary, exact, chosen, catalog))
+
+
+def _exact(sim: Simulation, wanted: bool | None) -> Exact | None:
+    """The exact answers: when asked for, or by default when they come quickly."""
+    if wanted is False:
+        return None
+    return sim.exact(None if wanted else QUICK_EXACT_STATES)
+
+
+@contextlib.contextmanager
+def _progress(games: int, catalog: gettext.NullTranslations,
+              ) -> Iterator[Callable[[int], None] | None]:
+    """A progress bar on standard error, for long runs on a terminal only."""
+    if games < PROGRESS_FROM or not sys.stderr.isatty():
+        yield None
+        return
+    # Translators: the label of the progress bar while games are simulated.
+    label = catalog.gettext("Simulating")
+    with click.progressbar(length=games, file=sys.stderr, label=label) as bar:
+        yield bar.update
+
+
+def as_dict(sim: Simulation, seed: int, summary: Summary, exact: Exact | None,
+            ) -> dict[str, t.Any]:
+    """The results for machines, with the keys of ``aces odds`` where they apply."""
+    result: dict[str, t.Any] = {
+        "game": sim.game,
+        "players": sim.seats,
+        "options": sim.options,
+        "games": summary.games,
+        "seed": seed,
+        "win_by_seat": summary.win_by_seat,
+        "win_by_seat_ci": [list(interval) for interval in summary.win_intervals],
+        "expected_rolls": summary.expected_rolls,
+        "expected_rolls_ci": list(summary.rolls_interval),
+        "sd_rolls": summary.sd_rolls,
+        "confidence": 0.95,
+        "exact": None,
+        "exact_inside": None,
+    }
+    if exact is not None:
+        result["exact"] = {"win_by_seat": exact.win_by_seat,
+                           "expected_rolls": exact.expected_rolls,
+                           "sd_rolls": exact.sd_rolls}
+        result["exact_inside"] = {
+            "win_by_seat": [interval.holds(value) for interval, value
+                            in zip(summary.win_intervals, exact.win_by_seat, strict=True)],
+            "expected_rolls": summary.rolls_interval.holds(exact.expected_rolls),
+        }
+    return result
+
+
+def report(sim: Simulation, seed: int, summary: Summary, exact: Exact | None, lang: str,
+           catalog: gettext.NullTranslations) -> str:
+    """The results as a readable page, in the catalog's language."""
+    from aces.cli._numbers import decimal, integer, percent, table
+
+    _ = catalog.gettext
+    # Translators: whether the exact value lies inside the interval.
+    yes, no = _("yes"), _("no")
+    details = [catalog.ngettext("{count} player", "{count} players",
+                                sim.seats).format(count=sim.seats)]
+    details += [_option(name, value, catalog) for name, value in sim.options.items()]
+    # Translators: {seed}: the number that reproduces the dice of the run.
+    details.append(_("seed {seed}").format(seed=seed))
+    lines = [
+        # Translators: {game}: the game's name; {games}: how many games were played.
+        _("{game}: {games} simulated games").format(
+            game=_(GAME_NAMES.get(sim.game, sim.game)), games=integer(summary.games, lang)),
+        ", ".join(details),
+        "",
+        _("Seat 0 rolls first after the opening; the others follow to the left."),
+    ]
+    # Translators: column headings: a seat number, its share of the simulated wins, and the
+    # 95 % confidence interval of that share.
+    header = [_("seat"), _("share of wins"), _("95 % interval")]
+    if exact is not None:
+        # Translators: column headings: the exact chance, and whether it lies in the interval.
+        header += [_("exact"), _("inside?")]
+    rows = [header]
+    for seat, (share, interval) in enumerate(
+            zip(summary.win_by_seat, summary.win_intervals, strict=True)):
+        row = [str(seat), percent(share, lang, 2), _interval(interval, lang, catalog)]
+        if exact is not None:
+            value = exact.win_by_seat[seat]
+            row += [percent(value, lang, 2), yes if interval.holds(value) else no]
+        rows.append(row)
+    lines += [table(rows, "  "), ""]
+
+    low, high = summary.rolls_interval
+    # Translators: rolls count every roll of two dice after the opening, tries included;
+    # {low} and {high} are the ends of the 95 % confidence interval of the mean.
+    lines.append(_("Rolls in a game: {mean} on average (95 % interval {low} to {high}),"
+                   " standard deviation {sd}.").format(
+        mean=decimal(summary.expected_rolls, lang), low=decimal(low, lang),
+        high=decimal(high, lang), sd=decimal(summary.sd_rolls, lang)))
+    if exact is not None:
+        inside = summary.rolls_interval.holds(exact.expected_rolls)
+        message = (_("Exact: {mean} on average, inside the interval; standard deviation {sd}.")
+                   if inside else
+                   _("Exact: {mean} on average, outside the interval; standard deviation {sd}."))
+        lines.append(message.format(mean=decimal(exact.expected_rolls, lang),
+                                    sd=decimal(exact.sd_rolls, lang)))
+    return "\n".join(lines)
+
+
+def _option(name: str, value: OptionValue, catalog: gettext.NullTranslations) -> str:
+    """A game option as the report names it."""
+    if name == "chips" and isinstance(value, int):
+        return catalog.ngettext("{count} chip each", "{count} chips each",
+                                value).format(count=value)
+    if name == "finish":
+        # Translators: {finish}: the option's value, last-chip or last-holder, as typed.
+        return catalog.gettext("finish {finish}").format(finish=value)
+    return f"{name} {value}"
+
+
+def _interval(interval: tuple[float, float], lang: str, catalog: gettext.NullTranslations,
+              ) -> str:
+    from aces.cli._numbers import percent
+
+    # Translators: the two ends of a confidence interval, e.g. "25.9% to 26.3%".
+    return catalog.gettext("{low} to {high}").format(
+        low=percent(interval[0], lang, 2), high=percent(interval[1], lang, 2))

@@ -1,0 +1,78 @@
+"""Exact odds of Aces in the Pot: closed forms where they exist, a Markov chain for the rest.
+
+* :mod:`aces.odds.outcomes` — one roll of two dice, as exact fractions;
+* :mod:`aces.odds.finish` — the finish with one chip, in closed form;
+* :mod:`aces.odds.chain` — the whole game as an absorbing Markov chain,
+  built from the rules' own functions;
+* :mod:`aces.odds.solve` — win chances by seat and the game's length.
+
+:func:`exact` puts them together for ``aces odds``; :func:`check_size`
+says in advance whether a game is small enough to solve.
+
+>>> odds = exact(3, 1, "last-chip", 0.5)
+>>> round(sum(odds.solution.win_by_seat), 12), len(odds.length_cdf) > 0
+(1.0, True)
+"""
+
+from __future__ import annotations
+
+import typing as t
+
+from aces.errors import OptionError
+from aces.rules import pot
+
+if t.TYPE_CHECKING:
+    from aces.odds.solve import Solution
+
+#: The most states solved exactly: eight players with two chips each (about
+#: 490,000 states) take a few seconds; nine need 3.1 million, a minute and
+#: gigabytes, which is the simulation's job.
+MAX_STATES: t.Final = 1_000_000
+
+
+class Odds(t.NamedTuple):
+    """Everything ``aces odds`` reports about one game."""
+
+    players: int
+    chips: int
+    finish: pot.Finish
+    states: int
+    solution: Solution
+    #: ``length_cdf[k - 1]``: the chance the game is over within ``k`` rolls.
+    length_cdf: list[float]
+    quantile: float
+
+
+def check_players(players: int) -> None:
+    """At least two players, as the rules say."""
+    if players < pot.MIN_PLAYERS:
+        raise OptionError("--players must be at least {minimum}, not {players}",
+                          minimum=pot.MIN_PLAYERS, players=players)
+
+
+def check_size(players: int, chips: int) -> int:
+    """The states a game needs; :class:`OptionError` when it is too many to solve."""
+    from aces.odds.chain import state_count
+
+    check_players(players)
+    states = state_count(players, chips)
+    if states > MAX_STATES:
+        raise OptionError(
+            "exact odds for --players {players} --chips {chips} need {states} states,"
+            " more than the limit of {limit}; try aces simulate instead",
+            players=players, chips=chips, states=states, limit=MAX_STATES)
+    return states
+
+
+def exact(players: int, chips: int, finish: pot.Finish, quantile: float) -> Odds:
+    """Solve a game: who wins, how long it lasts, up to the given quantile of its length."""
+    from aces.odds.chain import build
+    from aces.odds.solve import length_cdf, solve
+
+    if not 0 < quantile < 1:
+        raise OptionError("--quantile must be between 0 and 1, not {quantile}",
+                          quantile=quantile)
+    check_size(players, chips)
+    chain = build(players, chips, finish)
+    return Odds(players, chips, finish, chain.size, solve(chain), length_cdf(chain, quantile),
+                quantile)

@@ -1,0 +1,95 @@
+"""Monte Carlo simulation of whole games, many at a time.
+
+Each game the simulation knows is a :class:`Simulation`, made by a factory
+registered under the game's name in :data:`FACTORIES`. A new game plugs in
+by adding its factory: the command line (``--game`` lists the factories),
+the statistics and the report stay the same. The engines share
+:mod:`aces.simulate.batch` (rolls, batches, tallies):
+:mod:`aces.simulate.tables` steps any game whose states fit in a
+transition table, :mod:`aces.simulate.chips` plays Aces in the Pot as
+chips by seat when they do not. Aces in the Pot itself is
+:mod:`aces.simulate.pot`.
+
+>>> sim = simulation("pot", 3, {})
+>>> tally = sim.run(1000, seed=1)
+>>> tally.games, len(tally.wins)
+(1000, 3)
+"""
+
+from __future__ import annotations
+
+import typing as t
+
+from aces.errors import OptionError
+
+if t.TYPE_CHECKING:
+    from collections.abc import Callable, Mapping
+
+    from aces.rules import OptionValue
+    from aces.simulate.batch import Tally
+
+
+class Exact(t.NamedTuple):
+    """The exact values a simulation's estimates can be held against."""
+
+    win_by_seat: list[float]
+    expected_rolls: float
+    sd_rolls: float
+
+
+class Simulation(t.Protocol):
+    """One game, its players and options fixed, ready to be played many times."""
+
+    @property
+    def game(self) -> str:
+        """The game's name, as in the log header."""
+        ...
+
+    @property
+    def seats(self) -> int:
+        """Seats, counted from the player who rolls first after the opening."""
+        ...
+
+    @property
+    def options(self) -> dict[str, OptionValue]:
+        """The game's options, complete."""
+        ...
+
+    def run(self, games: int, seed: int,
+            progress: Callable[[int], None] | None = None) -> Tally:
+        """Play ``games`` games from ``seed``; ``progress`` hears of games done."""
+        ...
+
+    def exact(self, most_states: int | None = None) -> Exact | None:
+        """The exact answers; ``None`` when the game has none, or more states
+        than ``most_states`` (default: as many as ``aces odds`` solves)."""
+        ...
+
+
+Factory = t.Callable[[int, "Mapping[str, OptionValue]"], Simulation]
+
+
+def _pot(players: int, options: Mapping[str, OptionValue]) -> Simulation:
+    from aces.simulate.pot import PotSimulation
+
+    return PotSimulation.create(players, options)
+
+
+#: The games the simulation knows, by name.
+FACTORIES: t.Final[dict[str, Factory]] = {"pot": _pot}
+
+
+def simulation(game: str, players: int, options: Mapping[str, OptionValue]) -> Simulation:
+    """The simulation of ``game``; :class:`OptionError` for what it cannot play."""
+    try:
+        factory = FACTORIES[game]
+    except KeyError:
+        raise OptionError("the simulation does not know the game {name!r}; it knows: {known}",
+                          name=game, known=", ".join(sorted(FACTORIES))) from None
+    return factory(players, options)
+
+
+def check_games(games: int) -> None:
+    """A simulation plays one game or more."""
+    if games < 1:
+        raise OptionError("--games must be at least 1, not {games}", games=games)

@@ -1,0 +1,122 @@
+"""What every fast engine shares: where rolls come from, and what games add up to.
+
+An :class:`Engine` plays a batch of numbered games together and yields
+them as they finish, each with its winner (the seat counted from the
+player who rolls first after the opening) and its length in rolls.
+:func:`tally` adds up many batches; :func:`play_each` keeps every game,
+for tests that compare engines game by game.
+"""
+
+from __future__ import annotations
+
+import typing as t
+
+import numpy as np
+
+if t.TYPE_CHECKING:
+    from collections.abc import Callable, Iterator
+
+    from numpy.typing import NDArray
+
+#: Games stepped together; small enough for the working arrays to stay in cache.
+BATCH: t.Final = 1 << 15
+
+
+class Rolls(t.Protocol):
+    """Where the rolls come from: ``rolls(games, k)`` is the ``k``-th roll
+    (counted from 0) of each of the numbered games."""
+
+    def __call__(self, games: NDArray[np.int64], k: int) -> NDArray[np.integer[t.Any]]: ...
+
+
+class RandomRolls:
+    """Fair rolls from a seeded NumPy generator: numbers below ``rolls``."""
+
+    def __init__(self, rng: np.random.Generator, rolls: int) -> None:
+        self.rng = rng
+        self.rolls = rolls
+
+    def __call__(self, games: NDArray[np.int64], k: int) -> NDArray[np.uint16]:
+        return self.rng.integers(0, self.rolls, size=len(games), dtype=np.uint16)
+
+
+class ScriptedRolls:
+    """Given rolls: row ``g`` holds game ``g``'s rolls in order (tests)."""
+
+    def __init__(self, rolls: NDArray[np.integer[t.Any]]) -> None:
+        self.rolls = rolls
+
+    def __call__(self, games: NDArray[np.int64], k: int) -> NDArray[np.integer[t.Any]]:
+        if k >= self.rolls.shape[1]:
+            # Past the script: games over by now ignore their rolls.
+            return np.zeros(len(games), dtype=self.rolls.dtype)
+        rolls: NDArray[np.integer[t.Any]] = self.rolls[games, k]
+        return rolls
+
+
+class Finished(t.NamedTuple):
+    """Games that ended: their numbers, winners (seats) and lengths (rolls)."""
+
+    games: NDArray[np.int64]
+    winners: NDArray[np.int64]
+    lengths: NDArray[np.int64]
+
+
+class Engine(t.Protocol):
+    """Plays batches of games of one game, its players and options fixed."""
+
+    @property
+    def seats(self) -> int: ...
+
+    def play(self, games: NDArray[np.int64], rolls: Rolls) -> Iterator[Finished]:
+        """Play the numbered games to their ends, yielding them as they finish."""
+        ...
+
+
+class Tally(t.NamedTuple):
+    """What many games add up to."""
+
+    #: Games won by each seat.
+    wins: NDArray[np.int64]
+    #: ``lengths[k]``: games that lasted ``k`` rolls.
+    lengths: NDArray[np.int64]
+
+    @property
+    def games(self) -> int:
+        return int(self.wins.sum())
+
+
+def tally(engine: Engine, games: int, rolls: Rolls,
+          progress: Callable[[int], None] | None = None) -> Tally:
+    """Play ``games`` games and count wins by seat and games by length."""
+    wins = np.zeros(engine.seats, dtype=np.int64)
+    lengths = np.zeros(1, dtype=np.int64)
+    for batch in _batches(games):
+        for done in engine.play(batch, rolls):
+            wins += np.bincount(done.winners, minlength=engine.seats)
+            counted = np.bincount(done.lengths)
+            if len(counted) > len(lengths):
+                lengths = np.pad(lengths, (0, len(counted) - len(lengths)))
+            lengths[: len(counted)] += counted
+        if progress is not None:
+            progress(len(batch))
+    return Tally(wins, lengths)
+
+
+def play_each(engine: Engine, rolls: ScriptedRolls) -> Finished:
+    """Play one game per row of scripted rolls; the winner and length of each."""
+    games = len(rolls.rolls)
+    winners = np.full(games, -1, dtype=np.int64)
+    lengths = np.full(games, -1, dtype=np.int64)
+    for batch in _batches(games):
+        for done in engine.play(batch, rolls):
+            winners[done.games] = done.winners
+            lengths[done.games] = done.lengths
+    if (lengths > rolls.rolls.shape[1]).any():
+        raise ValueError("a game outlasted its scripted rolls")
+    return Finished(np.arange(games), winners, lengths)
+
+
+def _batches(games: int) -> Iterator[NDArray[np.int64]]:
+    for first in range(0, games, BATCH):
+        yield np.arange(first, min(first + BATCH, games), dtype=np.int64)

@@ -1,0 +1,159 @@
+"""Many games at once, each held as its chips: for games too big for a table.
+
+With many players the states of a game are too many to list (twelve
+players with two chips each have more than 800 million), so each game of a
+batch is kept as the chips of every seat, whose turn it is, and how far a
+try has got, and every roll updates all the games of the batch together.
+A normal roll is settled through the table of
+:func:`aces.rules.pot.settle`'s answers that the chain uses; the order of
+turns and the finish follow :func:`aces.rules.pot.decide`, and the tests
+play the same dice through this engine and :func:`aces.engine.play`, game
+by game.
+
+>>> import numpy as np
+>>> from aces.simulate.batch import ScriptedRolls, play_each
+>>> # Two players with a chip each: seat 0 rolls 1-3, its chip goes to the
+>>> # pot, and seat 1 holds the last chip; 2-2, 3-3, 4-4 win the try.
+>>> codes = [6 * (a - 1) + (b - 1) for a, b in [(1, 3), (2, 2), (3, 3), (4, 4)]]
+>>> game = play_each(ChipEngine(2, 1, "last-chip"), ScriptedRolls(np.array([codes])))
+>>> game.winners.tolist(), game.lengths.tolist()
+([1], [4])
+"""
+
+from __future__ import annotations
+
+import typing as t
+from dataclasses import dataclass
+
+import numpy as np
+
+from aces.odds.chain import SETTLE_CAP, settle_tables
+from aces.odds.outcomes import OUTCOME_INDEX, OUTCOMES
+from aces.rules.pot import TRY_ROLLS
+from aces.simulate.batch import Finished
+
+if t.TYPE_CHECKING:
+    from collections.abc import Iterator
+
+    from numpy.typing import NDArray
+
+    from aces.rules import pot
+    from aces.simulate.batch import Rolls
+
+#: Rolls between two sweeps for finished games.
+CHECK_EVERY: t.Final = 8
+
+_OUTCOME: t.Final = np.array(OUTCOME_INDEX, dtype=np.intp)
+_SIXES: t.Final = np.array([o.sixes for o in OUTCOMES], dtype=np.int16)
+
+
+@dataclass(frozen=True, eq=False)
+class ChipEngine:
+    """Aces in the Pot for any number of players, one array row per game."""
+
+    seats: int
+    chips: int
+    finish: pot.Finish
+
+    def play(self, games: NDArray[np.int64], rolls: Rolls) -> Iterator[Finished]:
+        """Play a batch of games to their ends, yielding them as they finish."""
+        batch = _Batch(self, len(games))
+        k = 0
+        while len(games):
+            outcome = _OUTCOME[rolls(games, k)]
+            k += 1
+            batch.roll(outcome, k)
+            if k % CHECK_EVERY == 0:
+                done = batch.over_at > 0
+                if done.any():
+                    yield Finished(games[done], batch.turn[done], batch.over_at[done])
+                    games = games[~done]
+                    batch.keep(~done)
+
+
+class _Batch:
+    """The games of a batch: chips by seat, turn, phase, and when each ended."""
+
+    def __init__(self, engine: ChipEngine, games: int) -> None:
+        self.engine = engine
+        self.to_pot, self.to_left = settle_tables(engine.finish)
+        n = engine.seats
+        self.hands = np.full((games, n), engine.chips, dtype=np.int16)
+        self.in_play = np.full(games, n * engine.chips, dtype=np.int64)
+        self.holders = np.full(games, n, dtype=np.int64)
+        #: The roller, the holder making a try, or (once over) the winner.
+        self.turn = np.zeros(games, dtype=np.int64)
+        self.trying = np.zeros(games, dtype=bool)
+        self.tries = np.zeros(games, dtype=np.int64)
+        #: The roll that ended the game; 0 while it goes on.
+        self.over_at = np.zeros(games, dtype=np.int64)
+
+    def keep(self, rows: NDArray[np.bool_]) -> None:
+        for name in ("hands", "in_play", "holders", "turn", "trying", "tries", "over_at"):
+            setattr(self, name, getattr(self, name)[rows])
+
+    def roll(self, outcome: NDArray[np.intp], k: int) -> None:
+        """Roll ``k`` of every game still going: normal turns and tries alike."""
+        going = self.over_at == 0
+        turns = np.flatnonzero(going & ~self.trying)
+        tries = np.flatnonzero(going & self.trying)
+        if len(turns):
+            self._turns(turns, outcome[turns])
+        if len(tries):
+            self._tries(tries, outcome[tries], k)
+
+    def _turns(self, rows: NDArray[np.intp], outcome: NDArray[np.intp]) -> None:
+        n = self.engine.seats
+        hands = self.hands
+        roller = self.turn[rows]
+        left = (roller + 1) % n
+        held = hands[rows, roller].astype(np.int64)
+        in_play = self.in_play[rows]
+        capped_held = np.minimum(held, SETTLE_CAP)
+        capped_play = np.minimum(in_play, SETTLE_CAP)
+        to_pot = self.to_pot[capped_held, capped_play, outcome]
+        to_left = self.to_left[capped_held, capped_play, outcome]
+        kept = held - to_pot - to_left
+        before = hands[rows, left]
+        hands[rows, roller] = kept
+        hands[rows, left] = before + to_left
+        in_play = in_play - to_pot
+        self.in_play[rows] = in_play
+        holders = self.holders[rows] + ((before == 0) & (to_left > 0)) - (kept == 0)
+        self.holders[rows] = holders
+        # The finish starts with one chip left (last-chip) or one holder.
+        finished = in_play == 1 if self.engine.finish == "last-chip" else holders == 1
+        if finished.any():
+            start = rows[finished]
+            self.turn[start] = np.argmax(hands[start] > 0, axis=1)
+            self.trying[start] = True
+            self.tries[start] = 0
+        # The next roller: the first seat to the left holding chips.
+        rows, nxt = rows[~finished], left[~finished]
+        empty = hands[rows, nxt] == 0
+        while empty.any():
+            nxt[empty] = (nxt[empty] + 1) % n
+            empty[empty] = hands[rows[empty], nxt[empty]] == 0
+        self.turn[rows] = nxt
+
+    def _tries(self, rows: NDArray[np.intp], outcome: NDArray[np.intp], k: int) -> None:
+        sixes = _SIXES[outcome]
+        safe = rows[sixes == 0]
+        self.tries[safe] += 1
+        self.over_at[safe[self.tries[safe] == TRY_ROLLS]] = k
+        failed, sixes = rows[sixes > 0], sixes[sixes > 0]
+        if not len(failed):
+            return
+        holder = self.turn[failed]
+        left = (holder + 1) % self.engine.seats
+        held = self.hands[failed, holder]
+        # last-chip: the one chip goes left; last-holder: one chip per six.
+        passed = np.ones_like(held) if self.engine.finish == "last-chip" \
+            else np.minimum(sixes, held)
+        self.hands[failed, holder] = held - passed
+        self.hands[failed, left] += passed
+        self.turn[failed] = left
+        self.tries[failed] = 0
+        resumed = held > passed
+        self.trying[failed[resumed]] = False
+        self.holders[failed[resumed]] = 2

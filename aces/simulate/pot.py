@@ -1,0 +1,132 @@
+"""Aces in the Pot, simulated with the transition table of its exact chain.
+
+The table is the chain of :mod:`aces.odds.chain`: the same states, the
+same transitions, made by the rules' own settle and decide. So the
+simulation and the exact odds can only disagree by chance. Games too big
+for a table are played by :mod:`aces.simulate.chips`. The tests play the
+same dice through both engines and through :func:`aces.engine.play`, game
+by game.
+
+>>> sim = PotSimulation.create(4, {"finish": "last-holder"})
+>>> sim.options
+{'finish': 'last-holder', 'chips': 2}
+>>> sim.run(10, seed=7).games
+10
+"""
+
+from __future__ import annotations
+
+import functools
+import typing as t
+from dataclasses import dataclass
+
+import numpy as np
+
+from aces.errors import OptionError
+from aces.odds import MAX_STATES as MAX_EXACT_STATES
+from aces.odds import check_players
+from aces.odds.outcomes import OUTCOME_INDEX
+from aces.rules import pot
+from aces.simulate import Exact
+
+if t.TYPE_CHECKING:
+    from collections.abc import Callable, Mapping
+
+    from aces.odds.chain import Chain
+    from aces.rules import OptionValue
+    from aces.simulate.batch import Engine, Tally
+    from aces.simulate.tables import Table
+
+#: Up to this many states, games are played by the chain's transition table
+#: (eight players with two chips each have about 490,000); beyond, by chips.
+MAX_TABLE_STATES: t.Final = MAX_EXACT_STATES
+#: The most players, and chips in all, a simulation takes: a game of 100
+#: players with 10 chips each lasts some 4,000 rolls.
+MAX_PLAYERS: t.Final = 100
+MAX_CHIPS: t.Final = 1000
+
+
+@dataclass(frozen=True, eq=False)
+class PotSimulation:
+    """Aces in the Pot for a number of players and a set of options."""
+
+    seats: int
+    options: dict[str, OptionValue]
+    game: str = pot.NAME
+
+    @classmethod
+    def create(cls, players: int, raw: Mapping[str, OptionValue]) -> PotSimulation:
+        """Check the players and options against what the simulation can play."""
+        check_players(players)
+        if players > MAX_PLAYERS:
+            raise OptionError("the simulation takes at most {limit} players, not {players}",
+                              limit=MAX_PLAYERS, players=players)
+        options = pot.options(raw)
+        if players * cls._chips(options) > MAX_CHIPS:
+            raise OptionError(
+                "the simulation takes at most {limit} chips in all, not {players} players"
+                " with {chips} each", limit=MAX_CHIPS, players=players, chips=options["chips"])
+        return cls(players, options)
+
+    @staticmethod
+    def _chips(options: Mapping[str, OptionValue]) -> int:
+        chips = options["chips"]
+        assert isinstance(chips, int)
+        return chips
+
+    @property
+    def finish(self) -> pot.Finish:
+        return t.cast("pot.Finish", self.options["finish"])
+
+    @functools.cached_property
+    def states(self) -> int:
+        """The size of the game's chain (an upper bound), known without building it."""
+        from aces.odds.chain import state_count
+
+        return state_count(self.seats, self._chips(self.options))
+
+    @functools.cached_property
+    def chain(self) -> Chain:
+        from aces.odds.chain import build
+
+        return build(self.seats, self._chips(self.options), self.finish)
+
+    @functools.cached_property
+    def engine(self) -> Engine:
+        """The transition table when the chain is small enough, else the chips engine."""
+        from aces.simulate.chips import ChipEngine
+
+        if self.states <= MAX_TABLE_STATES:
+            return table_of(self.chain)
+        return ChipEngine(self.seats, self._chips(self.options), self.finish)
+
+    def run(self, games: int, seed: int,
+            progress: Callable[[int], None] | None = None) -> Tally:
+        """Play ``games`` games with dice from ``seed``."""
+        from aces.simulate.batch import RandomRolls, tally
+
+        rolls = RandomRolls(np.random.default_rng(seed), len(OUTCOME_INDEX))
+        return tally(self.engine, games, rolls, progress)
+
+    def exact(self, most_states: int | None = None) -> Exact | None:
+        """The chain's solution, when it is small enough for ``aces odds``."""
+        from aces.odds.solve import solve
+
+        limit = MAX_EXACT_STATES if most_states is None else min(most_states, MAX_EXACT_STATES)
+        if self.states > limit:
+            return None
+        answer = solve(self.chain)
+        return Exact(answer.win_by_seat, answer.expected_rolls, answer.sd_rolls)
+
+
+def table_of(chain: Chain) -> Table:
+    """The simulation's table: the chain's transitions, rolls mapped to outcomes."""
+    from aces.simulate.tables import Table
+
+    return Table(
+        seats=chain.players,
+        nxt=chain.nxt,
+        rot=chain.rot,
+        start=chain.start,
+        outcome_of_roll=np.array(OUTCOME_INDEX, dtype=np.uint8),
+    )

@@ -1,0 +1,80 @@
+"""From counted games to estimates with 95 % confidence intervals.
+
+A seat's share of wins gets a Wilson score interval, which stays inside
+0 to 1 and behaves for small shares; the mean length gets the usual
+normal interval, the mean plus or minus 1.96 standard errors.
+
+>>> import numpy as np
+>>> from aces.simulate.batch import Tally
+>>> summary = summarize(Tally(np.array([30, 70]), np.array([0, 0, 50, 50])))
+>>> summary.win_by_seat, summary.expected_rolls
+([0.3, 0.7], 2.5)
+>>> [round(end, 4) for end in summary.win_intervals[0]]
+[0.2189, 0.3958]
+"""
+
+from __future__ import annotations
+
+import math
+import typing as t
+
+import numpy as np
+
+if t.TYPE_CHECKING:
+    from aces.simulate.batch import Tally
+
+#: The two-sided 95 % point of the standard normal distribution.
+Z95: t.Final = 1.959963984540054
+
+
+class Interval(t.NamedTuple):
+    """A confidence interval."""
+
+    low: float
+    high: float
+
+    def holds(self, value: float) -> bool:
+        """Whether ``value`` lies inside, ends included."""
+        return self.low <= value <= self.high
+
+
+def wilson(successes: int, trials: int, z: float = Z95) -> Interval:
+    """The Wilson score interval for a share of ``successes`` in ``trials``.
+
+    >>> [round(end, 4) for end in wilson(0, 10)]
+    [0.0, 0.2775]
+    """
+    share = successes / trials
+    spread = z * z / trials
+    centre = (share + spread / 2) / (1 + spread)
+    half = z * math.sqrt(share * (1 - share) / trials + spread / (4 * trials)) / (1 + spread)
+    return Interval(max(0.0, centre - half), min(1.0, centre + half))
+
+
+class Summary(t.NamedTuple):
+    """What a simulation found, seat 0 being the first to roll after the opening."""
+
+    games: int
+    win_by_seat: list[float]
+    win_intervals: list[Interval]
+    expected_rolls: float
+    rolls_interval: Interval
+    sd_rolls: float
+
+
+def summarize(tally: Tally) -> Summary:
+    """Shares of wins and the game length, with their intervals."""
+    games = tally.games
+    lengths = np.arange(len(tally.lengths))
+    mean = float((lengths * tally.lengths).sum() / games)
+    squares = float((((lengths - mean) ** 2) * tally.lengths).sum())
+    sd = math.sqrt(squares / (games - 1)) if games > 1 else 0.0
+    half = Z95 * sd / math.sqrt(games)
+    return Summary(
+        games=games,
+        win_by_seat=[int(w) / games for w in tally.wins],
+        win_intervals=[wilson(int(w), games) for w in tally.wins],
+        expected_rolls=mean,
+        rolls_interval=Interval(mean - half, mean + half),
+        sd_rolls=sd,
+    )

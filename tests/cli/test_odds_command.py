@@ -1,0 +1,111 @@
+"""``aces odds``: exact answers as a table or JSON, and bad input as one line."""
+
+from __future__ import annotations
+
+import json
+import typing as t
+
+import pytest
+from click.testing import CliRunner
+
+from aces.cli import cli
+from aces.cli.odds import length_rows
+from aces.odds.chain import build
+from aces.odds.solve import solve
+
+if t.TYPE_CHECKING:
+    from click.testing import Result
+
+#: English whatever the machine's locale.
+ENGLISH: t.Final[dict[str, str | None]] = {
+    "LANGUAGE": None, "LC_ALL": None, "LC_MESSAGES": None, "LANG": "C"}
+
+
+def run(*args: str) -> Result:
+    return CliRunner(env=ENGLISH).invoke(cli, ["odds", *args])
+
+
+def one_line_error(result: Result) -> str:
+    assert result.exit_code != 0
+    assert "Traceback" not in result.output
+    assert result.exception is None or isinstance(result.exception, SystemExit)
+    lines = result.stderr.splitlines()
+    assert len(lines) == 1, result.stderr
+    assert lines[0].startswith("aces: ")
+    return lines[0]
+
+
+@pytest.mark.parametrize("finish", ["last-chip", "last-holder"])
+def test_json_holds_the_solution(finish: str) -> None:
+    result = run("--players", "4", "--finish", finish, "--json")
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)
+    expected = solve(build(4, 2, t.cast("t.Any", finish)))
+    assert data["win_by_seat"] == pytest.approx(expected.win_by_seat, abs=1e-12)
+    assert sum(data["win_by_seat"]) == pytest.approx(1, abs=1e-12)
+    assert data["expected_rolls"] == pytest.approx(expected.expected_rolls)
+    assert data["sd_rolls"] == pytest.approx(expected.sd_rolls)
+    assert data["options"] == {"finish": finish, "chips": 2}
+
+
+def test_json_gives_closed_forms_as_fractions() -> None:
+    data = json.loads(run("--players", "3", "--json").stdout)
+    nothing = next(r for r in data["roll"] if r["aces"] == 0 and r["sixes"] == 0)
+    assert nothing["chance"] == "4/9"
+    assert data["try_success"]["chance"] == "15625/46656"
+    assert [c["held"] for c in data["roll_cost"]] == [1, 2]
+    assert data["roll_cost"][0]["total"] == "5/9"
+    assert len(data["finish_from_holder"]) == 3
+
+
+def test_the_length_distribution_stops_at_the_quantile() -> None:
+    data = json.loads(run("--players", "3", "--quantile", "0.9", "--json").stdout)
+    cdf = data["length_cdf"]
+    assert cdf[-1] >= 0.9 > cdf[-2]
+    assert cdf == sorted(cdf)
+    assert data["rolls_at_quantile"] == len(cdf)
+
+
+def test_the_readable_table_in_english() -> None:
+    result = run("--players", "3")
+    assert result.exit_code == 0, result.output
+    out = result.stdout
+    assert "4/9" in out
+    assert "44.4%" in out
+    assert "15625/46656 = 33.5%" in out
+    assert "99% of games are over within" in out
+    # Two 1-1 rolls and a 1-1 with its second ace ignored, then a try.
+    assert "The shortest games take 6 rolls." in out
+
+
+def test_norwegian_numbers_have_a_decimal_comma() -> None:
+    result = run("--players", "3", "--lang", "nb")
+    assert result.exit_code == 0, result.output
+    assert "44,4\xa0%" in result.stdout
+    assert "44.4" not in result.stdout
+
+
+@pytest.mark.parametrize("players", ["1", "0", "-3"])
+def test_too_few_players(players: str) -> None:
+    line = one_line_error(run("--players", players))
+    assert "--players must be at least 2" in line
+
+
+def test_a_game_too_big_suggests_the_simulation() -> None:
+    line = one_line_error(run("--players", "9"))
+    assert "3,124,604 states" in line
+    assert "limit of 1,000,000" in line
+    assert "aces simulate" in line
+
+
+def test_a_bad_quantile_and_chips() -> None:
+    assert "--quantile" in one_line_error(run("--players", "3", "--quantile", "1"))
+    assert "at least 1 chip" in one_line_error(run("--players", "3", "--chips", "0"))
+
+
+def test_length_rows_end_at_the_quantile() -> None:
+    cdf = [0.0] * 4 + [0.0001] + [i / 100 for i in range(1, 100)]
+    rows = length_rows(cdf, most=10)
+    assert rows[0] == 6
+    assert rows[-1] == len(cdf)
+    assert len(rows) <= 12
