@@ -17,7 +17,7 @@ import random
 import re
 import typing as t
 
-from aces.errors import AcesError, DiceFileError
+from aces.errors import AcesError, DiceFileError, Plural
 from aces.rules import Roll
 
 if t.TYPE_CHECKING:
@@ -27,6 +27,11 @@ if t.TYPE_CHECKING:
 
 FACES: t.Final = range(1, 7)
 _SEPARATOR: t.Final = re.compile(r"[\s,]+")
+# Translators: an error of a dice file. {player}: who rolls; {expected}: the
+# dice that player holds and must roll; {count}: the values on the line.
+_WRONG_COUNT: t.Final = Plural("{player} rolls {expected} die here, but the line has {count}",
+                               "{player} rolls {expected} dice here, but the line has {count}",
+                               by="expected")
 
 
 class DiceSource(t.Protocol):
@@ -113,7 +118,7 @@ class DiceFile:
             raise DiceFileError(
                 self.source,
                 line.line,
-                "{player} rolls {expected} dice here, but the line has {count}",
+                _WRONG_COUNT,
                 player=request.player,
                 expected=request.dice,
                 count=len(line.values),

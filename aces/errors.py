@@ -10,6 +10,12 @@ else prints a traceback.
 ...                seq=9, expected=7)
 >>> str(err)
 'game.jsonl, line 7: the sequence number 9 should be 7'
+
+A message whose words depend on a number is a :class:`Plural`, translated
+with ``ngettext`` by the value it names:
+
+>>> str(RollError(Plural("{count} die is left", "{count} dice are left", by="count"), count=1))
+'1 die is left'
 """
 
 from __future__ import annotations
@@ -17,10 +23,15 @@ from __future__ import annotations
 import typing as t
 
 Gettext = t.Callable[[str], str]
+NGettext = t.Callable[[str, str, int], str]
 
 
 def _identity(message: str) -> str:
     return message
+
+
+def _english(singular: str, plural: str, n: int) -> str:
+    return singular if n == 1 else plural
 
 
 def N_(message: str) -> str:  # noqa: N802 - the gettext convention
@@ -33,29 +44,48 @@ def N_(message: str) -> str:  # noqa: N802 - the gettext convention
 _WHERE: t.Final = N_("{source}, line {line}")
 
 
+class Plural(t.NamedTuple):
+    """An error message with a singular and a plural msgid, for ``ngettext``.
+
+    ``by`` names the error's value whose number chooses the form, so "1 die"
+    and "2 dice" (and a language's own forms) come out right. Extraction
+    knows ``Plural`` as a keyword (see scripts/catalogs.py); a translator
+    comment goes on the line just above the ``Plural(`` call.
+    """
+
+    singular: str
+    plural: str
+    by: str
+
+
 class AcesError(ValueError):
     """Base of every error caused by bad input: a log, a dice file, an option."""
 
     exit_code: int = 1
 
-    def __init__(self, message: str, /, **values: object) -> None:
+    def __init__(self, message: str | Plural, /, **values: object) -> None:
         super().__init__(message)
         self.message = message
         self.values = values
 
-    def reason(self, gettext: Gettext = _identity) -> str:
-        """The reason alone, translated by ``gettext``.
+    def reason(self, gettext: Gettext = _identity, ngettext: NGettext = _english) -> str:
+        """The reason alone, translated by ``gettext`` (``ngettext`` for a :class:`Plural`).
 
         A value that is itself an :class:`AcesError` (an error wrapped in
         another, say an option error found in a log) is translated too.
         """
-        values = {name: value.reason(gettext) if isinstance(value, AcesError) else value
-                  for name, value in self.values.items()}
-        return gettext(self.message).format(**values)
+        values = {name: value.reason(gettext, ngettext) if isinstance(value, AcesError)
+                  else value for name, value in self.values.items()}
+        message = self.message
+        if isinstance(message, Plural):
+            count = self.values[message.by]
+            assert isinstance(count, int), f"{message.by} chooses a plural form"
+            return ngettext(message.singular, message.plural, count).format(**values)
+        return gettext(message).format(**values)
 
-    def render(self, gettext: Gettext = _identity) -> str:
-        """The whole one-line message, translated by ``gettext``."""
-        return self.reason(gettext)
+    def render(self, gettext: Gettext = _identity, ngettext: NGettext = _english) -> str:
+        """The whole one-line message, translated by ``gettext`` and ``ngettext``."""
+        return self.reason(gettext, ngettext)
 
     def __str__(self) -> str:
         return self.render()
@@ -70,14 +100,15 @@ class OptionError(AcesError):
 class LocatedError(AcesError):
     """An error at a line of a named file."""
 
-    def __init__(self, source: str, line: int, message: str, /, **values: object) -> None:
+    def __init__(self, source: str, line: int, message: str | Plural, /,
+                 **values: object) -> None:
         super().__init__(message, **values)
         self.source = source
         self.line = line
 
-    def render(self, gettext: Gettext = _identity) -> str:
+    def render(self, gettext: Gettext = _identity, ngettext: NGettext = _english) -> str:
         where = gettext(_WHERE).format(source=self.source, line=self.line)
-        return f"{where}: {self.reason(gettext)}"
+        return f"{where}: {self.reason(gettext, ngettext)}"
 
 
 class LogError(LocatedError):

@@ -14,7 +14,7 @@ import typing as t
 
 import msgspec
 
-from aces.errors import LogError, OptionError, RollError
+from aces.errors import LogError, OptionError, Plural, RollError
 from aces.events import GameStarted, Rolled
 from aces.rules import Game, Roll, game_named
 
@@ -25,6 +25,11 @@ if t.TYPE_CHECKING:
     from aces.log import Record
 
 _ENCODER: t.Final = msgspec.json.Encoder()
+# Translators: an error of a log. {player}: who should roll; {expected}: the
+# dice that player holds and must roll; {count}: the dice in the log's roll.
+_WRONG_COUNT: t.Final = Plural("{player} rolls {expected} die here, not {count}",
+                               "{player} rolls {expected} dice here, not {count}",
+                               by="expected")
 
 
 class Step(t.NamedTuple):
@@ -57,7 +62,7 @@ def walk(
             game = game_named(header.game)
             state = game.start(header)
         except OptionError as exc:
-            raise LogError(source, record.line, "{reason}", reason=exc.reason()) from None
+            raise LogError(source, record.line, "{reason}", reason=exc) from None
         yield Step(record.line, header, state, game)
         last_line = record.line
         while (request := game.next_roll(state)) is not None:
@@ -104,11 +109,15 @@ def walk(
 
 def _check_roll(roll: Rolled, player: str, dice: int, stage: str, source: str, line: int) -> None:
     if roll.player != player or roll.stage != stage:
-        raise LogError(source, line, "{player} should roll here ({stage}), not {found}",
-                       player=player, stage=stage, found=f"{roll.player} ({roll.stage})")
+        # Translators: an error of a log. {player} and {stage}: who should
+        # roll and in which stage of the game (opening, turn or try); {found}
+        # and {found_stage}: the roll the log has instead.
+        raise LogError(source, line, "{player} should roll here ({stage}), not {found}"
+                       " ({found_stage})", player=player, stage=stage, found=roll.player,
+                       found_stage=roll.stage)
     if len(roll.dice) != dice:
-        raise LogError(source, line, "{player} rolls {expected} dice here, not {count}",
-                       player=player, expected=dice, count=len(roll.dice))
+        raise LogError(source, line, _WRONG_COUNT, player=player, expected=dice,
+                       count=len(roll.dice))
     for value in roll.dice:
         if not 1 <= value <= 6:
             raise LogError(source, line, "{value} is not a face of a die (1 to 6)", value=value)

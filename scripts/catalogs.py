@@ -15,8 +15,8 @@ Norwegian message left untranslated, a fuzzy entry, or a translation whose
 the source, so its catalog may leave messages empty.
 
 It does what ``pybabel extract -F babel.cfg --add-comments Translators: -k
-AcesError -k OptionError -k LogError:3 -k DiceFileError:3 ...`` (every error
-class of aces.errors) and ``pybabel update --no-fuzzy-matching`` would;
+Plural:1,2 -k AcesError -k OptionError -k LogError:3 -k DiceFileError:3 ...``
+(every error class of aces.errors) and ``pybabel update --no-fuzzy-matching`` would;
 messages are sorted and locations carry no line numbers, so the files
 change only when a message does.
 The test suite (tests/test_catalogs.py) runs the same checks.
@@ -53,10 +53,12 @@ HEADER: t.Final = """\
 #: The tag that marks a comment for translators in the source.
 COMMENT_TAGS: t.Final = ("Translators:",)
 
-#: Every call whose argument is a message: gettext's own functions, and
-#: every error class of aces.errors (see :func:`error_keywords`).
+#: Every call whose argument is a message: gettext's own functions, the
+#: plural error messages of aces.errors (``Plural``), and every error class
+#: of aces.errors (see :func:`error_keywords`).
 GETTEXT_KEYWORDS: t.Final[dict[str, t.Any]] = {
     "N_": None,
+    "Plural": (1, 2),
     "_": None,
     "gettext": None,
     "ngettext": (1, 2),

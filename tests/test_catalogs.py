@@ -63,6 +63,21 @@ def test_the_template_is_in_step_with_the_source() -> None:
     assert kept - fresh == set(), "stale messages; run: python scripts/catalogs.py update"
 
 
+def test_extraction_has_nothing_to_warn_about(capsys: pytest.CaptureFixture[str]) -> None:
+    # Babel skips, with a warning on standard error, any message it cannot
+    # extract as written: an f-string, say, where a template belongs.
+    tool.extract()
+    assert capsys.readouterr().err == ""
+
+
+def test_plural_error_messages_are_extracted_with_both_forms(template: Catalog) -> None:
+    message = template.get("{player} rolls {expected} die here, but the line has {count}")
+    assert message is not None
+    assert ids(message)[1] == "{player} rolls {expected} dice here, but the line has {count}"
+    assert "aces/dice.py" in {path for path, _ in message.locations}
+    assert " ".join(message.auto_comments).startswith("Translators:")
+
+
 def test_error_messages_of_every_module_are_extracted(template: Catalog) -> None:
     files = {path for message in template for path, _ in message.locations}
     for module in ["aces/errors.py", "aces/log.py", "aces/walk.py", "aces/dice.py",

@@ -8,6 +8,7 @@ from hypothesis import strategies as st
 
 from aces.dice import DiceFile, DiceLine, RandomDice, parse_lines
 from aces.errors import DiceFileError
+from aces.i18n import translations
 from aces.rules import Roll, RollRequest
 
 OPENING = RollRequest("Ada", 1, "opening")
@@ -61,6 +62,17 @@ def test_a_line_with_the_wrong_number_of_dice_is_refused() -> None:
     with pytest.raises(DiceFileError, match="Bo rolls 2 dice here, but the line has 3") as caught:
         dice.roll(TURN)
     assert caught.value.line == 2
+
+
+@pytest.mark.parametrize(("lang", "expected"), [
+    ("en", "table.txt, line 1: Ada rolls 1 die here, but the line has 2"),
+    ("nb", "table.txt, linje 1: Ada skal kaste 1 terning her, men linjen har 2"),
+])
+def test_one_die_is_said_in_the_singular(lang: str, expected: str) -> None:
+    with pytest.raises(DiceFileError) as caught:
+        DiceFile(["4 4"], "table.txt").roll(OPENING)
+    catalog = translations(lang)
+    assert caught.value.render(catalog.gettext, catalog.ngettext) == expected
 
 
 def test_too_few_rolls_are_refused_at_the_last_roll() -> None:

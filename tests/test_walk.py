@@ -18,6 +18,7 @@ from aces.events import (
     Rolled,
     TurnMissed,
 )
+from aces.i18n import translations
 from aces.log import LogWriter, read
 from aces.rules import pot
 from aces.walk import Step, walk
@@ -131,8 +132,8 @@ def test_a_roll_in_the_wrong_stage_is_refused() -> None:
     assert "(try)" in error.reason()
 
 
-@pytest.mark.parametrize(("dice", "reason"), [((3, 5, 2), "rolls 2 dice here, not 3"),
-                                              ((3,), "rolls 2 dice here, not 1"),
+@pytest.mark.parametrize(("dice", "reason"), [((3, 5, 2), "Ada rolls 2 dice here, not 3"),
+                                              ((3,), "Ada rolls 2 dice here, not 1"),
                                               ((3, 7), "7 is not a face of a die"),
                                               ((0, 5), "0 is not a face of a die")])
 def test_impossible_dice_are_refused(dice: tuple[int, ...], reason: str) -> None:
@@ -144,7 +145,7 @@ def test_impossible_dice_are_refused(dice: tuple[int, ...], reason: str) -> None
 def test_a_roll_naming_receivers_in_a_game_without_choices_is_refused() -> None:
     error = refusal(changed(e1(), 9, to=("Bo",)))
     assert error.line == 9
-    assert "the rules give" in error.reason()
+    assert "names no receivers, but it names Bo" in error.reason()
 
 
 def test_a_missing_consequence_is_refused() -> None:
@@ -237,3 +238,19 @@ def test_nothing_after_a_bad_line_is_walked() -> None:
         consume()
     assert walked == list(range(1, 7))
 
+
+
+def test_one_die_is_said_in_the_singular_in_every_language() -> None:
+    # Line 2 is Ada's opening roll, of one die.
+    error = refusal(changed(e1(), 2, dice=(2, 3)))
+    assert error.line == 2
+    assert error.reason() == "Ada rolls 1 die here, not 2"
+    nb = translations("nb")
+    assert error.reason(nb.gettext, nb.ngettext) == "Ada skal kaste 1 terning her, ikke 2"
+
+
+def test_a_header_refused_by_its_game_is_told_in_the_chosen_language() -> None:
+    error = refusal(changed(e1(), 1, options={"chips": 0}))
+    nb = translations("nb")
+    assert error.render(nb.gettext, nb.ngettext) == \
+        "game.jsonl, linje 1: hver spiller må ha minst 1 sjetong, ikke 0"

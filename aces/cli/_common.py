@@ -58,7 +58,7 @@ def reported(lang: str | None) -> Iterator[None]:
     except AcesError as exc:
         try:
             _, catalog = translations(lang)
-            line = exc.render(catalog.gettext)
+            line = exc.render(catalog.gettext, catalog.ngettext)
         except AcesError:
             line = exc.render()
         raise Failure(line, exc.exit_code) from None

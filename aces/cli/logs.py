@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import sys
 import typing as t
 
@@ -50,9 +51,10 @@ def verify(log: str, lang: str | None) -> None:
 def replay(log: str, lang: str | None, stepwise: bool) -> None:
     """Narrate the games of a log, event by event.
 
-    Every roll and what it costs, the standings as they change, the finish
-    and the winner; for a log of several games, the pots won so far.
-    LOG may be '-' to read the log from standard input.
+    Every roll and what it moves, the standings as they change, and how
+    each game ends; for a log of several games, the tally so far (pots won
+    in Aces in the Pot, games lost in Aces). LOG may be '-' to read the log
+    from standard input.
     """
     from aces.log import read
     from aces.narrate import Narrator
@@ -73,7 +75,7 @@ def replay(log: str, lang: str | None, stepwise: bool) -> None:
             try:
                 seen = _narrate(steps, narrator, sys.stdout, prompt if stepwise else None)
             except BrokenPipeError:
-                raise  # The reader went away: the entry point knows what to do.
+                _reader_gone()
             except OSError as exc:
                 # Translators: an error of "aces replay": standard output
                 # cannot be written. {reason}: the system's reason.
@@ -123,6 +125,20 @@ def _write(lines: list[str], out: t.TextIO) -> None:
         text = "\n".join(lines)
         lines.clear()
         out.write(text)
+
+
+def _reader_gone() -> t.NoReturn:
+    """The reader closed the pipe (``aces replay log | head``): stop quietly.
+
+    Click would turn the broken pipe into exit status 1, so the command ends
+    here, with status 0. Standard output is pointed at the null device first,
+    as the Python documentation advises, so that the final flush of what is
+    still buffered finds no pipe to break and prints no traceback.
+    """
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, sys.stdout.fileno())
+    os.close(devnull)
+    sys.exit(0)
 
 
 def _pause(prompt: str) -> bool:

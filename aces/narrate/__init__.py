@@ -2,9 +2,9 @@
 
 :class:`Narrator` is a visitor over the steps of :func:`aces.walk.walk`,
 so nothing is told past a bad line. It numbers the games, hands each event
-to the phrasebook of its game (:mod:`aces.narrate.pot`; the five-dice game
-will add its own), shows the standings once a roll is settled, and keeps
-a session's tally of games won.
+to the phrasebook of its game (:mod:`aces.narrate.pot`,
+:mod:`aces.narrate.fivedice`), shows the standings once a roll is settled,
+and keeps a session's tally (pots won, or in the five-dice game, games lost).
 
 >>> import io
 >>> from aces.dice import DiceFile
@@ -28,6 +28,7 @@ import typing as t
 
 from aces.errors import AcesError
 from aces.events import GameOver, GameStarted, Rolled
+from aces.narrate.fivedice import FiveDicePhrasebook
 from aces.narrate.pot import PotPhrasebook
 from aces.narrate.voice import Voice
 
@@ -42,7 +43,8 @@ if t.TYPE_CHECKING:
 __all__ = ["PHRASEBOOKS", "Narrator", "tell"]
 
 #: The phrasebook of each game, by the name the log uses.
-PHRASEBOOKS: t.Final[dict[str, type[Phrasebook]]] = {PotPhrasebook.game: PotPhrasebook}
+PHRASEBOOKS: t.Final[dict[str, type[Phrasebook]]] = {
+    book.game: book for book in (PotPhrasebook, FiveDicePhrasebook)}
 
 
 class _Session:
@@ -58,7 +60,9 @@ class Narrator:
 
     :meth:`narrate` appends the lines of one step; the standings of a roll
     follow once its consequences are all told, so they come with the next
-    event that is not one (or with :meth:`settle` or :meth:`finish`).
+    event that is not one (or with :meth:`settle` or :meth:`finish`). A
+    game's end that settles a roll (the five-dice game's last 1) leaves the
+    standings untold: the last line says how the game ended.
     """
 
     def __init__(self, catalog: gettext.NullTranslations, lang: str) -> None:
@@ -94,6 +98,7 @@ class Narrator:
         if kind in book.moving:
             self._due = step.state
         elif kind is GameOver:
+            self._due = None
             self._score(book, t.cast("GameOver", event), out)
         return out
 

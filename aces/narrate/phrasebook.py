@@ -1,11 +1,11 @@
 """What every game's narration shares: the phrasebook base and its cache.
 
 A phrasebook says one game's events in one language. Each game has its
-own (:mod:`aces.narrate.pot`), built on :class:`Phrasebook`, which holds
-the sentences the games have in common (the opening, the tally of a
-session) and the cache that makes a long replay cheap: an event's lines
-depend only on the event and a little context, so each distinct event is
-put into words once.
+own (:mod:`aces.narrate.pot`, :mod:`aces.narrate.fivedice`), built on
+:class:`Phrasebook`, which holds the sentences the games have in common
+(the opening, the entries of standings and tallies) and the cache that
+makes a long replay cheap: an event's lines depend only on the event and
+a little context, so each distinct event is put into words once.
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ from aces.events import OpeningTied, OpeningWon
 if t.TYPE_CHECKING:
     from collections.abc import Mapping
 
-    from aces.events import Event, GameOver, GameStarted
+    from aces.events import Event, GameOver, GameStarted, Rolled
     from aces.narrate.voice import Voice
     from aces.walk import Step
 
@@ -98,16 +98,57 @@ class Phrasebook:
         cache[key] = value
         return value
 
-    def tell_shared(self, event: Event) -> Lines:
-        """The events every game's opening has."""
+    def opening_rule(self, dice: int) -> str:
+        """How the opening goes, when everyone rolls ``dice`` dice."""
+        v = self.voice
+        if dice == 1:
+            # Translators: the narrator, before the opening rolls.
+            return v.gettext("Everyone rolls one die; whoever rolls highest starts.")
+        # Translators: the narrator, before the opening rolls of the five-dice
+        # game, where each player rolls every die they hold and adds them up.
+        return v.gettext("Everyone rolls all their dice; whoever has the highest total"
+                         " starts.")
+
+    def opening_roll(self, event: Rolled) -> str:
+        """An opening roll: one die's number, or several dice and their total."""
+        v = self.voice
+        if len(event.dice) == 1:
+            # Translators: the narrator; an opening roll of one die.
+            # {player}: who rolls; {value}: the number rolled.
+            return v.gettext("{player} rolls {value}.").format(
+                player=event.player, value=v.number(event.dice[0]))
+        # Translators: the narrator; an opening roll of several dice, whose
+        # total counts. {player}: who rolls; {dice}: the dice, like "1-2-4-5-5";
+        # {total}: their sum.
+        return v.gettext("{player} rolls {dice}, {total} in all.").format(
+            player=event.player, dice=v.dice(event.dice), total=v.number(sum(event.dice)))
+
+    def tell_shared(self, event: Event, *, total: bool = False) -> Lines:
+        """The events every game's opening has.
+
+        ``total`` says that each player rolled several dice, so the values
+        are totals (the five-dice game with more than one die each).
+        """
         v = self.voice
         if isinstance(event, OpeningTied):
+            players, value = v.names(event.players), v.number(event.value)
+            if total:
+                # Translators: the narrator of a replay. {players}: the
+                # players who share the highest total in the opening, as a
+                # list ("Ada and Bo"); {value}: that total.
+                return (v.gettext("{players} tie with a total of {value} and roll again.")
+                        .format(players=players, value=value),)
             # Translators: the narrator of a replay. {players}: the players
             # who share the highest opening roll, as a list ("Ada and Bo");
             # {value}: the number they rolled.
             return (v.gettext("{players} tie with {value} and roll again.").format(
-                players=v.names(event.players), value=v.number(event.value)),)
+                players=players, value=value),)
         if isinstance(event, OpeningWon):
+            if total:
+                # Translators: the narrator of a replay. {player}: the player
+                # with the highest total in the opening; {value}: that total.
+                return (v.gettext("{player} has the highest total, {value}, and starts.")
+                        .format(player=event.player, value=v.number(event.value)),)
             # Translators: the narrator of a replay. {player}: the player who
             # rolled highest in the opening; {value}: the number rolled.
             return (v.gettext("{player} rolls highest with {value} and starts.").format(
@@ -124,7 +165,8 @@ class Phrasebook:
             template = v.pgettext("standings", "{player} {count}")
         else:
             # Translators: one entry of a session's tally. {player}: a
-            # player's name; {count}: how many games that player has scored.
+            # player's name; {count}: how many games that player has scored
+            # (pots won, or in the five-dice game, games lost).
             template = v.pgettext("tally", "{player} {count}")
         return v.names([template.format(player=name, count=v.number(count))
                         for name, count in counts.items()])

@@ -79,9 +79,7 @@ class PotPhrasebook(Phrasebook):
         else:
             # Translators: the narrator explains the finish of this game.
             rule = v.gettext("The finish starts when only one chip is left in play.")
-        # Translators: the narrator, before the opening rolls.
-        who = v.gettext("Everyone rolls one die; whoever rolls highest starts.")
-        return (opening, rule, who)
+        return (opening, rule, self.opening_rule(1))
 
     def tell(self, step: Step) -> Lines:
         v = self.voice
@@ -147,10 +145,7 @@ class PotPhrasebook(Phrasebook):
         v = self.voice
         dice = v.dice(event.dice)
         if event.stage == "opening":
-            # Translators: the narrator; an opening roll of one die.
-            # {player}: who rolls; {value}: the number rolled.
-            return v.gettext("{player} rolls {value}.").format(
-                player=event.player, value=v.number(event.dice[0]))
+            return self.opening_roll(event)
         if event.stage == "try":
             values = {"player": event.player, "dice": dice,
                       "number": v.number(state.try_rolls), "total": v.number(pot.TRY_ROLLS)}

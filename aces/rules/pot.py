@@ -25,7 +25,7 @@ import typing as t
 
 import msgspec
 
-from aces.errors import OptionError
+from aces.errors import OptionError, RollError
 from aces.events import (
     AceIgnored,
     ChipsPassed,
@@ -197,10 +197,15 @@ def decide(state: PotState, roll: Roll) -> list[Event]:
 
     The first event is always the :class:`Rolled` itself; after it come its
     consequences and whatever follows without dice (missed turns, the start
-    of the finish, the end of the game). The caller has checked the dice.
+    of the finish, the end of the game). The caller has checked the dice;
+    receivers named in ``roll.to`` are refused with :class:`RollError`, as
+    no die or chip is ever given by choice here.
     """
     request = next_roll(state)
     assert request is not None, "the game is over"
+    if roll.to:
+        raise RollError("this roll gives no die by choice, so it names no receivers,"
+                        " but it names {names}", names=", ".join(roll.to))
     dice = roll.dice
     events: list[Event] = [Rolled(player=request.player, dice=dice, stage=request.stage)]
     if state.phase == "opening":

@@ -192,7 +192,7 @@ def e1_with(line: int, text: str) -> str:
     ("typed", "line", "reason"),
     [
         (e1_with(5, "3 5 2"), 5, "Ada rolls 2 dice here, but the line has 3"),
-        (e1_with(2, "3 5"), 2, "Bo rolls 1 dice here, but the line has 2"),
+        (e1_with(2, "3 5"), 2, "Bo rolls 1 die here, but the line has 2"),
         (e1_with(6, "6 7"), 6, "'7' is not a face of a die"),
         (e1_with(6, "0 6"), 6, "'0' is not a face of a die"),
         (e1_with(6, "six six"), 6, "not a face of a die"),

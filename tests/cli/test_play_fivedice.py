@@ -204,7 +204,7 @@ def written_before(result: Result) -> list[dict[str, t.Any]]:
         (["--dice-each", "1"], E3_DICE.replace("5 1", "5"),
          "line 7: Ada rolls 2 dice here, but the line has 1", 9),
         (["--dice-each", "1"], "5\n2\n1 1\n",
-         "line 3: Cy rolls 1 dice here, but the line has 2", 3),
+         "line 3: Cy rolls 1 die here, but the line has 2", 3),
         (["--dice-each", "2", "--threes"], THREES_OPENING + "3 4\n",
          r"line 4: each 3 needs exactly one receiver \(3s rolled: 1, receivers named: 0\)", 5),
         (["--dice-each", "2", "--threes"], THREES_OPENING + "3 3 > Bo\n",

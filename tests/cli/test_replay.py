@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import select
 import shutil
@@ -242,3 +243,99 @@ def test_a_missing_file_is_one_line(tmp_path: Path) -> None:
     assert result.exit_code != 0
     assert len(result.stderr.splitlines()) == 1
     assert result.stderr.startswith("aces: cannot read ")
+
+
+# -- Aces, the five-dice game --------------------------------------------------------
+
+#: Worked example E3 of the rulings, one die each, as typed at the table.
+E3: t.Final = "5\n2\n1\n3\n4\n2\n5 1\n2\n3 1\n6\n1\n"
+
+
+@pytest.fixture
+def e3_log(tmp_path: Path) -> Path:
+    dice = tmp_path / "e3.dice"
+    dice.write_text(E3, encoding="utf-8")
+    log = tmp_path / "e3.jsonl"
+    result = run("play", "--game", "five-dice", "--players", "Ada,Bo,Cy", "--dice-each", "1",
+                 "--dice-file", str(dice), "-o", str(log))
+    assert result.exit_code == 0, result.output
+    return log
+
+
+@pytest.mark.parametrize(("lang", "first", "key", "last"), [
+    ("en", "Aces, game 1: Ada, Bo, and Cy have 1 die each.",
+     ["Ada rolls highest with 5 and starts.",
+      "Cy passes 1 die to Ada on the left.",
+      "Ada puts 1 die in the centre.",
+      "Ada passes 1 die to Cy on the right.",
+      "Cy rolls again with 1 die.",
+      "Ada holds no dice and misses the turn.",
+      "Bo holds no dice and misses the turn."],
+     "All the dice are in the centre: Cy loses, and Ada and Bo win."),
+    ("nb", "Ess, spill 1: Ada, Bo og Cy har 1 terning hver.",
+     ["Ada kaster høyest med 5 og begynner.",
+      "Cy sender 1 terning til venstre, til Ada.",
+      "Ada legger 1 terning i midten.",
+      "Ada sender 1 terning til høyre, til Cy.",
+      "Cy kaster igjen med 1 terning.",
+      "Ada har ingen terninger og står over.",
+      "Bo har ingen terninger og står over."],
+     "Nå ligger alle terningene i midten: Cy taper, og Ada og Bo vinner."),
+])
+def test_replay_tells_e3(e3_log: Path, lang: str, first: str, key: list[str],
+                         last: str) -> None:
+    result = run("replay", str(e3_log), "--lang", lang)
+    assert result.exit_code == 0, result.output
+    assert result.stderr == ""
+    lines = result.stdout.splitlines()
+    assert (lines[0], lines[-1]) == (first, last)
+    positions = [lines.index(line) for line in key]
+    assert positions == sorted(positions)
+
+
+@pytest.mark.parametrize("seed", [4, 9])
+def test_a_five_dice_session_ends_with_its_tally_of_losses(seed: int) -> None:
+    played = run("play", "--game", "five-dice", "--players", "3", "--games", "3",
+                 "--seed", str(seed))
+    assert played.exit_code == 0, played.output
+    header = json.loads(played.stdout.splitlines()[0])
+    losers = [json.loads(line)["loser"] for line in played.stdout.splitlines()
+              if '"game_over"' in line]
+    assert len(losers) == 3
+    lost = {name: losers.count(name) for name in header["players"]}
+    result = run("replay", "-", input=played.stdout_bytes)
+    assert result.exit_code == 0, result.output
+    lines = result.stdout.splitlines()
+    entries = ", ".join(f"{name} {count}" for name, count in list(lost.items())[:-1])
+    name, count = list(lost.items())[-1]
+    assert lines[-2] == f"Losses after 3 games: {entries}, and {name} {count}."
+    worst = max(lost.values())
+    most = [name for name, count in lost.items() if count == worst]
+    if len(most) == 1:
+        assert lines[-1] == f"{most[0]} lost the most games: {worst} of 3."
+    else:
+        assert lines[-1].endswith(f"lost the most games, {worst} game each.")
+    norwegian = run("replay", "-", "--lang", "nb", input=played.stdout_bytes)
+    assert norwegian.stdout.splitlines()[-2].startswith("Tap etter 3 spill: ")
+
+
+# -- A reader that goes away ----------------------------------------------------------
+
+def test_a_closed_pipe_ends_the_replay_quietly(tmp_path: Path) -> None:
+    # "aces replay big.jsonl | head -1": the narration is far longer than a
+    # pipe holds, so the replay is still writing when the reader leaves.
+    log = tmp_path / "big.jsonl"
+    made = run("play", "--players", "4", "--games", "150", "--seed", "1", "-o", str(log))
+    assert made.exit_code == 0, made.output
+    aces = shutil.which("aces", path=str(Path(sys.executable).parent))
+    assert aces is not None
+    env = {k: v for k, v in os.environ.items() if k not in NO_LOCALE}
+    with subprocess.Popen([aces, "replay", str(log), "--lang", "en"], stdout=subprocess.PIPE,
+                          stderr=subprocess.PIPE, cwd=tmp_path, env=env) as process:
+        assert process.stdout is not None
+        assert process.stderr is not None
+        assert process.stdout.readline().startswith(b"Aces in the Pot, game 1")
+        process.stdout.close()
+        errors = process.stderr.read()
+        assert process.wait(timeout=60) == 0
+    assert errors == b""

@@ -15,8 +15,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from aces import engine
-from aces.dice import RandomDice
-from aces.errors import OptionError
+from aces.dice import DiceFile, RandomDice
+from aces.errors import DiceFileError, OptionError, RollError
 from aces.events import (
     SCHEMA,
     AceIgnored,
@@ -552,3 +552,25 @@ def test_ruling_9_each_game_starts_level_with_a_fresh_opening() -> None:
         assert (first.player, first.stage) == ("Ada", "opening")
         if i:
             assert steps[i - 1].state.phase == "over"
+
+
+# -- Rolls name no receivers ----------------------------------------------------
+
+
+@pytest.mark.parametrize("stage", ["opening", "turn"])
+def test_a_roll_naming_receivers_is_refused(stage: str) -> None:
+    # No chip and no die is ever given by choice here, so a name after the
+    # dice is a mistake to point out, not a detail to drop.
+    given = [started()] if stage == "opening" else [started(), *opened_by("Ada")]
+    dice = (4,) if stage == "opening" else (1, 6)
+    with pytest.raises(RollError, match="names no receivers, but it names Bo"):
+        pot.decide(fold(given), Roll(dice, ("Bo",)))
+
+
+def test_a_dice_file_line_naming_a_receiver_is_refused_at_its_line() -> None:
+    dice = DiceFile(["2", "3", "5", "# Cy's turn", "1 6 > Bo"], "table.txt")
+    header = engine.header(pot.GAME, PLAYERS, {})
+    with pytest.raises(DiceFileError) as caught:
+        list(engine.play(pot.GAME, header, dice))
+    assert str(caught.value) == ("table.txt, line 5: this roll gives no die by choice,"
+                                 " so it names no receivers, but it names Bo")
