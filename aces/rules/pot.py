@@ -192,7 +192,15 @@ def next_roll(state: PotState) -> RollRequest | None:
 # -- Deciding -----------------------------------------------------------------
 
 
-def decide(state: PotState, roll: Roll) -> list[Event]:
+#: Decisions already made, by everything in a state that decides can read.
+#: Games revisit the same situations over and over (a checked session of
+#: 20,000 games decides each one thousands of times), and both the key and
+#: the events are immutable, so remembering them keeps decide pure.
+_DECIDED: dict[tuple[t.Any, ...], tuple[Event, ...]] = {}
+_DECIDED_LIMIT: t.Final = 1 << 15
+
+
+def decide(state: PotState, roll: Roll) -> tuple[Event, ...]:
     """The events a roll produces, up to the point where the next roll is due.
 
     The first event is always the :class:`Rolled` itself; after it come its
@@ -201,6 +209,27 @@ def decide(state: PotState, roll: Roll) -> list[Event]:
     receivers named in ``roll.to`` are refused with :class:`RollError`, as
     no die or chip is ever given by choice here.
     """
+    key = _decision_key(state, roll)
+    events = _DECIDED.get(key)
+    if events is None:
+        events = _decide(state, roll)
+        if len(_DECIDED) >= _DECIDED_LIMIT:
+            _DECIDED.clear()
+        _DECIDED[key] = events
+    return events
+
+
+def _decision_key(state: PotState, roll: Roll) -> tuple[t.Any, ...]:
+    """Exactly what decide reads in each phase, so that equal keys decide alike."""
+    if state.phase == "opening":
+        return (state.players, "opening", state.opening, roll)
+    if state.phase == "play":
+        return (state.players, state.finish, "play", state.turn, state.chips, roll)
+    return (state.players, state.finish, state.phase, state.turn, state.chips,
+            state.try_rolls, state.pot, roll)
+
+
+def _decide(state: PotState, roll: Roll) -> tuple[Event, ...]:
     request = next_roll(state)
     assert request is not None, "the game is over"
     if roll.to:
@@ -214,7 +243,7 @@ def decide(state: PotState, roll: Roll) -> list[Event]:
         _decide_turn(state, dice, events)
     else:
         _decide_try(state, dice, events)
-    return events
+    return tuple(events)
 
 
 def _decide_opening(state: PotState, value: int, events: list[Event]) -> None:

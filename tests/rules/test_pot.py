@@ -87,7 +87,7 @@ def fold(events: Sequence[Event]) -> PotState:
 
 def scenario(given: Sequence[Event], when: Sequence[int], then: Sequence[Event]) -> PotState:
     """Check one decision; return the state after it."""
-    assert pot.decide(fold(given), Roll(tuple(when))) == list(then)
+    assert list(pot.decide(fold(given), Roll(tuple(when)))) == list(then)
     history = [*given, *then]
     records = (Record(line, event) for line, event in enumerate(history, start=1))
     assert len(list(walk(records, "scenario", allow_unfinished=True))) == len(history)
@@ -574,3 +574,21 @@ def test_a_dice_file_line_naming_a_receiver_is_refused_at_its_line() -> None:
         list(engine.play(pot.GAME, header, dice))
     assert str(caught.value) == ("table.txt, line 5: this roll gives no die by choice,"
                                  " so it names no receivers, but it names Bo")
+
+
+def test_decide_remembers_decisions_without_changing_them() -> None:
+    """Memoised decide gives exactly what deciding afresh gives, every time."""
+    from aces.dice import RandomDice
+    from aces.engine import header
+
+    game = pot.GAME
+    for seed in range(30):
+        state = game.start(header(game, ["Ada", "Bo", "Cy", "Dag"], {}, seed))
+        dice = RandomDice(seed)
+        while (request := game.next_roll(state)) is not None:
+            roll = dice.roll(request)
+            fresh = pot._decide(state, roll)
+            assert pot.decide(state, roll) == fresh
+            assert pot.decide(state, roll) == fresh
+            for event in fresh:
+                state = game.evolve(state, event)
