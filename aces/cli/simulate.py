@@ -24,7 +24,10 @@ if t.TYPE_CHECKING:
 #: The games' names in the report.
 GAME_NAMES: t.Final = {
     "pot": N_("Aces in the Pot"),
+    "five-dice": N_("Aces"),
 }
+#: Games whose simulation counts each game's loser rather than its winner.
+COUNTS_LOSERS: t.Final = frozenset({"five-dice"})
 #: Runs of at least this many games show a progress bar (on a terminal).
 PROGRESS_FROM: t.Final = 200_000
 #: Without --exact or --no-exact, the exact answers are added when the game
@@ -34,45 +37,75 @@ QUICK_EXACT_STATES: t.Final = 100_000
 
 @click.command()
 @click.option("--players", type=int, required=True, metavar="N",
-              help="Number of players, 2 to 100.")
+              help="Number of players, 2 to 100 (five-dice: 3 to 100).")
 @click.option("--games", type=int, default=100_000, show_default=True,
               help="How many games to play.")
 @click.option("--seed", type=int, default=None,
               help="Seed for the dice; the same seed gives the same results.")
 @click.option("--game", "game_name", type=click.Choice(sorted(FACTORIES)), default="pot",
-              show_default=True, help="Which game: pot (Aces in the Pot).")
+              show_default=True, help="Which game: pot (Aces in the Pot) or five-dice (Aces).")
 @click.option("--finish", type=click.Choice(["last-chip", "last-holder"]), default=None,
-              help="When the finish starts: one chip left (default) or one holder left.")
-@click.option("--chips", type=int, default=None, help="Chips each player starts with (default 2).")
+              help="pot: when the finish starts: one chip left (default) or one holder left.")
+@click.option("--chips", type=int, default=None,
+              help="pot: chips each player starts with (default 2).")
+@click.option("--dice-each", type=int, default=None, metavar="N",
+              help="five-dice: dice each player starts with (default 5; 1 is the pub version).")
+@click.option("--threes", is_flag=True, default=False,
+              help="five-dice: each 3 also leaves the hand, to another player.")
+@click.option("--threes-to", type=click.Choice(["random", "fewest", "most"]), default=None,
+              help="five-dice --threes: each 3 goes to a random other player (default), or"
+                   " the one holding the fewest or the most dice; a tie goes to the first"
+                   " from the roller's left.")
 @click.option("--exact/--no-exact", "with_exact", default=None,
               help="Show the exact answers beside the estimates (default: when quick).")
 @click.option("--json", "as_json", is_flag=True, help="Write the results as JSON.")
 @lang_option
 def simulate(players: int, games: int, seed: int | None, game_name: str, finish: str | None,
-             chips: int | None, with_exact: bool | None, as_json: bool,
-             lang: str | None) -> None:
+             chips: int | None, dice_each: int | None, threes: bool, threes_to: str | None,
+             with_exact: bool | None, as_json: bool, lang: str | None) -> None:
     """Play many games at once and estimate each seat's chance to win.
 
     Seats are counted from the player who rolls first after the opening, as
     in aces odds. Each share of wins comes with a 95 % confidence interval,
     and so does the mean number of rolls; where the exact answer is known,
     it stands beside the estimate, with whether it lies inside the interval.
+
+    For five-dice (Aces) the shares are of losses: a game has one loser,
+    whoever sends the last die to the centre. Its rolls are those after the
+    opening, rolls again included (a missed turn is not a roll), and the
+    report adds the mean number of rolls in a turn. Only small games of Aces,
+    with a few dice in all (one die each, say), have an exact answer.
+
+    The keys of --json: game, players, options, games, seed; win_by_seat
+    (pot) or loss_by_seat (five-dice), a share for each seat, and
+    win_by_seat_ci or loss_by_seat_ci, a [low, high] interval for each;
+    expected_rolls, expected_rolls_ci and sd_rolls for the game's length;
+    rolls_per_turn (five-dice only); confidence (0.95); exact, the exact
+    answers under the same keys, or null; exact_inside, whether each exact
+    value lies inside its interval, or null.
     """
     from aces.cli._numbers import numbers_in_errors
+    from aces.cli.play import game_options
+    from aces.rules import game_named
     from aces.simulate import check_games, simulation
     from aces.simulate.stats import summarize
 
     with reported(lang):
         chosen, catalog = translations(lang)
-        options: dict[str, OptionValue] = {}
-        if finish is not None:
-            options["finish"] = finish
-        if chips is not None:
-            options["chips"] = chips
         with numbers_in_errors(chosen):
             check_games(games)
             if seed is not None and seed < 0:
                 raise OptionError("--seed must be 0 or more, not {seed}", seed=seed)
+            # An option of the other game is refused by name, not ignored.
+            options = game_options(game_named(game_name), [
+                ("--finish", "finish", finish),
+                ("--chips", "chips", chips),
+                ("--dice-each", "dice", dice_each),
+                ("--threes", "threes", threes or None),
+                ("--threes-to", "threes_to", threes_to),
+            ])
+            if threes_to is not None and not threes:
+                raise OptionError("--threes-to says whom the 3s go to, so it needs --threes")
             sim = simulation(game_name, players, options)
         if seed is None:
             import secrets
@@ -84,7 +117,8 @@ def simulate(players: int, games: int, seed: int | None, game_name: str, finish:
         if as_json:
             click.echo(json.dumps(as_dict(sim, seed, summary, exact), indent=2))
         else:
-            click.echo(report(sim, seed, summary, exact, chosen, catalog))
+            unsolved = exact is None and with_exact is not False
+            click.echo(report(sim, seed, summary, exact, chosen, catalog, unsolved=unsolved))
 
 
 def _exact(sim: Simulation, wanted: bool | None) -> Exact | None:
@@ -109,37 +143,49 @@ def _progress(games: int, catalog: gettext.NullTranslations,
 
 def as_dict(sim: Simulation, seed: int, summary: Summary, exact: Exact | None,
             ) -> dict[str, t.Any]:
-    """The results for machines, with the keys of ``aces odds`` where they apply."""
+    """The results for machines, with the keys of ``aces odds`` where they apply.
+
+    The shares by seat are ``win_by_seat``, or ``loss_by_seat`` for a game
+    that counts losers (five-dice); ``rolls_per_turn`` is there for a game
+    that counts turns.
+    """
+    by_seat = "loss_by_seat" if sim.game in COUNTS_LOSERS else "win_by_seat"
     result: dict[str, t.Any] = {
         "game": sim.game,
         "players": sim.seats,
         "options": sim.options,
         "games": summary.games,
         "seed": seed,
-        "win_by_seat": summary.win_by_seat,
-        "win_by_seat_ci": [list(interval) for interval in summary.win_intervals],
+        by_seat: summary.win_by_seat,
+        f"{by_seat}_ci": [list(interval) for interval in summary.win_intervals],
         "expected_rolls": summary.expected_rolls,
         "expected_rolls_ci": list(summary.rolls_interval),
         "sd_rolls": summary.sd_rolls,
-        "confidence": 0.95,
-        "exact": None,
-        "exact_inside": None,
     }
+    if summary.rolls_per_turn is not None:
+        result["rolls_per_turn"] = summary.rolls_per_turn
+    result |= {"confidence": 0.95, "exact": None, "exact_inside": None}
     if exact is not None:
-        result["exact"] = {"win_by_seat": exact.win_by_seat,
+        result["exact"] = {by_seat: exact.win_by_seat,
                            "expected_rolls": exact.expected_rolls,
                            "sd_rolls": exact.sd_rolls}
+        if exact.rolls_per_turn is not None:
+            result["exact"]["rolls_per_turn"] = exact.rolls_per_turn
         result["exact_inside"] = {
-            "win_by_seat": [interval.holds(value) for interval, value
-                            in zip(summary.win_intervals, exact.win_by_seat, strict=True)],
+            by_seat: [interval.holds(value) for interval, value
+                      in zip(summary.win_intervals, exact.win_by_seat, strict=True)],
             "expected_rolls": summary.rolls_interval.holds(exact.expected_rolls),
         }
     return result
 
 
 def report(sim: Simulation, seed: int, summary: Summary, exact: Exact | None, lang: str,
-           catalog: gettext.NullTranslations) -> str:
-    """The results as a readable page, in the catalog's language."""
+           catalog: gettext.NullTranslations, *, unsolved: bool = False) -> str:
+    """The results as a readable page, in the catalog's language.
+
+    ``unsolved`` says that the exact answers were wanted but the game has
+    none, which the page of Aces says in words.
+    """
     from aces.cli._numbers import decimal, integer, percent, table
 
     _ = catalog.gettext
@@ -147,7 +193,8 @@ def report(sim: Simulation, seed: int, summary: Summary, exact: Exact | None, la
     yes, no = _("yes"), _("no")
     details = [catalog.ngettext("{count} player", "{count} players",
                                 sim.seats).format(count=sim.seats)]
-    details += [_option(name, value, catalog) for name, value in sim.options.items()]
+    details += [text for name, value in sim.options.items()
+                if (text := _option(name, value, sim.options, catalog))]
     # Translators: {seed}: the number that reproduces the dice of the run.
     details.append(_("seed {seed}").format(seed=seed))
     lines = [
@@ -158,9 +205,11 @@ def report(sim: Simulation, seed: int, summary: Summary, exact: Exact | None, la
         "",
         _("Seat 0 rolls first after the opening; the others follow to the left."),
     ]
-    # Translators: column headings: a seat number, its share of the simulated wins, and the
-    # 95 % confidence interval of that share.
-    header = [_("seat"), _("share of wins"), _("95 % interval")]
+    losers = sim.game in COUNTS_LOSERS
+    # Translators: column headings: a seat number, its share of the simulated wins (of the
+    # losses, in a game where one player loses), and the 95 % confidence interval of that share.
+    header = [_("seat"), _("share of losses") if losers else _("share of wins"),
+              _("95 % interval")]
     if exact is not None:
         # Translators: column headings: the exact chance, and whether it lies in the interval.
         header += [_("exact"), _("inside?")]
@@ -175,8 +224,9 @@ def report(sim: Simulation, seed: int, summary: Summary, exact: Exact | None, la
     lines += [table(rows, "  "), ""]
 
     low, high = summary.rolls_interval
-    # Translators: rolls count every roll of two dice after the opening, tries included;
-    # {low} and {high} are the ends of the 95 % confidence interval of the mean.
+    # Translators: rolls count every roll after the opening (Aces in the Pot: tries
+    # included; Aces: rolls again included); {low} and {high} are the ends of the 95 %
+    # confidence interval of the mean.
     lines.append(_("Rolls in a game: {mean} on average (95 % interval {low} to {high}),"
                    " standard deviation {sd}.").format(
         mean=decimal(summary.expected_rolls, lang), low=decimal(low, lang),
@@ -188,17 +238,55 @@ def report(sim: Simulation, seed: int, summary: Summary, exact: Exact | None, la
                    _("Exact: {mean} on average, outside the interval; standard deviation {sd}."))
         lines.append(message.format(mean=decimal(exact.expected_rolls, lang),
                                     sd=decimal(exact.sd_rolls, lang)))
+    if summary.rolls_per_turn is not None:
+        lines.append(_turns(summary.rolls_per_turn, exact, lang, catalog))
+    if losers:
+        lines += ["", _("A game's rolls are those after the opening, rolls again included;"
+                        " a missed turn is not a roll.")]
+        if unsolved:
+            lines.append(_("There is no exact answer to compare with: only small games of Aces,"
+                           " with a few dice in all, are solved exactly."))
     return "\n".join(lines)
 
 
-def _option(name: str, value: OptionValue, catalog: gettext.NullTranslations) -> str:
-    """A game option as the report names it."""
+def _turns(mean: float, exact: Exact | None, lang: str,
+           catalog: gettext.NullTranslations) -> str:
+    """The mean length of a turn, and the exact one when known."""
+    from aces.cli._numbers import decimal
+
+    # Translators: a turn is one player's rolls until play passes on; a roll that moves
+    # a die is rolled again, which makes turns longer. {mean}: rolls in a turn on average.
+    line = catalog.gettext("Rolls in a turn: {mean} on average.").format(mean=decimal(mean, lang))
+    if exact is not None and exact.rolls_per_turn is not None:
+        # Translators: follows "Rolls in a turn: ... on average."; {mean}: the exact value.
+        line += " " + catalog.gettext("Exact: {mean}.").format(
+            mean=decimal(exact.rolls_per_turn, lang))
+    return line
+
+
+def _option(name: str, value: OptionValue, options: dict[str, OptionValue],
+            catalog: gettext.NullTranslations) -> str | None:
+    """A game option as the report names it; ``None`` for one that goes unsaid."""
+    _ = catalog.gettext
     if name == "chips" and isinstance(value, int):
         return catalog.ngettext("{count} chip each", "{count} chips each",
                                 value).format(count=value)
     if name == "finish":
         # Translators: {finish}: the option's value, last-chip or last-holder, as typed.
-        return catalog.gettext("finish {finish}").format(finish=value)
+        return _("finish {finish}").format(finish=value)
+    if name == "dice" and isinstance(value, int):
+        return catalog.ngettext("{count} die each", "{count} dice each",
+                                value).format(count=value)
+    if name == "threes":
+        # Without the variation, neither it nor whom the 3s would go to is worth a word.
+        return None
+    if name == "threes_to":
+        if not options.get("threes"):
+            return None
+        # Translators: the threes variation of Aces, and whom each 3 goes to.
+        return {"fewest": _("each 3 to the player holding the fewest dice"),
+                "most": _("each 3 to the player holding the most dice"),
+                }.get(str(value), _("each 3 to a random other player"))
     return f"{name} {value}"
 
 

@@ -8,7 +8,9 @@ the statistics and the report stay the same. The engines share
 :mod:`aces.simulate.tables` steps any game whose states fit in a
 transition table, :mod:`aces.simulate.chips` plays Aces in the Pot as
 chips by seat when they do not. Aces in the Pot itself is
-:mod:`aces.simulate.pot`.
+:mod:`aces.simulate.pot`; Aces, the five-dice game, is
+:mod:`aces.simulate.fivedice`, which counts each game's loser where Aces
+in the Pot counts its winner.
 
 >>> sim = simulation("pot", 3, {})
 >>> tally = sim.run(1000, seed=1)
@@ -32,9 +34,12 @@ if t.TYPE_CHECKING:
 class Exact(t.NamedTuple):
     """The exact values a simulation's estimates can be held against."""
 
+    #: Each seat's chance to win; to lose, in a game that counts losers (five-dice).
     win_by_seat: list[float]
     expected_rolls: float
     sd_rolls: float
+    #: The mean length of a turn, for games that count turns.
+    rolls_per_turn: float | None = None
 
 
 class Simulation(t.Protocol):
@@ -75,8 +80,14 @@ def _pot(players: int, options: Mapping[str, OptionValue]) -> Simulation:
     return PotSimulation.create(players, options)
 
 
+def _five_dice(players: int, options: Mapping[str, OptionValue]) -> Simulation:
+    from aces.simulate.fivedice import FiveDiceSimulation
+
+    return FiveDiceSimulation.create(players, options)
+
+
 #: The games the simulation knows, by name.
-FACTORIES: t.Final[dict[str, Factory]] = {"pot": _pot}
+FACTORIES: t.Final[dict[str, Factory]] = {"pot": _pot, "five-dice": _five_dice}
 
 
 def simulation(game: str, players: int, options: Mapping[str, OptionValue]) -> Simulation:

@@ -4,7 +4,10 @@ An :class:`Engine` plays a batch of numbered games together and yields
 them as they finish, each with its winner (the seat counted from the
 player who rolls first after the opening) and its length in rolls.
 :func:`tally` adds up many batches; :func:`play_each` keeps every game,
-for tests that compare engines game by game.
+for tests that compare engines game by game. An engine whose dice come
+from elsewhere than :class:`Rolls` (the five-dice game rolls as many
+dice as a player holds) is a :class:`Plays` of its own source, and uses
+the same :func:`tally` and :func:`results`.
 """
 
 from __future__ import annotations
@@ -20,6 +23,9 @@ if t.TYPE_CHECKING:
 
 #: Games stepped together; small enough for the working arrays to stay in cache.
 BATCH: t.Final = 1 << 15
+
+R = t.TypeVar("R", contravariant=True)
+S = t.TypeVar("S")
 
 
 class Rolls(t.Protocol):
@@ -60,6 +66,20 @@ class Finished(t.NamedTuple):
     games: NDArray[np.int64]
     winners: NDArray[np.int64]
     lengths: NDArray[np.int64]
+    #: Turns each game lasted, for engines that count them: a turn is one
+    #: player's rolls until play passes on (or the game ends).
+    turns: NDArray[np.int64] | None = None
+
+
+class Plays(t.Protocol[R]):
+    """Plays batches of games of one game, with rolls from a source of type ``R``."""
+
+    @property
+    def seats(self) -> int: ...
+
+    def play(self, games: NDArray[np.int64], rolls: R) -> Iterator[Finished]:
+        """Play the numbered games to their ends, yielding them as they finish."""
+        ...
 
 
 class Engine(t.Protocol):
@@ -76,21 +96,24 @@ class Engine(t.Protocol):
 class Tally(t.NamedTuple):
     """What many games add up to."""
 
-    #: Games won by each seat.
+    #: Games won by each seat (lost, in a game that counts losers: five-dice).
     wins: NDArray[np.int64]
     #: ``lengths[k]``: games that lasted ``k`` rolls.
     lengths: NDArray[np.int64]
+    #: Turns in all the games, when the engine counts them.
+    turns: int | None = None
 
     @property
     def games(self) -> int:
         return int(self.wins.sum())
 
 
-def tally(engine: Engine, games: int, rolls: Rolls,
+def tally(engine: Plays[S], games: int, rolls: S,
           progress: Callable[[int], None] | None = None) -> Tally:
     """Play ``games`` games and count wins by seat and games by length."""
     wins = np.zeros(engine.seats, dtype=np.int64)
     lengths = np.zeros(1, dtype=np.int64)
+    turns: int | None = None
     for batch in _batches(games):
         for done in engine.play(batch, rolls):
             wins += np.bincount(done.winners, minlength=engine.seats)
@@ -98,23 +121,35 @@ def tally(engine: Engine, games: int, rolls: Rolls,
             if len(counted) > len(lengths):
                 lengths = np.pad(lengths, (0, len(counted) - len(lengths)))
             lengths[: len(counted)] += counted
+            if done.turns is not None:
+                turns = (turns or 0) + int(done.turns.sum())
         if progress is not None:
             progress(len(batch))
-    return Tally(wins, lengths)
+    return Tally(wins, lengths, turns)
 
 
-def play_each(engine: Engine, rolls: ScriptedRolls) -> Finished:
-    """Play one game per row of scripted rolls; the winner and length of each."""
-    games = len(rolls.rolls)
+def results(engine: Plays[S], rolls: S, games: int) -> Finished:
+    """Play ``games`` games and keep each one's result, in the games' order (tests)."""
     winners = np.full(games, -1, dtype=np.int64)
     lengths = np.full(games, -1, dtype=np.int64)
+    turns = np.full(games, -1, dtype=np.int64)
+    counted = False
     for batch in _batches(games):
         for done in engine.play(batch, rolls):
             winners[done.games] = done.winners
             lengths[done.games] = done.lengths
-    if (lengths > rolls.rolls.shape[1]).any():
+            if done.turns is not None:
+                counted = True
+                turns[done.games] = done.turns
+    return Finished(np.arange(games), winners, lengths, turns if counted else None)
+
+
+def play_each(engine: Engine, rolls: ScriptedRolls) -> Finished:
+    """Play one game per row of scripted rolls; the winner and length of each."""
+    finished = results(engine, rolls, len(rolls.rolls))
+    if (finished.lengths > rolls.rolls.shape[1]).any():
         raise ValueError("a game outlasted its scripted rolls")
-    return Finished(np.arange(games), winners, lengths)
+    return finished
 
 
 def _batches(games: int) -> Iterator[NDArray[np.int64]]:

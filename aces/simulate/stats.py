@@ -60,13 +60,17 @@ class Summary(t.NamedTuple):
     expected_rolls: float
     rolls_interval: Interval
     sd_rolls: float
+    #: Rolls in all the games over turns in all the games: the mean length of
+    #: a turn, when the engine counts turns.
+    rolls_per_turn: float | None = None
 
 
 def summarize(tally: Tally) -> Summary:
     """Shares of wins and the game length, with their intervals."""
     games = tally.games
     lengths = np.arange(len(tally.lengths))
-    mean = float((lengths * tally.lengths).sum() / games)
+    rolls = int((lengths * tally.lengths).sum())
+    mean = rolls / games
     squares = float((((lengths - mean) ** 2) * tally.lengths).sum())
     sd = math.sqrt(squares / (games - 1)) if games > 1 else 0.0
     half = Z95 * sd / math.sqrt(games)
@@ -77,4 +81,5 @@ def summarize(tally: Tally) -> Summary:
         expected_rolls=mean,
         rolls_interval=Interval(mean - half, mean + half),
         sd_rolls=sd,
+        rolls_per_turn=rolls / tally.turns if tally.turns else None,
     )

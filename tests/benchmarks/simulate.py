@@ -8,7 +8,12 @@ Reports, side by side and in one process:
   engine, :func:`aces.engine.play` with :class:`aces.dice.RandomDice`;
 * their ratio (target: at least 50);
 * with ``--exact``, the time ``aces odds --players 8`` needs for each finish
-  (building the chain, solving it, the length distribution to 99 %).
+  (building the chain, solving it, the length distribution to 99 %);
+* for Aces, the five-dice game (:mod:`aces.simulate.fivedice`), the fast
+  engine and the plain loop side by side, with their ratio, for four
+  players with five dice each and for the pub version, three players with
+  one die each. It has no target: a roll of many dice costs more than a
+  table look-up, and the report says how much.
 
 Run it with ``python tests/benchmarks/simulate.py [GAMES] [--exact]``. It is
 a script, not a test: shared machines are too noisy for timed assertions.
@@ -34,6 +39,10 @@ TARGET_FAST = 2_000_000
 TARGET_RATIO = 50
 PLAYERS = 4
 PLAIN_GAMES = 3_000
+#: Aces: players and dice each of the games measured.
+FIVE_DICE: tuple[tuple[int, int], ...] = ((4, 5), (3, 1))
+FIVE_DICE_GAMES = 400_000
+FIVE_DICE_PLAIN_GAMES = 1_000
 
 
 def fast_rate(games: int, repeats: int = 3) -> float:
@@ -63,6 +72,41 @@ def plain_rate(games: int) -> float:
     return games / (time.perf_counter() - start)
 
 
+def five_dice_fast_rate(players: int, dice: int, games: int, repeats: int = 3) -> float:
+    """Games of Aces per second of the fast engine, the median of a few runs."""
+    from aces.simulate import simulation
+
+    rates = []
+    for seed in range(repeats):
+        start = time.perf_counter()
+        tally = simulation("five-dice", players, {"dice": dice}).run(games, seed)
+        seconds = time.perf_counter() - start
+        assert tally.games == games
+        rates.append(games / seconds)
+    return statistics.median(rates)
+
+
+def five_dice_plain_rate(players: int, dice: int, games: int) -> float:
+    """Games of Aces per second of a plain loop over the event-sourced engine."""
+    game = game_named("five-dice")
+    names = ["Ada", "Bo", "Cy", "Dag", "Eli"][:players]
+    start = time.perf_counter()
+    for seed in range(games):
+        header = engine.header(game, names, {"dice": dice}, seed)
+        for _ in engine.play(game, header, RandomDice(seed)):
+            pass
+    return games / (time.perf_counter() - start)
+
+
+def five_dice_rates() -> None:
+    for players, dice in FIVE_DICE:
+        fast = five_dice_fast_rate(players, dice, FIVE_DICE_GAMES)
+        plain = five_dice_plain_rate(players, dice, FIVE_DICE_PLAIN_GAMES)
+        shape = f"{players} players x {dice} {'die' if dice == 1 else 'dice'}"
+        print(f"five-dice, {shape}: fast engine {fast:,.0f} games/s,"
+              f" plain loop {plain:,.0f} games/s, ratio {fast / plain:,.0f} x")
+
+
 def exact_times() -> None:
     from aces.odds import exact
 
@@ -86,6 +130,7 @@ def main(argv: list[str]) -> int:
           f"{'' if ratio >= TARGET_RATIO else '  BELOW TARGET'}")
     if "--exact" in argv:
         exact_times()
+    five_dice_rates()
     return 0 if fast >= TARGET_FAST and ratio >= TARGET_RATIO else 1
 
 

@@ -104,3 +104,120 @@ def test_many_players_without_an_exact_answer() -> None:
 
 def test_a_negative_seed() -> None:
     assert "--seed" in one_line_error(run("--players", "3", "--seed", "-1"))
+
+
+# -- Aces, the five-dice game -------------------------------------------------
+
+
+def five_dice(*args: str) -> Result:
+    return run("--game", "five-dice", *args)
+
+
+def test_five_dice_json_counts_losses() -> None:
+    result = five_dice("--players", "4", "--games", "3000", "--seed", "5", "--threes",
+                       "--json")
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)
+    assert data["game"] == "five-dice"
+    assert data["options"] == {"dice": 5, "threes": True, "threes_to": "random"}
+    assert "win_by_seat" not in data
+    assert len(data["loss_by_seat"]) == 4
+    assert sum(data["loss_by_seat"]) == pytest.approx(1)
+    for share, (low, high) in zip(data["loss_by_seat"], data["loss_by_seat_ci"], strict=True):
+        assert low <= share <= high
+    low, high = data["expected_rolls_ci"]
+    assert low <= data["expected_rolls"] <= high
+    assert data["sd_rolls"] > 0
+    assert 1 < data["rolls_per_turn"] < data["expected_rolls"]
+    # No exact answer for five dice each.
+    assert data["exact"] is None
+    assert data["exact_inside"] is None
+
+
+def test_five_dice_pub_version_has_an_exact_answer() -> None:
+    data = json.loads(five_dice("--players", "3", "--dice-each", "1", "--games", "5000",
+                                "--seed", "1", "--json").stdout)
+    exact = data["exact"]
+    assert sorted(exact) == ["expected_rolls", "loss_by_seat", "rolls_per_turn", "sd_rolls"]
+    assert sum(exact["loss_by_seat"]) == pytest.approx(1)
+    assert len(data["exact_inside"]["loss_by_seat"]) == 3
+    assert isinstance(data["exact_inside"]["expected_rolls"], bool)
+
+
+def test_five_dice_readable_report() -> None:
+    result = five_dice("--players", "4", "--games", "2000", "--seed", "3", "--threes",
+                       "--threes-to", "fewest")
+    assert result.exit_code == 0, result.output
+    page = result.stdout
+    assert page.startswith("Aces: 2,000 simulated games")
+    assert "4 players, 5 dice each, each 3 to the player holding the fewest dice, seed 3" in page
+    assert "share of losses" in page
+    assert "Rolls in a turn:" in page
+    assert "rolls again included" in page
+    assert "no exact answer" in page
+    assert "inside?" not in page
+
+
+def test_five_dice_exact_column_and_no_exact() -> None:
+    page = five_dice("--players", "3", "--dice-each", "1", "--games", "2000",
+                     "--seed", "3").stdout
+    assert "1 die each" in page
+    assert "inside?" in page
+    assert "no exact answer" not in page
+    page = five_dice("--players", "3", "--dice-each", "1", "--games", "2000", "--seed", "3",
+                     "--no-exact").stdout
+    assert "inside?" not in page
+    assert "no exact answer" not in page
+
+
+def test_five_dice_in_norwegian() -> None:
+    result = five_dice("--players", "3", "--dice-each", "1", "--games", "3000", "--seed", "2",
+                       "--lang", "nb")
+    assert result.exit_code == 0, result.output
+    page = result.stdout
+    assert page.startswith("Ess: 3\xa0000 simulerte spill")
+    assert "1 terning hver" in page
+    assert "andel tap" in page
+    assert "\xa0%" in page
+    assert "share of" not in page
+    assert "Rolls" not in page
+
+
+def test_five_dice_same_seed_same_report() -> None:
+    first = five_dice("--players", "3", "--games", "2000", "--seed", "4")
+    again = five_dice("--players", "3", "--games", "2000", "--seed", "4")
+    assert first.exit_code == 0, first.output
+    assert first.stdout == again.stdout
+
+
+@pytest.mark.parametrize(("option", "value"), [("--chips", "3"), ("--finish", "last-holder")])
+def test_pot_options_are_refused_for_five_dice(option: str, value: str) -> None:
+    line = one_line_error(five_dice("--players", "3", option, value))
+    assert f"{option} is not an option of the game five-dice" in line
+
+
+@pytest.mark.parametrize("options", [("--dice-each", "2"), ("--threes",),
+                                     ("--threes", "--threes-to", "most")])
+def test_five_dice_options_are_refused_for_pot(options: tuple[str, ...]) -> None:
+    line = one_line_error(run("--players", "3", *options))
+    assert f"{options[0]} is not an option of the game pot" in line
+
+
+def test_five_dice_bad_input() -> None:
+    assert "--players must be at least 3, not 2" in one_line_error(
+        five_dice("--players", "2"))
+    assert "--games must be at least 1, not 0" in one_line_error(
+        five_dice("--players", "3", "--games", "0"))
+    assert "at least 1 die, not 0" in one_line_error(
+        five_dice("--players", "3", "--dice-each", "0"))
+    assert "needs --threes" in one_line_error(
+        five_dice("--players", "3", "--threes-to", "most"))
+    line = one_line_error(five_dice("--players", "30", "--dice-each", "50"))
+    assert "at most 1,000 dice in all, not 30 players with 50 each" in line
+
+
+def test_five_dice_bad_input_in_norwegian() -> None:
+    line = one_line_error(five_dice("--players", "3", "--chips", "2", "--lang", "nb"))
+    assert "--chips" in line
+    assert "five-dice" in line
+    assert "is not an option" not in line

@@ -1,0 +1,237 @@
+"""The small games of Aces solved exactly, as an absorbing Markov chain made by the rules.
+
+A state is what the rules need before the next roll, seen from the player
+about to roll: the dice of every seat counted leftwards from the roller.
+A roll is one of the ways its dice can fall, counted as how many show 1,
+2, 5 (and 3, with ``threes``) and how many something else, with its
+multinomial chance; with ``threes`` and the ``random`` policy, each way
+the 3s can be shared among the other players is a branch of its own. Each
+branch is decided by :func:`aces.rules.fivedice.decide` (receivers chosen
+by :func:`aces.rules.fivedice.choose` for ``fewest`` and ``most``) and
+folded by :func:`aces.rules.fivedice.evolve`: no second copy of the rules.
+
+Settling every branch through the rules is what keeps the chain honest,
+and what limits it: a full game of Aces, four players with five dice
+each, has 8,855 states and 886,259 branches. So only small games are
+solved (:data:`MAX_STATES`, :data:`MAX_BRANCHES`), such as the pub version
+with one die each; for the others the simulation has no exact answer to
+stand beside, and says so.
+
+>>> chain = build(3, 1, threes=False, threes_to="random")
+>>> len(chain.states), chain.states[chain.start]
+(10, (1, 1, 1))
+>>> answer = solve(chain)
+>>> round(sum(answer.win_by_seat), 12)
+1.0
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import typing as t
+from dataclasses import dataclass
+from fractions import Fraction
+
+import msgspec
+import numpy as np
+
+from aces.events import GameOver, RollAgain
+from aces.rules import Roll, fivedice
+from aces.rules.opening import Opening
+from aces.simulate import Exact
+
+if t.TYPE_CHECKING:
+    from collections.abc import Iterator
+
+#: The most states a chain may have: the solver holds a square matrix of
+#: them for every seat (six players with one die each have 462 states).
+MAX_STATES: t.Final = 500
+#: The most branches (rolls settled by the rules) a chain may have: well
+#: under a second of building (four players with two dice each need 6,270).
+MAX_BRANCHES: t.Final = 25_000
+
+#: A face for each kind of die a roll is counted by; 6 stands for every face
+#: that stays in the hand (3 too, without ``threes``).
+_KINDS: t.Final = {False: (1, 2, 5, 6), True: (1, 2, 5, 3, 6)}
+_CHANCES: t.Final = {False: (Fraction(1, 6),) * 3 + (Fraction(1, 2),),
+                     True: (Fraction(1, 6),) * 4 + (Fraction(1, 3),)}
+
+
+class Branch(t.NamedTuple):
+    """One way a roll in a state can go."""
+
+    chance: Fraction
+    #: The next state's index, or ``-1`` when the roll ends the game.
+    state: int
+    #: Seats to the left of the roller where the next roller sits.
+    rotation: int
+    #: Whether the roll ends the roller's turn (no roll again follows).
+    ends_turn: bool
+
+
+@dataclass(frozen=True, eq=False)
+class Chain:
+    """Every state of a small game of Aces and every branch out of each."""
+
+    players: int
+    dice: int
+    #: Dice of each seat, seen from the roller.
+    states: list[tuple[int, ...]]
+    branches: list[list[Branch]]
+
+    @property
+    def start(self) -> int:
+        """Everyone holds their dice, and seat 0 rolls."""
+        return self.states.index((self.dice,) * self.players)
+
+
+def _compositions(total: int, parts: int) -> Iterator[tuple[int, ...]]:
+    """Every way to write ``total`` as ``parts`` counts, zero allowed, in order."""
+    if parts == 1:
+        yield (total,)
+        return
+    for first in range(total, -1, -1):
+        for rest in _compositions(total - first, parts - 1):
+            yield (first, *rest)
+
+
+def _multinomial(counts: tuple[int, ...], chances: tuple[Fraction, ...]) -> Fraction:
+    ways = math.factorial(sum(counts))
+    chance = Fraction(1)
+    for count, each in zip(counts, chances, strict=True):
+        ways //= math.factorial(count)
+        chance *= each**count
+    return ways * chance
+
+
+def _states(players: int, total: int) -> list[tuple[int, ...]]:
+    """The roller holds a die; dice in play from 1 to ``total``, fewest first."""
+    return [held for in_play in range(1, total + 1)
+            for held in _compositions(in_play, players) if held[0]]
+
+
+def state_count(players: int, dice: int) -> int:
+    """The states of a game, known without listing them.
+
+    >>> state_count(3, 1), state_count(4, 5)
+    (10, 8855)
+    """
+    return math.comb(players * dice + players - 1, players)
+
+
+def solvable(players: int, dice: int, threes: bool, threes_to: fivedice.Policy,
+             most_states: int = MAX_STATES) -> bool:
+    """Whether the game is small enough to solve here: few states, few branches."""
+    if state_count(players, dice) > min(most_states, MAX_STATES):
+        return False
+    return branch_count(players, dice, threes, threes_to) <= MAX_BRANCHES
+
+
+def branch_count(players: int, dice: int, threes: bool, threes_to: fivedice.Policy) -> int:
+    """How many rolls the rules would settle to build the chain, known in advance.
+
+    >>> branch_count(3, 1, threes=False, threes_to="random")
+    74
+    """
+    kinds = len(_KINDS[threes])
+    shares = threes and threes_to == "random"
+    count = 0
+    for held in _states(players, players * dice):
+        if shares:
+            for counts in _compositions(held[0], kinds):
+                count += math.comb(counts[3] + players - 2, players - 2)
+        else:
+            count += math.comb(held[0] + kinds - 1, kinds - 1)
+    return count
+
+
+def build(players: int, dice: int, threes: bool, threes_to: fivedice.Policy) -> Chain:
+    """The chain of a game; the caller keeps it small (see :func:`branch_count`)."""
+    names = tuple(f"P{seat}" for seat in range(players))
+    states = _states(players, players * dice)
+    index = {held: number for number, held in enumerate(states)}
+    base = fivedice.FiveDiceState(
+        players=names, seats={name: seat for seat, name in enumerate(names)},
+        dice_each=dice, threes=threes, threes_to=threes_to, held=states[0],
+        opening=Opening.everyone(players), phase="play")
+    kinds, chances = _KINDS[threes], _CHANCES[threes]
+    unused = random.Random(0)  # fewest and most choose without chance
+    branches: list[list[Branch]] = []
+    for held in states:
+        state = msgspec.structs.replace(base, held=held, centre=players * dice - sum(held))
+        out: list[Branch] = []
+        for counts in _compositions(held[0], len(kinds)):
+            roll = tuple(face for face, count in zip(kinds, counts, strict=True)
+                         for _ in range(count))
+            chance = _multinomial(counts, chances)
+            for to, share in _receivers(state, roll, unused):
+                out.append(_branch(state, Roll(roll, to), chance * share, index))
+        branches.append(out)
+    return Chain(players, dice, states, branches)
+
+
+def _receivers(state: fivedice.FiveDiceState, roll: tuple[int, ...], rng: random.Random,
+               ) -> Iterator[tuple[tuple[str, ...], Fraction]]:
+    """Whom the roll's 3s go to, with the chance of each choice."""
+    threes = roll.count(fivedice.THREE) if state.threes else 0
+    if not threes or state.threes_to != "random":
+        yield fivedice.choose(state, roll, rng), Fraction(1)
+        return
+    others = state.players[1:]
+    each = (Fraction(1, len(others)),) * len(others)
+    for counts in _compositions(threes, len(others)):
+        to = tuple(name for name, count in zip(others, counts, strict=True)
+                   for _ in range(count))
+        yield to, _multinomial(counts, each)
+
+
+def _branch(state: fivedice.FiveDiceState, roll: Roll, chance: Fraction,
+            index: dict[tuple[int, ...], int]) -> Branch:
+    events = fivedice.decide(state, roll)
+    ends_turn = not any(isinstance(event, RollAgain) for event in events)
+    if any(isinstance(event, GameOver) for event in events):
+        return Branch(chance, -1, 0, ends_turn)
+    for event in events:
+        state = fivedice.evolve(state, event)
+    turn = state.turn
+    return Branch(chance, index[state.held[turn:] + state.held[:turn]], turn, ends_turn)
+
+
+def solve(chain: Chain) -> Exact:
+    """Each seat's chance to lose, the game's length in rolls, and rolls per turn.
+
+    The chances that each seat (counted from the roller) loses from a state
+    are the roller's own on the rolls that end the game, plus those of the
+    next state turned round by the next roller's seat. Turning round is a
+    cyclic shift, which the discrete Fourier transform over the seats makes
+    a product: one system of the chain's size for each seat, instead of one
+    as many times bigger.
+    """
+    n, size = chain.players, len(chain.states)
+    turned = np.exp(-2j * np.pi * np.arange(n) / n)  # a shift by one seat, by frequency
+    steps = np.zeros((n, size, size), dtype=np.complex128)
+    ending = np.zeros(size)
+    turns_end = np.zeros(size)
+    for s, out in enumerate(chain.branches):
+        for branch in out:
+            p = float(branch.chance)
+            turns_end[s] += p * branch.ends_turn
+            if branch.state < 0:
+                ending[s] += p
+            else:
+                steps[:, s, branch.state] -= p * turned**branch.rotation
+    steps += np.eye(size)
+    by_frequency = np.linalg.solve(steps, np.broadcast_to(ending, (n, size))[..., None])
+    loses = np.fft.ifft(by_frequency[:, chain.start, 0]).real
+    step = steps[0].real
+    rolls = np.linalg.solve(step, np.ones(size))
+    squares = np.linalg.solve(step, 2 * rolls - 1)
+    turns = np.linalg.solve(step, turns_end)
+    mean = float(rolls[chain.start])
+    return Exact(
+        win_by_seat=[float(x) for x in loses],
+        expected_rolls=mean,
+        sd_rolls=math.sqrt(max(float(squares[chain.start]) - mean * mean, 0.0)),
+        rolls_per_turn=mean / float(turns[chain.start]),
+    )
