@@ -1,0 +1,241 @@
+"""The command line in the user's language: our help texts, and click's own words.
+
+Two kinds of text reach the user besides what a command prints:
+
+* the help of each command and option, written in English in the code.
+  :func:`translated` copies the command tree with every help text looked up
+  in the package's catalog, so ``aces --lang nb replay --help`` is Norwegian.
+  The texts are found by :func:`help_messages`, which the catalog tool
+  calls, so every help text is a message to translate without a marker in
+  the command modules;
+* click's own messages ("Usage:", "Missing argument 'LOG'."...). Click
+  wraps them in the standard library's global ``gettext`` function, which
+  can only read compiled ``.mo`` files from disk, and this package keeps no
+  ``.mo`` files. :func:`speaking` instead points click's ``_`` and
+  ``ngettext`` at a dispatcher that asks the catalog chosen for this run
+  (a context variable), falling back to the standard library's own
+  function when none is chosen, so click behaves as before for anyone
+  else. Click's messages are in our catalog (:mod:`aces.cli._click_messages`).
+
+The language is chosen before click parses anything (:func:`requested`
+finds ``--lang`` wherever it is on the line; else the locale decides), so
+that the help and the usage errors speak it too.
+
+>>> requested(["replay", "game.jsonl", "--lang", "nb"]), requested(["--lang=en", "play"])
+('nb', 'en')
+>>> requested(["replay", "--", "--lang"]) is None
+True
+"""
+
+from __future__ import annotations
+
+import contextlib
+import contextvars
+import copy
+import gettext as stdlib_gettext
+import inspect
+import os
+import sys
+import typing as t
+
+import click
+
+if t.TYPE_CHECKING:
+    from collections.abc import Iterator, Mapping, Sequence
+
+Gettext = t.Callable[[str], str]
+
+#: The catalog of the command now running; ``None`` outside the aces CLI.
+_CATALOG: contextvars.ContextVar[stdlib_gettext.NullTranslations | None] = (
+    contextvars.ContextVar("aces_cli_catalog", default=None))
+#: Click's modules that show messages; imported here so that none is patched late.
+_CLICK_MODULES: t.Final = ("core", "exceptions", "parser", "types", "formatting",
+                           "decorators", "termui", "utils", "_termui_impl")
+
+
+def requested(args: Sequence[str]) -> str | None:
+    """The value of ``--lang`` anywhere on the command line, before a ``--``."""
+    found = None
+    arguments = iter(args)
+    for arg in arguments:
+        if arg == "--":
+            break
+        if arg == "--lang":
+            found = next(arguments, None)
+        elif arg.startswith("--lang="):
+            found = arg.partition("=")[2]
+    return found
+
+
+def chosen(args: Sequence[str], environ: Mapping[str, str]) -> str:
+    """The language of this run; English when ``--lang`` names no shipped language
+    (the command itself then says so, in one line)."""
+    from aces.errors import OptionError
+    from aces.i18n import DEFAULT, negotiate
+
+    try:
+        return negotiate(requested(args), environ)
+    except OptionError:
+        return DEFAULT
+
+
+# -- Our help texts ---------------------------------------------------------------------
+
+
+def commands(command: click.Command) -> Iterator[click.Command]:
+    """A command and all its subcommands, depth first, in name order."""
+    yield command
+    if isinstance(command, click.Group):
+        for name in sorted(command.commands):
+            yield from commands(command.commands[name])
+
+
+def help_messages(root: click.Command) -> Iterator[tuple[str, str, str]]:
+    """Every help text of the command line: the text, where it is shown, and
+    the module that defines it (a path from the top of the repository).
+
+    The catalog tool adds these to the template, each with a comment for
+    translators saying which command or option it helps with.
+
+    >>> from aces.cli import cli
+    >>> ("Language of the output: en or nb (default: from the locale, else en).",
+    ...  "the help of --lang of aces replay", "aces/cli/logs.py") in list(help_messages(cli))
+    True
+    """
+    for command in commands(root):
+        name = "aces" if command is root else f"aces {command.name}"
+        path = _source(command)
+        for attr in ("help", "short_help", "epilog"):
+            text = getattr(command, attr)
+            if text:
+                yield inspect.cleandoc(text), f"the help of {name}", path
+        for param in command.params:
+            text = getattr(param, "help", None)
+            if text:
+                yield text, f"the help of {param.opts[0]} of {name}", path
+
+
+def _source(command: click.Command) -> str:
+    """The file that defines a command, from the top of the repository."""
+    from pathlib import Path
+
+    import aces
+
+    source = inspect.getsourcefile(command.callback) if command.callback else None
+    top = Path(aces.__file__).resolve().parent.parent
+    return Path(source or aces.__file__).resolve().relative_to(top).as_posix()
+
+
+def translated(root: click.Command, gettext: Gettext) -> click.Command:
+    """A copy of the command tree whose help texts are in the catalog's language."""
+    tree = copy.deepcopy(root)
+    for command in commands(tree):
+        if command.options_metavar:
+            command.options_metavar = gettext(command.options_metavar)
+        if isinstance(command, click.Group) and command.subcommand_metavar:
+            command.subcommand_metavar = gettext(command.subcommand_metavar)
+        for attr in ("help", "short_help", "epilog"):
+            text = getattr(command, attr)
+            if text:
+                setattr(command, attr, gettext(inspect.cleandoc(text)))
+        for param in command.params:
+            text = getattr(param, "help", None)
+            if text:
+                param.help = gettext(text)
+            _name_the_value(param, gettext)
+    return tree
+
+
+def _name_the_value(param: click.Parameter, gettext: Gettext) -> None:
+    """Give an option the translated name of its kind of value ("--seed HELTALL")."""
+    from aces.cli._click_messages import TYPE_METAVARS
+
+    if (isinstance(param, click.Option) and param.metavar is None and not param.is_flag
+            and param.nargs == 1 and param.type.name in TYPE_METAVARS):
+        param.metavar = gettext(TYPE_METAVARS[param.type.name])
+
+
+# -- Click's own messages ------------------------------------------------------------------
+
+
+def _gettext(message: str) -> str:
+    catalog = _CATALOG.get()
+    return stdlib_gettext.gettext(message) if catalog is None else catalog.gettext(message)
+
+
+def _ngettext(singular: str, plural: str, n: int) -> str:
+    from aces.cli._click_messages import RENAMED
+
+    catalog = _CATALOG.get()
+    if catalog is None:
+        return stdlib_gettext.ngettext(singular, plural, n)
+    ours = RENAMED.get((singular, plural))
+    if ours is None:
+        return catalog.ngettext(singular, plural, n)
+    # Translated under our name; untranslated (English), click's own words.
+    text = catalog.ngettext(*ours, n)
+    return stdlib_gettext.ngettext(singular, plural, n) if text in ours else text
+
+
+def _install() -> None:
+    """Point click's ``_`` and ``ngettext`` at the dispatchers (once; idempotent)."""
+    import importlib
+
+    for name in _CLICK_MODULES:
+        module = importlib.import_module(f"click.{name}")
+        if getattr(module, "_", None) is stdlib_gettext.gettext:
+            module._ = _gettext  # type: ignore[attr-defined]
+        if getattr(module, "ngettext", None) is stdlib_gettext.ngettext:
+            module.ngettext = _ngettext  # type: ignore[attr-defined]
+
+
+@contextlib.contextmanager
+def speaking(catalog: stdlib_gettext.NullTranslations) -> Iterator[None]:
+    """Let click's own messages speak the catalog's language while the block runs."""
+    _install()
+    token = _CATALOG.set(catalog)
+    try:
+        yield
+    finally:
+        _CATALOG.reset(token)
+
+
+def current() -> Gettext:
+    """The translation function of the command now running (English outside one)."""
+    catalog = _CATALOG.get()
+    return stdlib_gettext.gettext if catalog is None else catalog.gettext
+
+
+class AcesGroup(click.Group):
+    """The ``aces`` group: chooses the language first, then runs in it."""
+
+    def main(self, args: Sequence[str] | None = None, prog_name: str | None = None,
+             complete_var: str | None = None, standalone_mode: bool = True,
+             windows_expand_args: bool = True, **extra: t.Any) -> t.Any:
+        from aces.i18n import translations
+
+        arguments = list(sys.argv[1:] if args is None else args)
+        catalog = translations(chosen(arguments, os.environ))
+        tree = translated(self, catalog.gettext)
+        with speaking(catalog):
+            return click.Group.main(tree, arguments, prog_name, complete_var,
+                                    standalone_mode, windows_expand_args=windows_expand_args,
+                                    **extra)
+
+
+def _show_version(ctx: click.Context, param: click.Parameter, value: bool) -> None:
+    from aces import __version__
+
+    if not value or ctx.resilient_parsing:
+        return
+    # Click's own message, looked up now rather than when the option was made.
+    click.echo(current()("%(prog)s, version %(version)s")
+               % {"prog": ctx.find_root().info_name, "version": __version__})
+    ctx.exit()
+
+
+def version_option(function: t.Callable[..., t.Any]) -> t.Callable[..., t.Any]:
+    """``--version``, saying so in the language of the run."""
+    return click.option("--version", is_flag=True, expose_value=False, is_eager=True,
+                        callback=_show_version,
+                        help="Show the version and exit.")(function)

@@ -1,0 +1,355 @@
+"""The package's own Sphinx extension: the documentation computed from the code.
+
+``extensions = ["aces.sphinxext"]`` in a ``conf.py`` adds:
+
+``.. aces-walkthrough:: replays/three-players.jsonl``
+    A log told as a walkthrough (:mod:`aces.walkthrough`), in the build's
+    language; the path is relative to ``aces_log_root``, itself relative to
+    the documentation's source folder.
+``:aces:`try```
+    A number of the lessons (:mod:`aces.sphinxext.quantities`).
+``.. aces-table:: outcomes`` and ``.. aces-plot:: nothing(20000)``
+    A table or a plot of the lessons (:mod:`~aces.sphinxext.tables`,
+    :mod:`~aces.sphinxext.plots`), drawn at build time.
+``.. aces-output:: odds --players 3``
+    What an ``aces`` command prints, run at build time in the build's language.
+``.. aces-language:: nb``
+    Text written for one language only, left out of the other and of the
+    translation catalogs.
+``.. aces-commands::``
+    The command reference, by sphinx-click, in the build's language.
+
+Whatever cannot be computed (a missing or invalid log, an unknown number)
+is reported as an error at its document and line, with the reason, the
+page shows the error in its place, and the build ends with a failure
+status, with ``-W`` or without: the pages never show a silently empty
+section.
+"""
+
+from __future__ import annotations
+
+import base64
+import shlex
+import typing as t
+from pathlib import Path
+
+from docutils import nodes
+from docutils.parsers.rst import directives
+from sphinx.errors import SphinxError
+from sphinx.util.docutils import SphinxDirective
+
+from aces import __version__
+
+if t.TYPE_CHECKING:
+    import gettext
+    from collections.abc import Sequence
+
+    from docutils.parsers.rst.states import Inliner
+    from sphinx.application import Sphinx
+    from sphinx.environment import BuildEnvironment
+    from sphinx.util.typing import ExtensionMetadata
+
+    from aces.walkthrough import Part
+
+#: Builders that only read the text (to translate or to test it): the
+#: computed parts of a page are left out of them.
+TEXT_ONLY: t.Final = frozenset({"gettext", "doctest"})
+
+
+class AcesDocsError(SphinxError):
+    """The build cannot go on: the language it asks for is not one the package speaks."""
+
+    category = "aces documentation error"
+
+
+def _failures(env: BuildEnvironment) -> dict[str, list[str]]:
+    """What each document asked for and could not have, kept with the environment."""
+    found: dict[str, list[str]] | None = getattr(env, "aces_failures", None)
+    if found is None:
+        found = {}
+        env.aces_failures = found  # type: ignore[attr-defined]
+    return found
+
+
+def _failed(env: BuildEnvironment, docname: str, message: str) -> None:
+    _failures(env).setdefault(docname, []).append(message)
+
+
+def _purge(app: Sphinx, env: BuildEnvironment, docname: str) -> None:
+    _failures(env).pop(docname, None)
+
+
+def _merge(app: Sphinx, env: BuildEnvironment, docnames: set[str],
+           other: BuildEnvironment) -> None:
+    for docname, messages in _failures(other).items():
+        if docname in docnames:
+            _failures(env)[docname] = messages
+
+
+def _started(app: Sphinx) -> None:
+    """Let the directives know the builder: some leave their work out of text-only builds."""
+    app.env.aces_builder = app.builder.name  # type: ignore[attr-defined]
+
+
+def _finish(app: Sphinx, exception: Exception | None) -> None:
+    """A build with a page that asked for something impossible fails, even without -W."""
+    if exception is None and any(_failures(app.env).values()):
+        app.statuscode = 1
+
+
+def language(config_language: str | None) -> str:
+    """The package's language for a build's ``language`` setting (``nb``, ``nb_NO``...)."""
+    from aces.errors import OptionError
+    from aces.i18n import negotiate
+
+    try:
+        return negotiate(config_language or "en", {})
+    except OptionError as exc:
+        raise AcesDocsError(f"the documentation cannot be built in {config_language!r}:"
+                            f" {exc}") from None
+
+
+def _catalog(lang: str) -> gettext.NullTranslations:
+    from aces.i18n import translations
+
+    return translations(lang)
+
+
+class _AcesDirective(SphinxDirective):
+    """What the package's directives share: the build's language, and loud failure."""
+
+    @property
+    def lang(self) -> str:
+        return language(self.config.language)
+
+    @property
+    def builder(self) -> str:
+        """The name of the builder at work (recorded when it starts, see :func:`setup`)."""
+        return str(getattr(self.env, "aces_builder", ""))
+
+    @property
+    def text_only(self) -> bool:
+        return self.builder in TEXT_ONLY
+
+    def fail(self, reason: str) -> t.NoReturn:
+        """Report ``reason`` at this directive's line, in the page and the build's log."""
+        message = f"{self.name}: {reason}"
+        _failed(self.env, self.env.docname, message)
+        raise self.error(message)
+
+
+# -- Walkthroughs ---------------------------------------------------------------------
+
+
+class WalkthroughDirective(_AcesDirective):
+    """``.. aces-walkthrough:: LOG``: a log told as a walkthrough of the rules."""
+
+    required_arguments = 1
+    final_argument_whitespace = True
+
+    def run(self) -> list[nodes.Node]:
+        from aces.errors import AcesError
+        from aces.log import read
+        from aces.walkthrough import walkthrough
+
+        name = self.arguments[0]
+        path = Path(self.env.srcdir, self.config.aces_log_root, name).resolve()
+        self.env.note_dependency(str(path))
+        lang = self.lang
+        try:
+            with path.open("rb") as stream:
+                parts = walkthrough(read(stream, name), name, _catalog(lang), lang)
+        except OSError as exc:
+            self.fail(f"cannot read the log {name} ({path}): {exc.strerror or exc}")
+        except AcesError as exc:
+            self.fail(f"the log is not valid: {exc.render()}")
+        if not parts:
+            self.fail(f"the log {name} is empty: it holds no events")
+        # Checked in every build; shown only in those that show pages.
+        return [] if self.text_only else [walkthrough_nodes(parts)]
+
+
+def walkthrough_nodes(parts: Sequence[Part]) -> nodes.container:
+    """A walkthrough as docutils nodes: each game's opening as a rubric, the
+    narration as line blocks, the rules as admonitions, the standings as tables."""
+    from aces.walkthrough import Aside, Standings, Told
+
+    box = nodes.container(classes=["aces-walkthrough"])
+    for part in parts:
+        if isinstance(part, Told):
+            lines = list(part.lines)
+            if part.opens_game:
+                box += nodes.rubric(text=lines.pop(0), classes=["aces-game"])
+            if lines:
+                box += nodes.line_block("", *(nodes.line(text=line) for line in lines))
+        elif isinstance(part, Aside):
+            box += nodes.admonition("", nodes.title(text=part.label),
+                                    nodes.paragraph(text=part.text),
+                                    classes=["tip", "aces-rule"])
+        elif isinstance(part, Standings):
+            box += table_node(part.header, [part.row], stub=0, classes=["aces-standings"])
+    return box
+
+
+def table_node(header: Sequence[str], rows: Sequence[Sequence[str]], stub: int = 1,
+               classes: Sequence[str] = ()) -> nodes.table:
+    """A plain table: a header row, then the rows; ``stub`` label columns at the left."""
+    table = nodes.table(classes=["aces-table", *classes])
+    group = nodes.tgroup(cols=len(header))
+    table += group
+    for _ in header:
+        group += nodes.colspec(colwidth=1)
+
+    def row_of(cells: Sequence[str]) -> nodes.row:
+        row = nodes.row()
+        for number, cell in enumerate(cells):
+            row += nodes.entry("", nodes.paragraph(text=cell),
+                               classes=[] if number < stub else ["aces-number"])
+        return row
+
+    group += nodes.thead("", row_of(header))
+    group += nodes.tbody("", *(row_of(cells) for cells in rows))
+    return table
+
+
+# -- Numbers, tables, plots, commands ------------------------------------------------------
+
+
+def number_role(name: str, rawtext: str, text: str, lineno: int, inliner: Inliner,
+                options: dict[str, t.Any] | None = None,
+                content: Sequence[str] = ()) -> tuple[list[nodes.Node], list[nodes.system_message]]:
+    """``:aces:`name(args):format```: a lesson's number, in the build's language."""
+    from aces.sphinxext.quantities import SpecError, quantity, show
+
+    env = inliner.document.settings.env
+    try:
+        shown = show(quantity(text), language(env.config.language))
+    except SpecError as exc:
+        _failed(env, env.docname, f":{name}: {exc}")
+        message = inliner.reporter.error(f":{name}: {exc}", line=lineno)
+        return [inliner.problematic(rawtext, rawtext, message)], [message]
+    return [nodes.inline(rawtext, shown, classes=["aces-number"])], []
+
+
+class TableDirective(_AcesDirective):
+    """``.. aces-table:: name(args)``: a table of the lessons."""
+
+    required_arguments = 1
+    final_argument_whitespace = True
+
+    def run(self) -> list[nodes.Node]:
+        from aces.sphinxext.quantities import SpecError
+        from aces.sphinxext.tables import table
+
+        if self.text_only:
+            return []
+        lang = self.lang
+        try:
+            made = table(self.arguments[0], _catalog(lang), lang)
+        except SpecError as exc:
+            self.fail(str(exc))
+        return [table_node(made.header, made.rows, made.stub)]
+
+
+class PlotDirective(_AcesDirective):
+    """``.. aces-plot:: name(args)``: a plot of the lessons, drawn now, embedded in the page."""
+
+    required_arguments = 1
+    final_argument_whitespace = True
+
+    def run(self) -> list[nodes.Node]:
+        from aces.sphinxext.plots import plot
+        from aces.sphinxext.quantities import SpecError
+
+        if self.text_only:
+            return []
+        lang = self.lang
+        try:
+            drawn = plot(self.arguments[0], _catalog(lang), lang)
+        except SpecError as exc:
+            self.fail(str(exc))
+        uri = "data:image/png;base64," + base64.b64encode(drawn.png).decode("ascii")
+        image = nodes.image(uri=uri, alt=drawn.alt, classes=["aces-plot"])
+        return [nodes.figure("", image, classes=["aces-plot"])]
+
+
+class OutputDirective(_AcesDirective):
+    """``.. aces-output:: odds --players 3``: a command's output, run now, in the build's
+    language, below the command line that makes it."""
+
+    required_arguments = 1
+    final_argument_whitespace = True
+
+    def run(self) -> list[nodes.Node]:
+        from click.testing import CliRunner
+
+        from aces.cli import cli
+
+        args = shlex.split(self.arguments[0])
+        if self.lang != "en":
+            args += ["--lang", self.lang]
+        shown = "$ " + shlex.join(["aces", *args])
+        if self.text_only:
+            return []
+        result = CliRunner().invoke(cli, args, env={"LANG": None, "LANGUAGE": None,
+                                                    "LC_ALL": None, "LC_MESSAGES": None})
+        if result.exit_code != 0:
+            self.fail(f"{shown} failed ({result.exit_code}): {result.output.strip()}")
+        text = f"{shown}\n{result.stdout.rstrip()}"
+        block = nodes.literal_block(text, text, classes=["aces-output"])
+        block["language"] = "text"
+        return [block]
+
+
+class LanguageDirective(_AcesDirective):
+    """``.. aces-language:: nb``: text written for one language, shown in its build only.
+
+    For a passage that reads better written afresh than translated: the
+    other languages have their own block, and neither enters the catalogs.
+    """
+
+    required_arguments = 1
+    has_content = True
+
+    def run(self) -> list[nodes.Node]:
+        wanted = language(self.arguments[0])
+        if self.builder == "gettext" or wanted != self.lang:
+            return []
+        return self.parse_content_to_nodes(allow_section_headings=True)
+
+
+class CommandsDirective(_AcesDirective):
+    """``.. aces-commands::``: every command of ``aces``, by sphinx-click, in the
+    build's language (the help texts come from the package's catalogs)."""
+
+    option_spec: t.ClassVar[dict[str, t.Callable[[str], t.Any]]] = {
+        "nested": directives.unchanged}
+
+    def run(self) -> list[nodes.Node]:
+        from aces.sphinxext.commands import reference
+
+        if self.builder == "gettext":
+            return []
+        return reference(self, self.lang)
+
+
+def setup(app: Sphinx) -> ExtensionMetadata:
+    """Register the directives and the role."""
+    import matplotlib
+
+    # Plots are drawn to files, never to a screen.
+    matplotlib.use("Agg")
+    app.setup_extension("sphinx_click")
+    app.add_config_value("aces_log_root", "..", "env", types=[str])
+    app.add_role("aces", number_role)
+    app.add_directive("aces-walkthrough", WalkthroughDirective)
+    app.add_directive("aces-table", TableDirective)
+    app.add_directive("aces-plot", PlotDirective)
+    app.add_directive("aces-output", OutputDirective)
+    app.add_directive("aces-language", LanguageDirective)
+    app.add_directive("aces-commands", CommandsDirective)
+    app.connect("builder-inited", _started)
+    app.connect("env-purge-doc", _purge)
+    app.connect("env-merge-info", _merge)
+    app.connect("build-finished", _finish)
+    return {"version": __version__, "parallel_read_safe": True, "parallel_write_safe": True}

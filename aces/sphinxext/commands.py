@@ -1,0 +1,88 @@
+"""The command reference: sphinx-click's pages, in the language of the build.
+
+sphinx-click documents a click command from its help texts; this hands it
+a copy of ``aces`` whose help is already translated (the same copy the
+command line shows, :func:`aces.cli._language.translated`), then puts
+sphinx-click's own few English words (its headings and notes) into the
+build's language. The result is left out of the translation catalogs:
+its words come from the package's catalog, not the documentation's.
+"""
+
+from __future__ import annotations
+
+import typing as t
+
+from docutils import nodes
+
+if t.TYPE_CHECKING:
+    import gettext
+
+    import click
+    from sphinx.util.docutils import SphinxDirective
+
+#: The command tree sphinx-click is documenting now (see :func:`reference`).
+CLI: click.Command | None = None
+
+
+def _words(catalog: gettext.NullTranslations) -> dict[str, str]:
+    """sphinx-click's English headings and notes, in the catalog's language."""
+    return {
+        # Translators: a heading of the command reference in the documentation.
+        "Usage": catalog.pgettext("command reference", "Usage"),
+        # Translators: a heading of the command reference in the documentation.
+        "Options": catalog.pgettext("command reference", "Options"),
+        # Translators: a heading of the command reference in the documentation.
+        "Arguments": catalog.pgettext("command reference", "Arguments"),
+        # Translators: a heading of the command reference in the documentation.
+        "Commands": catalog.pgettext("command reference", "Commands"),
+        # Translators: the command reference: an argument that must be given.
+        "Required argument": catalog.pgettext("command reference", "Required argument"),
+        # Translators: the command reference: an argument that may be left out.
+        "Optional argument": catalog.pgettext("command reference", "Optional argument"),
+        # Translators: the command reference: an option that must be given.
+        "Required": catalog.pgettext("command reference", "Required"),
+    }
+
+
+def _labels(catalog: gettext.NullTranslations) -> dict[str, str]:
+    """The labels of an option's fields, as Sphinx writes them, in the catalog's language."""
+    return {
+        # Translators: the command reference: the label before an option's default.
+        "Default": catalog.pgettext("command reference", "Default"),
+        # Translators: the command reference: the label before an option's allowed values.
+        "Options": catalog.pgettext("command reference", "Allowed values"),
+    }
+
+
+def reference(directive: SphinxDirective, lang: str) -> list[nodes.Node]:
+    """Every command of ``aces``, documented by sphinx-click in ``lang``."""
+    from docutils.statemachine import StringList
+
+    from aces.cli import cli
+    from aces.cli._language import speaking, translated
+    from aces.i18n import translations
+
+    # sphinx-click finds the tree by its import path.
+    global CLI
+    catalog = translations(lang)
+    CLI = translated(cli, catalog.gettext)
+    source, line = directive.get_source_info()
+    text = StringList([f".. click:: {__name__}:CLI", "   :prog: aces",
+                       f"   :nested: {directive.options.get('nested', 'full')}"],
+                      source, items=[(source, line)] * 3)
+    box = nodes.container(classes=["aces-commands"])
+    with speaking(catalog):
+        directive.state.nested_parse(text, directive.content_offset, box)
+    words, labels = _words(catalog), _labels(catalog)
+    for node in list(box.findall(nodes.Text)):
+        parent = node.parent
+        english = node.astext()
+        if isinstance(parent, nodes.field_name):
+            parent.replace(node, nodes.Text(labels.get(english, english)))
+        elif english in words and isinstance(parent, (nodes.rubric, nodes.paragraph,
+                                                      nodes.strong)):
+            parent.replace(node, nodes.Text(words[english]))
+    for element in box.findall(nodes.TextElement):
+        # Already in the build's language: not a message for the documentation's catalog.
+        element["translatable"] = False
+    return [box]

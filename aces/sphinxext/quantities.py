@@ -1,0 +1,201 @@
+"""Named numbers for the lessons, and how each is written in a language.
+
+A lesson writes ``:aces:`try``` where it wants the chance that a try
+succeeds; the role asks :func:`quantity` for it and :func:`show` writes it
+(``15625/46656``). A name may take whole-number arguments and a format:
+``:aces:`win(4, 3):percent2``` is seat 3's chance to win a game of four,
+as a percentage with two decimals, in the build's language (``25.77%``,
+``25,77 %``).
+
+>>> show(quantity("nothing"), "en")
+'4/9'
+>>> show(quantity("nothing:percent"), "nb")
+'44,4\\xa0%'
+>>> show(quantity("rolls(0, 0)"), "en")
+'16'
+"""
+
+from __future__ import annotations
+
+import re
+import typing as t
+from fractions import Fraction
+
+from aces.odds.outcomes import CHANCES, NO_SIX, Outcome, roll_cost
+from aces.rules import pot
+from aces.sphinxext import lessons as les
+
+Kind = t.Literal["fraction", "percent", "decimal", "integer"]
+
+
+class Quantity(t.NamedTuple):
+    """A number and the way it is written by default."""
+
+    value: Fraction | float | int
+    kind: Kind
+    #: Decimals, for percentages and decimals.
+    digits: int = 1
+
+
+class SpecError(ValueError):
+    """A name, its arguments or its format that the lessons do not know."""
+
+
+Maker = t.Callable[..., Quantity]
+#: Every named number, by name.
+REGISTRY: dict[str, Maker] = {}
+
+
+def _named(name: str) -> t.Callable[[Maker], Maker]:
+    def register(maker: Maker) -> Maker:
+        REGISTRY[name] = maker
+        return maker
+    return register
+
+
+def _fraction(value: Fraction) -> Quantity:
+    return Quantity(value, "fraction")
+
+
+_named("number")(lambda value: Quantity(value, "integer"))
+
+# -- One roll -------------------------------------------------------------------------
+
+_named("nothing")(lambda: _fraction(les.NOTHING))
+_named("something")(lambda: _fraction(1 - les.NOTHING))
+_named("nothing-power")(lambda rolls: _fraction(les.NOTHING**rolls))
+_named("nothing-of")(lambda rolls: _fraction(rolls * les.NOTHING))
+_named("rolls")(lambda aces, sixes: Quantity(les.rolls_with(Outcome(aces, sixes)), "integer"))
+_named("outcome")(lambda aces, sixes: _fraction(CHANCES[Outcome(aces, sixes)]))
+_named("some-ace")(lambda: _fraction(les.chance(lambda d: pot.ACE in d)))
+_named("no-ace")(lambda: _fraction(les.chance(lambda d: pot.ACE not in d)))
+_named("some-six")(lambda: _fraction(les.chance(lambda d: pot.SIX in d)))
+_named("doubles")(lambda: _fraction(les.chance(lambda d: d[0] == d[1])))
+_named("four-doubles")(lambda: _fraction(les.chance(
+    lambda d: d[0] == d[1] and d[0] not in (pot.ACE, pot.SIX))))
+_named("cost")(lambda held: _fraction(les.cost(held)))
+_named("cost-pot")(lambda held: _fraction(roll_cost(held).to_pot))
+_named("cost-pot-of")(lambda held, rolls: _fraction(rolls * roll_cost(held).to_pot))
+_named("rough-rolls")(lambda players: _fraction(
+    (2 * players - 1) / roll_cost(2).to_pot))
+_named("cost-left")(lambda held: _fraction(roll_cost(held).to_left))
+_named("sim-cost")(lambda held, count: Quantity(
+    float(les.simulated_cost(held, count).mean()), "decimal", 3))
+
+# -- The finish -----------------------------------------------------------------------
+
+_named("no-six")(lambda: _fraction(NO_SIX))
+_named("try")(lambda: _fraction(les.TRY))
+_named("try-fail")(lambda: _fraction(1 - les.TRY))
+_named("first-six")(lambda roll: _fraction(les.first_six(roll)))
+_named("survive")(lambda rolls: _fraction(NO_SIX**rolls))
+_named("mean-first-six")(lambda: _fraction(1 / les.SIX))
+_named("finish")(lambda players, seat: _fraction(les.finish_chances(players)[seat]))
+_named("round-fails")(lambda players: _fraction((1 - les.TRY) ** players))
+_named("sim-try")(lambda count: Quantity(
+    float((les.simulated_first_six(count) > pot.TRY_ROLLS).mean()), "percent"))
+
+# -- Whole games ----------------------------------------------------------------------
+
+_named("win")(lambda players, seat: Quantity(les.game(players).win_by_seat[seat], "percent", 1))
+_named("fair")(lambda players: Quantity(Fraction(1, players), "percent", 1))
+_named("best-of")(lambda players, games: Quantity(
+    games * max(les.game(players).win_by_seat), "decimal", 1))
+_named("fair-of")(lambda players, games: Quantity(Fraction(games, players), "decimal", 1))
+_named("edge")(lambda players: Quantity(
+    max(les.game(players).win_by_seat) - 1 / players, "percent", 2))
+_named("best-seat")(lambda players: Quantity(les.best_seat(players), "integer"))
+_named("best")(lambda players: Quantity(max(les.game(players).win_by_seat), "percent", 1))
+_named("rolls-mean")(lambda players: Quantity(les.game(players).expected_rolls, "decimal", 1))
+_named("rolls-more")(lambda more, fewer: Quantity(
+    les.game(more).expected_rolls - les.game(fewer).expected_rolls, "decimal", 1))
+_named("rolls-sd")(lambda players: Quantity(les.game(players).sd_rolls, "decimal", 1))
+_named("rolls-median")(lambda players: Quantity(les.rolls_quantile(players, 0.5), "integer"))
+_named("rolls-quantile")(lambda players, percent: Quantity(
+    les.rolls_quantile(players, percent / 100), "integer"))
+_named("rolls-within")(lambda players, rolls: Quantity(
+    les.length_cdf(players)[rolls - 1], "percent"))
+_named("rolls-shortest")(lambda players: Quantity(
+    next(k for k, p in enumerate(les.length_cdf(players), start=1) if p > 0), "integer"))
+_named("games-for")(lambda players, seat, per_unit: Quantity(
+    les.games_for_error(les.game(players).win_by_seat[seat], Fraction(1, per_unit)), "integer"))
+_named("tell-apart")(lambda players: Quantity(les.games_to_tell_apart(players), "integer"))
+_named("sim-rolls")(lambda players, games: Quantity(
+    les.simulated_summary(players, games).expected_rolls, "decimal", 1))
+
+# -- The log ------------------------------------------------------------------------------
+
+
+def _constant(module: str, name: str) -> Quantity:
+    """A whole number the package defines, such as the longest line a log may have."""
+    import importlib
+
+    value = getattr(importlib.import_module(module), name)
+    return Quantity(int(value[0] if isinstance(value, tuple) else value), "integer")
+
+
+_named("schema")(lambda: _constant("aces.events", "SCHEMA"))
+_named("oldest-schema")(lambda: _constant("aces.log", "SCHEMAS"))
+_named("line-limit")(lambda: _constant("aces.log", "LINE_LIMIT"))
+_named("event-limit")(lambda: _constant("aces.log", "EVENT_LIMIT"))
+_named("undo-depth")(lambda: _constant("aces.walk", "UNDO_DEPTH"))
+
+# -- Aces, the five-dice game ---------------------------------------------------------
+
+_named("fd-leave")(lambda threes: _fraction(les.fd_leave(bool(threes))))
+_named("fd-leaving")(lambda dice, threes: _fraction(dice * les.fd_leave(bool(threes))))
+_named("fd-turn")(lambda dice, threes: _fraction(les.fd_turn_rolls(dice, bool(threes))))
+_named("fd-one-roll")(lambda dice, threes: _fraction(les.fd_turn_length(dice, bool(threes))[0]))
+_named("fd-sim-turn")(lambda dice, threes, count: Quantity(
+    float(les.simulated_turns(dice, bool(threes), count).mean()), "decimal", 3))
+
+
+# -- Reading a name, writing a number --------------------------------------------------
+
+_SPEC: t.Final = re.compile(
+    r"^\s*(?P<name>[a-z][a-z0-9-]*)\s*(?:\((?P<args>[^)]*)\))?\s*"
+    r"(?::\s*(?P<kind>fraction|percent|decimal|integer)(?P<digits>\d)?)?\s*$")
+
+
+def quantity(spec: str) -> Quantity:
+    """The number a spec names, with the format it asks for.
+
+    >>> quantity("finish(2, 0):decimal3")
+    Quantity(value=Fraction(46656, 77687), kind='decimal', digits=3)
+    >>> quantity("finish(2)")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    aces.sphinxext.quantities.SpecError: finish(2): cannot be computed: ...
+    """
+    match = _SPEC.match(spec)
+    if match is None:
+        raise SpecError(f"{spec!r} is not a name(arguments):format")
+    name = match["name"]
+    maker = REGISTRY.get(name)
+    if maker is None:
+        raise SpecError(f"unknown number {name!r}; the lessons know: {', '.join(sorted(REGISTRY))}")
+    try:
+        args = [int(arg) for arg in match["args"].split(",")] if match["args"] else []
+    except ValueError:
+        raise SpecError(f"{spec}: the arguments must be whole numbers") from None
+    try:
+        found = maker(*args)
+    except (TypeError, IndexError, ValueError, ZeroDivisionError, KeyError, StopIteration) as exc:
+        raise SpecError(f"{spec.strip()}: cannot be computed: {exc}") from None
+    if match["kind"]:
+        digits = int(match["digits"]) if match["digits"] else found.digits
+        found = Quantity(found.value, t.cast("Kind", match["kind"]), digits)
+    return found
+
+
+def show(found: Quantity, lang: str) -> str:
+    """A quantity written the way the language writes numbers."""
+    from aces.cli._numbers import decimal, fraction, integer, percent
+
+    value = found.value
+    if found.kind == "fraction":
+        return fraction(value if isinstance(value, Fraction) else Fraction(value))
+    if found.kind == "integer":
+        return integer(int(value), lang)
+    if found.kind == "percent":
+        return percent(float(value), lang, found.digits)
+    return decimal(float(value), lang, found.digits)

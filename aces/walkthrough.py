@@ -1,0 +1,524 @@
+"""A log told as a lesson: the replay's narration, with each rule explained once.
+
+A walkthrough is what ``aces replay`` says, event by event, plus a short
+aside the first time a rule comes into play (the first ace, the first six,
+the first missed turn, the start of the finish...), and the standings as a
+small table whenever they change. It is built as a list of parts, already
+in the reader's language, and rendered as Markdown, reStructuredText or
+plain text; the documentation's directive (:mod:`aces.sphinxext`) turns
+the same parts into a page. Nothing here reads a file or prints.
+
+>>> import io
+>>> from aces.dice import DiceFile
+>>> from aces.engine import header, play
+>>> from aces.i18n import translations
+>>> from aces.log import LogWriter, read
+>>> from aces.rules import game_named
+>>> game = game_named("pot")
+>>> log = io.BytesIO()
+>>> dice = DiceFile("2/3/5/1 6/3 5/6 6/1 1/1 6/1 4/2 5/6 6/1 1/3 4/5 2".split("/"), "E1")
+>>> LogWriter(log).write_all(play(game, header(game, ["Ada", "Bo", "Cy"], {}), dice))
+>>> parts = walkthrough(read(io.BytesIO(log.getvalue()).readlines(), "E1"), "E1",
+...                     translations("en"), "en")
+>>> text = render(parts, "text")
+>>> print(text[text.index("Cy rolls 1-6."):].split(2 * chr(10))[0])
+Cy rolls 1-6.
+Cy puts 1 chip in the pot.
+Cy passes 1 chip to Ada on the left.
+>>> [part.rule for part in parts if isinstance(part, Aside)][:3]
+['left', 'ace', 'six']
+"""
+
+from __future__ import annotations
+
+import re
+import textwrap
+import typing as t
+
+from aces.events import (
+    AceIgnored,
+    ChipsPassed,
+    ChipsToPot,
+    DicePassed,
+    DiceToCentre,
+    FinishStarted,
+    GameOver,
+    GameStarted,
+    OpeningTied,
+    OpeningWon,
+    PlayResumed,
+    RollAgain,
+    Rolled,
+    TryFailed,
+    TryStarted,
+    TurnMissed,
+    Unpaid,
+)
+from aces.narrate import PHRASEBOOKS, Narrator
+from aces.narrate.voice import Voice
+from aces.rules import fivedice, pot
+
+if t.TYPE_CHECKING:
+    import gettext
+    from collections.abc import Callable, Iterable, Sequence
+
+    from aces.log import Record
+    from aces.narrate.phrasebook import Phrasebook
+    from aces.walk import Step
+
+__all__ = ["FORMATS", "Aside", "Part", "Standings", "Told", "render", "walkthrough"]
+
+#: The output formats of ``aces walkthrough``.
+FORMATS: t.Final = ("markdown", "rst", "text")
+Format = t.Literal["markdown", "rst", "text"]
+
+
+class Told(t.NamedTuple):
+    """Lines of narration, as ``aces replay`` prints them."""
+
+    lines: tuple[str, ...]
+    #: The lines open a game (its header), so a new section may start here.
+    opens_game: bool = False
+
+
+class Aside(t.NamedTuple):
+    """The rule that has just come into play, explained once."""
+
+    #: Which rule, a stable key such as ``"ace"`` or ``"roll-again"``.
+    rule: str
+    #: The label of every aside ("Rule"), in the walkthrough's language.
+    label: str
+    text: str
+
+
+class Standings(t.NamedTuple):
+    """Who holds what, as a one-row table: a column per player, then the pot or centre."""
+
+    header: tuple[str, ...]
+    row: tuple[str, ...]
+
+
+Part = Told | Aside | Standings
+
+
+# -- The rules, explained -------------------------------------------------------
+
+
+def _explain(voice: Voice, rule: str, state: t.Any) -> str:
+    """The aside for ``rule``, in the voice's language; ``state`` is the game's now."""
+    _ = voice.gettext
+    threes = isinstance(state, fivedice.FiveDiceState) and state.threes
+    texts: dict[str, Callable[[], str]] = {
+        # Translators: the rule asides of "aces walkthrough": each explains a rule
+        # of the games the first time it comes into play, in a sentence or three.
+        "opening-tie": lambda: _(
+            "When several players share the highest opening roll, only they roll again,"
+            " in seat order, until one of them is highest."),
+        # Translators: a rule aside of "aces walkthrough".
+        "left": lambda: _(
+            "Play passes to the left: to the next player in seat order, and from the last"
+            " seat back to the first."),
+        # Translators: a rule aside of "aces walkthrough" (Aces in the Pot).
+        "nothing": lambda: _(
+            "Only aces (ones) and sixes move chips. Every other number does nothing, so a"
+            " roll without a 1 or a 6 costs nothing at all."),
+        # Translators: a rule aside of "aces walkthrough" (Aces in the Pot).
+        "ace": lambda: _(
+            "Each ace, a rolled 1, sends one of the roller's chips into the pot, and there"
+            " it stays until someone wins the game."),
+        # Translators: a rule aside of "aces walkthrough" (Aces in the Pot).
+        "six": lambda: _(
+            "Each six hands one of the roller's chips to the player on the left. A chip"
+            " passed on is still in play."),
+        # Translators: a rule aside of "aces walkthrough" (Aces in the Pot).
+        "doubles": lambda: _(
+            "Each die counts on its own, so a double counts twice: 1-1 sends two chips to"
+            " the pot and 6-6 passes two to the left, as far as the roller's chips go."),
+        # Translators: a rule aside of "aces walkthrough" (Aces in the Pot).
+        "ace-and-six": lambda: _(
+            "A roll is paid aces first, then sixes. With two chips or more, 1-6 costs two:"
+            " one to the pot and one to the left."),
+        # Translators: a rule aside of "aces walkthrough" (Aces in the Pot).
+        "one-chip": lambda: _(
+            "Nobody pays more than they hold. With one chip the aces are paid first: 1-6 or"
+            " 1-1 sends the chip to the pot, 6-6 passes it left, and the rest of the roll"
+            " goes unpaid."),
+        # Translators: a rule aside of "aces walkthrough" (Aces in the Pot).
+        "missed-turn": lambda: _(
+            "A player with no chips misses the turn but keeps the seat, and is back in play"
+            " as soon as the neighbour on the right rolls a six."),
+        # Translators: a rule aside of "aces walkthrough" (Aces in the Pot).
+        "comeback": lambda: _(
+            "Empty hands never put anyone out of the game: a six from the neighbour on the"
+            " right brings a chip, and the player is back in play."),
+        # Translators: a rule aside of "aces walkthrough" (Aces in the Pot).
+        "ignored-ace": lambda: _(
+            "The last chip in play never goes to the pot. An ace that would send it there"
+            " is ignored, but the roll's sixes are still paid."),
+        # Translators: a rule aside of "aces walkthrough" (Aces in the Pot, finish
+        # last-chip).
+        "finish-last-chip": lambda: _(
+            "The finish begins as soon as a roll leaves a single chip in play. Whoever"
+            " holds it makes a try for the whole pot."),
+        # Translators: a rule aside of "aces walkthrough" (Aces in the Pot, finish
+        # last-holder).
+        "finish-last-holder": lambda: _(
+            "In this game the finish begins as soon as only one player holds chips, however"
+            " many. That player makes a try for the pot."),
+        # Translators: a rule aside of "aces walkthrough" (Aces in the Pot).
+        "try": lambda: _(
+            "A try is up to three rolls of both dice, and none of them may show a six. Aces"
+            " count for nothing during a try. Three rolls without a six win the pot."),
+        # Translators: a rule aside of "aces walkthrough" (Aces in the Pot, finish
+        # last-chip).
+        "failed-try-last-chip": lambda: _(
+            "A six ends the try at once. The chip passes to the player on the left, who"
+            " makes a fresh try of three rolls; round the table it goes until a try"
+            " succeeds."),
+        # Translators: a rule aside of "aces walkthrough" (Aces in the Pot, finish
+        # last-holder).
+        "failed-try-last-holder": lambda: _(
+            "A six ends the try, and each six passes one of the holder's chips to the left."
+            " A holder with chips left goes back to normal play, starting with the player on"
+            " the left; a holder with none leaves the next try to that player."),
+        # Translators: a rule aside of "aces walkthrough" (Aces in the Pot).
+        "won": lambda: _("The winner takes every chip in the pot, and the game is over."),
+        # Translators: a rule aside of "aces walkthrough" (Aces in the Pot).
+        "session": lambda: _(
+            "In a session every game starts level, with full hands and a fresh opening."
+            " The tally counts the pots each player has won."),
+        # Translators: a rule aside of "aces walkthrough" (Aces, the five-dice game).
+        "fd-opening-tie": lambda: _(
+            "Players who share the highest total roll again, only they, until one total is"
+            " highest."),
+        # Translators: a rule aside of "aces walkthrough" (Aces, the five-dice game).
+        "centre": lambda: _(
+            "Each 1 goes to the centre and is out of the game for good."),
+        # Translators: a rule aside of "aces walkthrough" (Aces, the five-dice game).
+        "two": lambda: _("Each 2 goes to the player on the left."),
+        # Translators: a rule aside of "aces walkthrough" (Aces, the five-dice game).
+        "five": lambda: _("Each 5 goes to the player on the right."),
+        # Translators: a rule aside of "aces walkthrough" (Aces, the five-dice game
+        # with the threes variation).
+        "three": lambda: _(
+            "In this game each 3 leaves the hand too, to a player the roller chooses, never"
+            " the roller."),
+        # Translators: a rule aside of "aces walkthrough" (Aces, the five-dice game).
+        "roll-again": lambda: _(
+            "A roll that sent a die away (a 1, 2 or 5) is rolled again at once, with the"
+            " dice the roller still holds."),
+        # Translators: a rule aside of "aces walkthrough" (Aces, the five-dice game
+        # with the threes variation).
+        "roll-again/threes": lambda: _(
+            "A roll that sent a die away (a 1, 2, 3 or 5) is rolled again at once, with the"
+            " dice the roller still holds."),
+        # Translators: a rule aside of "aces walkthrough" (Aces, the five-dice game).
+        "turn-over": lambda: _(
+            "A roll without a 1, 2 or 5 ends the turn, and play passes to the left."),
+        # Translators: a rule aside of "aces walkthrough" (Aces, the five-dice game
+        # with the threes variation).
+        "turn-over/threes": lambda: _(
+            "A roll without a 1, 2, 3 or 5 ends the turn, and play passes to the left."),
+        # Translators: a rule aside of "aces walkthrough" (Aces, the five-dice game).
+        "empty-hand": lambda: _("A roller who has given away every die stops there: the"
+                                " turn is over."),
+        # Translators: a rule aside of "aces walkthrough" (Aces, the five-dice game).
+        "fd-missed-turn": lambda: _(
+            "A player holding no dice misses the turn but stays at the table: a 2 from the"
+            " neighbour on the right or a 5 from the neighbour on the left brings a die"
+            " back."),
+        # Translators: a rule aside of "aces walkthrough" (Aces, the five-dice game).
+        "fd-lost": lambda: _(
+            "The game ends when the last die goes to the centre. Whoever rolled that final"
+            " 1 loses; everyone else wins."),
+        # Translators: a rule aside of "aces walkthrough" (Aces, the five-dice game).
+        "fd-session": lambda: _(
+            "In a session every game starts level, with full hands and a fresh opening."
+            " The tally counts the games each player has lost."),
+    }
+    return texts.get(f"{rule}/threes" if threes else rule, texts[rule])()
+
+
+#: Every rule a walkthrough may explain, in no particular order.
+RULES: t.Final = (
+    "opening-tie", "left", "nothing", "ace", "six", "doubles", "ace-and-six", "one-chip",
+    "missed-turn", "comeback", "ignored-ace", "finish-last-chip", "finish-last-holder", "try",
+    "failed-try-last-chip", "failed-try-last-holder", "won", "session", "fd-opening-tie",
+    "centre", "two", "five", "three", "roll-again", "turn-over", "empty-hand",
+    "fd-missed-turn", "fd-lost", "fd-session",
+)
+
+
+def pot_rules(step: Step, before: pot.PotState) -> list[str]:
+    """The rules of Aces in the Pot that ``step`` puts into play, ``before`` it."""
+    event = step.event
+    if isinstance(event, Rolled):
+        if event.stage != "turn":
+            return []
+        held = before.chips[before.turn]
+        aces, sixes = event.dice.count(pot.ACE), event.dice.count(pot.SIX)
+        found = []
+        if not aces and not sixes:
+            found.append("nothing")
+        if held == 1 and (aces or sixes):
+            found.append("one-chip")
+        if aces and sixes and held >= 2:
+            found.append("ace-and-six")
+        if aces == 2 or sixes == 2:
+            found.append("doubles")
+        return found
+    if isinstance(event, ChipsPassed):
+        if before.phase != "play":
+            return []
+        found = ["six"]
+        if before.chips[before.seats[event.to]] == 0:
+            found.append("comeback")
+        return found
+    finish = before.finish
+    simple: dict[type, str] = {
+        OpeningTied: "opening-tie",
+        OpeningWon: "left",
+        ChipsToPot: "ace",
+        Unpaid: "one-chip",
+        TurnMissed: "missed-turn",
+        AceIgnored: "ignored-ace",
+        FinishStarted: f"finish-{finish}",
+        TryStarted: "try",
+        TryFailed: f"failed-try-{finish}",
+        PlayResumed: "failed-try-last-holder",
+        GameOver: "won",
+    }
+    rule = simple.get(type(event))
+    return [] if rule is None else [rule]
+
+
+def fivedice_rules(step: Step, before: fivedice.FiveDiceState) -> list[str]:
+    """The rules of Aces (five dice) that ``step`` puts into play, ``before`` it."""
+    event = step.event
+    after: fivedice.FiveDiceState = step.state
+    if isinstance(event, Rolled):
+        if event.stage == "turn" and not fivedice.settle(event.dice, threes=before.threes).leaving:
+            return ["turn-over"]
+        return []
+    found: list[str] = []
+    if isinstance(event, DiceToCentre):
+        found.append("centre")
+    elif isinstance(event, DicePassed):
+        found.append({fivedice.TWO: "two", fivedice.FIVE: "five"}.get(event.face, "three"))
+    if (isinstance(event, (DiceToCentre, DicePassed)) and after.phase == "play"
+            and after.centre < after.total and after.held[after.seats[event.player]] == 0):
+        found.append("empty-hand")
+    simple: dict[type, str] = {
+        OpeningTied: "fd-opening-tie",
+        OpeningWon: "left",
+        RollAgain: "roll-again",
+        TurnMissed: "fd-missed-turn",
+        GameOver: "fd-lost",
+    }
+    rule = simple.get(type(event))
+    return found if rule is None else [*found, rule]
+
+
+#: What puts each game's rules into play, and what its standings table shows.
+RULEBOOKS: t.Final[dict[str, Callable[[Step, t.Any], list[str]]]] = {
+    pot.NAME: pot_rules,
+    fivedice.NAME: fivedice_rules,
+}
+def _no_rules(step: Step, before: t.Any) -> list[str]:
+    """A game without a rulebook here: its events are told, no rule explained."""
+    return []
+
+
+#: The session aside of each game.
+SESSION_RULE: t.Final = {pot.NAME: "session", fivedice.NAME: "fd-session"}
+
+
+def _holding(state: t.Any) -> tuple[t.Any, ...]:
+    """What the standings of a state show: each player's chips or dice, and the pot or centre."""
+    if isinstance(state, fivedice.FiveDiceState):
+        return (state.players, state.held, state.centre)
+    if isinstance(state, pot.PotState):
+        return (state.players, state.chips, state.pot)
+    return ()
+
+
+def _holdings(voice: Voice, state: t.Any) -> Standings:
+    """A state's standings as a table: each player's chips or dice, then the pot or centre."""
+    if isinstance(state, fivedice.FiveDiceState):
+        held, rest = state.held, state.centre
+        # Translators: the last column of the standings table of "aces walkthrough"
+        # (five-dice game): the dice in the centre, out of the game.
+        label = voice.gettext("Centre")
+    else:
+        held, rest = state.chips, state.pot
+        # Translators: the last column of the standings table of "aces walkthrough"
+        # (Aces in the Pot): the chips in the pot.
+        label = voice.gettext("Pot")
+    return Standings((*state.players, label), tuple(voice.number(n) for n in (*held, rest)))
+
+
+# -- Building a walkthrough ---------------------------------------------------------
+
+
+class Walkthrough:
+    """A visitor over the steps of a walk, gathering the parts of a walkthrough.
+
+    The narration is the replay's own (:class:`~aces.narrate.Narrator`); the
+    standings it has due when a roll is settled become a table, and the
+    first step to put a rule into play gets that rule's aside.
+    """
+
+    def __init__(self, catalog: gettext.NullTranslations, lang: str) -> None:
+        self.voice = Voice(catalog, lang)
+        self.narrator = Narrator(catalog, lang)
+        self.parts: list[Part] = []
+        self.explained: set[str] = set()
+        # Translators: the label of each rule aside of "aces walkthrough".
+        self.label = self.voice.gettext("Rule")
+        self._book: Phrasebook | None = None
+        self._books: dict[str, Phrasebook] = {}
+        self._game = ""
+        self._state: t.Any = None
+        #: The state after the last event that changed who holds what.
+        self._moved: t.Any = None
+        #: Asides of the roll being settled, told once it is.
+        self._pending: list[Aside] = []
+
+    def add(self, step: Step) -> None:
+        """Tell one step; its asides wait until the roll that caused them is settled."""
+        event = step.event
+        kind = type(event)
+        if self._book is None or kind is GameStarted or kind not in self._book.settling:
+            self._settle()
+        lines = self.narrator.narrate(step)
+        if kind is GameStarted:
+            self._start(t.cast("GameStarted", event))
+        book = self._book
+        assert book is not None, "walk() always begins with game_started"
+        self._tell(lines, opens_game=kind is GameStarted)
+        if _holding(step.state) != _holding(self._state):
+            # Chips or dice moved (or a roll was taken back): the standings
+            # the narrator has due are these.
+            self._moved = step.state
+        before, self._state = self._state, step.state
+        if kind is GameStarted:
+            if self.narrator.games > 1:
+                self._explain(SESSION_RULE[self._game], step.state)
+            return
+        for rule in RULEBOOKS.get(self._game, _no_rules)(step, before):
+            self._explain(rule, step.state)
+
+    def finish(self) -> list[Part]:
+        """The parts once the log is read: asides and standings still due, the verdict."""
+        self._settle()
+        self._tell(self.narrator.finish())
+        return self.parts
+
+    def _settle(self) -> None:
+        """A roll is settled: its asides, then the standings if the narrator has them due."""
+        self._flush()
+        if self.narrator.settle():
+            self.parts.append(_holdings(self.voice, self._moved))
+
+    def _start(self, event: GameStarted) -> None:
+        """The phrasebook of a new game (the narrator has refused unknown games)."""
+        book = self._books.get(event.game)
+        if book is None:
+            book = self._books[event.game] = PHRASEBOOKS[event.game](self.voice)
+        self._book = book
+        self._game = event.game
+
+    def _tell(self, lines: Sequence[str], *, opens_game: bool = False) -> None:
+        if not lines:
+            return
+        last = self.parts[-1] if self.parts else None
+        if isinstance(last, Told) and not opens_game:
+            self.parts[-1] = Told((*last.lines, *lines), last.opens_game)
+        else:
+            self.parts.append(Told(tuple(lines), opens_game))
+
+    def _explain(self, rule: str, state: t.Any) -> None:
+        if rule in self.explained:
+            return
+        self.explained.add(rule)
+        self._pending.append(Aside(rule, self.label, _explain(self.voice, rule, state)))
+
+    def _flush(self) -> None:
+        """Tell the asides due, the basic rules before the ones built on them."""
+        ordered: list[Aside] = sorted(self._pending, key=lambda aside: RULES.index(aside.rule))
+        self.parts.extend(ordered)
+        self._pending.clear()
+
+
+def walkthrough(records: Iterable[Record], source: str, catalog: gettext.NullTranslations,
+                lang: str) -> list[Part]:
+    """A whole log as a walkthrough; :class:`~aces.errors.LogError` at a bad line."""
+    from aces.walk import walk
+
+    guide = Walkthrough(catalog, lang)
+    for step in walk(records, source):
+        guide.add(step)
+    return guide.finish()
+
+
+# -- Rendering ----------------------------------------------------------------------
+
+
+def render(parts: Sequence[Part], fmt: Format) -> str:
+    """The walkthrough as Markdown, reStructuredText or plain text."""
+    renderers: dict[str, Callable[[Part, bool], list[str]]] = {
+        "markdown": _markdown, "rst": _rst, "text": _text}
+    blocks: list[str] = []
+    started = False
+    for part in parts:
+        new_game = isinstance(part, Told) and part.opens_game and started
+        started = True
+        blocks.append("\n".join(renderers[fmt](part, new_game)))
+    return "\n\n".join(blocks) + "\n"
+
+
+_MARKDOWN_SPECIAL: t.Final = re.compile(r"([\\`*_{}\[\]<>()#+!|~])")
+_RST_SPECIAL: t.Final = re.compile(r"([\\`*_|])")
+
+
+def _markdown(part: Part, new_game: bool) -> list[str]:
+    def escape(text: str) -> str:
+        return _MARKDOWN_SPECIAL.sub(r"\\\1", text)
+
+    if isinstance(part, Told):
+        lines = ["---", ""] if new_game else []
+        return lines + [f"- {escape(line)}" for line in part.lines]
+    if isinstance(part, Aside):
+        return [f"> **{escape(part.label)}:** {escape(part.text)}"]
+    return ["| " + " | ".join(escape(cell) for cell in part.header) + " |",
+            "|" + "---:|" * len(part.header),
+            "| " + " | ".join(part.row) + " |"]
+
+
+def _rst(part: Part, new_game: bool) -> list[str]:
+    def escape(text: str) -> str:
+        return _RST_SPECIAL.sub(r"\\\1", text)
+
+    if isinstance(part, Told):
+        lines = ["----", ""] if new_game else []
+        return lines + [f"| {escape(line)}" for line in part.lines]
+    if isinstance(part, Aside):
+        return [f".. admonition:: {escape(part.label)}", "",
+                *textwrap.wrap(escape(part.text), 76, initial_indent="   ",
+                               subsequent_indent="   ")]
+    out = [".. list-table::", "   :header-rows: 1", ""]
+    for row in (part.header, part.row):
+        out.append(f"   * - {escape(row[0])}")
+        out.extend(f"     - {escape(cell)}" for cell in row[1:])
+    return out
+
+
+def _text(part: Part, new_game: bool) -> list[str]:
+    if isinstance(part, Told):
+        return ([""] if new_game else []) + list(part.lines)
+    if isinstance(part, Aside):
+        return textwrap.wrap(f"{part.label}: {part.text}", 76, initial_indent="    ",
+                             subsequent_indent="    ")
+    widths = [max(len(a), len(b)) for a, b in zip(part.header, part.row, strict=True)]
+    return ["    " + "  ".join(cell.rjust(width) for cell, width in zip(row, widths, strict=True))
+            for row in (part.header, part.row)]

@@ -1,0 +1,241 @@
+"""Build the documentation in every language, and keep its translations in step.
+
+    .venv/bin/python scripts/docs.py build [OUT]   # HTML in OUT/en and OUT/nb, doctests; -W
+    .venv/bin/python scripts/docs.py update        # extract the messages, merge into each .po
+    .venv/bin/python scripts/docs.py check         # fail if a catalog is out of step
+
+``build`` runs ``sphinx-build -W --keep-going`` once per language (English
+from ``docs/`` as it is, Norwegian with ``-D language=nb``) and once with
+the doctest builder, side by side in separate processes, and fails if any
+of them has a warning. OUT defaults to ``build/docs``.
+
+``update`` runs the gettext builder into a temporary folder and merges each
+template into ``docs/locale/LANG/LC_MESSAGES/NAME.po`` with Babel: kept
+translations stay, new messages come in untranslated (never fuzzy), and
+messages the pages no longer have are dropped. ``check`` fails on a message
+left untranslated, a fuzzy entry, a catalog missing a message of the pages
+or holding one they no longer have, or a translation whose inline markup
+(roles such as ``:aces:`try``` and ``literals``) differs from its message's.
+The test suite (tests/docs/test_build.py) runs the same build and checks.
+"""
+
+from __future__ import annotations
+
+import argparse
+import io
+import re
+import subprocess
+import sys
+import tempfile
+import typing as t
+from collections import Counter
+from pathlib import Path
+
+ROOT: t.Final = Path(__file__).resolve().parent.parent
+DOCS: t.Final = ROOT / "docs"
+LOCALE: t.Final = DOCS / "locale"
+#: The languages of the site; English is the language of the sources.
+LANGUAGES: t.Final = ("en", "nb")
+TRANSLATED: t.Final = ("nb",)
+
+HEADER: t.Final = """\
+# Norwegian Bokmål translations of the aces documentation.
+# Copyright (C) 2026 The aces developers
+# This file is distributed under the same license as the aces project.
+#"""
+#: Catalogs kept by hand: ``sphinx`` holds the theme's words as well as those
+#: of our templates, which are all the gettext builder finds; update only
+#: adds what is missing to it, and check does not mind its extra words.
+KEPT_BY_HAND: t.Final = frozenset({"sphinx"})
+
+#: Inline markup a translation must keep as it is: roles, literals, references.
+_MARKUP: t.Final = re.compile(r":[a-z-]+:`[^`]+`|``[^`]+``|`[^`]+`_")
+
+
+class Build(t.NamedTuple):
+    """One sphinx-build run: what it built, and what it said."""
+
+    name: str
+    out: Path
+    returncode: int
+    output: str
+
+
+def sphinx(builder: str, out: Path, *extra: str) -> list[str]:
+    """The sphinx-build command line of one build, warnings as errors."""
+    return [sys.executable, "-m", "sphinx", "-W", "--keep-going", "-q", "-b", builder,
+            "-d", str(out / ".doctrees"), *extra, str(DOCS), str(out)]
+
+
+def build(out: Path) -> list[Build]:
+    """Build every language and run the doctests, in parallel; the result of each."""
+    jobs = {f"html-{lang}": sphinx("html", out / lang, *(() if lang == "en" else
+                                                          ("-D", f"language={lang}")))
+            for lang in LANGUAGES}
+    jobs["doctest"] = sphinx("doctest", out / "doctest")
+    running = {name: subprocess.Popen(command, stdout=subprocess.PIPE,
+                                      stderr=subprocess.STDOUT, text=True)
+               for name, command in jobs.items()}
+    results = []
+    for name, process in running.items():
+        output, _ = process.communicate()
+        results.append(Build(name, Path(jobs[name][-1]), process.returncode, output))
+    return results
+
+
+def extract(out: Path) -> dict[str, t.Any]:
+    """Run the gettext builder into ``out``; the template of each page, by name."""
+    from babel.messages.pofile import read_po
+
+    subprocess.run(sphinx("gettext", out), check=True)
+    templates = {}
+    for pot in sorted(out.rglob("*.pot")):
+        with pot.open("rb") as handle:
+            templates[pot.relative_to(out).with_suffix("").as_posix()] = read_po(handle)
+    return templates
+
+
+def _load(path: Path, lang: str) -> t.Any:
+    from babel.messages.pofile import read_po
+
+    with path.open("rb") as handle:
+        return read_po(handle, locale=lang, abort_invalid=True)
+
+
+def _render(catalog: t.Any) -> bytes:
+    from babel.messages.pofile import write_po
+
+    buffer = io.BytesIO()
+    write_po(buffer, catalog, width=96, sort_output=False, include_lineno=False,
+             ignore_obsolete=True, omit_header=False)
+    return buffer.getvalue()
+
+
+def _write(path: Path, catalog: t.Any) -> None:
+    """Write a catalog, unless only its dates would change (files change with their messages)."""
+    new = _render(catalog)
+    if path.exists():
+        old = path.read_bytes()
+        if _messages_part(old) == _messages_part(new):
+            return
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_bytes(new)
+
+
+def _messages_part(po: bytes) -> bytes:
+    """A catalog without its header: what changes when a message does."""
+    return po.split(b"\n\n", 1)[-1]
+
+
+def update() -> None:
+    """Merge freshly extracted templates into every language's catalogs."""
+    from babel.messages.catalog import Catalog
+
+    with tempfile.TemporaryDirectory(prefix="aces-docs-pot-") as scratch:
+        templates = extract(Path(scratch))
+    for lang in TRANSLATED:
+        folder = LOCALE / lang / "LC_MESSAGES"
+        for name, template in templates.items():
+            path = folder / f"{name}.po"
+            catalog = _load(path, lang) if path.exists() else Catalog(
+                locale=lang, project="aces", copyright_holder="The aces developers",
+                fuzzy=False, header_comment=HEADER)
+            catalog.project, catalog.version = "aces", template.version
+            catalog.last_translator = catalog.language_team = "The aces developers"
+            catalog.msgid_bugs_address = ""
+            if name in KEPT_BY_HAND:
+                for message in template:
+                    if message.id and message.id not in catalog:
+                        catalog.add(message.id, "")
+                _write(path, catalog)
+                continue
+            catalog.update(template, no_fuzzy_matching=True)
+            catalog.fuzzy = False
+            catalog.project, catalog.version = "aces", template.version
+            catalog.last_translator = catalog.language_team = "The aces developers"
+            catalog.msgid_bugs_address = ""
+            _write(path, catalog)
+        for stale in sorted(folder.rglob("*.po")):
+            name = stale.relative_to(folder).with_suffix("").as_posix()
+            if name not in templates and name not in KEPT_BY_HAND:
+                stale.unlink()
+
+
+def markup(text: str) -> Counter[str]:
+    """The inline markup of a message, which its translation must keep.
+
+    >>> sorted(markup("Roll :aces:`try` with ``aces odds`` and :doc:`rules`."))
+    [':aces:`try`', ':doc:`rules`', '``aces odds``']
+    """
+    return Counter(_MARKUP.findall(text))
+
+
+def problems(templates: dict[str, t.Any]) -> list[str]:
+    """What is out of step between the pages and the catalogs; empty when sound."""
+    found = []
+    for lang in TRANSLATED:
+        folder = LOCALE / lang / "LC_MESSAGES"
+        for name, template in templates.items():
+            path = folder / f"{name}.po"
+            if not path.exists():
+                found.append(f"{lang}: {name}.po is missing; run update")
+                continue
+            catalog = _load(path, lang)
+            wanted = {message.id for message in template if message.id}
+            held = {message.id for message in catalog if message.id}
+            found += [f"{lang}/{name}: lacks {m!r}; run update" for m in sorted(wanted - held)]
+            if name not in KEPT_BY_HAND:
+                found += [f"{lang}/{name}: still has {m!r}; run update"
+                          for m in sorted(held - wanted)]
+            for message in catalog:
+                if not message.id:
+                    continue
+                where = f"{lang}/{name}: {message.id[:60]!r}"
+                if message.fuzzy:
+                    found.append(f"{where} is fuzzy")
+                if not message.string:
+                    found.append(f"{where} is not translated")
+                elif markup(message.string) != markup(message.id):
+                    found.append(f"{where}: the markup differs in the translation")
+    return found
+
+
+def check() -> list[str]:
+    """Extract the pages' messages now and compare them with the catalogs."""
+    with tempfile.TemporaryDirectory(prefix="aces-docs-pot-") as scratch:
+        return problems(extract(Path(scratch)))
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("command", choices=["build", "update", "check"])
+    parser.add_argument("out", nargs="?", default=str(ROOT / "build" / "docs"),
+                        help="where build writes the sites (default: build/docs)")
+    options = parser.parse_args(argv)
+    if options.command == "build":
+        failed = False
+        for result in build(Path(options.out)):
+            status = "ok" if result.returncode == 0 else "FAILED"
+            print(f"{result.name}: {status} ({result.out})")
+            if result.returncode != 0 or result.output.strip():
+                print(result.output, file=sys.stderr)
+                failed = failed or result.returncode != 0
+        return 1 if failed else 0
+    try:
+        if options.command == "update":
+            update()
+            return 0
+        found = check()
+    except subprocess.CalledProcessError:
+        print("the gettext build failed; its errors are above", file=sys.stderr)
+        return 1
+    for problem in found:
+        print(problem, file=sys.stderr)
+    if found:
+        return 1
+    print("the documentation's catalogs are complete and in step with the pages")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

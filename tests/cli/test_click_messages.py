@@ -1,0 +1,61 @@
+"""Click still says every message our catalog translates for it, in the same words."""
+
+from __future__ import annotations
+
+import typing as t
+from pathlib import Path
+
+import click
+from babel.messages.extract import extract_from_file
+
+from aces.cli._click_messages import MESSAGES, METAVARS, RENAMED, TYPE_METAVARS
+from aces.i18n import translations
+
+#: A message click looks up through a variable (``_(extra["required"])``),
+#: so extraction does not find it.
+DYNAMIC: t.Final = ("required",)
+
+
+def clicks_messages() -> set[str | tuple[str, ...]]:
+    """Every message click's own source wraps in gettext."""
+    found: set[str | tuple[str, ...]] = set()
+    for source in Path(click.__file__).parent.glob("*.py"):
+        for _, message, _, _ in extract_from_file(
+                "python", str(source), keywords={"_": None, "ngettext": (1, 2)}):
+            found.add(message)
+    return found
+
+
+def test_click_still_has_every_message_we_translate() -> None:
+    theirs = clicks_messages()
+    ours_to_theirs = {ours: theirs for theirs, ours in RENAMED.items()}
+    for message in MESSAGES:
+        if message in DYNAMIC:
+            continue
+        assert ours_to_theirs.get(t.cast("tuple[str, str]", message), message) in theirs, message
+
+
+def test_every_message_is_translated_to_norwegian() -> None:
+    nb = translations("nb")
+    for message in MESSAGES:
+        if isinstance(message, tuple):
+            assert nb.ngettext(*message, 1) != message[0], message
+            assert nb.ngettext(*message, 2) != message[1], message
+        else:
+            assert nb.gettext(message) != message, message
+
+
+def test_the_default_metavars_are_clicks() -> None:
+    assert (click.Command("x").options_metavar, click.Group("y").subcommand_metavar) == METAVARS
+
+
+def test_the_names_of_values_are_clicks_types() -> None:
+    types = [click.STRING, click.INT, click.IntRange(0), click.FLOAT, click.FloatRange(0),
+             click.File(), click.Path(), click.BOOL]
+    names = {kind.name for kind in types}
+    assert names <= set(TYPE_METAVARS)
+    for name, metavar in TYPE_METAVARS.items():
+        assert metavar == name.upper()
+    nb = translations("nb")
+    for metavar in (*METAVARS, *TYPE_METAVARS.values()):
+        assert nb.gettext(metavar) != metavar, metavar

@@ -1,0 +1,150 @@
+"""The command line in the user's language: help, usage, click's own errors, the version."""
+
+from __future__ import annotations
+
+import re
+import typing as t
+
+import click
+import pytest
+from click.testing import CliRunner
+
+from aces.cli import cli
+from aces.cli._language import chosen, commands, help_messages, requested, speaking, translated
+from aces.i18n import translations
+
+#: Every locale variable unset, so that only what a test sets counts.
+NO_LOCALE: t.Final[dict[str, str | None]] = {
+    "LANGUAGE": None, "LC_ALL": None, "LC_MESSAGES": None, "LANG": None}
+NB: t.Final = translations("nb")
+
+
+def run(*args: str, env: dict[str, str | None] | None = None) -> t.Any:
+    return CliRunner().invoke(cli, list(args), env={**NO_LOCALE, **(env or {})},
+                              prog_name="aces")
+
+
+def flat(text: str) -> str:
+    """Text as one line, however click wrapped it (even after a hyphen)."""
+    return re.sub(r"-\s+", "-", " ".join(text.split()))
+
+
+def test_the_help_of_aces_in_norwegian() -> None:
+    result = run("--lang", "nb", "--help")
+    assert result.exit_code == 0, result.output
+    assert result.stdout.startswith("Bruk: aces [VALG] KOMMANDO [ARGUMENTER]...")
+    for heading in ("Valg:", "Kommandoer:"):
+        assert heading in result.stdout.splitlines()
+    assert NB.gettext("Show this message and exit.") in result.stdout
+    assert "Usage" not in result.stdout
+
+
+def test_the_help_stays_english_by_default() -> None:
+    result = run("--help")
+    assert result.stdout.startswith("Usage: aces [OPTIONS] COMMAND [ARGS]...")
+    assert "Show this message and exit." in result.stdout
+
+
+@pytest.mark.parametrize("command", sorted(cli.commands))
+def test_every_command_helps_in_norwegian(command: str) -> None:
+    result = run(command, "--help", "--lang", "nb")
+    assert result.exit_code == 0, result.output
+    assert result.stdout.startswith(f"Bruk: aces {command} [VALG]")
+    text = flat(result.stdout)
+    assert "TEXT" not in text
+    assert "INTEGER" not in text
+    for param in cli.commands[command].params:
+        help_text = getattr(param, "help", None)
+        if help_text:
+            assert flat(NB.gettext(help_text)) in text, param.name
+            assert NB.gettext(help_text) != help_text, param.name
+
+
+def test_the_locale_chooses_norwegian_without_lang() -> None:
+    result = run("replay", "--help", env={"LANG": "nb_NO.UTF-8"})
+    assert result.stdout.startswith("Bruk: aces replay [VALG] LOG")
+
+
+def test_lang_before_the_command_reaches_the_command(tmp_path: t.Any) -> None:
+    log = tmp_path / "game.jsonl"
+    assert run("play", "--players", "3", "--seed", "3", "-o", str(log)).exit_code == 0
+    result = run("--lang", "nb", "replay", str(log))
+    assert result.exit_code == 0, result.output
+    assert "kaster" in result.stdout
+
+
+@pytest.mark.parametrize(("args", "message"), [
+    (["replay"], "Feil: Mangler argument 'LOG'."),
+    (["walkthrough", "x", "--format", "html"],
+     "Feil: Ugyldig verdi for '--format': 'html' er ikke en av 'markdown', 'rst', 'text'."),
+    (["frobnicate"], "Feil: Kommandoen 'frobnicate' finnes ikke."),
+    (["replay", "x", "--loud"], "Feil: Valget '--loud' finnes ikke."),
+    (["play", "--seed"], "Feil: Valget '--seed' trenger 1 verdi."),
+])
+def test_usage_errors_in_norwegian(args: list[str], message: str) -> None:
+    result = run("--lang", "nb", *args)
+    assert result.exit_code == 2
+    assert message in result.stderr.splitlines()
+    assert "Usage" not in result.stderr
+    assert "Error" not in result.stderr
+
+
+@pytest.mark.parametrize(("args", "message"), [
+    (["play", "--seed"], "Error: Option '--seed' requires an argument."),
+    (["walkthrough", "x", "--format", "html"],
+     "Error: Invalid value for '--format': 'html' is not one of 'markdown', 'rst', 'text'."),
+])
+def test_usage_errors_in_english_are_clicks_own(args: list[str], message: str) -> None:
+    result = run(*args)
+    assert message in result.stderr.splitlines()
+
+
+def test_the_version_in_both_languages() -> None:
+    assert run("--version").stdout.startswith("aces, version ")
+    assert run("--lang", "nb", "--version").stdout.startswith("aces, versjon ")
+
+
+def test_a_usage_error_shows_the_usage_and_the_way_to_help() -> None:
+    result = run("--lang", "nb", "replay")
+    assert result.stderr.splitlines()[:2] == [
+        "Bruk: aces replay [VALG] LOG", "Prøv «aces replay --help» for å få hjelp."]
+
+
+def test_an_unknown_language_is_one_line() -> None:
+    result = run("--lang", "xx", "verify", "-")
+    assert result.exit_code == 2
+    assert result.stderr == "aces: unknown language 'xx'; the languages are: en, nb\n"
+
+
+def test_requested_finds_lang_anywhere_before_a_double_dash() -> None:
+    assert requested(["--lang", "nb", "replay"]) == "nb"
+    assert requested(["replay", "--lang=nb"]) == "nb"
+    assert requested(["replay", "--", "--lang", "nb"]) is None
+    assert requested(["replay", "--lang"]) is None
+
+
+def test_chosen_falls_back_to_english_for_an_unknown_language() -> None:
+    assert chosen(["--lang", "xx"], {"LANG": "nb_NO.UTF-8"}) == "en"
+    assert chosen([], {"LANG": "nb_NO.UTF-8"}) == "nb"
+
+
+def test_the_translated_tree_is_a_copy() -> None:
+    tree = translated(cli, NB.gettext)
+    assert tree is not cli
+    assert tree.help == NB.gettext("Aces in the Pot and Aces: play, record, verify and narrate"
+                                   " dice games.")
+    assert cli.help == "Aces in the Pot and Aces: play, record, verify and narrate dice games."
+    assert [c.name for c in commands(tree)] == [c.name for c in commands(cli)]
+
+
+def test_every_help_text_is_translated() -> None:
+    texts = list(help_messages(cli))
+    assert len(texts) > 20
+    for text, where, path in texts:
+        assert NB.gettext(text) != text, (where, path)
+
+
+def test_clicks_messages_are_english_outside_a_run() -> None:
+    with speaking(NB):
+        assert click.core._("Usage:") == "Bruk:"  # type: ignore[attr-defined]
+    assert click.core._("Usage:") == "Usage:"  # type: ignore[attr-defined]

@@ -1,0 +1,58 @@
+"""The lessons' tables: every one the pages use builds, in both languages."""
+
+from __future__ import annotations
+
+import re
+import typing as t
+from pathlib import Path
+
+import pytest
+
+from aces.i18n import translations
+from aces.sphinxext.quantities import SpecError
+from aces.sphinxext.tables import TABLES, table
+
+DOCS: t.Final = Path(__file__).resolve().parent.parent.parent / "docs"
+DIRECTIVE: t.Final = re.compile(r"^\.\. aces-table:: (.+)$", re.MULTILINE)
+
+
+def specs() -> list[str]:
+    return sorted({spec for path in DOCS.rglob("*.rst")
+                   for spec in DIRECTIVE.findall(path.read_text(encoding="utf-8"))})
+
+
+@pytest.mark.parametrize("spec", specs())
+def test_every_table_of_the_pages_builds_in_both_languages(spec: str) -> None:
+    english = table(spec, translations("en"), "en")
+    norwegian = table(spec, translations("nb"), "nb")
+    for made in (english, norwegian):
+        assert made.rows
+        assert all(len(row) == len(made.header) for row in made.rows)
+    assert english.header != norwegian.header
+    assert len(english.rows) == len(norwegian.rows)
+
+
+def test_every_table_is_used_by_a_page() -> None:
+    assert {re.match(r"[a-z0-9-]+", spec)[0] for spec in specs()} == set(TABLES)  # type: ignore[index]
+
+
+def test_the_grid_counts_every_roll() -> None:
+    grid = table("rolls-grid", translations("en"), "en")
+    cells = [cell for row in grid.rows for cell in row[1:]]
+    assert len(cells) == 36
+    assert cells.count("nothing") == 16
+    assert grid.rows[0][1] == "2 to the pot"
+
+
+def test_numbers_are_written_the_languages_way() -> None:
+    english = table("seats(2, 3)", translations("en"), "en")
+    norwegian = table("seats(2, 3)", translations("nb"), "nb")
+    assert english.rows[0][1].endswith("%")
+    assert norwegian.rows[0][1].endswith("\xa0%")
+    assert "," in norwegian.rows[0][1]
+
+
+@pytest.mark.parametrize("spec", ["nowhere", "seats(2)", "seats 2"])
+def test_a_bad_table_says_why(spec: str) -> None:
+    with pytest.raises(SpecError):
+        table(spec, translations("en"), "en")

@@ -1,0 +1,258 @@
+"""Walkthroughs: the replay's words, each rule explained once where it first applies."""
+
+from __future__ import annotations
+
+import io
+import re
+import typing as t
+from pathlib import Path
+
+import pytest
+from docutils.core import publish_doctree
+from docutils.utils import Reporter
+
+from aces import engine
+from aces.dice import DiceFile
+from aces.errors import LogError
+from aces.i18n import LANGUAGES, translations
+from aces.log import LogWriter, read
+from aces.narrate import tell
+from aces.narrate.voice import Voice
+from aces.rules import fivedice, game_named
+from aces.walkthrough import (
+    RULES,
+    Aside,
+    Standings,
+    Told,
+    _explain,
+    render,
+    walkthrough,
+)
+
+if t.TYPE_CHECKING:
+    from collections.abc import Sequence
+
+    from aces.walkthrough import Part
+
+REPLAYS: t.Final = Path(__file__).resolve().parent.parent / "replays"
+#: The rulings' worked examples, one roll per "/".
+E1: t.Final = "2/3/5/1 6/3 5/6 6/1 1/1 6/1 4/2 5/6 6/1 1/3 4/5 2"
+E2: t.Final = "4/4/2/1/3/1 1/1 1/6 6/1 5/6 3/2 4/1 1/6 2/4 4/2 2/3 3"
+E3: t.Final = "5/2/1/3/4/2/5 1/2/3 1/6/1"
+
+
+def log_of(game_name: str, *scripts: str, players: Sequence[str] = ("Ada", "Bo", "Cy"),
+           **options: int | str | bool) -> bytes:
+    """A log of one game per dice script, played by the engine."""
+    game = game_named(game_name)
+    out = io.BytesIO()
+    writer = LogWriter(out)
+    for script in scripts:
+        start = engine.header(game, players, options)
+        writer.write_all(engine.play(game, start, DiceFile(script.split("/"), "script")))
+    return out.getvalue()
+
+
+def parts_of(log: bytes, lang: str = "en") -> list[Part]:
+    return walkthrough(read(io.BytesIO(log), "test.jsonl"), "test.jsonl", translations(lang),
+                       lang)
+
+
+def rules(parts: Sequence[Part]) -> list[str]:
+    return [part.rule for part in parts if isinstance(part, Aside)]
+
+
+def told(parts: Sequence[Part]) -> list[str]:
+    return [line for part in parts if isinstance(part, Told) for line in part.lines]
+
+
+def test_e1_explains_each_rule_where_it_first_applies() -> None:
+    assert rules(parts_of(log_of("pot", E1))) == [
+        "left",          # Cy opens; play passes to the left
+        "ace", "six", "ace-and-six",   # Cy 1-6 with two chips
+        "nothing",       # Ada 3-5
+        "doubles",       # Bo 6-6...
+        "comeback",      # ...brings Cy, with empty hands, back into play
+        "one-chip",      # Ada 1-6 with a single chip
+        "finish-last-chip", "try", "failed-try-last-chip", "won",
+    ]
+
+
+def test_e2_explains_the_last_holder_finish() -> None:
+    found = rules(parts_of(log_of("pot", E2, finish="last-holder")))
+    assert found[:2] == ["opening-tie", "left"]
+    for rule in ["finish-last-holder", "failed-try-last-holder", "missed-turn", "one-chip"]:
+        assert rule in found
+    assert "finish-last-chip" not in found
+    assert "failed-try-last-chip" not in found
+
+
+def test_the_asides_follow_the_roll_once_it_is_settled() -> None:
+    parts = parts_of(log_of("pot", E1))
+    position = next(i for i, part in enumerate(parts)
+                    if isinstance(part, Aside) and part.rule == "ace")
+    before = parts[position - 1]
+    assert isinstance(before, Told)
+    # Cy's 1-6 is told in full, its two consequences included, before any aside.
+    assert before.lines[-3:] == ("Cy rolls 1-6.", "Cy puts 1 chip in the pot.",
+                                 "Cy passes 1 chip to Ada on the left.")
+    # The standings come after the asides, before the next roll.
+    after = [part for part in parts[position:position + 5] if not isinstance(part, Aside)]
+    assert after[0] == Standings(("Ada", "Bo", "Cy", "Pot"), ("3", "2", "0", "1"))
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_the_narration_is_the_replays_own(lang: str) -> None:
+    log = log_of("pot", E1, E2)
+    replay = tell(read(io.BytesIO(log), "test.jsonl"), "test.jsonl", translations(lang), lang)
+    parts = parts_of(log, lang)
+    standings = [line for line in replay if line not in told(parts)]
+    assert told(parts) == [line for line in replay if line not in standings]
+    # Each standings line of the replay is a table, with the same numbers, in the same order.
+    tables = [tuple(part.row) for part in parts if isinstance(part, Standings)]
+    assert tables == [tuple(re.findall(r"\d+", line)) for line in standings]
+
+
+def test_a_table_between_games_belongs_to_the_game_before() -> None:
+    parts = parts_of(log_of("pot", E1, E1))
+    second = next(i for i, part in enumerate(parts)
+                  if isinstance(part, Told) and part.opens_game and i > 0)
+    assert not any(isinstance(part, Standings) for part in parts[second:second + 2])
+
+
+def test_each_rule_is_explained_once_in_a_session() -> None:
+    found = rules(parts_of(log_of("pot", E1, E1, E1)))
+    assert len(found) == len(set(found))
+    assert "session" in found
+    assert found.index("session") > found.index("won")
+
+
+def test_five_dice_e3_explains_where_the_dice_go() -> None:
+    assert rules(parts_of(log_of("five-dice", E3, dice=1))) == [
+        "left",                  # Ada opens
+        "turn-over",             # Ada 3
+        "two",                   # Cy 2, to Ada
+        "empty-hand",            # Cy has given away her only die
+        "centre", "five",        # Ada 5-1
+        "roll-again",            # Cy 3-1
+        "fd-missed-turn",        # Ada and Bo hold nothing
+        "fd-lost",               # Cy's last 1
+    ]
+
+
+def test_five_dice_threes_explains_the_chosen_receiver() -> None:
+    # The table's dice of replays/threes.dice, receivers of the 3s included.
+    dice = (REPLAYS / "threes.dice").read_text(encoding="utf-8").splitlines()
+    game = game_named("five-dice")
+    out = io.BytesIO()
+    start = engine.header(game, ["Ada", "Bo", "Cy"], {"dice": 2, "threes": True})
+    LogWriter(out).write_all(engine.play(game, start, DiceFile(dice, "threes.dice")))
+    log = out.getvalue()
+    asides = {part.rule: part.text for part in parts_of(log) if isinstance(part, Aside)}
+    assert "three" in asides
+    assert "1, 2, 3 or 5" in asides["roll-again"]
+    assert "1, 2, 3 or 5" in asides["turn-over"]
+
+
+def test_an_empty_hand_ends_the_turn() -> None:
+    # Ada opens with 5 and rolls 2: her only die goes left to Bo, and her turn is over.
+    # Bo's 1-1 empties his hand too, and Cy rolls the last 1.
+    log = log_of("five-dice", "5/3/4/2/1 1/1", dice=1)
+    found = rules(parts_of(log))
+    assert "empty-hand" in found
+    assert found.index("two") < found.index("empty-hand")
+
+
+@pytest.mark.parametrize("rule", RULES)
+def test_every_rule_is_explained_in_both_languages(rule: str) -> None:
+    state = fivedice.start(engine.header(game_named("five-dice"), ["Ada", "Bo", "Cy"], {}))
+    english = _explain(Voice(translations("en"), "en"), rule, state)
+    norwegian = _explain(Voice(translations("nb"), "nb"), rule, state)
+    assert english.endswith(".")
+    assert norwegian.endswith(".")
+    assert english != norwegian
+
+
+def test_a_walkthrough_in_norwegian() -> None:
+    parts = parts_of(log_of("pot", E1), "nb")
+    asides = {part.rule: part for part in parts if isinstance(part, Aside)}
+    assert asides["ace"].label == "Regel"
+    assert "potten" in asides["ace"].text
+    tables = [part for part in parts if isinstance(part, Standings)]
+    assert tables[0].header[-1] == "Potten"
+
+
+def test_a_bad_log_stops_at_its_line() -> None:
+    log = log_of("pot", E1).replace(b'"dice":[3,5]', b'"dice":[1,5]')
+    with pytest.raises(LogError) as caught:
+        parts_of(log)
+    assert "test.jsonl, line" in str(caught.value)
+
+
+# -- Rendering -------------------------------------------------------------------------
+
+PARTS: t.Final[list[Part]] = [
+    Told(("Aces in the Pot, game 1: *Ada* and Bo_ have 2 chips each.",), opens_game=True),
+    Told(("Ada rolls 1-3.", "Ada puts 1 chip in the pot.")),
+    Aside("ace", "Rule", "Each ace sends a chip to the pot | for good."),
+    Standings(("*Ada*", "Bo_", "Pot"), ("1", "2", "1")),
+    Told(("Aces in the Pot, game 2: *Ada* and Bo_ have 2 chips each.",), opens_game=True),
+]
+
+
+def test_markdown_escapes_names_and_draws_a_table() -> None:
+    text = render(PARTS, "markdown")
+    assert "- Aces in the Pot, game 1: \\*Ada\\* and Bo\\_ have 2 chips each." in text
+    assert "> **Rule:** Each ace sends a chip to the pot \\| for good." in text
+    assert "| \\*Ada\\* | Bo\\_ | Pot |\n|---:|---:|---:|\n| 1 | 2 | 1 |" in text
+    assert text.count("---\n") == 1  # a rule between the two games
+
+
+def _doctree_problems(source: str) -> list[str]:
+    problems: list[str] = []
+    tree = publish_doctree(source, settings_overrides={
+        "report_level": Reporter.SEVERE_LEVEL + 1, "halt_level": Reporter.SEVERE_LEVEL + 1})
+    for message in tree.findall(lambda node: node.tagname == "system_message"):
+        problems.append(message.astext())
+    return problems
+
+
+def test_rst_is_valid_restructuredtext() -> None:
+    text = render(PARTS, "rst")
+    assert _doctree_problems(text) == []
+    tree = publish_doctree(text)
+    assert "*Ada* and Bo_ have 2 chips each." in tree.astext()
+    assert len(list(tree.findall(lambda node: node.tagname == "table"))) == 1
+    assert len(list(tree.findall(lambda node: node.tagname == "admonition"))) == 1
+    assert len(list(tree.findall(lambda node: node.tagname == "transition"))) == 1
+
+
+def test_rst_of_a_whole_game_is_valid() -> None:
+    text = render(parts_of(log_of("pot", E1, E2)), "rst")
+    assert _doctree_problems(text) == []
+
+
+def test_text_lines_up_the_table_and_indents_the_asides() -> None:
+    lines = render(PARTS, "text").splitlines()
+    assert "    Rule: Each ace sends a chip to the pot | for good." in lines
+    assert "    *Ada*  Bo_  Pot" in lines
+    assert "        1    2    1" in lines
+
+
+def test_a_roll_taken_back_shows_the_standings_from_before_it() -> None:
+    from aces.events import Rolled, RollUndone
+
+    game = game_named("pot")
+    events = list(engine.play(game, engine.header(game, ["Ada", "Bo", "Cy"], {}),
+                              DiceFile(E1.split("/"), "E1")))
+    roll = next(i for i, event in enumerate(events)
+                if isinstance(event, Rolled) and event.dice == (1, 6))
+    # Cy's 1-6 and its two consequences, taken back, then rolled again.
+    undo = RollUndone(undoes=roll + 1, player="Cy", dice=(1, 6))
+    out = io.BytesIO()
+    LogWriter(out).write_all([*events[:roll + 3], undo, *events[roll:]])
+    parts = parts_of(out.getvalue())
+    tables = [part.row for part in parts if isinstance(part, Standings)]
+    assert tables[:3] == [("3", "2", "0", "1"), ("2", "2", "2", "0"), ("3", "2", "0", "1")]
+    found = rules(parts)
+    assert len(found) == len(set(found))
