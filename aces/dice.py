@@ -76,23 +76,51 @@ def parse_lines(lines: Iterable[str], source: str) -> Iterator[DiceLine]:
     [DiceLine(line=1, values=(1, 6), names=()), DiceLine(line=4, values=(3, 5), names=())]
     """
     for number, text in enumerate(lines, start=1):
-        content = text.split("#", 1)[0].strip()
-        if not content:
+        try:
+            roll = parse_roll(text)
+        except AcesError as exc:
+            raise DiceFileError(source, number, exc.message, **exc.values) from None
+        if roll is not None:
+            yield DiceLine(number, roll.dice, roll.to)
+
+
+def parse_roll(text: str) -> Roll | None:
+    """One roll as typed, or ``None`` for a blank line or a comment.
+
+    Raises :class:`~aces.errors.AcesError` for a line that is not a roll.
+
+    >>> parse_roll("3 6 3 > Bo Cy  # two threes given away")
+    Roll(dice=(3, 6, 3), to=('Bo', 'Cy'))
+    """
+    content = text.split("#", 1)[0].strip()
+    if not content:
+        return None
+    dice_part, _, names_part = content.partition(">")
+    values: list[int] = []
+    for token in _SEPARATOR.split(dice_part.strip()):
+        if not token:
             continue
-        dice_part, _, names_part = content.partition(">")
-        values: list[int] = []
-        for token in _SEPARATOR.split(dice_part.strip()):
-            if not token:
-                continue
-            # isdecimal, not isdigit: "²" is a digit that int() refuses.
-            if not token.isdecimal() or int(token) not in FACES:
-                raise DiceFileError(source, number, "{token!r} is not a face of a die (1 to 6)",
-                                    token=token)
-            values.append(int(token))
-        if not values:
-            raise DiceFileError(source, number, "the line names no dice")
-        names = tuple(n for n in _SEPARATOR.split(names_part.strip()) if n)
-        yield DiceLine(number, tuple(values), names)
+        # isdecimal, not isdigit: "²" is a digit that int() refuses; and a
+        # face is one digit, so a thousand-digit token costs nothing.
+        if not token.isdecimal() or len(token) > 1 or int(token) not in FACES:
+            raise AcesError("{token!r} is not a face of a die (1 to 6)", token=_cut(token))
+        values.append(int(token))
+    if not values:
+        raise AcesError("the line names no dice")
+    names = tuple(n for n in _SEPARATOR.split(names_part.strip()) if n)
+    return Roll(tuple(values), names)
+
+
+def check_count(roll: Roll, request: RollRequest) -> None:
+    """Refuse a roll with more or fewer dice than the roller holds."""
+    if len(roll.dice) != request.dice:
+        raise AcesError(_WRONG_COUNT, player=request.player, expected=request.dice,
+                        count=len(roll.dice))
+
+
+def _cut(token: str) -> str:
+    """A token short enough to quote in a one-line error."""
+    return token if len(token) <= 20 else token[:20] + "..."
 
 
 class DiceFile:
@@ -114,16 +142,12 @@ class DiceFile:
                 player=request.player,
             )
         self.last_line = line.line
-        if len(line.values) != request.dice:
-            raise DiceFileError(
-                self.source,
-                line.line,
-                _WRONG_COUNT,
-                player=request.player,
-                expected=request.dice,
-                count=len(line.values),
-            )
-        return Roll(line.values, line.names)
+        roll = Roll(line.values, line.names)
+        try:
+            check_count(roll, request)
+        except AcesError as exc:
+            raise self.locate(exc) from None
+        return roll
 
     def locate(self, error: AcesError) -> DiceFileError:
         """``error``, refusing the last roll read, as an error at its line."""

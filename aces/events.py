@@ -6,7 +6,9 @@ numbers, no words of any language. Each type is tagged in JSON by its
 so one call both parses a line and checks every field.
 
 This module is the schema. Changing a field means a new :data:`SCHEMA`
-version and an upgrade function in :mod:`aces.log`.
+version and an upgrade function in :mod:`aces.upgrade`. Unknown fields
+are refused: an event has exactly one encoding, the one its digest in the
+log covers (see :mod:`aces.log`).
 
 >>> import msgspec
 >>> msgspec.json.encode(Rolled(player="Ada", dice=(1, 6), stage="turn"))
@@ -19,14 +21,17 @@ import typing as t
 
 import msgspec
 
-#: The schema version written into every ``game_started`` event.
-SCHEMA: t.Final = 1
+#: The schema version written into every ``game_started`` event. Schema 2
+#: added the digest chain and ``roll_undone``; schema 1 logs are read
+#: through :func:`aces.upgrade.upcast_v1_v2`.
+SCHEMA: t.Final = 2
 
 Stage = t.Literal["opening", "turn", "try"]
 
 
-class BaseEvent(msgspec.Struct, frozen=True, kw_only=True, tag_field="type", omit_defaults=True):
-    """Common base: frozen, keyword-only, tagged by ``"type"``."""
+class BaseEvent(msgspec.Struct, frozen=True, kw_only=True, tag_field="type", omit_defaults=True,
+                forbid_unknown_fields=True):
+    """Common base: frozen, keyword-only, tagged by ``"type"``, no unknown fields."""
 
 
 # -- Every game ---------------------------------------------------------------
@@ -72,6 +77,22 @@ class TurnMissed(BaseEvent, tag="turn_missed", frozen=True):
     """A player with nothing to play with misses the turn (not a roll)."""
 
     player: str
+
+
+class RollUndone(BaseEvent, tag="roll_undone", frozen=True):
+    """The last roll still standing in this game is taken back, with all it settled.
+
+    A correction at the table (a die typed wrong): the log is never
+    rewritten, so the roll stays where it was and this event, appended
+    later, cancels it. ``undoes`` is the ``seq`` of the roll's line;
+    ``player``, ``dice`` and ``to`` repeat the roll, so that a reader sees
+    what was taken back without looking it up.
+    """
+
+    undoes: int
+    player: str
+    dice: tuple[int, ...]
+    to: tuple[str, ...] = ()
 
 
 class GameOver(BaseEvent, tag="game_over", frozen=True):
@@ -182,6 +203,7 @@ Event = (
     | OpeningWon
     | TurnMissed
     | GameOver
+    | RollUndone
     | ChipsToPot
     | AceIgnored
     | ChipsPassed

@@ -1,48 +1,71 @@
-"""Reading and writing game logs: JSON Lines, one event a line.
+"""Reading and writing game logs: JSON Lines, one event a line, chained by digests.
 
-Every line is one event object with a ``"seq"`` number (1, 2, 3... through
-the whole file) and a ``"type"``. A file holds one game or several in a
-row, each opening with ``game_started``. Reading is streamed: a log of a
-million events is never held in memory, and the first bad line stops the
-reader with a :class:`~aces.errors.LogError` that names it.
+Every line is one event object: a ``"seq"`` number (1, 2, 3... through the
+whole file), a ``"digest"`` that chains the line to the one before it, then
+the event's ``"type"`` and fields. A changed, removed or reordered line is
+named by the first digest that does not fit (docs/log-format.rst has the
+exact definition). A file holds one game or several in a row, each opening
+with ``game_started``.
+
+Reading is streamed and budgeted: a line may be at most :data:`LINE_LIMIT`
+bytes and a file at most :data:`EVENT_LIMIT` events, so a broken or hostile
+file costs bounded memory and time, and the first bad line stops the reader
+with a :class:`~aces.errors.LogError` that names it. Logs of schema 1 (no
+digests) are read through :func:`aces.upgrade.upcast_v1_v2`.
 
 >>> import io
 >>> out = io.BytesIO()
 >>> writer = LogWriter(out)
 >>> writer.write(Rolled(player="Ada", dice=(3, 5), stage="turn"))
->>> out.getvalue()
-b'{"seq":1,"type":"rolled","player":"Ada","dice":[3,5],"stage":"turn"}\\n'
+>>> print(out.getvalue().decode())
+{"seq":1,"digest":"c66aa8f48996bcaabbf07159b1b7659f","type":"rolled","player":"Ada","dice":[3,5],"stage":"turn"}
+<BLANKLINE>
 """
 
 from __future__ import annotations
 
+import functools
+import hashlib
+import itertools
+import json
 import typing as t
 
 import msgspec
 
 from aces.errors import LogError, TruncatedLogError
 from aces.events import EVENT_TYPES, SCHEMA, Event, GameStarted, Rolled
+from aces.upgrade import V1_TYPES, upcast_v1_v2
 
 if t.TYPE_CHECKING:
     from collections.abc import Iterable, Iterator
 
-__all__ = ["LogWriter", "Record", "Rolled", "read"]
+__all__ = ["EVENT_LIMIT", "LINE_LIMIT", "LogWriter", "Reader", "Record", "Rolled", "Tail",
+           "digest", "read", "shorten"]
+
+#: The longest line read, in bytes, its newline included: far more than any
+#: event needs (a header of a hundred long names), little enough to hold.
+LINE_LIMIT: t.Final = 65_536
+#: The most events read from one file: seven times a 20,000-game session,
+#: about half a minute of ``aces verify``.
+EVENT_LIMIT = 10_000_000
+#: Schema versions this version of aces reads; the last is the one it writes.
+SCHEMAS: t.Final = (1, SCHEMA)
 
 _TYPES: t.Final = frozenset(
     tag for cls in EVENT_TYPES if isinstance(tag := cls.__struct_config__.tag, str)
 )
-
-
-class _Envelope(msgspec.Struct):
-    """What every line carries whatever its type: checked before the rest."""
-
-    seq: int
-    type: str
-
-
-_ENVELOPE: t.Final = msgspec.json.Decoder(_Envelope)
 _EVENT: t.Final = msgspec.json.Decoder(Event)
 _ENCODER: t.Final = msgspec.json.Encoder()
+_BOM: t.Final = b"\xef\xbb\xbf"
+_HEX: t.Final = frozenset("0123456789abcdef")
+#: Distinct lines (but for their number and digest) a reader remembers the
+#: events of: a log of many games repeats a few hundred.
+_CACHE_LIMIT: t.Final = 4096
+_HASH: t.Final = hashlib.blake2b(digest_size=16)
+#: The longest piece of a bad line quoted in an error, and the longest detail.
+_QUOTE: t.Final = 60
+_DETAIL: t.Final = 160
+_tuple_new: t.Final = tuple.__new__
 
 
 class Record(t.NamedTuple):
@@ -52,87 +75,430 @@ class Record(t.NamedTuple):
     event: Event
 
 
-def read(lines: Iterable[bytes], source: str) -> Iterator[Record]:
-    """Decode a log line by line, checking its shape but not its rules.
+class Tail:
+    """Where a reader stopped: what an appender needs to carry the log on."""
 
-    ``lines`` is any iterable of raw lines, such as a file opened in binary
-    mode. Sequence numbers must run 1, 2, 3...; the first event must be a
-    ``game_started`` and no game may come from a newer schema.
+    def __init__(self) -> None:
+        #: The schema of the log; ``None`` until its first line is read.
+        self.schema: int | None = None
+        #: The number of the last line read whole and sound.
+        self.seq = 0
+        #: Its digest (32 hexadecimal digits as bytes; empty before any line).
+        self.digest = b""
+
+
+def digest(previous: bytes, line: bytes) -> bytes:
+    """The digest of a line: BLAKE2b-128, in hexadecimal, over the previous
+    line's digest and the line itself with its digest left empty.
+
+    ``previous`` is empty for the first line of a file; ``line`` is the
+    whole line, its newline included, with ``"digest":""``.
+
+    >>> digest(b"", b'{"seq":1,"digest":"","type":"try_won","player":"Bo"}\\n')
+    b'6bcb283ff31f8675f5e9bb3557cca03d'
     """
-    expected = 1
-    number = 0
-    for number, raw in enumerate(lines, start=1):
-        complete = raw.endswith(b"\n")
-        try:
-            envelope = _ENVELOPE.decode(raw)
-            event = _EVENT.decode(raw)
-        except msgspec.DecodeError as exc:
-            # A last line that is whole JSON but a bad event was not cut short.
-            if not complete and not isinstance(exc, msgspec.ValidationError):
-                raise TruncatedLogError(
-                    source, number, "the last line stops part-way: the log was cut short"
-                ) from None
-            if not raw.strip():
-                raise LogError(source, number, "the line is empty") from None
-            if isinstance(exc, msgspec.ValidationError):
-                _raise_invalid(raw, source, number, exc)
-            raise LogError(source, number, "this line is not a JSON object") from None
-        if envelope.seq != expected:
-            raise LogError(
-                source,
-                number,
-                "the sequence number is {seq}, but {expected} comes next",
-                seq=envelope.seq,
-                expected=expected,
-            )
-        if expected == 1 and not isinstance(event, GameStarted):
-            raise LogError(source, number, "a log must begin with a game_started event")
-        if isinstance(event, GameStarted) and event.schema != SCHEMA:
-            _raise_schema(event.schema, source, number)
-        expected += 1
-        yield Record(number, event)
+    h = _HASH.copy()
+    h.update(previous)
+    h.update(line)
+    return h.hexdigest().encode()
 
 
-def _raise_invalid(raw: bytes, source: str, number: int, exc: msgspec.ValidationError) -> None:
+class Reader:
+    """The records of a log, decoded one line at a time as they are asked for.
+
+    An iterator of :class:`Record`; :func:`aces.walk.walk` takes the plain
+    ``(line, event)`` pairs underneath (:meth:`pairs`), which cost less.
+    :attr:`tail` says where reading stopped.
+    """
+
+    def __init__(self, lines: Iterable[bytes], source: str) -> None:
+        self.source = source
+        self.tail = Tail()
+        readline = getattr(lines, "readline", None)
+        if readline is not None:
+            lines = iter(functools.partial(readline, LINE_LIMIT), b"")
+        self._pairs = _read(iter(lines), source, self.tail)
+
+    def __iter__(self) -> Reader:
+        return self
+
+    def __next__(self) -> Record:
+        return _tuple_new(Record, next(self._pairs))
+
+    def pairs(self) -> Iterator[tuple[int, Event]]:
+        """The same records, as plain tuples, from where reading has got to."""
+        return self._pairs
+
+
+def read(lines: Iterable[bytes], source: str) -> Reader:
+    """Decode a log line by line, checking its shape and digests but not its rules.
+
+    ``lines`` is a file opened in binary mode (read with a bounded
+    ``readline``) or any iterable of raw lines. Sequence numbers must run 1,
+    2, 3...; the first event must be a ``game_started``; every game of a
+    file shares one schema, and none may be newer than this version reads.
+    """
+    return Reader(lines, source)
+
+
+def _read(lines: Iterator[bytes], source: str, tail: Tail) -> Iterator[tuple[int, Event]]:
+    """The records of a log as ``(line, event)`` pairs; the first line says its schema."""
+    first = next(lines, None)
+    if first is None:
+        return
+    header = _parse_object(first, source, 1)
+    if header.get("type") != "game_started":
+        raise LogError(source, 1, "a log must begin with a game_started event")
+    schema = header.get("schema")
+    if type(schema) is not int or schema not in SCHEMAS:
+        _raise_schema(schema, source, 1)
+    tail.schema = schema
+    lines = itertools.chain((first,), lines)
+    if schema == 1:
+        yield from _read_v1(lines, source, tail)
+        return
+    # The current schema, on its fast path, here rather than in a generator
+    # of its own, which would cost a hand-over for every line. A line written
+    # as aces writes it is checked with one comparison of its start, one
+    # lookup of the rest (every distinct rest is decoded and checked once,
+    # then remembered) and one hash.
+    limit = EVENT_LIMIT
+    cache: dict[bytes, Event] = {}
+    get = cache.get
+    copy = _HASH.copy
+    number = good = 0
+    previous = b""
     try:
-        kind = msgspec.json.decode(raw, type=dict[str, t.Any]).get("type")
-    except msgspec.ValidationError:
-        raise LogError(source, number, "this line is not a JSON object") from None
+        for raw in lines:
+            number += 1
+            prefix = b'{"seq":%d,"digest":"' % number
+            start = len(prefix)
+            rest = raw[start + 32:]
+            event = get(rest) if raw.startswith(prefix) else None
+            if event is None:
+                raw, event = _decode_line(raw, prefix, source, number)
+                rest = raw[start + 32:]
+                if type(event) is not GameStarted:
+                    # Headers are one of a kind (their seeds differ): not kept.
+                    if len(cache) >= _CACHE_LIMIT:
+                        cache.clear()
+                    cache[rest] = event
+            h = copy()
+            h.update(previous)
+            h.update(prefix)
+            h.update(rest)
+            found = raw[start:start + 32]
+            if h.hexdigest().encode() != found:
+                # Translators: an error of a log whose digests do not chain:
+                # the line, or the one before it, is not as it was written.
+                raise LogError(source, number, "the digest does not match: this line was changed"
+                               " after it was written, or the line before it is not the one it"
+                               " followed")
+            if number > limit:
+                _raise_too_many(source, number, limit)
+            previous = found
+            good = number
+            yield number, event
+    finally:
+        tail.seq, tail.digest = good, previous
+
+
+def _decode_line(raw: bytes, prefix: bytes, source: str, number: int) -> tuple[bytes, Event]:
+    """A line not seen before: checked in full, and decoded the slow way.
+
+    Returns the line (with its newline, should a last line lack it) and its
+    event, or raises the error that names what is wrong with it.
+    """
+    start = len(prefix)
+    rest = raw[start + 32:]
+    if not (raw.startswith(prefix) and rest.startswith(b'",') and rest.endswith(b"}\n")
+            and _HEX.issuperset(raw[start:start + 32].decode("latin-1"))
+            and len(raw) < LINE_LIMIT):
+        raw = _diagnose_v2(raw, source, number)
+        rest = raw[start + 32:]
+    text = b"{" + rest[2:-1]
+    event = _decode_event(text, source, number)
+    if _ENCODER.encode(event) != text:
+        _raise_not_canonical(raw, source, number)
+    if type(event) is GameStarted and event.schema != SCHEMA:
+        _raise_mixed(event.schema, SCHEMA, source, number)
+    return raw, event
+
+
+def _decode_event(text: bytes, source: str, number: int) -> Event:
+    try:
+        return _EVENT.decode(text)
+    except msgspec.ValidationError as exc:
+        _raise_invalid(text, source, number, exc)
+    except msgspec.DecodeError:
+        _raise_malformed(text, source, number)
+    except RecursionError:
+        _raise_nested(source, number)
+
+
+def _diagnose_v2(raw: bytes, source: str, number: int) -> bytes:
+    """Name what is wrong with a line off the fast path, or return it whole.
+
+    A last line that lacks only its newline is sound: it comes back with one.
+    """
+    fields = _parse_object(raw, source, number)
+    _check_seq(fields, source, number)
+    _check_type(fields, source, number)
+    content = {name: value for name, value in fields.items() if name not in ("seq", "digest")}
+    try:
+        event = msgspec.convert(content, Event)
+    except msgspec.ValidationError as exc:
+        _raise_invalid(_ENCODER.encode(content), source, number, exc)
+    found = fields.get("digest")
+    if found is None:
+        # Translators: an error of a log of schema 2, each of whose lines has
+        # a "digest" after its "seq"; keep the fields' names as they are.
+        raise LogError(source, number, 'the line has no "digest"; every line of a schema'
+                       ' {schema} log has one, after its "seq"', schema=SCHEMA)
+    if not isinstance(found, str) or len(found) != 32 or not _HEX.issuperset(found):
+        # Translators: an error of a log; keep "digest" as it is.
+        raise LogError(source, number, 'the "digest" is not 32 lowercase hexadecimal digits')
+    whole = raw if raw.endswith(b"\n") else raw + b"\n"
+    if _line(number, found.encode(), _ENCODER.encode(event)) != whole:
+        _raise_not_canonical(raw, source, number)
+    return whole
+
+
+def _read_v1(lines: Iterator[bytes], source: str, tail: Tail) -> Iterator[tuple[int, Event]]:
+    """Schema 1: no digests, unknown fields ignored; every line is upgraded."""
+    limit = EVENT_LIMIT
+    for number, raw in enumerate(lines, start=1):
+        if number > limit:
+            _raise_too_many(source, number, limit)
+        fields = _parse_object(raw, source, number)
+        _check_seq(fields, source, number)
+        kind = _check_type(fields, source, number, V1_TYPES)
+        schema = fields.get("schema")
+        if kind == "game_started" and (type(schema) is not int or schema != 1):
+            _raise_mixed(schema, 1, source, number)
+        try:
+            event = msgspec.convert(upcast_v1_v2(fields), Event)
+        except msgspec.ValidationError as exc:
+            _raise_invalid(_ENCODER.encode(fields), source, number, exc)
+        tail.seq = number
+        yield number, event
+
+
+# -- Naming what is wrong -----------------------------------------------------
+
+
+def _parse_object(raw: bytes, source: str, number: int) -> dict[str, t.Any]:
+    """A line as a JSON object, or the one-line error that says why it is not."""
+    complete = raw.endswith(b"\n")
+    if len(raw) > LINE_LIMIT or (len(raw) >= LINE_LIMIT and not complete):
+        _raise_too_long(source, number)
+    if number == 1 and raw.startswith(_BOM):
+        # Translators: an error of a log saved by an editor that put a
+        # byte-order mark (BOM) at its start.
+        raise LogError(source, number, "the file begins with a byte-order mark; a log is UTF-8"
+                       " without one")
+    if raw.endswith(b"\r\n"):
+        # Translators: an error of a log saved with Windows line ends.
+        raise LogError(source, number, "the line ends in CR LF, a Windows line end; the lines"
+                       " of a log end in LF alone")
+    if not raw.strip():
+        raise LogError(source, number, "the line is empty")
+    try:
+        fields = msgspec.json.decode(raw)
+    except msgspec.ValidationError as exc:
+        # Only a number too large for any field gets here.
+        raise LogError(source, number, "invalid event: {detail}",
+                       detail=_cut(exc, _DETAIL)) from None
+    except msgspec.DecodeError:
+        if not complete:
+            # A last line that is whole JSON was not cut short, whatever
+            # else is wrong with it.
+            raise TruncatedLogError(
+                source, number, "the last line stops part-way: the log was cut short"
+            ) from None
+        _raise_malformed(raw, source, number)
+    except RecursionError:
+        _raise_nested(source, number)
+    if not isinstance(fields, dict):
+        raise LogError(source, number, "this line is not a JSON object")
+    return fields
+
+
+def _check_seq(fields: dict[str, t.Any], source: str, number: int) -> None:
+    seq = fields.get("seq")
+    if type(seq) is not int:
+        # Translators: an error of a log; keep "seq" as it is.
+        raise LogError(source, number, 'the line has no sequence number ("seq"), a whole number')
+    if seq != number:
+        raise LogError(source, number, "the sequence number is {seq}, but {expected} comes next",
+                       seq=_cut(seq), expected=number)
+
+
+def _check_type(fields: dict[str, t.Any], source: str, number: int,
+                known: frozenset[str] = _TYPES) -> str:
+    kind = fields.get("type")
+    if not isinstance(kind, str):
+        # Translators: an error of a log; keep "type" as it is.
+        raise LogError(source, number, 'the line has no event "type"')
+    if kind not in known:
+        raise LogError(source, number, "unknown event type {type!r}", type=_cut(kind))
+    return kind
+
+
+def _raise_invalid(text: bytes, source: str, number: int,
+                   exc: msgspec.ValidationError) -> t.NoReturn:
+    try:
+        kind = msgspec.json.decode(text, type=dict[str, t.Any]).get("type")
+    except (msgspec.DecodeError, RecursionError):
+        kind = None
     if isinstance(kind, str) and kind not in _TYPES:
-        raise LogError(source, number, "unknown event type {type!r}", type=kind) from None
-    raise LogError(source, number, "invalid event: {detail}", detail=str(exc)) from None
+        raise LogError(source, number, "unknown event type {type!r}", type=_cut(kind)) from None
+    raise LogError(source, number, "invalid event: {detail}", detail=_cut(exc, _DETAIL)) from None
 
 
-def _raise_schema(schema: int, source: str, number: int) -> t.NoReturn:
-    if schema > SCHEMA:
+def _raise_malformed(raw: bytes, source: str, number: int) -> t.NoReturn:
+    try:
+        raw.decode("utf-8")
+    except UnicodeDecodeError:
+        # Translators: an error of a log with bytes that are not UTF-8 text.
+        raise LogError(source, number, "the line is not UTF-8 text") from None
+    raise LogError(source, number, "this line is not a JSON object") from None
+
+
+def _raise_nested(source: str, number: int) -> t.NoReturn:
+    # Translators: an error of a log line of lists in lists (or objects in
+    # objects) thousands deep, which no event has.
+    raise LogError(source, number, "the line nests values too deeply to be an event") from None
+
+
+def _raise_too_long(source: str, number: int) -> t.NoReturn:
+    # Translators: an error of a log. {limit}: the most bytes a line may hold.
+    raise LogError(source, number, "the line is longer than {limit} bytes, the most a log line"
+                   " may be", limit=LINE_LIMIT) from None
+
+
+def _raise_too_many(source: str, number: int, limit: int) -> t.NoReturn:
+    # Translators: an error of a log. {limit}: the most events read from one file.
+    raise LogError(source, number, "the log holds more than {limit} events, the most aces reads"
+                   " from one file", limit=limit)
+
+
+def _raise_not_canonical(raw: bytes, source: str, number: int) -> t.NoReturn:
+    repeated = _repeated_key(raw)
+    if repeated is not None:
+        # Translators: an error of a log line whose object has a key twice.
+        raise LogError(source, number, "the key {key!r} appears twice in the line",
+                       key=_cut(repeated))
+    # Translators: an error of a log of schema 2, each of whose events aces
+    # writes in exactly one way.
+    raise LogError(source, number, "the line is not written the one way aces writes it"
+                   " (spacing, order of fields or escapes differ)")
+
+
+def _repeated_key(raw: bytes) -> str | None:
+    found: list[str] = []
+
+    def pairs(items: list[tuple[str, t.Any]]) -> dict[str, t.Any]:
+        keys = [k for k, _ in items]
+        if len(set(keys)) != len(keys) and not found:
+            found.append(next(k for k in keys if keys.count(k) > 1))
+        return dict(items)
+
+    try:
+        json.loads(raw, object_pairs_hook=pairs)
+    except (ValueError, RecursionError):
+        return None
+    return found[0] if found else None
+
+
+def _raise_schema(schema: object, source: str, number: int) -> t.NoReturn:
+    if type(schema) is int and schema > SCHEMA:
         raise LogError(
             source,
             number,
             "this log uses schema {schema}, newer than this version of aces reads ({known});"
             " upgrade aces to read it",
-            schema=schema,
+            schema=_cut(schema),
             known=SCHEMA,
         )
-    raise LogError(source, number, "unknown schema version {schema}", schema=schema)
+    raise LogError(source, number, "unknown schema version {schema}", schema=_cut(repr(schema)))
+
+
+def _raise_mixed(schema: object, first: int, source: str, number: int) -> t.NoReturn:
+    if type(schema) is int and schema > SCHEMA:
+        _raise_schema(schema, source, number)
+    # Translators: an error of a log whose games are written in different
+    # versions of the format. {schema}: this game's; {first}: the first game's.
+    raise LogError(source, number, "this game is written in schema {schema}, but the log began"
+                   " in schema {first}; a log keeps one schema", schema=_cut(repr(schema)),
+                   first=first)
+
+
+def shorten(value: object, limit: int = _QUOTE) -> str:
+    """A value from a bad line, short enough to quote in a one-line error.
+
+    >>> shorten("x" * 100, 10)
+    'xxxxxxxxxx...'
+    """
+    text = value if isinstance(value, str) else str(value)
+    return text if len(text) <= limit else text[:limit] + "..."
+
+
+_cut = shorten
+
+
+# -- Writing ------------------------------------------------------------------
+
+
+def _line(seq: int, digest: bytes, event: bytes) -> bytes:
+    """A whole line: the envelope, then the event's own fields."""
+    return b'{"seq":%d,"digest":"%s",%s\n' % (seq, digest, event[1:])
 
 
 class LogWriter:
-    """Appends events to a binary stream, numbering them as it goes."""
+    """Appends events to a binary stream, numbering and chaining them as it goes.
 
-    def __init__(self, stream: t.BinaryIO, *, first_seq: int = 1) -> None:
+    To carry on an existing log, give the number and digest of its last
+    line (see :class:`Tail`).
+    """
+
+    def __init__(self, stream: t.BinaryIO | None, *, first_seq: int = 1,
+                 previous: bytes = b"") -> None:
         self._stream = stream
         self._seq = first_seq - 1
+        self._digest = previous
 
     @property
     def written(self) -> int:
         """The sequence number of the last event written."""
         return self._seq
 
-    def write(self, event: Event) -> None:
+    @property
+    def digest(self) -> bytes:
+        """The digest of the last line written."""
+        return self._digest
+
+    def encode(self, events: Iterable[Event]) -> bytes:
+        """The lines of ``events``, numbered and chained, as one block of bytes.
+
+        The writer counts them as written: the caller writes the block, in
+        one call, so that a crash cannot leave half of it behind.
+        """
+        return b"".join(map(self._encode, events))
+
+    def _encode(self, event: Event) -> bytes:
         self._seq += 1
-        body = _ENCODER.encode(event)
-        self._stream.write(b'{"seq":%d,%s\n' % (self._seq, body[1:]))
+        head = b'{"seq":%d,"digest":"' % self._seq
+        rest = b'",%s\n' % _ENCODER.encode(event)[1:]
+        self._digest = digest(self._digest, head + rest)
+        return head + self._digest + rest
+
+    def write(self, event: Event) -> None:
+        assert self._stream is not None, "a writer without a stream only encodes"
+        self._stream.write(self._encode(event))
 
     def write_all(self, events: Iterable[Event]) -> None:
+        """Write events one by one, as they come: an error in the middle of
+        ``events`` leaves every line before it written."""
         for event in events:
             self.write(event)

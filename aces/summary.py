@@ -1,6 +1,6 @@
 """What ``aces verify`` reports: games, events and results, counted as read.
 
->>> from aces.events import GameOver, GameStarted
+>>> from aces.events import GameOver, GameStarted, RollUndone
 >>> from aces.i18n import translations
 >>> from aces.walk import Step
 >>> tally = Tally()
@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import typing as t
 
-from aces.events import GameOver, GameStarted
+from aces.events import GameOver, GameStarted, RollUndone
 
 if t.TYPE_CHECKING:
     import gettext
@@ -32,16 +32,26 @@ class Tally:
         #: Games won and lost per player, every seated player included.
         self.wins: dict[str, int] = {}
         self.losses: dict[str, int] = {}
+        #: The last event, if it ended a game: an undo right after it takes
+        #: the result back.
+        self._over: GameOver | None = None
 
     def add(self, step: Step) -> None:
         self.events += 1
         event = step.event
-        if isinstance(event, GameStarted):
+        over, self._over = self._over, None
+        if isinstance(event, RollUndone) and over is not None:
+            if over.winner is not None:
+                self.wins[over.winner] -= 1
+            if over.loser is not None:
+                self.losses[over.loser] -= 1
+        elif isinstance(event, GameStarted):
             self.games += 1
             for name in event.players:
                 self.wins.setdefault(name, 0)
                 self.losses.setdefault(name, 0)
         elif isinstance(event, GameOver):
+            self._over = event
             if event.winner is not None:
                 self.wins[event.winner] = self.wins.get(event.winner, 0) + 1
             if event.loser is not None:

@@ -6,16 +6,22 @@ not give, a roll by the wrong player, a die out of range, each stops the
 walk at that line. Every consumer (verification, narration, statistics)
 is a loop over the :class:`Step` values it yields, so nothing is ever
 narrated or counted past a bad event.
+
+A ``roll_undone`` takes back the last roll of the game still standing:
+the walk keeps the state before each roll of the current game, and the
+step of the undo carries the state from before the roll it cancels.
 """
 
 from __future__ import annotations
 
+import collections
 import typing as t
 
 import msgspec
 
-from aces.errors import LogError, OptionError, Plural, RollError
-from aces.events import GameStarted, Rolled
+from aces.errors import AcesError, LogError, OptionError, Plural, RollError
+from aces.events import GameStarted, Rolled, RollUndone
+from aces.log import shorten
 from aces.rules import Game, Roll, game_named
 
 if t.TYPE_CHECKING:
@@ -24,7 +30,15 @@ if t.TYPE_CHECKING:
     from aces.events import Event
     from aces.log import Record
 
+#: How many rolls of one game an undo can reach back: far more than a
+#: table ever takes back, few enough that a hostile log costs little memory.
+UNDO_DEPTH: t.Final = 1000
+
 _ENCODER: t.Final = msgspec.json.Encoder()
+_FACES: t.Final = frozenset(range(1, 7))
+#: The longest event quoted in an error.
+_QUOTE: t.Final = 200
+_tuple_new: t.Final = tuple.__new__
 # Translators: an error of a log. {player}: who should roll; {expected}: the
 # dice that player holds and must roll; {count}: the dice in the log's roll.
 _WRONG_COUNT: t.Final = Plural("{player} rolls {expected} die here, not {count}",
@@ -42,6 +56,11 @@ class Step(t.NamedTuple):
     game: Game[t.Any]
 
 
+#: A roll of the current game that an undo may still take back: its line,
+#: the roll, and the game's state before it.
+Standing = tuple[int, Rolled, t.Any]
+
+
 def walk(
     records: Iterable[Record], source: str, *, allow_unfinished: bool = False
 ) -> Iterator[Step]:
@@ -51,44 +70,68 @@ def walk(
     A last game that stops before it is over is an error too, unless
     ``allow_unfinished`` (a game still being recorded).
     """
-    records = iter(records)
-    record = next(records, None)
+    from aces.log import Reader
+
+    # A reader hands over plain (line, event) pairs, cheaper than records.
+    pairs = records.pairs() if type(records) is Reader else iter(records)
+    new = _tuple_new
+    record = next(pairs, None)
     while record is not None:
-        header = record.event
-        if not isinstance(header, GameStarted):
-            raise LogError(source, record.line, "a {type} event cannot follow a finished game;"
+        line, header = record
+        if type(header) is not GameStarted:
+            raise LogError(source, line, "a {type} event cannot follow a finished game;"
                            " a new game must begin with game_started", type=_tag(header))
         try:
             game = game_named(header.game)
             state = game.start(header)
         except OptionError as exc:
-            raise LogError(source, record.line, "{reason}", reason=exc) from None
-        yield Step(record.line, header, state, game)
-        last_line = record.line
-        while (request := game.next_roll(state)) is not None:
-            record = next(records, None)
+            raise LogError(source, line, "{reason}", reason=_bounded(exc)) from None
+        yield new(Step, (line, header, state, game))
+        next_roll, decide, evolve = game.next_roll, game.decide, game.evolve
+        standing: collections.deque[Standing] = collections.deque(maxlen=UNDO_DEPTH)
+        last_line = line
+        while True:
+            request = next_roll(state)
+            record = next(pairs, None)
             if record is None:
-                if allow_unfinished:
+                if request is None or allow_unfinished:
                     return
                 raise LogError(source, last_line, "the log ends before the game is over:"
-                               " {player} should roll next", player=request.player)
-            last_line = record.line
-            roll = record.event
-            if not isinstance(roll, Rolled):
-                raise LogError(source, record.line, "{player} should roll here, but the log has"
-                               " a {type} event", player=request.player, type=_tag(roll))
-            _check_roll(roll, request.player, request.dice, request.stage, source, record.line)
+                               " {player} should roll next", player=shorten(request.player))
+            line, event = record
+            last_line = line
+            kind = type(event)
+            if kind is not Rolled:
+                if kind is RollUndone:
+                    state = _undo(standing, t.cast("RollUndone", event), source, line)
+                    yield new(Step, (line, event, state, game))
+                    continue
+                if request is None:
+                    break
+                raise LogError(source, line, "{player} should roll here, but the log has"
+                               " a {type} event", player=shorten(request.player),
+                               type=_tag(event))
+            if request is None:
+                break
+            roll: Rolled = event  # type: ignore[assignment]  # checked above, for free
+            player, count, stage = request
+            dice = roll.dice
+            if not (roll.player == player and roll.stage == stage and len(dice) == count
+                    and _FACES.issuperset(dice)):
+                _refuse_roll(roll, player, count, stage, source, line)
             try:
-                expected = game.decide(state, Roll(roll.dice, roll.to))
+                expected = decide(state, Roll(dice, roll.to))
             except (OptionError, RollError) as exc:
-                raise LogError(source, record.line, "{reason}", reason=exc) from None
-            if expected[0] != roll:
-                raise LogError(source, record.line, "the rules give {expected} here, not {found}",
+                raise LogError(source, line, "{reason}", reason=_bounded(exc)) from None
+            consequences = iter(expected)
+            if next(consequences) != roll:
+                raise LogError(source, line, "the rules give {expected} here, not {found}",
                                expected=_show(expected[0]), found=_show(roll))
-            state = game.evolve(state, roll)
-            yield Step(record.line, roll, state, game)
-            for consequence in expected[1:]:
-                record = next(records, None)
+            standing.append((line, roll, state))
+            state = evolve(state, roll)
+            yield new(Step, (line, roll, state, game))
+            for consequence in consequences:
+                record = next(pairs, None)
                 if record is None:
                     # A log being written may be read between a roll and its
                     # consequences: that too is a game still being recorded.
@@ -97,30 +140,54 @@ def walk(
                     raise LogError(source, last_line, "the log ends before the roll is"
                                    " settled: {expected} comes next",
                                    expected=_show(consequence))
-                last_line = record.line
-                if record.event != consequence:
-                    raise LogError(source, record.line, "the rules give {expected} here,"
+                line, event = record
+                last_line = line
+                if event is not consequence and event != consequence:
+                    raise LogError(source, line, "the rules give {expected} here,"
                                    " not {found}", expected=_show(consequence),
-                                   found=_show(record.event))
-                state = game.evolve(state, consequence)
-                yield Step(record.line, consequence, state, game)
-        record = next(records, None)
+                                   found=_show(event))
+                state = evolve(state, consequence)
+                yield new(Step, (line, consequence, state, game))
 
 
-def _check_roll(roll: Rolled, player: str, dice: int, stage: str, source: str, line: int) -> None:
+def _undo(standing: collections.deque[Standing], undo: RollUndone, source: str,
+          line: int) -> t.Any:
+    """The state before the roll ``undo`` takes back, once it is the right one."""
+    if not standing:
+        # Translators: an error of a log. {depth}: how many rolls back an
+        # undo may reach; keep roll_undone as it is.
+        raise LogError(source, line, "roll_undone, but no roll of this game is left to take"
+                       " back (an undo reaches back at most {depth} rolls)", depth=UNDO_DEPTH)
+    undoes, roll, before = standing[-1]
+    expected = RollUndone(undoes=undoes, player=roll.player, dice=roll.dice, to=roll.to)
+    if undo != expected:
+        raise LogError(source, line, "the rules give {expected} here, not {found}",
+                       expected=_show(expected), found=_show(undo))
+    standing.pop()
+    return before
+
+
+def _refuse_roll(roll: Rolled, player: str, dice: int, stage: str, source: str,
+                 line: int) -> t.NoReturn:
     if roll.player != player or roll.stage != stage:
         # Translators: an error of a log. {player} and {stage}: who should
         # roll and in which stage of the game (opening, turn or try); {found}
         # and {found_stage}: the roll the log has instead.
         raise LogError(source, line, "{player} should roll here ({stage}), not {found}"
-                       " ({found_stage})", player=player, stage=stage, found=roll.player,
-                       found_stage=roll.stage)
+                       " ({found_stage})", player=shorten(player), stage=stage,
+                       found=shorten(roll.player), found_stage=roll.stage)
     if len(roll.dice) != dice:
-        raise LogError(source, line, _WRONG_COUNT, player=player, expected=dice,
+        raise LogError(source, line, _WRONG_COUNT, player=shorten(player), expected=dice,
                        count=len(roll.dice))
-    for value in roll.dice:
-        if not 1 <= value <= 6:
-            raise LogError(source, line, "{value} is not a face of a die (1 to 6)", value=value)
+    value = next(v for v in roll.dice if v not in _FACES)
+    raise LogError(source, line, "{value} is not a face of a die (1 to 6)", value=shorten(value))
+
+
+def _bounded(error: AcesError) -> AcesError:
+    """``error`` with every value short enough for a one-line message."""
+    values = {name: shorten(value) if isinstance(value, str) else value
+              for name, value in error.values.items()}
+    return type(error)(error.message, **values)
 
 
 def _tag(event: Event) -> str:
@@ -128,4 +195,6 @@ def _tag(event: Event) -> str:
 
 
 def _show(event: Event) -> str:
-    return _ENCODER.encode(event).decode()
+    """An event as the log writes it, cut short if it is long."""
+    text = _ENCODER.encode(event).decode()
+    return text if len(text) <= _QUOTE else text[:_QUOTE] + "..."

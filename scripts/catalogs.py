@@ -106,6 +106,12 @@ def extract(root: Path = ROOT) -> Catalog:
     for filename, lineno, message, comments, context in found:
         catalog.add(message, None, [(filename, lineno)], auto_comments=comments,
                     context=context)
+    # The help texts of the commands and options, read from the command line itself.
+    from aces.cli import cli
+    from aces.cli._language import help_messages
+
+    for message, where, filename in help_messages(cli):
+        catalog.add(message, None, [(filename, 0)], auto_comments=[f"Translators: {where}."])
     return catalog
 
 

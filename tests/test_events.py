@@ -24,6 +24,7 @@ from aces.events import (
     PlayResumed,
     RollAgain,
     Rolled,
+    RollUndone,
     TryFailed,
     TryStarted,
     TryWon,
@@ -53,6 +54,7 @@ ONE_OF_EACH: t.Final[list[Event]] = [
     DicePassed(player="Cy", to="Ada", count=1, face=5),
     RollAgain(player="Cy"),
     Rolled(player="Cy", dice=(3, 4), stage="turn", to=("Bo",)),
+    RollUndone(undoes=12, player="Ada", dice=(1, 6)),
 ]
 
 
@@ -81,6 +83,12 @@ def test_defaults_are_left_out_of_the_log() -> None:
         GameStarted(schema=SCHEMA, game="pot", players=("A", "B"), options={}))
     assert msgspec.json.decode(msgspec.json.encode(Unpaid(player="Ada", sixes=1))) == {
         "type": "unpaid", "player": "Ada", "sixes": 1}
+
+
+def test_a_field_the_schema_does_not_know_is_refused() -> None:
+    # A digest covers the whole line, so a line holds nothing it does not check.
+    with pytest.raises(msgspec.ValidationError, match="unknown field `note`"):
+        msgspec.json.decode(b'{"type":"try_won","player":"Bo","note":"hi"}', type=Event)
 
 
 def test_events_are_immutable() -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import subprocess
 import sys
 import typing as t
@@ -127,3 +128,28 @@ def test_catalogs_are_found_from_a_wheel(tmp_path: Path) -> None:
     assert Path(package).is_relative_to(unpacked)
     assert Path(locales) == unpacked / "aces" / "locales"
     assert last == "Bo vinner potten på 5 sjetonger."
+
+
+@pytest.mark.parametrize("lang", ["../../etc/passwd", "/etc/passwd", "nb/../../../etc/passwd",
+                                  "..", "nb\x00", "en/../../locales"])
+def test_a_language_that_looks_like_a_path_never_reaches_the_file_system(
+    lang: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    opened: list[str] = []
+    real_open = Path.open
+
+    def watched(path: Path, *args: t.Any, **kwargs: t.Any) -> t.Any:
+        opened.append(str(path))
+        return real_open(path, *args, **kwargs)
+
+    monkeypatch.setattr(Path, "open", watched)
+    chosen = None
+    with contextlib.suppress(OptionError):
+        chosen = i18n.negotiate(lang, {})
+    if chosen is not None:
+        # Whatever is made of it is a language the package ships.
+        assert chosen in i18n.LANGUAGES
+        i18n.translations(chosen)
+    with pytest.raises(OptionError):
+        i18n.translations(lang)
+    assert not any("passwd" in path or ".." in path for path in opened)

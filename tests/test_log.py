@@ -1,7 +1,8 @@
-"""The log format: the stable contract, round trips, and every bad line named."""
+"""The log format: the stable contract, the digest chain, and every bad line named."""
 
 from __future__ import annotations
 
+import hashlib
 import io
 import json
 import re
@@ -9,11 +10,11 @@ import typing as t
 
 import pytest
 
-from aces import engine
+from aces import engine, log
 from aces.dice import RandomDice
 from aces.errors import LogError, TruncatedLogError
 from aces.events import SCHEMA, ChipsToPot, GameStarted
-from aces.log import LogWriter, Record, read
+from aces.log import LINE_LIMIT, LogWriter, Record, digest, read
 from aces.rules import pot
 
 if t.TYPE_CHECKING:
@@ -42,9 +43,14 @@ def lines_of(data: bytes) -> list[bytes]:
 
 
 def refusal(data: bytes) -> LogError:
-    """The error reading ``data`` stops at (every line is read)."""
+    """The error reading ``data`` stops at (every line is read), from a file."""
     with pytest.raises(LogError) as caught:
+        list(read(io.BytesIO(data), "game.jsonl"))
+    # A list of lines is read the same way as a file.
+    with pytest.raises(LogError) as again:
         list(read(lines_of(data), "game.jsonl"))
+    assert (type(again.value), again.value.line, again.value.reason()) == (
+        type(caught.value), caught.value.line, caught.value.reason())
     return caught.value
 
 
@@ -91,6 +97,48 @@ def test_the_writer_numbers_lines_from_where_it_is_told() -> None:
     assert [json.loads(line)["seq"] for line in lines_of(out.getvalue())] == [41, 42]
 
 
+# -- The digest chain ------------------------------------------------------------
+
+
+def test_each_digest_covers_the_one_before_and_its_line_with_the_digest_left_empty() -> None:
+    # Written out from the definition in docs/log-format.rst, not from the code.
+    _, data = session([5])
+    previous = b""
+    for number, line in enumerate(lines_of(data), start=1):
+        value = json.loads(line)["digest"].encode()
+        head = b'{"seq":%d,"digest":"' % number
+        assert line.startswith(head + value + b'","type":"')
+        emptied = line.replace(b'"digest":"' + value + b'"', b'"digest":""', 1)
+        assert value.decode() == hashlib.blake2b(previous + emptied, digest_size=16).hexdigest()
+        previous = value
+
+
+def test_digest_is_the_function_the_chain_uses() -> None:
+    assert digest(b"ab", b'{"seq":1}') == hashlib.blake2b(
+        b'ab{"seq":1}', digest_size=16).hexdigest().encode()
+
+
+def test_a_writer_carries_on_a_chain_where_another_stopped() -> None:
+    events, whole = session([5, 6])
+    half = len(events) // 2
+    first = io.BytesIO()
+    writer = LogWriter(first)
+    writer.write_all(events[:half])
+    reader = read(io.BytesIO(first.getvalue()), "game.jsonl")
+    list(reader)
+    tail = reader.tail
+    assert (tail.schema, tail.seq, tail.digest) == (SCHEMA, half, writer.digest)
+    second = LogWriter(None, first_seq=tail.seq + 1, previous=tail.digest)
+    assert first.getvalue() + second.encode(events[half:]) == whole
+
+
+def test_encode_numbers_and_chains_without_writing() -> None:
+    events, whole = session([5])
+    writer = LogWriter(None)
+    assert writer.encode(events) == whole
+    assert writer.written == len(events)
+
+
 # -- Round trips ---------------------------------------------------------------
 
 
@@ -99,6 +147,7 @@ def test_the_log_read_back_equals_the_events_written() -> None:
     records = list(read(lines_of(data), "game.jsonl"))
     assert [r.event for r in records] == events
     assert [r.line for r in records] == list(range(1, len(events) + 1))
+    assert all(type(r) is Record for r in records)
 
 
 def test_reading_is_streamed_and_stops_at_the_first_bad_line() -> None:
@@ -122,18 +171,22 @@ def test_reading_is_streamed_and_stops_at_the_first_bad_line() -> None:
 def test_a_missing_final_newline_is_not_a_cut() -> None:
     events, data = session([5])
     assert [r.event for r in read(lines_of(data.rstrip(b"\n")), "game.jsonl")] == events
-
-
-def test_fields_a_reader_does_not_know_are_ignored() -> None:
-    events, data = session([5])
-    lines = lines_of(data)
-    lines[1] = lines[1].replace(b'{"seq":2,', b'{"seq":2,"note":"from the future",')
-    assert b"future" in lines[1]
-    assert [r.event for r in read(lines, "game.jsonl")] == events
+    assert [r.event for r in read(io.BytesIO(data.rstrip(b"\n")), "game.jsonl")] == events
 
 
 def test_an_empty_log_holds_no_records() -> None:
     assert list(read([], "game.jsonl")) == []
+    assert list(read(io.BytesIO(b""), "game.jsonl")) == []
+
+
+def test_the_tail_says_where_reading_stopped() -> None:
+    _, data = session([5])
+    lines = lines_of(data)
+    reader = read([*lines[:4], b"oops\n"], "game.jsonl")
+    with pytest.raises(LogError):
+        list(reader)
+    assert reader.tail.seq == 4
+    assert reader.tail.digest == json.loads(lines[3])["digest"].encode()
 
 
 # -- Bad lines, each named ----------------------------------------------------
@@ -152,27 +205,51 @@ def seq(line: int) -> bytes:
     return lines_of(GOOD)[line - 1]
 
 
+def sealed(previous: bytes, content: bytes) -> bytes:
+    """A line from its content (no digest, no newline), with the digest that
+    fits after ``previous``, whatever the content says."""
+    head, _, rest = content.partition(b",")
+    emptied = head + b',"digest":"",' + rest + b"\n"
+    return emptied.replace(b'"digest":""', b'"digest":"%s"' % digest(previous, emptied), 1)
+
+
+def resealed(line: int, new: bytes) -> bytes:
+    """The good log with line ``line`` replaced by ``new`` (its content, without a
+    digest) and given the digest that fits: a line wrong in itself."""
+    previous = json.loads(seq(line - 1))["digest"].encode() if line > 1 else b""
+    return edit(line, sealed(previous, new.rstrip(b"\n")))
+
+
 @pytest.mark.parametrize(
     ("data", "line", "reason"),
     [
         pytest.param(edit(3, b"not json at all\n"), 3, "not a JSON object", id="not-json"),
         pytest.param(edit(3, b"[1, 2, 3]\n"), 3, "not a JSON object", id="json-array"),
         pytest.param(edit(3, b'"rolled"\n'), 3, "not a JSON object", id="json-string"),
+        pytest.param(edit(3, b"12\n"), 3, "not a JSON object", id="json-number"),
         pytest.param(edit(3, b"\n"), 3, "the line is empty", id="empty-line"),
         pytest.param(edit(2, b'{"type":"rolled","player":"Ada","dice":[3],"stage":"opening"}\n'),
                      2, "seq", id="missing-seq"),
         pytest.param(edit(2, b'{"seq":"2","type":"rolled","player":"Ada","dice":[3],'
                              b'"stage":"opening"}\n'), 2, "seq", id="seq-not-a-number"),
+        pytest.param(edit(2, b'{"seq":true,"type":"rolled"}\n'), 2, "seq", id="seq-a-boolean"),
         pytest.param(edit(3, seq(2)), 3, "sequence number is 2, but 3 comes next",
                      id="repeated-seq"),
         pytest.param(b"".join([seq(1), seq(3), seq(2)]), 2,
                      "sequence number is 3, but 2 comes next", id="out-of-order-seq"),
         pytest.param(edit(4, b'{"seq":4,"type":"dice_blessed","player":"Bo"}\n'), 4,
                      "unknown event type 'dice_blessed'", id="unknown-type"),
+        pytest.param(resealed(4, b'{"seq":4,"type":"dice_blessed","player":"Bo"}'), 4,
+                     "unknown event type 'dice_blessed'", id="unknown-type-sealed"),
+        pytest.param(edit(4, b'{"seq":4,"type":"' + b"x" * 5000 + b'"}\n'), 4,
+                     r"unknown event type 'x{60}\.\.\.'$", id="long-unknown-type"),
         pytest.param(edit(4, b'{"seq":4,"player":"Bo"}\n'), 4, "type", id="missing-type"),
         pytest.param(edit(2, b'{"seq":2,"type":"rolled","player":"Ada","dice":"six",'
                              b'"stage":"opening"}\n'), 2, r"invalid event.*\$\.dice",
                      id="dice-not-a-list"),
+        pytest.param(resealed(2, b'{"seq":2,"type":"rolled","player":"Ada","dice":"six",'
+                                 b'"stage":"opening"}'), 2, r"invalid event.*\$\.dice",
+                     id="dice-not-a-list-sealed"),
         pytest.param(edit(2, b'{"seq":2,"type":"rolled","player":7,"dice":[3],'
                              b'"stage":"opening"}\n'), 2, r"invalid event.*\$\.player",
                      id="player-not-a-name"),
@@ -181,12 +258,28 @@ def seq(line: int) -> bytes:
                      id="unknown-stage"),
         pytest.param(edit(2, b'{"seq":2,"type":"rolled","dice":[3],"stage":"opening"}\n'),
                      2, r"invalid event.*player", id="missing-field"),
-        pytest.param(edit(1, seq(1).replace(b'"schema":1', b'"schema":2')), 1,
-                     "schema 2, newer than this version of aces reads", id="newer-schema"),
-        pytest.param(edit(1, seq(1).replace(b'"schema":1', b'"schema":0')), 1,
+        pytest.param(edit(2, b'{"seq":2,"type":"rolled","player":"Ada","dice":[3.5],'
+                             b'"stage":"opening"}\n'), 2, r"invalid event.*\$\.dice",
+                     id="dice-a-fraction"),
+        pytest.param(resealed(2, b'{"seq":2,"type":"rolled","player":"Ada","dice":[3],'
+                                 b'"stage":"opening","note":"hi"}'), 2,
+                     "unknown field `note`", id="unknown-field-sealed"),
+        pytest.param(edit(1, seq(1).replace(b'"schema":2', b'"schema":3')), 1,
+                     "schema 3, newer than this version of aces reads", id="newer-schema"),
+        pytest.param(edit(1, seq(1).replace(b'"schema":2', b'"schema":0')), 1,
                      "unknown schema version 0", id="older-schema"),
+        pytest.param(edit(1, seq(1).replace(b'"schema":2', b'"schema":"2"')), 1,
+                     "unknown schema version '2'", id="schema-a-string"),
         pytest.param(b"".join(lines_of(GOOD)[1:]).replace(b'"seq":2,', b'"seq":1,', 1), 1,
                      "must begin with a game_started", id="no-header"),
+        pytest.param(edit(2, re.sub(rb',"digest":"\w+"', b"", seq(2))), 2,
+                     'no "digest"', id="no-digest"),
+        pytest.param(edit(2, re.sub(rb'"digest":"\w+"', b'"digest":"' + b"X" * 32 + b'"', seq(2))),
+                     2, "32 lowercase hexadecimal digits", id="digest-not-hex"),
+        pytest.param(edit(2, re.sub(rb'"digest":"\w+"', b'"digest":"abc"', seq(2))),
+                     2, "32 lowercase hexadecimal digits", id="digest-too-short"),
+        pytest.param(edit(2, seq(2).upper().replace(b'"SEQ"', b'"seq"')), 2, "",
+                     id="shouting"),
     ],
 )
 def test_a_bad_line_is_refused_with_its_number(data: bytes, line: int, reason: str) -> None:
@@ -195,9 +288,86 @@ def test_a_bad_line_is_refused_with_its_number(data: bytes, line: int, reason: s
     assert (error.source, error.line) == ("game.jsonl", line)
     assert error.render().startswith(f"game.jsonl, line {line}: ")
     assert re.search(reason, error.reason())
+    assert "\n" not in error.render()
 
 
-@pytest.mark.parametrize("keep", [1, 10, -2])
+def other_die(line: bytes) -> bytes:
+    """A roll's line with its first die changed to another face."""
+    dice = json.loads(line)["dice"]
+    changed = [1 + dice[0] % 6, *dice[1:]]
+    return line.replace(json.dumps(dice, separators=(",", ":")).encode(),
+                        json.dumps(changed, separators=(",", ":")).encode())
+
+
+@pytest.mark.parametrize(
+    ("change", "line"),
+    [
+        pytest.param(lambda lines: lines[:5] + lines[6:], 6, id="line-removed"),
+        pytest.param(lambda lines: [*lines[:5], lines[6], lines[5], *lines[7:]], 6,
+                     id="lines-swapped"),
+        pytest.param(lambda lines: [*lines[:6], lines[5], *lines[6:]], 7, id="line-repeated"),
+        pytest.param(lambda lines: [*lines[:5], other_die(lines[5]), *lines[6:]], 6,
+                     id="a-die-changed"),
+    ],
+)
+def test_a_line_that_does_not_follow_its_neighbour_is_named_by_its_digest(
+    change: t.Callable[[list[bytes]], list[bytes]], line: int
+) -> None:
+    # Renumber, so that the sequence numbers cannot tell: only the digests can.
+    lines = change(lines_of(GOOD))
+    renumbered = [re.sub(rb'^\{"seq":\d+,', b'{"seq":%d,' % number, text)
+                  for number, text in enumerate(lines, start=1)]
+    data = b"".join(renumbered)
+    assert data != GOOD
+    error = refusal(data)
+    assert error.line == line
+    assert error.reason().startswith("the digest does not match")
+
+
+def test_a_die_changed_to_a_face_that_settles_the_same_is_seen() -> None:
+    # Ada's opening 3 (or whatever she rolled) as a different face: the rules
+    # could not always tell; the digest always does.
+    lines = lines_of(GOOD)
+    roll = json.loads(lines[1])
+    other = 1 + roll["dice"][0] % 6
+    lines[1] = lines[1].replace(b'"dice":[%d]' % roll["dice"][0], b'"dice":[%d]' % other)
+    assert refusal(b"".join(lines)).line == 2
+
+
+@pytest.mark.parametrize(
+    ("new", "reason"),
+    [
+        pytest.param(lambda line: line.replace(b'","', b'", "', 1), "the one way aces writes",
+                     id="a-space"),
+        pytest.param(lambda line: line.replace(b'"player":"Ada"', b'"player":"\\u0041da"'),
+                     "the one way aces writes", id="an-escape"),
+        pytest.param(lambda line: line.replace(b'"player":"Ada"',
+                                               b'"player":"Bo","player":"Ada"'),
+                     "the key 'player' appears twice", id="a-repeated-key"),
+        pytest.param(lambda line: line.replace(b'"stage":"opening"',
+                                               b'"stage":"opening","stage":"opening"'),
+                     "the key 'stage' appears twice", id="a-repeated-key-same-value"),
+        pytest.param(lambda line: line.replace(b'"player":"Ada",', b"").replace(
+            b'"stage":', b'"player":"Ada","stage":'), "the one way aces writes",
+                     id="fields-reordered"),
+    ],
+)
+def test_a_line_not_written_the_one_way_is_refused_even_with_a_fitting_digest(
+    new: t.Callable[[bytes], bytes], reason: str
+) -> None:
+    lines = lines_of(GOOD)
+    assert b'"player":"Ada"' in lines[1]
+    content = new(re.sub(rb',"digest":"\w+"', b"", lines[1]).rstrip(b"\n"))
+    previous = json.loads(lines[0])["digest"].encode()
+    error = refusal(edit(2, sealed(previous, content)))
+    assert error.line == 2
+    assert reason in error.reason()
+
+
+# -- Cut short ---------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("keep", [1, 10, -2, -40])
 def test_a_line_cut_in_the_middle_is_a_truncated_log(keep: int) -> None:
     lines = lines_of(GOOD)
     cut = len(lines) // 2
@@ -206,6 +376,12 @@ def test_a_line_cut_in_the_middle_is_a_truncated_log(keep: int) -> None:
     assert isinstance(error, TruncatedLogError)
     assert error.line == cut + 1
     assert "cut short" in error.reason()
+
+
+def test_a_log_cut_in_its_first_line_is_truncated_too() -> None:
+    error = refusal(GOOD[:30])
+    assert isinstance(error, TruncatedLogError)
+    assert error.line == 1
 
 
 def test_a_whole_but_invalid_last_line_is_not_called_cut_short() -> None:
@@ -223,6 +399,92 @@ def test_a_bad_line_after_a_cut_one_is_corruption_not_truncation() -> None:
     error = refusal(data)
     assert type(error) is LogError
     assert error.line == 4
+
+
+# -- Hostile and broken files ------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("data", "line", "reason"),
+    [
+        pytest.param(b"\xef\xbb\xbf" + GOOD, 1, "byte-order mark", id="bom"),
+        pytest.param(GOOD.replace(b"\n", b"\r\n"), 1, "CR LF", id="crlf"),
+        pytest.param(edit(3, seq(3).replace(b"\n", b"\r\n")), 3, "CR LF", id="one-crlf"),
+        pytest.param(edit(3, seq(3).replace(b'"player":"', b'"player":"\xff')), 3, "UTF-8",
+                     id="not-utf8"),
+        pytest.param(edit(3, seq(3).replace(b'"player":"', b'"player":"\xc3')), 3, "UTF-8",
+                     id="half-a-character"),
+        pytest.param(edit(3, b"\x00" * 100 + b"\n"), 3, "not a JSON object", id="nul-bytes"),
+        pytest.param(edit(3, b'{"seq":3,"type":"rolled","player":"Bo","dice":[' + b"9" * 5000
+                          + b'],"stage":"opening"}\n'), 3, "invalid event", id="huge-number"),
+        pytest.param(edit(3, b'{"seq":' + b"9" * 5000 + b"}\n"), 3, "invalid event",
+                     id="huge-seq"),
+        pytest.param(edit(3, b'{"seq":1e999}\n'), 3, "out of range", id="infinite-seq"),
+        pytest.param(edit(3, b"[" * 30000 + b"]" * 30000 + b"\n"), 3, "nests values too deeply",
+                     id="deep-list"),
+        pytest.param(edit(3, b'{"a":' * 10000 + b"1" + b"}" * 10000 + b"\n"), 3,
+                     "nests values too deeply", id="deep-object"),
+        pytest.param(edit(3, b'{"seq":3,"type":"rolled","player":"Bo","dice":'
+                          + b"[" * 20000 + b"]" * 20000 + b',"stage":"opening"}\n'), 3,
+                     "nests values too deeply", id="deep-field"),
+        pytest.param(edit(3, b'{"seq":3,"type":"rolled","player":"'
+                          + b"x" * LINE_LIMIT + b'"}\n'), 3, "longer than 65536 bytes",
+                     id="long-line"),
+        pytest.param(edit(3, b"x" * (3 * LINE_LIMIT)), 3, "longer than 65536 bytes",
+                     id="long-last-line-without-newline"),
+    ],
+)
+def test_a_hostile_line_gets_a_one_line_error_with_its_number(
+    data: bytes, line: int, reason: str
+) -> None:
+    error = refusal(data)
+    assert error.line == line
+    assert reason in error.reason()
+    rendered = error.render()
+    assert "\n" not in rendered
+    assert len(rendered) < 300
+
+
+def test_a_long_line_is_read_no_further_than_the_budget() -> None:
+    class Endless(io.RawIOBase):
+        """A file of one line that never ends."""
+
+        given = 0
+
+        def readable(self) -> bool:
+            return True
+
+        def readinto(self, buffer: t.Any) -> int:
+            buffer[:] = b"x" * len(buffer)
+            self.given += len(buffer)
+            return len(buffer)
+
+    endless = Endless()
+    with pytest.raises(LogError, match="longer than"):
+        list(read(io.BufferedReader(endless), "endless.jsonl"))
+    assert endless.given <= 4 * LINE_LIMIT
+
+
+def test_a_log_of_too_many_events_is_refused_at_the_first_one_too_many(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(log, "EVENT_LIMIT", 10)
+    error = refusal(GOOD)
+    assert error.line == 11
+    assert "more than 10 events" in error.reason()
+    assert len(list(read(lines_of(GOOD)[:10], "game.jsonl"))) == 10
+
+
+def test_games_of_two_schemas_in_one_log_are_refused() -> None:
+    header = b'{"seq":%d,"type":"game_started","schema":1,"game":"pot","players":["A","B"],' \
+             b'"options":{}}'
+    after = len(lines_of(GOOD)) + 1
+    previous = json.loads(lines_of(GOOD)[-1])["digest"].encode()
+    error = refusal(GOOD + sealed(previous, header % after))
+    assert error.line == after
+    assert "schema 1, but the log began in schema 2" in error.reason()
+    error = refusal(header % 1 + b"\n" + GOOD.replace(b'"seq":1,', b'"seq":2,', 1))
+    assert error.line == 2
 
 
 def test_records_carry_the_events_and_their_lines() -> None:

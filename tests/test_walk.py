@@ -16,6 +16,7 @@ from aces.events import (
     GameOver,
     GameStarted,
     Rolled,
+    RollUndone,
     TurnMissed,
 )
 from aces.i18n import translations
@@ -209,6 +210,8 @@ def test_a_header_alone_is_an_unfinished_game() -> None:
         ({"options": {"finish": "never"}}, "invalid option"),
         ({"players": ("Ada",)}, "at least 2 players"),
         ({"players": ("Ada", "Bo", "Ada")}, "share the name Ada"),
+        ({"players": ("Ada", "Bo\x1b[2J")}, "cannot be shown on a line: 'Bo\\x1b[2J'"),
+        ({"players": ("Ada", "B\no")}, "cannot be shown on a line: 'B\\no'"),
     ],
 )
 def test_a_header_the_rules_cannot_start_is_refused(fields: dict[str, t.Any], reason: str) -> None:
@@ -254,3 +257,98 @@ def test_a_header_refused_by_its_game_is_told_in_the_chosen_language() -> None:
     nb = translations("nb")
     assert error.render(nb.gettext, nb.ngettext) == \
         "game.jsonl, linje 1: hver spiller må ha minst 1 sjetong, ikke 0"
+
+
+# -- Rolls taken back ------------------------------------------------------------
+
+
+def undo_of(events: Sequence[Event], line: int) -> RollUndone:
+    """The undo of the roll on ``line`` (1-based) of ``events``."""
+    roll = events[line - 1]
+    assert isinstance(roll, Rolled)
+    return RollUndone(undoes=line, player=roll.player, dice=roll.dice, to=roll.to)
+
+
+def test_an_undo_goes_back_to_the_state_before_the_roll() -> None:
+    events = e1()
+    # Line 9 is Ada's 3-5; line 10 Bo's 6-6, with its chips on line 11.
+    taken_back = [*events[:11], undo_of(events, 10)]
+    steps = steps_of(taken_back, allow_unfinished=True)
+    assert steps[-1].event == undo_of(events, 10)
+    assert steps[-1].state == steps[8].state
+
+
+def test_play_goes_on_after_an_undo_as_if_the_roll_never_was() -> None:
+    events = e1()
+    corrected = [*events[:11], undo_of(events, 10), *events[9:]]
+    steps = steps_of(corrected)
+    assert [s.event for s in steps[12:]] == events[9:]
+    assert steps[-1].state == steps_of(events)[-1].state
+
+
+def test_undos_take_back_one_roll_after_another() -> None:
+    events = e1()
+    # Line 8 is the last consequence of Cy's 1-6 on line 6.
+    taken_back = [*events[:11], undo_of(events, 10), undo_of(events, 9), undo_of(events, 6)]
+    steps = steps_of(taken_back, allow_unfinished=True)
+    assert steps[-1].state == steps[4].state
+    error = refusal([*taken_back, undo_of(events, 6)])
+    assert error.line == len(taken_back) + 1
+    assert "the rules give" in error.reason()
+
+
+def test_an_undo_after_the_game_is_over_takes_the_last_roll_back() -> None:
+    events = e1()
+    last = max(i for i, e in enumerate(events, start=1) if isinstance(e, Rolled))
+    steps = steps_of([*events, undo_of(events, last), *events[last - 1:]])
+    assert isinstance(steps[-1].event, GameOver)
+    assert steps[len(events)].state == steps[last - 2].state
+    # Left there, the game is not over.
+    assert "ends before the game is over" in refusal([*events, undo_of(events, last)]).reason()
+
+
+@pytest.mark.parametrize(
+    ("undo", "reason"),
+    [
+        pytest.param(RollUndone(undoes=9, player="Ada", dice=(3, 5)), "the rules give",
+                     id="not-the-last-roll"),
+        pytest.param(RollUndone(undoes=10, player="Bo", dice=(6, 5)), "the rules give",
+                     id="other-dice"),
+        pytest.param(RollUndone(undoes=10, player="Ada", dice=(6, 6)), "the rules give",
+                     id="other-player"),
+        pytest.param(RollUndone(undoes=11, player="Bo", dice=(6, 6)), "the rules give",
+                     id="a-consequence"),
+    ],
+)
+def test_an_undo_must_name_the_last_roll_standing(undo: RollUndone, reason: str) -> None:
+    events = e1()
+    error = refusal([*events[:11], undo, *events[11:]])
+    assert error.line == 12
+    assert reason in error.reason()
+    assert '"type":"roll_undone","undoes":10,"player":"Bo","dice":[6,6]' in error.reason()
+
+
+def test_an_undo_cannot_reach_into_the_game_before() -> None:
+    events = e1()
+    last = max(i for i, e in enumerate(events, start=1) if isinstance(e, Rolled))
+    error = refusal([*events, events[0], undo_of(events, last)])
+    assert error.line == len(events) + 2
+    assert "no roll of this game is left to take back" in error.reason()
+
+
+def test_an_undo_cannot_come_between_a_roll_and_its_consequences() -> None:
+    events = e1()
+    error = refusal([*events[:6], undo_of(events, 6), *events[6:]])
+    assert error.line == 7
+    assert "the rules give" in error.reason()
+
+
+def test_an_undo_reaches_back_no_further_than_its_depth(monkeypatch: pytest.MonkeyPatch) -> None:
+    from aces import walk as walk_module
+
+    monkeypatch.setattr(walk_module, "UNDO_DEPTH", 2)
+    events = e1()
+    undos = [undo_of(events, 10), undo_of(events, 9), undo_of(events, 6)]
+    error = refusal([*events[:11], *undos])
+    assert error.line == 14
+    assert "at most 2 rolls" in error.reason()

@@ -12,23 +12,38 @@ import sys
 
 import click
 
+from aces.cli._common import lang_option, reported
+from aces.cli._language import AcesGroup, version_option
 from aces.cli.logs import replay, verify
 from aces.cli.odds import odds
 from aces.cli.play import play
+from aces.cli.record import record
 from aces.cli.simulate import simulate
+from aces.cli.walkthrough import walkthrough
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
-@click.version_option(package_name="aces")
-def cli() -> None:
+@click.group(cls=AcesGroup, context_settings={"help_option_names": ["-h", "--help"]})
+@version_option
+@lang_option
+@click.pass_context
+def cli(ctx: click.Context, lang: str | None) -> None:
     """Aces in the Pot and Aces: play, record, verify and narrate dice games."""
+    if lang is not None:
+        from aces.i18n import negotiate
+
+        with reported(lang):
+            negotiate(lang, os.environ)
+        # ``aces --lang nb replay LOG``: the command speaks the group's language.
+        ctx.default_map = {name: {"lang": lang} for name in cli.commands}
 
 
 cli.add_command(play)
+cli.add_command(record)
 cli.add_command(replay)
 cli.add_command(verify)
 cli.add_command(odds)
 cli.add_command(simulate)
+cli.add_command(walkthrough)
 
 
 def main() -> None:

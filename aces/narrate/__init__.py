@@ -27,7 +27,7 @@ from __future__ import annotations
 import typing as t
 
 from aces.errors import AcesError
-from aces.events import GameOver, GameStarted, Rolled
+from aces.events import GameOver, GameStarted, Rolled, RollUndone
 from aces.narrate.fivedice import FiveDicePhrasebook
 from aces.narrate.pot import PotPhrasebook
 from aces.narrate.voice import Voice
@@ -73,6 +73,9 @@ class Narrator:
         self._sessions: dict[str, _Session] = {}
         #: The state whose standings are still to be shown.
         self._due: t.Any = None
+        #: The game and player the last game over scored, until the next event:
+        #: a roll taken back right after it takes the score back too.
+        self._scored: tuple[str, str | None] | None = None
 
     @staticmethod
     def is_roll(step: Step) -> bool:
@@ -95,11 +98,16 @@ class Narrator:
             out.append(book.standings(self._due))
             self._due = None
         out.extend(book.say(step))
+        scored, self._scored = self._scored, None
         if kind in book.moving:
             self._due = step.state
         elif kind is GameOver:
             self._due = None
             self._score(book, t.cast("GameOver", event), out)
+        elif kind is RollUndone:
+            self._due = step.state
+            if scored is not None:
+                self._unscore(*scored)
         return out
 
     def settle(self, out: list[str] | None = None) -> list[str]:
@@ -140,10 +148,19 @@ class Narrator:
         session = self._sessions[book.game]
         session.games += 1
         scorer = book.score(event)
+        self._scored = (book.game, scorer)
         if scorer is not None:
             session.scores[scorer] = session.scores.get(scorer, 0) + 1
         if session.games > 1:
             out.append(book.tally(session.scores, session.games))
+
+
+    def _unscore(self, game: str, scorer: str | None) -> None:
+        """Take back the score of a game whose last roll was taken back."""
+        session = self._sessions[game]
+        session.games -= 1
+        if scorer is not None:
+            session.scores[scorer] -= 1
 
 
 def tell(records: Iterable[Record], source: str, catalog: gettext.NullTranslations,

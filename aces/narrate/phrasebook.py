@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import typing as t
 
-from aces.events import OpeningTied, OpeningWon
+from aces.events import OpeningTied, OpeningWon, RollUndone
 
 if t.TYPE_CHECKING:
     from collections.abc import Mapping
@@ -124,7 +124,7 @@ class Phrasebook:
             player=event.player, dice=v.dice(event.dice), total=v.number(sum(event.dice)))
 
     def tell_shared(self, event: Event, *, total: bool = False) -> Lines:
-        """The events every game's opening has.
+        """The events every game has: the opening, and a roll taken back.
 
         ``total`` says that each player rolled several dice, so the values
         are totals (the five-dice game with more than one die each).
@@ -153,6 +153,13 @@ class Phrasebook:
             # rolled highest in the opening; {value}: the number rolled.
             return (v.gettext("{player} rolls highest with {value} and starts.").format(
                 player=event.player, value=v.number(event.value)),)
+        if isinstance(event, RollUndone):
+            # Translators: the narrator; a roll typed in wrong at the table was
+            # taken back ("undo"), and the game goes on from before it.
+            # {player}: who rolled; {dice}: the dice taken back, like "1-6".
+            return (v.gettext("Correction: {player}'s roll of {dice} is taken back, with"
+                              " everything it settled, and play goes on from before it.")
+                    .format(player=event.player, dice=v.dice(event.dice)),)
         return ()
 
     def entries(self, context: t.Literal["standings", "tally"],

@@ -77,6 +77,11 @@ def check_names(players: Sequence[str], minimum: int) -> None:
         if not name.strip() or name != name.strip():
             raise OptionError("a player's name is empty or has spaces around it: {name!r}",
                               name=name)
+        if not name.isprintable():
+            # Translators: an error. {name}: a player's name holding a line
+            # break, a tab, a terminal's control code or the like, escaped.
+            raise OptionError("a player's name holds a character that cannot be shown on a"
+                              " line: {name!r}", name=name)
     seen: set[str] = set()
     for name in players:
         if name in seen:

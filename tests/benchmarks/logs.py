@@ -4,6 +4,9 @@ Writes a session of 20,000 games of Aces in the Pot for four players
 (about 1.3 million events), then reports, side by side:
 
 * the baseline: decoding every line with the standard library's ``json``;
+* the reader alone (:func:`aces.log.read`: shape, decoding, digests), and
+  the digest chain alone, hashed as the reader hashes it, to show what the
+  integrity check costs;
 * ``verify``: the checked walk through the rules, every roll re-decided;
 * ``replay``: the same walk plus the English narration, written to /dev/null;
 * the peak memory of ``aces verify`` as a separate process, for a log ten
@@ -16,6 +19,7 @@ not a test: shared machines are too noisy for timed assertions.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import subprocess
@@ -48,7 +52,7 @@ def write_session(path: Path, games: int) -> int:
 def rate(label: str, events: int, seconds: float, baseline: float | None = None) -> float:
     per_second = events / seconds
     ratio = f"  ({per_second / baseline:.2f} x baseline)" if baseline else ""
-    print(f"{label:<34} {per_second:>12,.0f} events/s  {seconds:6.2f} s{ratio}")
+    print(f"{label:<40} {per_second:>12,.0f} events/s  {seconds:6.2f} s{ratio}")
     return per_second
 
 
@@ -57,6 +61,34 @@ def time_baseline(path: Path) -> float:
     with path.open("rb") as handle:
         for line in handle:
             json.loads(line)
+    return time.perf_counter() - start
+
+
+def time_reader(path: Path) -> float:
+    start = time.perf_counter()
+    with path.open("rb") as handle:
+        for _ in read(handle, str(path)).pairs():
+            pass
+    return time.perf_counter() - start
+
+
+def time_digests(path: Path) -> float:
+    """The digest chain alone: each line hashed with the one before, as read does."""
+    base = hashlib.blake2b(digest_size=16)
+    with path.open("rb") as handle:
+        lines = [(line[:start], line[start + 32:], line[start:start + 32])
+                 for line in handle
+                 for start in [line.index(b'"digest":"') + 10]]
+    start = time.perf_counter()
+    previous = b""
+    for head, rest, found in lines:
+        h = base.copy()
+        h.update(previous)
+        h.update(head)
+        h.update(rest)
+        if h.hexdigest().encode() != found:
+            raise SystemExit("a digest does not fit")
+        previous = found
     return time.perf_counter() - start
 
 
@@ -106,7 +138,13 @@ def main() -> None:
               f"{big.stat().st_size / 2**20:.0f} MiB in {time.perf_counter() - started:.1f} s\n")
 
         baseline = rate("baseline: json.loads per line", events, time_baseline(big))
-        verify = rate("verify (checked walk)", events, time_verify(big), baseline)
+        rate("reader alone (shape, decode, digests)", events, time_reader(big), baseline)
+        digests = time_digests(big)
+        rate("digest chain alone", events, digests, baseline)
+        verify_seconds = time_verify(big)
+        verify = rate("verify (checked walk)", events, verify_seconds, baseline)
+        print(f"{'':<40} the digests: {digests / events * 1e6:.2f} us an event,"
+              f" {digests / verify_seconds:.0%} of verify")
         replay = rate("replay --lang en to /dev/null", events, time_replay(big), baseline)
         print(f"\ntargets: verify {TARGET_VERIFY:,}/s "
               f"({'met' if verify >= TARGET_VERIFY else 'NOT met'}), "

@@ -17,6 +17,7 @@ from aces import engine
 from aces.cli import cli
 from aces.dice import DiceFile
 from aces.events import (
+    SCHEMA,
     DicePassed,
     Event,
     GameOver,
@@ -78,7 +79,7 @@ def test_a_generated_game_is_a_log_that_follows_the_rules() -> None:
     assert result.exit_code == 0, result.output
     played = events(result.stdout_bytes)
     assert played[0] == GameStarted(
-        schema=1, game="five-dice", players=("Ada", "Bo", "Cy", "Dag"),
+        schema=SCHEMA, game="five-dice", players=("Ada", "Bo", "Cy", "Dag"),
         options={"dice": 5, "threes": False, "threes_to": "random"}, seed=11)
     assert isinstance(played[-1], GameOver)
     assert played[-1].loser in {"Ada", "Bo", "Cy", "Dag"}

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 import json
 import os
 import select
@@ -11,10 +12,13 @@ import sys
 import typing as t
 from pathlib import Path
 
+import msgspec
 import pytest
 from click.testing import CliRunner
 
 from aces.cli import cli
+from aces.events import Event
+from aces.log import LogWriter
 
 E1: t.Final = "2\n3\n5\n1 6\n3 5\n6 6\n1 1\n6 1\n4 1\n2 5\n6 6\n1 1\n3 4\n5 2\n"
 #: Every locale variable unset, so that only what a test sets counts.
@@ -174,13 +178,37 @@ def test_step_cannot_read_the_log_from_standard_input(e1_log: Path) -> None:
 # -- Logs that go wrong -----------------------------------------------------------
 
 
-def test_a_corrupted_log_is_told_up_to_the_bad_line(e1_log: Path, tmp_path: Path) -> None:
+def resigned(log: bytes) -> bytes:
+    """``log`` with its digests made to fit again: only the rules can catch it."""
+    out = io.BytesIO()
+    writer = LogWriter(out)
+    for line in log.splitlines():
+        fields = json.loads(line)
+        del fields["seq"], fields["digest"]
+        writer.write(msgspec.convert(fields, Event))
+    return out.getvalue()
+
+
+def test_a_changed_line_is_told_up_to_the_line_before(e1_log: Path, tmp_path: Path) -> None:
     lines = e1_log.read_bytes().splitlines(keepends=True)
-    # Line 13 settles Cy's 1-1: two chips to the pot. Claim one instead.
-    assert lines[12] == b'{"seq":13,"type":"chips_to_pot","player":"Cy","count":2}\n'
     lines[12] = lines[12].replace(b'"count":2', b'"count":1')
     bad = tmp_path / "bad.jsonl"
     bad.write_bytes(b"".join(lines))
+    result = run("replay", str(bad))
+    assert result.exit_code != 0
+    assert result.stdout.splitlines()[-1] == "Cy rolls 1-1."
+    assert result.stderr.startswith(f"aces: {bad}, line 13: the digest does not match")
+
+
+def test_a_corrupted_log_is_told_up_to_the_bad_line(e1_log: Path, tmp_path: Path) -> None:
+    lines = e1_log.read_bytes().splitlines(keepends=True)
+    # Line 13 settles Cy's 1-1: two chips to the pot. Claim one instead, and
+    # make the digests fit again, so that only the rules can tell.
+    assert lines[12].startswith(b'{"seq":13,"digest":"')
+    assert lines[12].endswith(b'"type":"chips_to_pot","player":"Cy","count":2}\n')
+    lines[12] = lines[12].replace(b'"count":2', b'"count":1')
+    bad = tmp_path / "bad.jsonl"
+    bad.write_bytes(resigned(b"".join(lines)))
     result = run("replay", str(bad), "--lang", "nb")
     assert result.exit_code != 0
     told = result.stdout.splitlines()
@@ -199,7 +227,7 @@ def test_the_story_reaches_the_reader_before_the_error(e1_log: Path, tmp_path: P
     lines = e1_log.read_bytes().splitlines(keepends=True)
     lines[12] = lines[12].replace(b'"count":2', b'"count":1')
     bad = tmp_path / "bad.jsonl"
-    bad.write_bytes(b"".join(lines))
+    bad.write_bytes(resigned(b"".join(lines)))
     aces = shutil.which("aces", path=str(Path(sys.executable).parent))
     assert aces is not None
     env = {k: v for k, v in os.environ.items() if k != "PYTHONUNBUFFERED"}

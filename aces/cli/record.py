@@ -1,0 +1,536 @@
+"""``aces record``: a game played with real dice, typed in roll by roll.
+
+The edge around :class:`aces.record.Table`: it locks the log, resumes what
+it holds, asks for each roll (or reads the rolls from standard input when
+that is not a terminal), and appends every roll with all it settles in one
+write, flushed and synced to disk before the next question. Nothing typed
+is lost to a crash, a power cut or Ctrl-C, and the log is never rewritten:
+a typing mistake is taken back by an ``undo``, itself a line of the log.
+"""
+
+from __future__ import annotations
+
+import collections
+import contextlib
+import os
+import signal
+import sys
+import typing as t
+from pathlib import Path
+
+import click
+
+from aces.cli._common import lang_option, reported
+from aces.errors import N_, AcesError, OptionError
+
+if t.TYPE_CHECKING:
+    import gettext
+    from collections.abc import Iterator
+
+    from aces.events import GameStarted
+    from aces.log import LogWriter
+    from aces.narrate import Narrator
+    from aces.rules import Game, OptionValue, Roll, RollRequest
+    from aces.walk import Step
+
+#: Lines of the story so far shown when a game is resumed.
+_STORY: t.Final = 12
+#: The options of ``aces record``, by the game option each sets.
+_FLAGS: t.Final = {"finish": "--finish", "chips": "--chips", "dice": "--dice-each",
+                   "threes": "--threes"}
+
+
+@click.command()
+@click.argument("log", metavar="LOG", type=click.Path(dir_okay=False))
+@click.option("--players", default=None, metavar="NAMES|N",
+              help="Players in seat order, comma-separated (Ada,Bo,Cy), or a number. Needed"
+                   " for a new log; to resume, leave it out or give the same.")
+@click.option("--game", "game_name", default=None,
+              help="Which game: pot (Aces in the Pot) or five-dice (Aces).")
+@click.option("--finish", type=click.Choice(["last-chip", "last-holder"]), default=None,
+              help="pot: when the finish starts: one chip left (default) or one holder left.")
+@click.option("--chips", type=click.IntRange(min=1), default=None,
+              help="pot: chips each player starts with (default 2).")
+@click.option("--dice-each", type=click.IntRange(min=1), default=None,
+              help="five-dice: dice each player starts with (default 5; 1 is the pub version).")
+@click.option("--threes", is_flag=True, default=False,
+              help="five-dice: each 3 also leaves the hand, to a player of the roller's choice.")
+@lang_option
+def record(
+    log: str,
+    players: str | None,
+    game_name: str | None,
+    finish: str | None,
+    chips: int | None,
+    dice_each: int | None,
+    threes: bool,
+    lang: str | None,
+) -> None:
+    """Record a game played with real dice at the table, roll by roll.
+
+    Asks for the dice of each roll, checks them, tells what they settle and
+    appends the events to LOG, safely on disk before the next question.
+    Type 'undo' to take back the last roll. Run the same command again to
+    go on with an unfinished game, or to add a new game to a finished log.
+    When standard input is not a terminal, the rolls are read from it, one
+    per line as in a dice file. five-dice --threes: name whom each 3 goes
+    to after '>', in the order of the 3s: '3 6 3 > Bo Cy'.
+    """
+    from aces.cli.play import players_from
+
+    with reported(lang):
+        chosen, catalog = _translations(lang)
+        given = _Given(game_name, None if players is None else players_from(players),
+                       {"finish": finish, "chips": chips, "dice": dice_each,
+                        "threes": threes or None})
+        given.check()
+        interactive = sys.stdin.isatty()
+        with _LockedLog.open(log) as book:
+            session = _Session(book, given, catalog, chosen, interactive)
+            session.run()
+
+
+def _translations(lang: str | None) -> tuple[str, gettext.NullTranslations]:
+    from aces.cli._common import translations
+
+    return translations(lang)
+
+
+class _Given(t.NamedTuple):
+    """The game the command line asks for; ``None`` for what it leaves out."""
+
+    game: str | None
+    players: list[str] | None
+    options: dict[str, OptionValue | None]
+
+    def rules(self, default: str = "pot") -> Game[t.Any]:
+        from aces.rules import game_named
+
+        return game_named(self.game or default)
+
+    def check(self) -> None:
+        """Refuse what no game could accept, before the log is touched.
+
+        Without ``--game`` the game may be the log's, so its options wait
+        until the log is read.
+        """
+        from aces.cli.play import game_options
+        from aces.engine import header
+
+        game = self.rules()
+        options = game_options(game, self._flags()) if self.game is not None else {}
+        if self.players is not None:
+            header(game, self.players, options)
+
+    def _flags(self) -> list[tuple[str, str, OptionValue | None]]:
+        return [(_FLAGS[name], name, value) for name, value in self.options.items()]
+
+    def header(self, last: GameStarted | None) -> GameStarted:
+        """The header of a new game: as given, the rest as in the last game."""
+        from aces.cli.play import game_options
+        from aces.engine import header
+
+        same = last is not None and self.game in (None, last.game)
+        game = self.rules(last.game if last is not None and same else "pot")
+        options = dict(last.options) if last is not None and same else {}
+        options.update(game_options(game, self._flags()))
+        players = self.players
+        if players is None:
+            if last is None:
+                # Translators: an error of "aces record" on a new log; keep
+                # --players as it is.
+                raise OptionError("a new log needs the players: give them with --players")
+            players = list(last.players)
+        return header(game, players, options)
+
+    def differences(self, header: GameStarted) -> list[str]:
+        """The arguments given that the game ``header`` was not begun with."""
+        found = []
+        if self.game is not None and self.game != header.game:
+            found.append(f"--game {self.game}")
+        if self.players is not None and tuple(self.players) != header.players:
+            found.append(f"--players {','.join(self.players)}")
+        for name, value in self.options.items():
+            if value is not None and header.options.get(name) != value:
+                found.append(_FLAGS[name] if value is True else f"{_FLAGS[name]} {value}")
+        return found
+
+
+def _arguments(header: GameStarted) -> str:
+    """The arguments of ``aces record`` that begin the game of ``header``."""
+    words = [f"--game {header.game}", f"--players {','.join(header.players)}"]
+    for name, value in header.options.items():
+        if name in _FLAGS and value is not False:
+            words.append(_FLAGS[name] if value is True else f"{_FLAGS[name]} {value}")
+    return " ".join(words)
+
+
+# -- The log on disk -------------------------------------------------------------
+
+
+class _LockedLog:
+    """A log opened for appending, locked against a second recorder."""
+
+    def __init__(self, path: str, fd: int, created: bool) -> None:
+        self.path = path
+        self.fd = fd
+        self.created = created
+
+    @classmethod
+    @contextlib.contextmanager
+    def open(cls, path: str) -> Iterator[_LockedLog]:
+        import fcntl
+        import stat
+
+        try:
+            fd = os.open(path, os.O_RDWR | os.O_APPEND | os.O_CREAT | os.O_EXCL, 0o644)
+            created = True
+        except FileExistsError:
+            created = False
+            try:
+                fd = os.open(path, os.O_RDWR | os.O_APPEND)
+            except OSError as exc:
+                raise _cannot(path, exc) from None
+        except OSError as exc:
+            raise _cannot(path, exc) from None
+        try:
+            if not stat.S_ISREG(os.fstat(fd).st_mode):
+                # Translators: an error of "aces record". {path}: what was
+                # given as the log, such as a device or a pipe.
+                raise OptionError("{path} is not a regular file, so it cannot be a log",
+                                  path=path)
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except BlockingIOError:
+                # Translators: an error of "aces record" run twice on one log.
+                raise OptionError("{path} is being recorded by another aces record; only one"
+                                  " may write to a log at a time", path=path) from None
+            book = cls(path, fd, created)
+            yield book
+        finally:
+            # A log this run created and never wrote to is no log at all.
+            if created and os.fstat(fd).st_size == 0:
+                with contextlib.suppress(OSError):
+                    Path(path).unlink()
+            os.close(fd)
+
+    def reader(self) -> t.BinaryIO:
+        """The log from its beginning, to read (the lock stays held)."""
+        handle = os.fdopen(os.dup(self.fd), "rb")
+        handle.seek(0)
+        return handle
+
+    def size(self) -> int:
+        return os.fstat(self.fd).st_size
+
+    def last_byte(self) -> bytes:
+        size = self.size()
+        return os.pread(self.fd, 1, size - 1) if size else b""
+
+    def drop_torn_line(self) -> None:
+        """Cut off a last line that was never written whole; it holds no event."""
+        from aces.log import LINE_LIMIT
+
+        size = self.size()
+        start = max(0, size - LINE_LIMIT - 1)
+        end = os.pread(self.fd, size - start, start).rfind(b"\n")
+        with _signals_held():
+            os.ftruncate(self.fd, 0 if end < 0 else start + end + 1)
+            os.fsync(self.fd)
+
+    def append(self, data: bytes) -> None:
+        """Write ``data`` at the end, all of it, and sync it to disk.
+
+        Ctrl-C waits until this is done, so that it cannot leave half a
+        roll behind.
+        """
+        if not data:
+            return
+        with _signals_held():
+            view = memoryview(data)
+            while view:
+                view = view[os.write(self.fd, view):]
+            os.fsync(self.fd)
+            if self.created:
+                # A new file is only safe once its directory says it exists.
+                self.created = False
+                _sync_directory(self.path)
+
+
+def _cannot(path: str, exc: OSError) -> OptionError:
+    return OptionError("cannot write {path}: {reason}", path=path,
+                       reason=exc.strerror or str(exc))
+
+
+def _sync_directory(path: str) -> None:
+    folder = os.open(Path(path).resolve().parent, os.O_RDONLY)
+    try:
+        os.fsync(folder)
+    finally:
+        os.close(folder)
+
+
+@contextlib.contextmanager
+def _signals_held() -> Iterator[None]:
+    """Hold Ctrl-C and termination back until the block is done."""
+    held = {signal.SIGINT, signal.SIGTERM}
+    previous = signal.pthread_sigmask(signal.SIG_BLOCK, held)
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, previous)
+
+
+# -- A session at the table --------------------------------------------------------
+
+
+class _Undo:
+    """The command that takes back the last roll."""
+
+
+_UNDO: t.Final = _Undo()
+
+
+class _Session:
+    """One run of ``aces record``: resume, then ask, check, append and tell."""
+
+    def __init__(self, book: _LockedLog, given: _Given, catalog: gettext.NullTranslations,
+                 lang: str, interactive: bool) -> None:
+        from aces.narrate import Narrator
+        from aces.record import Table
+
+        self.book = book
+        self.given = given
+        self.catalog = catalog
+        self.interactive = interactive
+        self.table = Table()
+        self.narrator: Narrator = Narrator(catalog, lang)
+        self.writer: LogWriter | None = None
+        # Translators: the word typed at the table to take back the last
+        # roll; "undo" is understood in every language too. One word, in
+        # lower case.
+        self.undo_words = {"undo", catalog.pgettext("command", "undo").lower()}
+        self.line = 0
+
+    def say(self, message: str, **values: object) -> None:
+        """A notice about the recording (a message marked with ``N_``), on standard error."""
+        click.echo(self.catalog.gettext(message).format(**values), err=True)
+
+    def tell(self, steps: list[Step]) -> None:
+        """Narrate what was appended, with the standings it leaves."""
+        lines: list[str] = []
+        for step in steps:
+            self.narrator.narrate(step, lines)
+        self.narrator.settle(lines)
+        for line in lines:
+            click.echo(line)
+        sys.stdout.flush()
+
+    def append(self, steps: list[Step]) -> None:
+        assert self.writer is not None
+        self.book.append(self.writer.encode(step.event for step in steps))
+        self.tell(steps)
+
+    # -- Resuming --------------------------------------------------------------
+
+    def resume(self) -> None:
+        from aces.errors import TruncatedLogError
+        from aces.events import SCHEMA, GameStarted
+        from aces.log import LogWriter, read
+        from aces.walk import walk
+
+        story: collections.deque[str] = collections.deque(maxlen=_STORY)
+        with self.book.reader() as handle:
+            reader = read(handle, self.book.path)
+            torn = None
+            try:
+                for step in walk(reader, self.book.path, allow_unfinished=True):
+                    self.table.follow(step)
+                    if type(step.event) is GameStarted:
+                        story.clear()
+                    story.extend(self.narrator.narrate(step))
+            except TruncatedLogError as exc:
+                torn = exc.line
+        tail = reader.tail
+        if tail.schema is not None and tail.schema != SCHEMA:
+            # Translators: an error of "aces record" on a log written by an
+            # older aces. {path}: the log; {schema}: its schema version.
+            raise OptionError("{path} is written in schema {schema} by an older aces, so"
+                              " nothing can be added to it; record into a new file",
+                              path=self.book.path, schema=tail.schema)
+        self.writer = LogWriter(None, first_seq=tail.seq + 1, previous=tail.digest)
+        self._carry_on(story, torn)
+
+    def _repair(self, torn: int | None) -> None:
+        """Make the end of the log fit to add to; a crash may have left it ragged."""
+        if torn is not None:
+            self.book.drop_torn_line()
+            # Translators: a notice of "aces record". {log}: the log's file;
+            # {line}: the line that was cut off.
+            self.say(N_("The last line of {log} (line {line}) was cut short while it was"
+                     " written, so it is dropped; if it was a roll, type it again."),
+                     log=self.book.path, line=torn)
+        elif self.book.last_byte() not in (b"", b"\n"):
+            # A whole last line without its newline: finish it before adding.
+            self.book.append(b"\n")
+
+    def _carry_on(self, story: collections.deque[str], torn: int | None) -> None:
+        table, path = self.table, self.book.path
+        header = table.header
+        if header is None:
+            new = self.given.header(None)
+            self._repair(torn)
+            table.begin(new)
+            self.append(table.start())
+            return
+        unfinished = table.unsettled or table.request() is not None
+        different = self.given.differences(header) if unfinished else []
+        if different:
+            # Translators: an error of "aces record". {log}: the log's file;
+            # {found}: the arguments its unfinished game was begun with;
+            # {given}: the arguments given now that differ. Keep the
+            # arguments as they are.
+            raise OptionError("{log} holds an unfinished game begun with {found}, not"
+                              " {given}; to go on with it, give the same or leave them out",
+                              log=path, found=_arguments(header), given=" ".join(different))
+        following = None if unfinished else self.given.header(header)
+        self._repair(torn)
+        if table.unsettled:
+            # Translators: a notice of "aces record": the last roll in the log
+            # was written without all its consequences. {log}: the log's file.
+            self.say(N_("The last roll in {log} was not written whole; the rest of what it"
+                     " settles is added now."), log=path)
+            self.append(table.settle())
+        if following is None:
+            # Translators: a notice of "aces record" going on with a game, before
+            # the last lines of its story so far. {number}: the game's number
+            # in the log; {log}: the log's file.
+            self.say(N_("Going on with game {number} in {log}, where it stopped:"),
+                     number=table.games, log=path)
+            for line in [*story, *self.narrator.settle()]:
+                click.echo(line)
+            return
+        table.begin(following)
+        # Translators: a notice of "aces record" on a log whose last game is
+        # over. {log}: the log's file; {number}: the number of the new game.
+        # "undo": the word for it in the "command" context.
+        self.say(N_("The last game in {log} is over, so game {number} begins. (To take back"
+                 " the last roll of the game before instead, type undo first.)"),
+                 log=path, number=table.games)
+
+    # -- At the table ----------------------------------------------------------
+
+    def run(self) -> None:
+        self.resume()
+        if self.interactive:
+            self._explain()
+        try:
+            self._loop()
+        except KeyboardInterrupt:
+            click.echo("", err=True)
+            self._stopped()
+            sys.exit(130)
+
+    def _explain(self) -> None:
+        # Translators: how to type in rolls, shown when "aces record" starts at
+        # a terminal. "undo": the word for it in the "command" context.
+        self.say(N_("Type the dice of each roll as they fall, like 1 6 or 3,5; undo takes back"
+                 " the last roll; Ctrl-D stops, and the same command goes on later."))
+        state = self.table.state
+        if getattr(state, "threes", False):
+            # Translators: how to type a roll of the five-dice game with the
+            # threes variation, shown when "aces record" starts at a terminal.
+            self.say(N_("Name whom each 3 goes to after '>', in the order of the 3s:"
+                     " 3 6 3 > Bo Cy."))
+
+    def _loop(self) -> None:
+        while True:
+            request = self.table.request()
+            if self.interactive:
+                click.echo(self._prompt(request), err=True, nl=False)
+            text = sys.stdin.readline()
+            if not text:
+                if self.interactive:
+                    click.echo("", err=True)
+                break
+            self.line += 1
+            try:
+                command = self._command(text, request)
+                if command is None:
+                    if request is None and self.interactive:
+                        break
+                    continue
+                if command is _UNDO:
+                    self.append(self.table.undo())
+                else:
+                    self.append(self.table.play(t.cast("Roll", command)))
+            except AcesError as exc:
+                self._refuse(exc)
+        if self.table.request() is None and not self.table.unwritten:
+            finish = self.narrator.finish()
+            for line in finish:
+                click.echo(line)
+        else:
+            self._stopped()
+
+    def _command(self, text: str, request: RollRequest | None) -> Roll | _Undo | None:
+        from aces.dice import check_count, parse_roll
+
+        if text.split("#", 1)[0].strip().lower() in self.undo_words:
+            return _UNDO
+        roll = parse_roll(text)
+        if roll is None:
+            return None
+        if request is None:
+            # Translators: why a roll is refused by "aces record" once the game
+            # is over. "undo": the word for it in the "command" context.
+            raise AcesError("the game is over, so no roll is due; undo takes back its last"
+                            " roll")
+        check_count(roll, request)
+        return roll
+
+    def _refuse(self, exc: AcesError) -> None:
+        """A line that cannot be played: ask again at a terminal, else stop."""
+        if self.interactive:
+            click.echo(exc.render(self.catalog.gettext, self.catalog.ngettext), err=True)
+            return
+        from aces.errors import DiceFileError
+
+        raise DiceFileError("<stdin>", self.line, exc.message, **exc.values) from None
+
+    def _prompt(self, request: RollRequest | None) -> str:
+        c = self.catalog
+        if request is None:
+            # Translators: the prompt of "aces record" once a game is over.
+            # "undo": the word for it in the "command" context.
+            return c.gettext("The game is over. Type undo to take back the last roll, or"
+                             " press Enter to stop: ")
+        values = {"player": request.player, "count": request.dice}
+        if request.stage == "opening":
+            # Translators: the prompt of "aces record" for an opening roll.
+            # {player}: who rolls; {count}: how many dice.
+            return c.ngettext("{player} rolls {count} die for the opening: ",
+                              "{player} rolls {count} dice for the opening: ",
+                              request.dice).format(**values)
+        if request.stage == "try":
+            from aces.rules.pot import TRY_ROLLS
+
+            # Translators: the prompt of "aces record" for a roll of a try.
+            # {player}: who rolls; {count}: how many dice; {number}: which
+            # roll of the try; {total}: the rolls in a try (3).
+            return c.ngettext("{player} rolls {count} die, roll {number} of {total} of the"
+                              " try: ",
+                              "{player} rolls {count} dice, roll {number} of {total} of the"
+                              " try: ", request.dice).format(
+                number=getattr(self.table.state, "try_rolls", 0) + 1, total=TRY_ROLLS, **values)
+        # Translators: the prompt of "aces record" for a roll in a turn.
+        # {player}: who rolls; {count}: how many dice.
+        return c.ngettext("{player} rolls {count} die: ", "{player} rolls {count} dice: ",
+                          request.dice).format(**values)
+
+    def _stopped(self) -> None:
+        # Translators: a notice of "aces record" when it stops before the game
+        # is over. {log}: the log's file.
+        self.say(N_("Stopped. Every roll typed is saved in {log}; run the same command to go"
+                 " on."), log=self.book.path)
+

@@ -1,0 +1,205 @@
+"""Recording a game played with real dice: the fold behind ``aces record``.
+
+:class:`Table` is the game at the table as the log tells it so far, and
+says what may come next: whose roll, how many dice, and what a roll or an
+``undo`` appends. It reads nothing and writes nothing; the command line
+feeds it the steps of the log it resumes (:meth:`Table.follow`), the rolls
+typed in (:meth:`Table.play`) and the undos (:meth:`Table.undo`), and
+appends the steps these return to the log before it shows them.
+
+The fold is the walk's (:mod:`aces.walk`), so what is recorded verifies:
+
+>>> from aces.engine import header
+>>> from aces.rules import Roll, game_named
+>>> table = Table()
+>>> pot = game_named("pot")
+>>> table.begin(header(pot, ["Ada", "Bo"], {}))
+>>> [type(s.event).__name__ for s in table.play(Roll((3,)))]
+['GameStarted', 'Rolled']
+>>> [type(s.event).__name__ for s in table.play(Roll((5,)))]
+['Rolled', 'OpeningWon']
+>>> table.request()
+RollRequest(player='Bo', dice=2, stage='turn')
+>>> [s.event for s in table.undo()]
+[RollUndone(undoes=3, player='Bo', dice=(5,), to=())]
+>>> table.request()
+RollRequest(player='Bo', dice=1, stage='opening')
+"""
+
+from __future__ import annotations
+
+import collections
+import typing as t
+
+from aces.errors import AcesError
+from aces.events import GameStarted, Rolled, RollUndone
+from aces.rules import Roll, game_named
+from aces.walk import UNDO_DEPTH, Standing, Step
+
+if t.TYPE_CHECKING:
+    from aces.events import Event
+    from aces.rules import Game, RollRequest
+
+__all__ = ["Table"]
+
+
+class _Game(t.NamedTuple):
+    """One game at the table: what :meth:`Table.undo` may need to go back to."""
+
+    rules: Game[t.Any]
+    header: GameStarted
+    state: t.Any
+    standing: collections.deque[Standing]
+
+
+class Table:
+    """The games of one log, as recorded so far."""
+
+    def __init__(self) -> None:
+        #: The sequence number of the last line in the log.
+        self.seq = 0
+        #: Games begun in the log (a header not yet written counts).
+        self.games = 0
+        self._game: _Game | None = None
+        #: Consequences the rules give for the last roll that are not in the
+        #: log yet: it stopped part-way through writing them.
+        self._pending: list[Event] = []
+        #: A new game begun but not yet written: its header goes with its
+        #: first roll, so that an undo until then reaches the finished game.
+        self._unwritten = False
+        self._finished: _Game | None = None
+
+    # -- What the log holds ----------------------------------------------------
+
+    @property
+    def header(self) -> GameStarted | None:
+        """The header of the current game, if there is one."""
+        return None if self._game is None else self._game.header
+
+    @property
+    def state(self) -> t.Any:
+        """The state of the current game (``None`` before the first)."""
+        return None if self._game is None else self._game.state
+
+    @property
+    def rolls(self) -> int:
+        """Rolls of the current game still standing (none taken back)."""
+        return 0 if self._game is None else len(self._game.standing)
+
+    def request(self) -> RollRequest | None:
+        """The roll the current game waits for; ``None`` if it is over or unstarted."""
+        if self._game is None or self._pending:
+            return None
+        return self._game.rules.next_roll(self._game.state)
+
+    @property
+    def unsettled(self) -> bool:
+        """Whether the log stops part-way through settling its last roll."""
+        return bool(self._pending)
+
+    @property
+    def unwritten(self) -> bool:
+        """Whether the current game's header is still to be written."""
+        return self._unwritten
+
+    def follow(self, step: Step) -> None:
+        """Take in one step of the log being resumed, as the walk yields it."""
+        self.seq = step.line
+        event = step.event
+        kind = type(event)
+        if kind is GameStarted:
+            self.games += 1
+            self._game = _Game(step.game, t.cast("GameStarted", event), step.state,
+                               collections.deque(maxlen=UNDO_DEPTH))
+            self._pending = []
+            return
+        game = self._game
+        assert game is not None, "a walk begins with game_started"
+        if kind is Rolled:
+            roll = t.cast("Rolled", event)
+            game.standing.append((step.line, roll, game.state))
+            self._pending = list(game.rules.decide(game.state, Roll(roll.dice, roll.to))[1:])
+        elif kind is RollUndone:
+            game.standing.pop()
+            self._pending = []
+        elif self._pending:
+            self._pending.pop(0)
+        self._game = game._replace(state=step.state)
+
+    # -- What may come next ----------------------------------------------------
+
+    def begin(self, header: GameStarted) -> None:
+        """Begin a new game; its header is written with its first roll (see
+        :meth:`start`), so an undo before then goes to the game before it."""
+        game = game_named(header.game)
+        self._finished = self._game
+        self.games += 1
+        self._game = _Game(game, header, game.start(header),
+                           collections.deque(maxlen=UNDO_DEPTH))
+        self._unwritten = True
+
+    def start(self) -> list[Step]:
+        """The header of the game begun, to write now rather than with its first roll."""
+        if not self._unwritten:
+            return []
+        self._unwritten = False
+        self._finished = None
+        game = self._game
+        assert game is not None
+        self.seq += 1
+        return [Step(self.seq, game.header, game.state, game.rules)]
+
+    def settle(self) -> list[Step]:
+        """The consequences of the last roll that the log stopped before."""
+        steps = self._apply(self._pending)
+        self._pending = []
+        return steps
+
+    def play(self, roll: Roll) -> list[Step]:
+        """The steps a roll appends: the roll and all it settles.
+
+        The rules check the roll (``RollError``); the caller has checked that
+        it has as many dice as :meth:`request` asks for.
+        """
+        game = self._game
+        assert game is not None, "no game is begun"
+        assert self.request() is not None, "no roll is due"
+        before = game.state
+        events = game.rules.decide(before, roll)
+        steps = self.start()
+        line = self.seq + 1
+        steps += self._apply(events)
+        game.standing.append((line, t.cast("Rolled", events[0]), before))
+        return steps
+
+    def undo(self) -> list[Step]:
+        """The step that takes back the last roll still standing.
+
+        Raises :class:`~aces.errors.AcesError` when there is none.
+        """
+        if self._unwritten and self._finished is not None:
+            # Nothing of the new game is written: go back to the finished one.
+            self._game, self._finished = self._finished, None
+            self._unwritten = False
+            self.games -= 1
+        game = self._game
+        if game is None or not game.standing:
+            # Translators: why "undo" is refused at the table.
+            raise AcesError("there is no roll of this game to take back")
+        line, roll, before = game.standing.pop()
+        self.seq += 1
+        self._game = game._replace(state=before)
+        event = RollUndone(undoes=line, player=roll.player, dice=roll.dice, to=roll.to)
+        return [Step(self.seq, event, before, game.rules)]
+
+    def _apply(self, events: t.Iterable[Event]) -> list[Step]:
+        game = self._game
+        assert game is not None
+        state, evolve, steps = game.state, game.rules.evolve, []
+        for event in events:
+            state = evolve(state, event)
+            self.seq += 1
+            steps.append(Step(self.seq, event, state, game.rules))
+        self._game = game._replace(state=state)
+        return steps
+
