@@ -8,6 +8,7 @@ import typing as t
 from pathlib import Path
 
 import pytest
+from docutils import nodes
 from docutils.core import publish_doctree
 from docutils.utils import Reporter
 
@@ -212,7 +213,7 @@ def _doctree_problems(source: str) -> list[str]:
     problems: list[str] = []
     tree = publish_doctree(source, settings_overrides={
         "report_level": Reporter.SEVERE_LEVEL + 1, "halt_level": Reporter.SEVERE_LEVEL + 1})
-    for message in tree.findall(lambda node: node.tagname == "system_message"):
+    for message in tree.findall(nodes.system_message):
         problems.append(message.astext())
     return problems
 
@@ -222,9 +223,9 @@ def test_rst_is_valid_restructuredtext() -> None:
     assert _doctree_problems(text) == []
     tree = publish_doctree(text)
     assert "*Ada* and Bo_ have 2 chips each." in tree.astext()
-    assert len(list(tree.findall(lambda node: node.tagname == "table"))) == 1
-    assert len(list(tree.findall(lambda node: node.tagname == "admonition"))) == 1
-    assert len(list(tree.findall(lambda node: node.tagname == "transition"))) == 1
+    assert len(list(tree.findall(nodes.table))) == 1
+    assert len(list(tree.findall(nodes.admonition))) == 1
+    assert len(list(tree.findall(nodes.transition))) == 1
 
 
 def test_rst_of_a_whole_game_is_valid() -> None:

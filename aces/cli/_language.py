@@ -218,9 +218,27 @@ class AcesGroup(click.Group):
         catalog = translations(chosen(arguments, os.environ))
         tree = translated(self, catalog.gettext)
         with speaking(catalog):
-            return click.Group.main(tree, arguments, prog_name, complete_var,
-                                    standalone_mode, windows_expand_args=windows_expand_args,
-                                    **extra)
+            if not standalone_mode:
+                return click.Group.main(tree, arguments, prog_name, complete_var, False,
+                                        windows_expand_args=windows_expand_args, **extra)
+            try:
+                code = click.Group.main(tree, arguments, prog_name, complete_var, False,
+                                        windows_expand_args=windows_expand_args, **extra)
+            except click.UsageError as exc:
+                # One line, like every other error: what is wrong and where
+                # to read more, without click's usage block.
+                command = exc.ctx.command_path if exc.ctx else (prog_name or "aces")
+                hint = current()("Try '{command} {option}' for help.").format(
+                    command=command, option="--help")
+                click.echo(f"aces: {exc.format_message()} {hint}", err=True)
+                sys.exit(exc.exit_code)
+            except click.ClickException as exc:
+                exc.show()
+                sys.exit(exc.exit_code)
+            except click.Abort:
+                click.echo(current()("Aborted!"), err=True)
+                sys.exit(1)
+            sys.exit(code if isinstance(code, int) else 0)
 
 
 def _show_version(ctx: click.Context, param: click.Parameter, value: bool) -> None:
