@@ -8,7 +8,7 @@ import typing as t
 
 import click
 
-from aces.cli._common import lang_option, reported, translations
+from aces.cli._common import finish_name, lang_option, reported, translations
 from aces.errors import N_
 
 if t.TYPE_CHECKING:
@@ -112,14 +112,14 @@ def report(answer: Odds, lang: str, catalog: gettext.NullTranslations) -> str:
     _ = catalog.gettext
     lines = [
         _("Exact odds of Aces in the Pot"),
-        # Translators: {players}: "4 players"; {chips}: "2 chips each"; {finish}: the
-        # option's value, last-chip or last-holder, left as it is typed.
-        _("{players}, {chips}, finish {finish}").format(
+        # Translators: {players}: "4 players"; {chips}: "2 chips each"; {finish}:
+        # which finish, e.g. "finish at the last chip (last-chip)".
+        _("{players}, {chips}, {finish}").format(
             players=catalog.ngettext("{count} player", "{count} players",
                                      answer.players).format(count=answer.players),
             chips=catalog.ngettext("{count} chip each", "{count} chips each",
                                    answer.chips).format(count=answer.chips),
-            finish=answer.finish),
+            finish=finish_name(answer.finish, _)),
         "",
         _("One roll of two dice"),
     ]

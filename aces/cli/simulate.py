@@ -9,7 +9,7 @@ import typing as t
 
 import click
 
-from aces.cli._common import lang_option, reported, translations
+from aces.cli._common import finish_name, lang_option, reported, translations
 from aces.errors import N_, OptionError
 from aces.simulate import FACTORIES
 
@@ -272,8 +272,7 @@ def _option(name: str, value: OptionValue, options: dict[str, OptionValue],
         return catalog.ngettext("{count} chip each", "{count} chips each",
                                 value).format(count=value)
     if name == "finish":
-        # Translators: {finish}: the option's value, last-chip or last-holder, as typed.
-        return _("finish {finish}").format(finish=value)
+        return finish_name(str(value), _)
     if name == "dice" and isinstance(value, int):
         return catalog.ngettext("{count} die each", "{count} dice each",
                                 value).format(count=value)

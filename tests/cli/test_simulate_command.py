@@ -67,7 +67,7 @@ def test_the_readable_report() -> None:
     result = run("--players", "3", "--games", "3000", "--seed", "2", "--finish", "last-holder")
     assert result.exit_code == 0, result.output
     assert "3,000 simulated games" in result.stdout
-    assert "finish last-holder" in result.stdout
+    assert "finish when one player holds the chips (last-holder)" in result.stdout
     assert "seed 2" in result.stdout
     assert "95 % interval" in result.stdout
     # No progress bar when standard error is not a terminal.
