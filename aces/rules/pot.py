@@ -21,6 +21,7 @@ GameOver(winner='Bo', pot=5, loser=None)
 
 from __future__ import annotations
 
+import functools
 import typing as t
 
 import msgspec
@@ -48,7 +49,7 @@ from aces.rules.opening import Opening, decided
 if t.TYPE_CHECKING:
     from collections.abc import Callable, Mapping, Sequence
 
-    from aces.events import Event, GameStarted
+    from aces.events import Event, GameStarted, Stage
 
 NAME: t.Final = "pot"
 FINISHES: t.Final = ("last-chip", "last-holder")
@@ -181,12 +182,18 @@ def start(header: GameStarted) -> PotState:
 def next_roll(state: PotState) -> RollRequest | None:
     """Who rolls next and how many dice; ``None`` once the game is over."""
     if state.phase == "opening":
-        return RollRequest(state.players[state.opening.roller()], 1, "opening")
+        return _request(state.players[state.opening.roller()], 1, "opening")
     if state.phase == "play":
-        return RollRequest(state.players[state.turn], 2, "turn")
+        return _request(state.players[state.turn], 2, "turn")
     if state.phase == "try":
-        return RollRequest(state.players[state.turn], 2, "try")
+        return _request(state.players[state.turn], 2, "try")
     return None
+
+
+@functools.lru_cache(maxsize=1024)
+def _request(player: str, dice: int, stage: Stage) -> RollRequest:
+    """The same few requests, asked for once per roll of every game, made once."""
+    return RollRequest(player, dice, stage)
 
 
 # -- Deciding -----------------------------------------------------------------
