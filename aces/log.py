@@ -14,6 +14,7 @@ with a :class:`~aces.errors.LogError` that names it. Logs of schema 1 (no
 digests) are read through :func:`aces.upgrade.upcast_v1_v2`.
 
 >>> import io
+>>> from aces.events import Rolled
 >>> out = io.BytesIO()
 >>> writer = LogWriter(out)
 >>> writer.write(Rolled(player="Ada", dice=(3, 5), stage="turn"))
@@ -33,14 +34,14 @@ import typing as t
 import msgspec
 
 from aces.errors import LogError, TruncatedLogError
-from aces.events import EVENT_TYPES, SCHEMA, Event, GameStarted, Rolled
+from aces.events import EVENT_TYPES, SCHEMA, Event, GameStarted
 from aces.upgrade import V1_TYPES, upcast_v1_v2
 
 if t.TYPE_CHECKING:
     from collections.abc import Iterable, Iterator
 
-__all__ = ["EVENT_LIMIT", "LINE_LIMIT", "LogWriter", "Reader", "Record", "Rolled", "Tail",
-           "digest", "read", "shorten"]
+__all__ = ["EVENT_LIMIT", "LINE_LIMIT", "LogWriter", "Reader", "Record", "Tail", "digest",
+           "read", "shorten"]
 
 #: The longest line read, in bytes, its newline included: far more than any
 #: event needs (a header of a hundred long names), little enough to hold.

@@ -21,7 +21,7 @@ import msgspec
 
 from aces.errors import AcesError, LogError, OptionError, Plural, RollError
 from aces.events import GameStarted, Rolled, RollUndone
-from aces.log import shorten
+from aces.log import Reader, shorten
 from aces.rules import Game, Roll, game_named
 
 if t.TYPE_CHECKING:
@@ -70,8 +70,6 @@ def walk(
     A last game that stops before it is over is an error too, unless
     ``allow_unfinished`` (a game still being recorded).
     """
-    from aces.log import Reader
-
     # A reader hands over plain (line, event) pairs, cheaper than records.
     pairs = records.pairs() if type(records) is Reader else iter(records)
     new = _tuple_new

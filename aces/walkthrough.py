@@ -324,6 +324,8 @@ RULEBOOKS: t.Final[dict[str, Callable[[Step, t.Any], list[str]]]] = {
     pot.NAME: pot_rules,
     fivedice.NAME: fivedice_rules,
 }
+
+
 def _no_rules(step: Step, before: t.Any) -> list[str]:
     """A game without a rulebook here: its events are told, no rule explained."""
     return []

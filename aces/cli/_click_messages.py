@@ -94,7 +94,7 @@ MESSAGES: t.Final[tuple[str | tuple[str, str], ...]] = (
     # allowed value, or values as a list.
     ngettext("{value!r} is not {choices}.", "{value!r} is not one of {choices}."),
     # Translators: click's error. {value}: what the user typed; {number_type}:
-    # click's name of the type, "integer" or "float", not translated.
+    # the kind of number wanted, "integer" or "float", as translated below.
     N_("{value!r} is not a valid {number_type}."),
     # Translators: click's error. {value}: what the user typed; {range}: the
     # range allowed, like "x>=1".
@@ -142,4 +142,18 @@ TYPE_METAVARS: t.Final = {
     "path": N_("PATH"),
     # Translators: click, in an option's help: the option takes yes or no.
     "boolean": N_("BOOLEAN"),
+}
+
+#: Click's names for the kinds of number, as its error for a value that is
+#: not one says them ("'x' is not a valid integer."), by the name of click's
+#: type. A range is named by its kind of number: the help shows the range.
+NUMBER_NAMES: t.Final = {
+    # Translators: click, in the error "'x' is not a valid integer.": a whole
+    # number. The word goes where {number_type} is in that error.
+    "integer": N_("integer"),
+    "integer range": N_("integer"),
+    # Translators: click, in the error "'x' is not a valid float.": a decimal
+    # number. The word goes where {number_type} is in that error.
+    "float": N_("float"),
+    "float range": N_("float"),
 }

@@ -143,6 +143,7 @@ def translated(root: click.Command, gettext: Gettext) -> click.Command:
             if text:
                 param.help = gettext(text)
             _name_the_value(param, gettext)
+            _name_the_number(param, gettext)
     return tree
 
 
@@ -153,6 +154,19 @@ def _name_the_value(param: click.Parameter, gettext: Gettext) -> None:
     if (isinstance(param, click.Option) and param.metavar is None and not param.is_flag
             and param.nargs == 1 and param.type.name in TYPE_METAVARS):
         param.metavar = gettext(TYPE_METAVARS[param.type.name])
+
+
+def _name_the_number(param: click.Parameter, gettext: Gettext) -> None:
+    """Give a number's type its translated name, for click's error about a value
+    that is not one ("'x' er ikke et gyldig heltall"); after :func:`_name_the_value`,
+    which finds the metavar by the English name."""
+    from aces.cli._click_messages import NUMBER_NAMES
+
+    name = NUMBER_NAMES.get(param.type.name)
+    if name is not None:
+        # The type may be one of click's shared instances (click.INT): a copy.
+        param.type = copy.copy(param.type)
+        param.type.name = gettext(name)
 
 
 # -- Click's own messages ------------------------------------------------------------------
@@ -227,7 +241,8 @@ class AcesGroup(click.Group):
             except click.UsageError as exc:
                 # One line, like every other error: what is wrong and where
                 # to read more, without click's usage block.
-                command = exc.ctx.command_path if exc.ctx else (prog_name or "aces")
+                command = (exc.ctx.command_path if exc.ctx
+                           else _command_path(tree, arguments, prog_name or "aces"))
                 hint = current()("Try '{command} {option}' for help.").format(
                     command=command, option="--help")
                 click.echo(f"aces: {exc.format_message()} {hint}", err=True)
@@ -239,6 +254,24 @@ class AcesGroup(click.Group):
                 click.echo(current()("Aborted!"), err=True)
                 sys.exit(1)
             sys.exit(code if isinstance(code, int) else 0)
+
+
+def _command_path(root: click.Command, args: Sequence[str], prog: str) -> str:
+    """The command a usage error is about, when click does not say.
+
+    Click raises some parsing errors of a command's options (a value left
+    out: ``aces play --players``) without their context; the command is
+    then the first argument that names one.
+
+    >>> from aces.cli import cli
+    >>> _command_path(cli, ["--lang", "nb", "play", "--players"], "aces")
+    'aces play'
+    >>> _command_path(cli, ["--lang"], "aces")
+    'aces'
+    """
+    names = root.commands if isinstance(root, click.Group) else {}
+    name = next((arg for arg in args if arg in names), None)
+    return prog if name is None else f"{prog} {name}"
 
 
 def _show_version(ctx: click.Context, param: click.Parameter, value: bool) -> None:

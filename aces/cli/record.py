@@ -20,7 +20,7 @@ from pathlib import Path
 
 import click
 
-from aces.cli._common import lang_option, reported
+from aces.cli._common import lang_option, reported, translations
 from aces.errors import N_, AcesError, OptionError
 
 if t.TYPE_CHECKING:
@@ -35,6 +35,10 @@ if t.TYPE_CHECKING:
 
 #: Lines of the story so far shown when a game is resumed.
 _STORY: t.Final = 12
+#: The most bytes of standard input read as one line: far more than any
+#: roll, and a bound on the memory a line without an end costs (the rest of
+#: it is read as the lines that follow).
+_LINE_LIMIT: t.Final = 4096
 #: The options of ``aces record``, by the game option each sets.
 _FLAGS: t.Final = {"finish": "--finish", "chips": "--chips", "dice": "--dice-each",
                    "threes": "--threes"}
@@ -79,7 +83,7 @@ def record(
     from aces.cli.play import players_from
 
     with reported(lang):
-        chosen, catalog = _translations(lang)
+        chosen, catalog = translations(lang)
         given = _Given(game_name, None if players is None else players_from(players),
                        {"finish": finish, "chips": chips, "dice": dice_each,
                         "threes": threes or None})
@@ -88,12 +92,6 @@ def record(
         with _LockedLog.open(log) as book:
             session = _Session(book, given, catalog, chosen, interactive)
             session.run()
-
-
-def _translations(lang: str | None) -> tuple[str, gettext.NullTranslations]:
-    from aces.cli._common import translations
-
-    return translations(lang)
 
 
 class _Given(t.NamedTuple):
@@ -179,40 +177,81 @@ class _LockedLog:
     @classmethod
     @contextlib.contextmanager
     def open(cls, path: str) -> Iterator[_LockedLog]:
+        """The log at ``path``, created if need be, locked while the block runs.
+
+        A recorder that created the file and wrote nothing removes it again,
+        but only while it holds the lock: so the file is removed only when
+        no other recorder can be writing to it, and a recorder that locks a
+        file just removed (its name now gone, or naming a new file) opens
+        the name again rather than write where nobody will look.
+        """
+        while True:
+            fd, created = cls._open(path)
+            try:
+                cls._lock(path, fd)
+                if not cls._still_named(path, fd):
+                    continue
+                try:
+                    yield cls(path, fd, created)
+                finally:
+                    # A log this run created and never wrote to is no log at all.
+                    if created and os.fstat(fd).st_size == 0:
+                        with contextlib.suppress(OSError):
+                            Path(path).unlink()
+                return
+            finally:
+                os.close(fd)
+
+    @staticmethod
+    def _open(path: str) -> tuple[int, bool]:
+        """A descriptor of the file at ``path``, and whether this call created it."""
+        while True:
+            try:
+                return os.open(path, os.O_RDWR | os.O_APPEND | os.O_CREAT | os.O_EXCL,
+                               0o644), True
+            except FileExistsError:
+                pass
+            except OSError as exc:
+                raise _cannot(path, exc) from None
+            try:
+                return os.open(path, os.O_RDWR | os.O_APPEND), False
+            except FileNotFoundError as exc:
+                if Path(path).is_symlink():
+                    # A link to nowhere: nothing to open, and nothing to create.
+                    raise _cannot(path, exc) from None
+                # Removed in between (an empty log given up by another recorder).
+                continue
+            except OSError as exc:
+                raise _cannot(path, exc) from None
+
+    @staticmethod
+    def _lock(path: str, fd: int) -> None:
+        """Lock the open file, or refuse: it is not a file, or another recorder holds it."""
         import fcntl
         import stat
 
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            # Translators: an error of "aces record". {path}: what was
+            # given as the log, such as a device or a pipe.
+            raise OptionError("{path} is not a regular file, so it cannot be a log",
+                              path=path)
         try:
-            fd = os.open(path, os.O_RDWR | os.O_APPEND | os.O_CREAT | os.O_EXCL, 0o644)
-            created = True
-        except FileExistsError:
-            created = False
-            try:
-                fd = os.open(path, os.O_RDWR | os.O_APPEND)
-            except OSError as exc:
-                raise _cannot(path, exc) from None
-        except OSError as exc:
-            raise _cannot(path, exc) from None
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            # Translators: an error of "aces record" run twice on one log.
+            raise OptionError("{path} is being recorded by another aces record; only one"
+                              " may write to a log at a time", path=path) from None
+
+    @staticmethod
+    def _still_named(path: str, fd: int) -> bool:
+        """Whether ``path`` still names the file locked (another recorder may
+        have removed the empty file it made between our opening and locking it)."""
         try:
-            if not stat.S_ISREG(os.fstat(fd).st_mode):
-                # Translators: an error of "aces record". {path}: what was
-                # given as the log, such as a device or a pipe.
-                raise OptionError("{path} is not a regular file, so it cannot be a log",
-                                  path=path)
-            try:
-                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-            except BlockingIOError:
-                # Translators: an error of "aces record" run twice on one log.
-                raise OptionError("{path} is being recorded by another aces record; only one"
-                                  " may write to a log at a time", path=path) from None
-            book = cls(path, fd, created)
-            yield book
-        finally:
-            # A log this run created and never wrote to is no log at all.
-            if created and os.fstat(fd).st_size == 0:
-                with contextlib.suppress(OSError):
-                    Path(path).unlink()
-            os.close(fd)
+            named = Path(path).stat()
+        except FileNotFoundError:
+            return False
+        locked = os.fstat(fd)
+        return (named.st_dev, named.st_ino) == (locked.st_dev, locked.st_ino)
 
     def reader(self) -> t.BinaryIO:
         """The log from its beginning, to read (the lock stays held)."""
@@ -282,6 +321,16 @@ def _signals_held() -> Iterator[None]:
 
 
 # -- A session at the table --------------------------------------------------------
+
+
+def _text(raw: bytes) -> str:
+    """A line of standard input as text, read as UTF-8 whatever the locale says."""
+    try:
+        return raw.decode("utf-8")
+    except UnicodeDecodeError:
+        # Translators: an error of a line of rolls given to "aces record"
+        # with bytes that are not UTF-8 text.
+        raise AcesError("the line is not UTF-8 text") from None
 
 
 class _Undo:
@@ -395,20 +444,22 @@ class _Session:
                               log=path, found=_arguments(header), given=" ".join(different))
         following = None if unfinished else self.given.header(header)
         self._repair(torn)
-        if table.unsettled:
-            # Translators: a notice of "aces record": the last roll in the log
-            # was written without all its consequences. {log}: the log's file.
-            self.say(N_("The last roll in {log} was not written whole; the rest of what it"
-                     " settles is added now."), log=path)
-            self.append(table.settle())
         if following is None:
             # Translators: a notice of "aces record" going on with a game, before
             # the last lines of its story so far. {number}: the game's number
             # in the log; {log}: the log's file.
             self.say(N_("Going on with game {number} in {log}, where it stopped:"),
                      number=table.games, log=path)
-            for line in [*story, *self.narrator.settle()]:
+            # The story as far as the log goes; the standings are due once
+            # the last roll is settled.
+            for line in story if table.unsettled else [*story, *self.narrator.settle()]:
                 click.echo(line)
+            if table.unsettled:
+                # Translators: a notice of "aces record": the last roll in the log
+                # was written without all its consequences. {log}: the log's file.
+                self.say(N_("The last roll in {log} was not written whole; the rest of what"
+                         " it settles is added now."), log=path)
+                self.append(table.settle())
             return
         table.begin(following)
         # Translators: a notice of "aces record" on a log whose last game is
@@ -448,14 +499,14 @@ class _Session:
             request = self.table.request()
             if self.interactive:
                 click.echo(self._prompt(request), err=True, nl=False)
-            text = sys.stdin.readline()
-            if not text:
+            raw = sys.stdin.buffer.readline(_LINE_LIMIT)
+            if not raw:
                 if self.interactive:
                     click.echo("", err=True)
                 break
             self.line += 1
             try:
-                command = self._command(text, request)
+                command = self._command(_text(raw), request)
                 if command is None:
                     if request is None and self.interactive:
                         break

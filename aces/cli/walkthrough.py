@@ -13,6 +13,7 @@ from aces.errors import EmptyLogError
 @click.command()
 @click.argument("log", metavar="LOG")
 @lang_option
+# aces.walkthrough.FORMATS, not imported here so that --help starts at once.
 @click.option("--format", "fmt", type=click.Choice(["markdown", "rst", "text"]),
               default="markdown", show_default=True,
               help="Markdown, reStructuredText (for Sphinx) or plain text.")

@@ -21,7 +21,7 @@ import re
 import typing as t
 from fractions import Fraction
 
-from aces.odds.outcomes import CHANCES, NO_SIX, Outcome, roll_cost
+from aces.odds.outcomes import CHANCES, NO_SIX, ROLLS, Outcome, roll_cost
 from aces.rules import pot
 from aces.sphinxext import lessons as les
 
@@ -68,6 +68,8 @@ _named("nothing-of")(lambda rolls: _fraction(rolls * les.NOTHING))
 _named("rolls")(lambda aces, sixes: Quantity(les.rolls_with(Outcome(aces, sixes)), "integer"))
 _named("outcome")(lambda aces, sixes: _fraction(CHANCES[Outcome(aces, sixes)]))
 _named("some-ace")(lambda: _fraction(les.chance(lambda d: pot.ACE in d)))
+_named("some-ace-rolls")(lambda: Quantity(
+    les.chance(lambda d: pot.ACE in d) * len(ROLLS), "integer"))
 _named("no-ace")(lambda: _fraction(les.chance(lambda d: pot.ACE not in d)))
 _named("some-six")(lambda: _fraction(les.chance(lambda d: pot.SIX in d)))
 _named("doubles")(lambda: _fraction(les.chance(lambda d: d[0] == d[1])))
@@ -88,6 +90,7 @@ _named("no-six")(lambda: _fraction(NO_SIX))
 _named("try")(lambda: _fraction(les.TRY))
 _named("try-fail")(lambda: _fraction(1 - les.TRY))
 _named("first-six")(lambda roll: _fraction(les.first_six(roll)))
+_named("first-six-times")(lambda times: _fraction(times * les.first_six(1)))
 _named("survive")(lambda rolls: _fraction(NO_SIX**rolls))
 _named("mean-first-six")(lambda: _fraction(1 / les.SIX))
 _named("finish")(lambda players, seat: _fraction(les.finish_chances(players)[seat]))

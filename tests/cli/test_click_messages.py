@@ -8,7 +8,13 @@ from pathlib import Path
 import click
 from babel.messages.extract import extract_from_file
 
-from aces.cli._click_messages import MESSAGES, METAVARS, RENAMED, TYPE_METAVARS
+from aces.cli._click_messages import (
+    MESSAGES,
+    METAVARS,
+    NUMBER_NAMES,
+    RENAMED,
+    TYPE_METAVARS,
+)
 from aces.i18n import translations
 
 #: A message click looks up through a variable (``_(extra["required"])``),
@@ -59,3 +65,12 @@ def test_the_names_of_values_are_clicks_types() -> None:
     nb = translations("nb")
     for metavar in (*METAVARS, *TYPE_METAVARS.values()):
         assert nb.gettext(metavar) != metavar, metavar
+
+
+def test_the_names_of_numbers_are_clicks_number_types() -> None:
+    numbers: list[click.ParamType[t.Any]] = [click.INT, click.IntRange(0), click.FLOAT,
+                                             click.FloatRange(0)]
+    assert {kind.name for kind in numbers} == set(NUMBER_NAMES)
+    nb = translations("nb")
+    for name in NUMBER_NAMES.values():
+        assert nb.gettext(name) != name, name

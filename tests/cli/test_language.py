@@ -81,7 +81,13 @@ def test_lang_before_the_command_reaches_the_command(tmp_path: t.Any) -> None:
     (["frobnicate"], "Kommandoen 'frobnicate' finnes ikke. Prøv «aces --help» for å få hjelp."),
     (["replay", "x", "--loud"],
      "Valget '--loud' finnes ikke. Prøv «aces replay --help» for å få hjelp."),
-    (["play", "--seed"], "Valget '--seed' trenger 1 verdi. Prøv «aces --help» for å få hjelp."),
+    (["play", "--seed"],
+     "Valget '--seed' trenger 1 verdi. Prøv «aces play --help» for å få hjelp."),
+    (["play", "--chips", "x"], "Ugyldig verdi for '--chips': 'x' er ikke et gyldig heltall."
+     " Prøv «aces play --help» for å få hjelp."),
+    (["odds", "--players", "3", "--quantile", "x"],
+     "Ugyldig verdi for '--quantile': 'x' er ikke et gyldig desimaltall."
+     " Prøv «aces odds --help» for å få hjelp."),
 ])
 def test_usage_errors_in_norwegian(args: list[str], message: str) -> None:
     """A usage error is one line, like every other error, in the chosen language."""
@@ -94,7 +100,10 @@ def test_usage_errors_in_norwegian(args: list[str], message: str) -> None:
 
 @pytest.mark.parametrize(("args", "message"), [
     (["play", "--seed"],
-     "aces: Option '--seed' requires an argument. Try 'aces --help' for help."),
+     "aces: Option '--seed' requires an argument. Try 'aces play --help' for help."),
+    (["play", "--chips", "x"],
+     "aces: Invalid value for '--chips': 'x' is not a valid integer."
+     " Try 'aces play --help' for help."),
     (["walkthrough", "x", "--format", "html"],
      "aces: Invalid value for '--format': 'html' is not one of 'markdown', 'rst', 'text'."
      " Try 'aces walkthrough --help' for help."),
@@ -142,6 +151,9 @@ def test_the_translated_tree_is_a_copy() -> None:
                                    " dice games.")
     assert cli.help == "Aces in the Pot and Aces: play, record, verify and narrate dice games."
     assert [c.name for c in commands(tree)] == [c.name for c in commands(cli)]
+    # Click's shared types keep their names for everyone else.
+    assert (click.INT.name, click.FLOAT.name) == ("integer", "float")
+    assert {p.type.name for c in commands(cli) for p in c.params} >= {"integer", "float"}
 
 
 def test_every_help_text_is_translated() -> None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import fcntl
+import importlib
 import json
 import os
 import select
@@ -239,6 +240,22 @@ def test_a_bad_line_stops_a_script_and_keeps_every_roll_before_it(
     assert log.read_bytes() == played(tmp_path, E1)
 
 
+def test_a_line_that_is_not_utf8_stops_a_script_whatever_the_locale(tmp_path: Path) -> None:
+    log = tmp_path / "e1.jsonl"
+    script = typed(E1[:4]).encode() + b"1 \xff\n" + typed(E1[4:]).encode()
+    message = refused(run("record", str(log), *TABLE, stdin=script))
+    assert message == "<stdin>, line 5: the line is not UTF-8 text"
+    assert rolls_in(log) == 4
+
+
+def test_windows_line_ends_in_a_script_are_read_as_lines(tmp_path: Path) -> None:
+    log = tmp_path / "e1.jsonl"
+    recorded(log, [*E1[:5], "undo\r", *E1[4:]], *TABLE)
+    events = walked(log)
+    assert sum(type(e).__name__ == "RollUndone" for e in events) == 1
+    assert events[-1].winner == "Bo"
+
+
 def test_rolls_after_the_game_is_over_are_refused(tmp_path: Path) -> None:
     log = tmp_path / "e1.jsonl"
     message = refused(run("record", str(log), *TABLE, stdin=typed([*E1, "3 3"])))
@@ -336,6 +353,10 @@ def test_a_roll_written_without_all_it_settles_is_settled_on_resume(tmp_path: Pa
     result = recorded(log, E1[4:])
     assert "was not written whole; the rest of what it settles is added now." in result.stderr
     assert "Cy passes 1 chip to Ada on the left." in result.stdout
+    # The story so far, then the rest of the roll: told in the order it happened.
+    told = result.output
+    assert (told.index("Going on with game 1") < told.index("Cy puts 1 chip in the pot.")
+            < told.index("was not written whole") < told.index("Cy passes 1 chip to Ada"))
     assert log.read_bytes() == played(tmp_path, E1)
 
 
@@ -360,6 +381,45 @@ def test_a_second_recorder_on_the_same_log_is_refused(tmp_path: Path) -> None:
     assert reason == (f"{log} is being recorded by another aces record; only one may write to"
                       " a log at a time")
     assert log.read_bytes() == before
+
+
+def test_a_recorder_refused_the_lock_leaves_the_file_it_made_to_the_one_that_holds_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # Two recorders start on a new log at once: this one makes the file, the
+    # other opens it and locks it first, and may be writing to it already.
+    log = tmp_path / "new.jsonl"
+    module = importlib.import_module("aces.cli.record")
+
+    def beaten(path: str, fd: int) -> None:
+        raise AcesError("locked")
+
+    monkeypatch.setattr(module._LockedLog, "_lock", staticmethod(beaten))
+    assert refused(run("record", str(log), *TABLE, stdin="2\n")) == "locked"
+    assert log.exists()
+
+
+def test_a_recorder_that_locks_a_file_just_removed_records_into_the_name(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # Between opening the log and locking it, another recorder that made the
+    # file gave it up empty and removed it.
+    log = tmp_path / "e1.jsonl"
+    log.touch()
+    module = importlib.import_module("aces.cli.record")
+    lock = module._LockedLog._lock
+    calls = []
+
+    def late(path: str, fd: int) -> None:
+        calls.append(path)
+        if len(calls) == 1:
+            Path(path).unlink()
+        lock(path, fd)
+
+    monkeypatch.setattr(module._LockedLog, "_lock", staticmethod(late))
+    recorded(log, E1, *TABLE)
+    assert len(calls) == 2
+    assert log.read_bytes() == played(tmp_path, E1)
 
 
 def aces() -> str:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import typing as t
 from pathlib import Path
 
+import click
 import pytest
 from click.testing import CliRunner
 
@@ -50,6 +51,14 @@ def test_every_format(e1_log: str, fmt: str, expected: str) -> None:
     result = run("walkthrough", e1_log, "--format", fmt)
     assert result.exit_code == 0, result.output
     assert expected in result.stdout
+
+
+def test_the_formats_offered_are_the_ones_rendered() -> None:
+    from aces.walkthrough import FORMATS
+
+    option = next(p for p in cli.commands["walkthrough"].params if p.name == "fmt")
+    assert isinstance(option.type, click.Choice)
+    assert tuple(option.type.choices) == FORMATS
 
 
 def test_norwegian_by_option_and_by_locale(e1_log: str) -> None:
