@@ -27,6 +27,7 @@ if t.TYPE_CHECKING:
 
 FACES: t.Final = range(1, 7)
 _SEPARATOR: t.Final = re.compile(r"[\s,]+")
+_BOM: t.Final = "\ufeff"
 # Translators: an error of a dice file. {player}: who rolls; {expected}: the
 # dice that player holds and must roll; {count}: the values on the line.
 _WRONG_COUNT: t.Final = Plural("{player} rolls {expected} die here, but the line has {count}",
@@ -66,16 +67,31 @@ class DiceLine(t.NamedTuple):
     names: tuple[str, ...]
 
 
-def parse_lines(lines: Iterable[str], source: str) -> Iterator[DiceLine]:
+def parse_lines(lines: Iterable[str | bytes], source: str) -> Iterator[DiceLine]:
     """The rolls of a dice file; blank lines and ``#`` comments are skipped.
 
     Values are separated by spaces or commas. Anything after ``>`` names
     the receivers of dice given by choice (see the five-dice game).
 
+    Lines may come as bytes, straight from the file: each is decoded here,
+    so that one that is not UTF-8 text is refused by its number. A
+    byte-order mark, which some editors put before the first line, is
+    skipped.
+
     >>> list(parse_lines(["1 6", "", "# a comment", "3,5  # Ada again"], "f"))
     [DiceLine(line=1, values=(1, 6), names=()), DiceLine(line=4, values=(3, 5), names=())]
     """
-    for number, text in enumerate(lines, start=1):
+    for number, raw in enumerate(lines, start=1):
+        if isinstance(raw, bytes):
+            try:
+                text = raw.decode("utf-8")
+            except UnicodeDecodeError:
+                # Translators: an error of a dice file with bytes that are not UTF-8 text.
+                raise DiceFileError(source, number, "the line is not UTF-8 text") from None
+        else:
+            text = raw
+        if number == 1:
+            text = text.removeprefix(_BOM)
         try:
             roll = parse_roll(text)
         except AcesError as exc:
@@ -126,7 +142,7 @@ def _cut(token: str) -> str:
 class DiceFile:
     """The dice of a real game, typed in one roll per line."""
 
-    def __init__(self, lines: Iterable[str], source: str) -> None:
+    def __init__(self, lines: Iterable[str | bytes], source: str) -> None:
         self.source = source
         self._lines = parse_lines(lines, source)
         self.last_line = 0

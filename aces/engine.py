@@ -14,9 +14,12 @@ from __future__ import annotations
 
 import typing as t
 
+import msgspec
+
 from aces.dice import DiceFile, RandomDice
-from aces.errors import RollError
-from aces.events import SCHEMA, GameStarted
+from aces.errors import OptionError, RollError
+from aces.events import SCHEMA, GameStarted, OpeningTied, Rolled
+from aces.log import LINE_LIMIT
 from aces.rules import Roll
 
 if t.TYPE_CHECKING:
@@ -33,15 +36,59 @@ def header(
     options: Mapping[str, OptionValue],
     seed: int | None = None,
 ) -> GameStarted:
-    """The checked ``game_started`` event for a new game."""
+    """The checked ``game_started`` event for a new game.
+
+    Besides the players and the options, the game must fit its log: no
+    line of it may be longer than a reader accepts (see :func:`widest_line`).
+    """
     game.check_players(players)
-    return GameStarted(
+    start = GameStarted(
         schema=SCHEMA,
         game=game.name,
         players=tuple(players),
         options=game.options(options),
         seed=seed,
     )
+    if widest_line(game, start) > LINE_LIMIT:
+        raise too_wide()
+    return start
+
+
+#: The bytes a log line holds beyond its event's own: the sequence number
+#: (ten digits are more than a reader counts to), the digest and the newline;
+#: the line shares its opening brace with the event.
+_ENVELOPE: t.Final = len(b'"seq":1234567890,"digest":"%s",\n' % (b"0" * 32))
+
+
+def widest_line(game: Game[t.Any], start: GameStarted) -> int:
+    """The bytes of the longest line a game with this header can write.
+
+    The longest line is the header itself, a tied opening of every player,
+    or the widest roll: every die the game allows in one hand, thrown by
+    the player with the longest name, and every receiver that longest name.
+
+    >>> from aces.rules import game_named
+    >>> pot = game_named("pot")
+    >>> widest_line(pot, header(pot, ["Ada", "Bo"], {}))
+    175
+    """
+    encode = msgspec.json.encode
+    longest = max(start.players, key=lambda name: len(encode(name)))
+    dice, named = game.widest_roll(start)
+    roll = len(encode(Rolled(player=longest, dice=(6,), stage="opening",
+                             to=(longest,) if named else ())))
+    roll += 2 * (dice - 1) + max(named - 1, 0) * (len(encode(longest)) + 1)
+    tie = len(encode(OpeningTied(players=start.players, value=6 * dice)))
+    return _ENVELOPE + max(len(encode(start)), tie, roll)
+
+
+def too_wide() -> OptionError:
+    """The error for a game whose log could hold a line too long to read back."""
+    # Translators: an error of "aces play" and "aces record". {limit}: the most
+    # bytes one line of a log may have.
+    return OptionError("a line of this game's log could be longer than the {limit} bytes a"
+                       " log line may hold; choose fewer players, shorter names or fewer dice",
+                       limit=LINE_LIMIT)
 
 
 def play(game: Game[t.Any], start: GameStarted, dice: DiceSource) -> Iterator[Event]:

@@ -7,6 +7,18 @@
 #   usage: replays/make-replays.sh [ACES]   (ACES defaults to "aces")
 set -euo pipefail
 aces=${1:-aces}
+# Find the command before leaving the caller's directory: PATH may name it
+# relatively (PATH=.venv/bin:$PATH), which means nothing inside replays/.
+read -r command options <<<"$aces"
+if ! found=$(command -v "$command"); then
+    echo "make-replays.sh: $command: command not found" >&2
+    exit 127
+fi
+case $found in
+    /*) ;;
+    */*) found=$PWD/$found ;;
+esac
+aces="$found${options:+ $options}"
 cd "$(dirname "$0")"
 rm -f ./*.jsonl
 

@@ -47,6 +47,32 @@ def test_a_line_without_dice_is_refused() -> None:
     assert caught.value.line == 2
 
 
+def test_lines_read_as_bytes_are_decoded() -> None:
+    lines = [b"# Ada\n", b"1, 6\r\n", "3 3 > Bo \u00c5se\n".encode()]
+    assert list(parse_lines(lines, "f")) == [
+        DiceLine(2, (1, 6), ()), DiceLine(3, (3, 3), ("Bo", "\u00c5se"))]
+
+
+@pytest.mark.parametrize("bad", [b"1 \xff\n", b"\xc3\n", "1 6 # \u00e6".encode("latin-1")])
+def test_a_line_that_is_not_utf_8_is_refused_with_its_line(bad: bytes) -> None:
+    read = parse_lines([b"2\n", b"# Bo\n", bad, b"5\n"], "table.txt")
+    assert next(read).line == 1
+    with pytest.raises(DiceFileError, match="not UTF-8 text") as caught:
+        next(read)
+    assert (caught.value.source, caught.value.line) == ("table.txt", 3)
+
+
+@pytest.mark.parametrize("first", [b"\xef\xbb\xbf2\n", "\ufeff2\n"])
+def test_a_byte_order_mark_before_the_first_line_is_skipped(first: bytes | str) -> None:
+    assert [line.values for line in parse_lines([first, "3"], "f")] == [(2,), (3,)]
+
+
+def test_a_byte_order_mark_later_on_is_no_face() -> None:
+    with pytest.raises(DiceFileError, match="not a face") as caught:
+        list(parse_lines(["2", "\ufeff3"], "f"))
+    assert caught.value.line == 2
+
+
 def test_a_dice_file_answers_each_request_with_the_next_roll() -> None:
     dice = DiceFile(["# Ada", "4", "", "2 5"], "f")
     assert dice.roll(OPENING) == Roll((4,))

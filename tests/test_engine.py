@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 import typing as t
 
 import pytest
@@ -10,11 +11,12 @@ from aces import engine
 from aces.dice import DiceFile, RandomDice
 from aces.errors import DiceFileError, OptionError
 from aces.events import SCHEMA, ChipsPassed, GameOver, GameStarted, Rolled
-from aces.rules import Roll, pot
+from aces.log import LINE_LIMIT, LogWriter
+from aces.rules import Roll, fivedice, pot
 
 if t.TYPE_CHECKING:
     from aces.events import Event
-    from aces.rules import RollRequest
+    from aces.rules import Game, OptionValue, RollRequest
 
 PLAYERS: t.Final = ("Ada", "Bo", "Cy")
 
@@ -96,3 +98,39 @@ def test_events_before_a_bad_roll_are_all_handed_on() -> None:
     assert [e.dice for e in handed_on if isinstance(e, Rolled)] == [
         (2,), (3,), (5,), (1, 6), (3, 5), (6, 6)]
     assert handed_on[-1] == ChipsPassed(player="Bo", to="Cy", count=2)
+
+
+# -- Every line of a log can be read back -----------------------------------------
+
+
+@pytest.mark.parametrize(("game", "players", "options"), [
+    (pot.GAME, ("Ada", "Bo", "Cy"), {}),
+    (pot.GAME, ("Kari", "Ola", "P" * 300), {"finish": "last-holder", "chips": 4}),
+    (fivedice.GAME, ("Ada", "Bo", "Cy"), {"dice": 1}),
+    (fivedice.GAME, ("Ada", "Bo", "Cy", "D" * 40), {"dice": 3, "threes": True}),
+])
+@pytest.mark.parametrize("seed", range(5))
+def test_no_line_is_wider_than_the_widest_line(
+    game: Game[t.Any], players: tuple[str, ...], options: dict[str, OptionValue], seed: int,
+) -> None:
+    start = engine.header(game, players, options, seed)
+    out = io.BytesIO()
+    LogWriter(out, first_seq=10**9).write_all(engine.play(game, start, RandomDice(seed)))
+    widest = max(map(len, out.getvalue().splitlines(keepends=True)))
+    assert widest <= engine.widest_line(game, start)
+
+
+def test_the_widest_roll_is_counted_to_the_byte() -> None:
+    longest = "D" * 40
+    start = engine.header(fivedice.GAME, ("Ada", "Bo", longest), {"dice": 4, "threes": True})
+    roll = Rolled(player=longest, dice=(6,) * 12, stage="opening", to=(longest,) * 12)
+    [line] = LogWriter(None, first_seq=10**9).encode([roll]).splitlines(keepends=True)
+    assert len(line) == engine.widest_line(fivedice.GAME, start)
+
+
+def test_a_header_whose_game_could_outgrow_a_log_line_is_refused() -> None:
+    names = ("Ada", "Bo", "C" * 250)
+    fits = engine.header(fivedice.GAME, names, {"dice": 100})
+    assert engine.widest_line(fivedice.GAME, fits) <= LINE_LIMIT
+    with pytest.raises(OptionError, match="could be longer than"):
+        engine.header(fivedice.GAME, names, {"dice": 100, "threes": True})

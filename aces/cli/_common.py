@@ -91,6 +91,24 @@ def open_output(path: str | None) -> Iterator[t.BinaryIO]:
 
 
 @contextlib.contextmanager
+def writing(path: str | None) -> Iterator[None]:
+    """Turn a failed write (a full disk, say) into one line naming where it went.
+
+    ``path`` is the file written, or ``None`` for standard output. A closed
+    pipe is not an error: it goes on to :func:`aces.cli.main`, which ends
+    quietly.
+    """
+    try:
+        yield
+    except BrokenPipeError:
+        raise
+    except OSError as exc:
+        raise AcesError("cannot write {path}: {reason}",
+                        path="<stdout>" if path in (None, "-") else path,
+                        reason=exc.strerror or str(exc)) from None
+
+
+@contextlib.contextmanager
 def open_log(path: str) -> Iterator[tuple[t.BinaryIO, str]]:
     """A log to read, from a file or ``-`` for standard input, with its name."""
     if path == "-":

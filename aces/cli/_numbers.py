@@ -19,9 +19,10 @@ from __future__ import annotations
 
 import contextlib
 import typing as t
+from decimal import Decimal
 
 from babel import Locale
-from babel.numbers import format_decimal, format_percent
+from babel.numbers import format_decimal, format_percent, format_scientific
 
 from aces.errors import AcesError
 from aces.i18n import babel_locale
@@ -29,6 +30,10 @@ from aces.i18n import babel_locale
 if t.TYPE_CHECKING:
     from collections.abc import Iterator, Sequence
     from fractions import Fraction
+
+#: Whole numbers from here on are written like ``5.8E41``: the count of
+#: states of a game far too big to solve, say.
+HUGE: t.Final = 10**18
 
 
 def percent(value: float, lang: str, digits: int = 1) -> str:
@@ -48,8 +53,18 @@ def decimal(value: float, lang: str, digits: int = 2) -> str:
 
 
 def integer(value: int, lang: str) -> str:
-    """A whole number, grouped by thousands as the language does."""
-    return str(format_decimal(value, locale=babel_locale(lang)))
+    """A whole number, grouped by thousands as the language does; from
+    :data:`HUGE` on, in scientific notation, whose digits say enough.
+
+    >>> integer(1234567, "nb"), integer(58 * 10**40, "en")
+    ('1\xa0234\xa0567', '5.8E41')
+    """
+    locale = babel_locale(lang)
+    if abs(value) >= HUGE:
+        # Babel rounds through a decimal context of 28 digits, decimals
+        # included, and fails on whole numbers of 25 digits or more.
+        return str(format_scientific(Decimal(value), "0.0E0", locale=locale))
+    return str(format_decimal(value, locale=locale))
 
 
 def fraction(value: Fraction) -> str:

@@ -8,7 +8,7 @@ import typing as t
 
 import click
 
-from aces.cli._common import lang_option, open_log, reported, translations
+from aces.cli._common import lang_option, open_log, reported, translations, writing
 from aces.errors import AcesError, EmptyLogError, OptionError
 
 if t.TYPE_CHECKING:
@@ -40,7 +40,8 @@ def verify(log: str, lang: str | None) -> None:
             if not tally.events:
                 # Translators: an error. {source}: the log's file name, or <stdin>.
                 raise EmptyLogError("{source} is empty: it holds no events", source=source)
-        click.echo(tally.line(source, chosen, catalog))
+        with writing(None):
+            click.echo(tally.line(source, chosen, catalog))
 
 
 @click.command()

@@ -8,7 +8,7 @@ import typing as t
 
 import click
 
-from aces.cli._common import finish_name, lang_option, reported, translations
+from aces.cli._common import finish_name, lang_option, reported, translations, writing
 from aces.errors import N_
 
 if t.TYPE_CHECKING:
@@ -57,6 +57,14 @@ def odds(players: int, chips: int, finish: str, quantile: float, as_json: bool,
     One roll of two dice, what a roll costs, the finish, and for the whole
     game each seat's chance to win (seat 0 rolls first after the opening),
     the expected number of rolls and how the length of a game is spread.
+
+    The keys of --json: game, players, options; roll and roll_cost, each
+    exact fraction as text ("4/9") beside its value; try_success and
+    finish_from_holder, the finish with one chip; win_by_seat, a chance for
+    each seat; expected_rolls and sd_rolls; length_cdf, whose k-th entry
+    (counted from 1) is the chance that the game is over within k rolls, up
+    to quantile, reached after rolls_at_quantile rolls; states, the size of
+    the chain solved.
     """
     from aces import odds as exact_odds
     from aces.cli._numbers import numbers_in_errors
@@ -68,10 +76,10 @@ def odds(players: int, chips: int, finish: str, quantile: float, as_json: bool,
             options = pot.options({"finish": finish, "chips": chips})
             answer = exact_odds.exact(players, chips, t.cast("pot.Finish", options["finish"]),
                                       quantile)
-        if as_json:
-            click.echo(json.dumps(as_dict(answer), indent=2))
-        else:
-            click.echo(report(answer, chosen, catalog))
+        text = json.dumps(as_dict(answer), indent=2) if as_json else report(answer, chosen,
+                                                                           catalog)
+        with writing(None):
+            click.echo(text)
 
 
 def as_dict(answer: Odds) -> dict[str, t.Any]:

@@ -6,7 +6,7 @@ import typing as t
 
 import click
 
-from aces.cli._common import lang_option, open_output, reported, source_name
+from aces.cli._common import lang_option, open_output, reported, source_name, writing
 from aces.errors import OptionError
 
 if t.TYPE_CHECKING:
@@ -25,10 +25,20 @@ def players_from(value: str) -> list[str]:
     ['Ada', 'Bo', 'Cy']
     >>> players_from("Kari, Ola")
     ['Kari', 'Ola']
+
+    A number of players too big for one line of a log is refused before a
+    single name is made: every name takes at least four bytes of it.
     """
     value = value.strip()
-    if value.isdigit():
-        count = int(value)
+    if value.isdecimal():
+        from aces.log import LINE_LIMIT
+
+        most = LINE_LIMIT // 4
+        count = int(value) if len(value) <= len(str(most)) else most + 1
+        if count > most:
+            from aces.engine import too_wide
+
+            raise too_wide()
         extra = (f"P{n}" for n in range(len(DEFAULT_NAMES) + 1, count + 1))
         return [*DEFAULT_NAMES, *extra][:count]
     return [name.strip() for name in value.split(",")]
@@ -75,7 +85,7 @@ def game_options(
               help="Seed for the dice; the same seed plays the same games.")
 @click.option("--games", type=click.IntRange(min=1), default=1, show_default=True,
               help="Games to play one after another in one log.")
-@click.option("--dice-file", type=click.File("r", encoding="utf-8"), default=None,
+@click.option("--dice-file", type=click.File("rb"), default=None,
               help="Dice of a real game, one roll per line ('-' for standard input), with"
                    " as many values as the roller holds dice. five-dice --threes: name whom"
                    " each 3 goes to after '>', in the order of the 3s: '3 6 3 > Bo Cy'.")
@@ -92,7 +102,7 @@ def play(
     threes_to: str | None,
     seed: int | None,
     games: int,
-    dice_file: t.TextIO | None,
+    dice_file: t.BinaryIO | None,
     output: str | None,
     lang: str | None,
 ) -> None:
@@ -135,7 +145,7 @@ def play(
             import secrets
 
             seed = secrets.randbelow(2**32)
-        with open_output(output) as stream:
+        with writing(output), open_output(output) as stream:
             writer = LogWriter(stream)
             for number in range(games):
                 # Each game records the seed that replays it alone.

@@ -9,7 +9,7 @@ import typing as t
 
 import click
 
-from aces.cli._common import finish_name, lang_option, reported, translations
+from aces.cli._common import finish_name, lang_option, reported, translations, writing
 from aces.errors import N_, OptionError
 from aces.simulate import FACTORIES
 
@@ -26,6 +26,8 @@ GAME_NAMES: t.Final = {
     "pot": N_("Aces in the Pot"),
     "five-dice": N_("Aces"),
 }
+#: Why a report has no exact answers, when they were not turned off (see :func:`report`).
+Unsolved = t.Literal["slow", "none"] | None
 #: Games whose simulation counts each game's loser rather than its winner.
 COUNTS_LOSERS: t.Final = frozenset({"five-dice"})
 #: Runs of at least this many games show a progress bar (on a terminal).
@@ -115,10 +117,14 @@ def simulate(players: int, games: int, seed: int | None, game_name: str, finish:
             summary = summarize(sim.run(games, seed, progress))
         exact = _exact(sim, with_exact)
         if as_json:
-            click.echo(json.dumps(as_dict(sim, seed, summary, exact), indent=2))
+            text = json.dumps(as_dict(sim, seed, summary, exact), indent=2)
         else:
-            unsolved = exact is None and with_exact is not False
-            click.echo(report(sim, seed, summary, exact, chosen, catalog, unsolved=unsolved))
+            unsolved: Unsolved = None
+            if exact is None and with_exact is not False:
+                unsolved = "slow" if sim.solvable() else "none"
+            text = report(sim, seed, summary, exact, chosen, catalog, unsolved=unsolved)
+        with writing(None):
+            click.echo(text)
 
 
 def _exact(sim: Simulation, wanted: bool | None) -> Exact | None:
@@ -180,11 +186,12 @@ def as_dict(sim: Simulation, seed: int, summary: Summary, exact: Exact | None,
 
 
 def report(sim: Simulation, seed: int, summary: Summary, exact: Exact | None, lang: str,
-           catalog: gettext.NullTranslations, *, unsolved: bool = False) -> str:
+           catalog: gettext.NullTranslations, *, unsolved: Unsolved = None) -> str:
     """The results as a readable page, in the catalog's language.
 
-    ``unsolved`` says that the exact answers were wanted but the game has
-    none, which the page of Aces says in words.
+    ``unsolved`` says why the exact answers are missing, when they were not
+    turned off: ``"slow"``, they were left out as slow to work out (and
+    ``--exact`` adds them); ``"none"``, the game is too big to solve.
     """
     from aces.cli._numbers import decimal, integer, percent, table
 
@@ -240,13 +247,23 @@ def report(sim: Simulation, seed: int, summary: Summary, exact: Exact | None, la
                                     sd=decimal(exact.sd_rolls, lang)))
     if summary.rolls_per_turn is not None:
         lines.append(_turns(summary.rolls_per_turn, exact, lang, catalog))
+    lines.append("")
     if losers:
-        lines += ["", _("A game's rolls are those after the opening, rolls again included;"
-                        " a missed turn is not a roll.")]
-        if unsolved:
-            lines.append(_("There is no exact answer to compare with: only small games of Aces,"
-                           " with a few dice in all, are solved exactly."))
-    return "\n".join(lines)
+        lines.append(_("A game's rolls are those after the opening, rolls again included;"
+                       " a missed turn is not a roll."))
+    if unsolved == "slow":
+        # Translators: after a simulation whose exact answers exist but were left out,
+        # as they take seconds to work out; the option --exact stays as it is.
+        lines.append(_("The exact answers take a while to work out for a game this size;"
+                       " add --exact to see them beside the estimates."))
+    elif unsolved == "none" and losers:
+        lines.append(_("There is no exact answer to compare with: only small games of Aces,"
+                       " with a few dice in all, are solved exactly."))
+    elif unsolved == "none":
+        # Translators: after a simulation of Aces in the Pot too big for aces odds.
+        lines.append(_("There is no exact answer to compare with: this game has too many"
+                       " states to solve exactly."))
+    return "\n".join(lines).rstrip("\n")
 
 
 def _turns(mean: float, exact: Exact | None, lang: str,

@@ -50,11 +50,39 @@ def check_players(players: int) -> None:
                           minimum=pot.MIN_PLAYERS, players=players)
 
 
+def most_players() -> int:
+    """The most players solved exactly: one more has too many states even
+    with one chip each (twelve players need 1.35 million).
+
+    >>> most_players()
+    11
+    """
+    from aces.odds.chain import state_count
+
+    players = pot.MIN_PLAYERS
+    while state_count(players + 1, 1) <= MAX_STATES:
+        players += 1
+    return players
+
+
 def check_size(players: int, chips: int) -> int:
-    """The states a game needs; :class:`OptionError` when it is too many to solve."""
+    """The states a game needs; :class:`OptionError` when it is too many to solve.
+
+    Too many players are refused before their states are counted: the count
+    grows so fast with the players that for a class of a thousand it is a
+    number of thousands of digits, and takes long to work out.
+    """
     from aces.odds.chain import state_count
 
     check_players(players)
+    limit = most_players()
+    if players > limit:
+        # Translators: an error of "aces odds". {limit}: the most players the
+        # exact solver takes; {players}: the number asked for.
+        raise OptionError(
+            "exact odds take at most {limit} players, not {players}: with more, even one chip"
+            " each gives too many states to solve; try aces simulate instead",
+            limit=limit, players=players)
     states = state_count(players, chips)
     if states > MAX_STATES:
         raise OptionError(

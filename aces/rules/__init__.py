@@ -60,6 +60,9 @@ class Game(t.Generic[S]):
     next_roll: t.Callable[[S], RollRequest | None]
     decide: t.Callable[[S, Roll], Sequence[Event]]
     evolve: t.Callable[[S, Event], S]
+    #: The most dice one roll of a game with this header can show, and the
+    #: most receivers it can name: what the widest line of its log holds.
+    widest_roll: t.Callable[[GameStarted], tuple[int, int]]
     #: For generated dice, the receivers of dice given by choice (``Roll.to``),
     #: drawn with the dice's own generator; ``None`` in a game without choices.
     choose: t.Callable[[S, tuple[int, ...], random.Random], tuple[str, ...]] | None = None

@@ -91,6 +91,19 @@ def check_players(players: Sequence[str]) -> None:
     check_names(players, MIN_PLAYERS)
 
 
+def widest_roll(header: GameStarted) -> tuple[int, int]:
+    """Every die of the game in one hand, and with ``threes`` a receiver for each.
+
+    >>> from aces.events import GameStarted
+    >>> widest_roll(GameStarted(schema=2, game=NAME, players=("Ada", "Bo", "Cy"),
+    ...                         options={"dice": 2, "threes": True}))
+    (6, 6)
+    """
+    opts = options(header.options)
+    dice = t.cast("int", opts["dice"]) * len(header.players)
+    return dice, dice if opts["threes"] else 0
+
+
 # -- Settling a roll ----------------------------------------------------------
 
 
@@ -390,5 +403,6 @@ GAME: t.Final = Game[FiveDiceState](
     next_roll=next_roll,
     decide=decide,
     evolve=evolve,
+    widest_roll=widest_roll,
     choose=choose,
 )

@@ -89,6 +89,11 @@ def check_players(players: Sequence[str]) -> None:
     check_names(players, MIN_PLAYERS)
 
 
+def widest_roll(header: GameStarted) -> tuple[int, int]:
+    """Two dice at most, and never a receiver named."""
+    return 2, 0
+
+
 # -- Settling a roll ----------------------------------------------------------
 
 
@@ -397,4 +402,5 @@ GAME: t.Final = Game[PotState](
     next_roll=next_roll,
     decide=decide,
     evolve=evolve,
+    widest_roll=widest_roll,
 )

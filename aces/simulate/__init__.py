@@ -70,6 +70,10 @@ class Simulation(t.Protocol):
         than ``most_states`` (default: as many as ``aces odds`` solves)."""
         ...
 
+    def solvable(self) -> bool:
+        """Whether :meth:`exact` has an answer when given no ``most_states``."""
+        ...
+
 
 Factory = t.Callable[[int, "Mapping[str, OptionValue]"], Simulation]
 

@@ -329,13 +329,23 @@ class FiveDiceSimulation:
 
         return tally(self.engine, games, FairDice(np.random.default_rng(seed)), progress)
 
+    def solvable(self) -> bool:
+        """Whether the game is one of the small ones the chain can solve."""
+        from aces.simulate import fivedice_chain as chain
+
+        return chain.solvable(*self._shape)
+
     def exact(self, most_states: int | None = None) -> Exact | None:
         """The exact answers, for the small games the chain can solve; ``None``
         for the others (a full game of Aces among them)."""
         from aces.simulate import fivedice_chain as chain
 
-        engine = self.engine
-        shape = (self.seats, engine.dice, engine.threes, engine.threes_to)
-        if not chain.solvable(*shape, most_states=most_states or chain.MAX_STATES):
+        if not chain.solvable(*self._shape, most_states=most_states or chain.MAX_STATES):
             return None
-        return chain.solve(chain.build(*shape))
+        return chain.solve(chain.build(*self._shape))
+
+    @property
+    def _shape(self) -> tuple[int, int, bool, fivedice.Policy]:
+        """Players, dice each, the threes and their policy: what the chain is built from."""
+        engine = self.engine
+        return (self.seats, engine.dice, engine.threes, engine.threes_to)

@@ -108,6 +108,10 @@ class PotSimulation:
         rolls = RandomRolls(np.random.default_rng(seed), len(OUTCOME_INDEX))
         return tally(self.engine, games, rolls, progress)
 
+    def solvable(self) -> bool:
+        """Whether the game is small enough for ``aces odds``."""
+        return self.states <= MAX_EXACT_STATES
+
     def exact(self, most_states: int | None = None) -> Exact | None:
         """The chain's solution, when it is small enough for ``aces odds``."""
         from aces.odds.solve import solve

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import typing as t
 
 import pytest
@@ -46,6 +47,23 @@ def test_json_holds_the_solution(finish: str) -> None:
     assert data["expected_rolls"] == pytest.approx(expected.expected_rolls)
     assert data["sd_rolls"] == pytest.approx(expected.sd_rolls)
     assert data["options"] == {"finish": finish, "chips": 2}
+
+
+def test_the_help_names_every_key_of_the_json() -> None:
+    data = json.loads(run("--players", "3", "--json").stdout)
+    keys = run("--help").stdout.split("The keys of --json:", 1)[1]
+    assert set(re.findall(r"[a-z_]+", keys)) >= set(data)
+
+
+def test_the_length_distribution_counts_rolls_from_one() -> None:
+    # Two players with a chip each: an ace and then a try of three rolls is
+    # the shortest game, four rolls.
+    data = json.loads(run("--players", "2", "--chips", "1", "--json").stdout)
+    cdf = data["length_cdf"]
+    assert cdf[:3] == [0, 0, 0]
+    assert cdf[3] > 0
+    assert len(cdf) == data["rolls_at_quantile"]
+    assert cdf[-1] >= data["quantile"] > cdf[-2]
 
 
 def test_json_gives_closed_forms_as_fractions() -> None:
@@ -96,6 +114,26 @@ def test_a_game_too_big_suggests_the_simulation() -> None:
     assert "3,124,604 states" in line
     assert "limit of 1,000,000" in line
     assert "aces simulate" in line
+
+
+@pytest.mark.parametrize("players", ["12", "40", "1000000", "9" * 4000])
+def test_too_many_players_for_any_chips_are_refused_at_once(players: str) -> None:
+    line = one_line_error(run("--players", players))
+    assert line.startswith("aces: exact odds take at most 11 players, not ")
+    assert "aces simulate" in line
+
+
+@pytest.mark.parametrize("chips", [10**9, 10**40])
+def test_a_count_of_states_too_long_to_write_out_is_written_with_an_exponent(
+        chips: int) -> None:
+    from aces.odds.chain import state_count
+
+    line = one_line_error(run("--players", "4", "--chips", str(chips)))
+    found = re.search(r"need (\d)\.(\d)E(\d+) states", line)
+    assert found is not None, line
+    states = state_count(4, chips)
+    assert int(found[3]) == len(str(states)) - 1
+    assert found[1] == str(states)[0]
 
 
 def test_a_bad_quantile_and_chips() -> None:

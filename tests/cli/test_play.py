@@ -3,7 +3,11 @@
 from __future__ import annotations
 
 import json
+import os
 import shlex
+import shutil
+import subprocess
+import sys
 import typing as t
 from pathlib import Path
 
@@ -235,6 +239,47 @@ def test_nothing_recorded_before_a_bad_dice_line_is_lost(
                        "digest": log[-1]["digest"]}
 
 
+def test_a_dice_file_that_is_not_utf_8_is_refused_at_its_line(tmp_path: Path) -> None:
+    dice = tmp_path / "table.txt"
+    dice.write_bytes(b"2\n3\n5\n1 6 # \xe6sj\n")
+    result = run("--players", "Ada,Bo,Cy", "--dice-file", str(dice))
+    assert one_line_error(result) == f"aces: {dice}, line 4: the line is not UTF-8 text"
+    assert objects(result)[-1]["type"] == "opening_won"
+
+
+def test_a_dice_file_saved_with_a_byte_order_mark_plays(tmp_path: Path) -> None:
+    dice = tmp_path / "e1.dice"
+    dice.write_text("\ufeff" + E1_DICE.replace("\n", "\r\n"), encoding="utf-8")
+    result = run("--players", "Ada,Bo,Cy", "--dice-file", str(dice))
+    assert result.exit_code == 0, result.output
+    assert objects(result)[-1]["winner"] == "Bo"
+
+
+@pytest.mark.parametrize("args", [
+    ["--players", "100000000"],
+    ["--players", "9" * 5000],
+    ["--players", "9000"],
+    ["--players", "Ada," + "B" * 70_000],
+    ["--game", "five-dice", "--players", "3", "--dice-each", "20000"],
+    ["--game", "five-dice", "--players", "Ada,Bo," + "C" * 300, "--dice-each", "100",
+     "--threes"],
+])
+def test_a_game_whose_log_lines_could_not_be_read_back_is_refused(args: list[str]) -> None:
+    result = run(*args, "--seed", "1")
+    assert "could be longer than the 65536 bytes a log line may hold" in one_line_error(result)
+    assert result.stdout_bytes == b""
+
+
+def test_the_widest_game_that_fits_is_played_and_read_back() -> None:
+    from aces.log import LINE_LIMIT, read
+
+    name = "B" * (LINE_LIMIT - 200)
+    result = run("--players", f"Ada,{name}", "--seed", "1")
+    assert result.exit_code == 0, result.output
+    assert max(map(len, result.stdout_bytes.splitlines(keepends=True))) <= LINE_LIMIT
+    assert list(read(result.stdout_bytes.splitlines(keepends=True), "wide"))
+
+
 def test_rolls_left_over_are_refused_after_the_game_is_written() -> None:
     result = run("--players", "Ada,Bo,Cy", "--dice-file", "-", stdin=E1_DICE + "3 3\n")
     assert "line 15" in one_line_error(result)
@@ -258,6 +303,39 @@ def replay_commands() -> list[list[str]]:
 
 def test_the_replays_script_has_pot_commands() -> None:
     assert len(replay_commands()) >= 5
+
+
+def _copy_of_the_replays(tmp_path: Path) -> Path:
+    """replays/ copied under ``tmp_path``, which stands for the repository's top."""
+    shutil.copytree(REPLAYS, tmp_path / "replays")
+    return tmp_path / "replays"
+
+
+def test_the_replays_script_runs_as_the_readme_says(tmp_path: Path) -> None:
+    # README: PATH=.venv/bin:$PATH replays/make-replays.sh, a relative PATH.
+    copy = _copy_of_the_replays(tmp_path)
+    shim = tmp_path / "venv-bin" / "aces"
+    shim.parent.mkdir()
+    shim.write_text(f'#!/bin/sh\nexec "{sys.executable}" -m aces "$@"\n', encoding="utf-8")
+    shim.chmod(0o755)
+    env = {**os.environ, "PATH": f"venv-bin{os.pathsep}{os.environ.get('PATH', '')}"}
+    done = subprocess.run(["bash", "replays/make-replays.sh"], cwd=tmp_path, env=env,
+                          capture_output=True, text=True, check=False)
+    assert done.returncode == 0, done.stderr
+    logs = sorted(path.name for path in REPLAYS.glob("*.jsonl"))
+    assert sorted(path.name for path in copy.glob("*.jsonl")) == logs
+    for name in logs:
+        assert (copy / name).read_bytes() == (REPLAYS / name).read_bytes(), name
+
+
+def test_the_replays_script_without_its_command_keeps_the_logs(tmp_path: Path) -> None:
+    copy = _copy_of_the_replays(tmp_path)
+    done = subprocess.run(["bash", "replays/make-replays.sh", "no-such-aces"], cwd=tmp_path,
+                          capture_output=True, text=True, check=False)
+    assert done.returncode == 127
+    assert done.stderr == "make-replays.sh: no-such-aces: command not found\n"
+    for path in REPLAYS.glob("*.jsonl"):
+        assert (copy / path.name).read_bytes() == path.read_bytes(), path.name
 
 
 @pytest.mark.parametrize("args", replay_commands(), ids=lambda args: args[-1])

@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 import json
+import sys
 import typing as t
 
 import pytest
 from click.testing import CliRunner
 
 from aces.cli import cli
+from aces.cli.simulate import PROGRESS_FROM, _progress
+from aces.i18n import translations
 
 if t.TYPE_CHECKING:
     from click.testing import Result
@@ -74,6 +77,19 @@ def test_the_readable_report() -> None:
     assert result.stderr == ""
 
 
+@pytest.mark.parametrize(("games", "terminal", "shown"), [
+    (PROGRESS_FROM, True, True), (PROGRESS_FROM - 1, True, False), (PROGRESS_FROM, False, False)])
+def test_a_progress_bar_on_long_runs_on_a_terminal(
+        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
+        games: int, terminal: bool, shown: bool) -> None:
+    monkeypatch.setattr(sys.stderr, "isatty", lambda: terminal)
+    with _progress(games, translations("en")) as progress:
+        if progress is not None:
+            progress(games)
+    assert (progress is not None) is shown
+    assert ("Simulating" in capsys.readouterr().err) is shown
+
+
 def test_norwegian_numbers() -> None:
     result = run("--players", "3", "--games", "3000", "--seed", "2", "--lang", "nb")
     assert result.exit_code == 0, result.output
@@ -92,6 +108,31 @@ def test_players_out_of_range() -> None:
     assert "at most 100 players, not 101" in one_line_error(run("--players", "101"))
     line = one_line_error(run("--players", "20", "--chips", "60"))
     assert "at most 1,000 chips in all, not 20 players with 60 each" in line
+
+
+def test_huge_numbers_in_an_error_are_written_with_an_exponent() -> None:
+    line = one_line_error(run("--players", "4", "--chips", "1" + "0" * 30))
+    assert line.endswith("at most 1,000 chips in all, not 4 players with 1.0E30 each")
+
+
+@pytest.mark.parametrize(("players", "extra", "note"), [
+    ("4", [], None),
+    ("4", ["--no-exact"], None),
+    ("8", [], "add --exact to see them"),
+    ("8", ["--no-exact"], None),
+    ("9", [], "too many states to solve exactly"),
+    ("9", ["--exact"], "too many states to solve exactly"),
+])
+def test_the_page_says_why_the_exact_answers_are_missing(
+        players: str, extra: list[str], note: str | None) -> None:
+    result = run("--players", players, "--games", "500", "--seed", "1", *extra)
+    assert result.exit_code == 0, result.output
+    last = result.stdout.rstrip("\n").splitlines()[-1]
+    if note is None:
+        assert last.startswith("Rolls in a game:") or last.startswith("Exact:"), last
+    else:
+        assert "inside?" not in result.stdout
+        assert note in last
 
 
 def test_many_players_without_an_exact_answer() -> None:

@@ -138,3 +138,12 @@ def test_exact_refuses_too_many_states_and_says_what_to_do() -> None:
     message = str(caught.value)
     assert "1000000" in message
     assert "aces simulate" in message
+
+
+def test_the_most_players_are_the_most_with_one_chip_each_under_the_limit() -> None:
+    from aces.odds import MAX_STATES, check_size, most_players
+    from aces.odds.chain import state_count
+
+    most = most_players()
+    assert state_count(most, 1) <= MAX_STATES < state_count(most + 1, 1)
+    assert check_size(most, 1) == state_count(most, 1)
