@@ -39,7 +39,7 @@ def test_one_game(lang: str, expected: str) -> None:
     ("en", "log.jsonl follows the rules: 3 games and 3,006 events."
            " Wins: Ada 1, Bo 2, and Cy 0."),
     ("nb", "log.jsonl følger reglene: 3 spill og 3\xa0006 hendelser."
-           " Seire: Ada 1, Bo 2 og Cy 0."),
+           " Potter vunnet: Ada 1, Bo 2 og Cy 0."),
 ])
 def test_a_session_counts_wins_per_player(lang: str, expected: str) -> None:
     tally = tally_of("Bo", "Ada", "Bo", extra_events=1000)

@@ -92,4 +92,4 @@ def test_a_game_without_a_phrasebook_is_refused() -> None:
         narrator().narrate(Step(1, header, None, POT))
     assert "chess" in str(caught.value)
     nb = caught.value.render(translations("nb").gettext)
-    assert nb.startswith("replay kan ikke fortelle")
+    assert nb.startswith("replay kan ennå ikke gjenfortelle")
