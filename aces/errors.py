@@ -20,6 +20,7 @@ with ``ngettext`` by the value it names:
 
 from __future__ import annotations
 
+import errno
 import typing as t
 
 Gettext = t.Callable[[str], str]
@@ -133,3 +134,32 @@ class RollError(AcesError):
 
 class EmptyLogError(AcesError):
     """A log with no events at all."""
+
+
+def os_reason(error: OSError) -> AcesError | str:
+    """Why a file could not be used, in words that can be translated.
+
+    The operating system words its reasons in English whatever the user's
+    language; the common ones get a message of ours, the rare ones keep the
+    system's words.
+
+    >>> import errno
+    >>> str(os_reason(FileNotFoundError(errno.ENOENT, "No such file or directory")))
+    'no such file or folder'
+    """
+    message = _OS_REASONS.get(error.errno) if error.errno is not None else None
+    if message is None:
+        return error.strerror or str(error)
+    return AcesError(message)
+
+
+_OS_REASONS: t.Final = {
+    errno.ENOENT: N_("no such file or folder"),
+    errno.EACCES: N_("permission denied"),
+    errno.EPERM: N_("permission denied"),
+    errno.EISDIR: N_("it is a folder, not a file"),
+    errno.ENOTDIR: N_("a part of the path is not a folder"),
+    errno.ENOSPC: N_("no space left on the disk"),
+    errno.EROFS: N_("the disk is read-only"),
+    errno.EEXIST: N_("the file already exists"),
+}

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import click
 
-from aces.errors import AcesError, OptionError
+from aces.errors import AcesError, OptionError, os_reason
 
 if t.TYPE_CHECKING:
     import gettext
@@ -85,7 +85,7 @@ def open_output(path: str | None) -> Iterator[t.BinaryIO]:
         ) from None
     except OSError as exc:
         raise OptionError("cannot write {path}: {reason}", path=path,
-                          reason=exc.strerror or str(exc)) from None
+                          reason=os_reason(exc)) from None
     with handle:
         yield handle
 
@@ -105,7 +105,7 @@ def writing(path: str | None) -> Iterator[None]:
     except OSError as exc:
         raise AcesError("cannot write {path}: {reason}",
                         path="<stdout>" if path in (None, "-") else path,
-                        reason=exc.strerror or str(exc)) from None
+                        reason=os_reason(exc)) from None
 
 
 @contextlib.contextmanager
@@ -118,7 +118,7 @@ def open_log(path: str) -> Iterator[tuple[t.BinaryIO, str]]:
         handle = Path(path).open("rb")  # noqa: SIM115 - closed below
     except OSError as exc:
         raise OptionError("cannot read {path}: {reason}", path=path,
-                          reason=exc.strerror or str(exc)) from None
+                          reason=os_reason(exc)) from None
     with handle:
         yield handle, path
 
@@ -132,3 +132,17 @@ def finish_name(finish: str, gettext: t.Callable[[str], str]) -> str:
     # Translators: the finish that starts when one chip is left in play; the
     # option's value stays in brackets as typed.
     return gettext("finish at the last chip (last-chip)")
+
+
+def reader_gone() -> t.NoReturn:
+    """The reader closed the pipe (``aces play | head``): stop quietly, status 0.
+
+    Click would turn the broken pipe into exit status 1. Standard output is
+    pointed at the null device first, as the Python documentation advises,
+    so that the final flush of what is still buffered finds no pipe to break
+    and prints no traceback.
+    """
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, sys.stdout.fileno())
+    os.close(devnull)
+    sys.exit(0)

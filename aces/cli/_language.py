@@ -223,6 +223,15 @@ def current() -> Gettext:
 class AcesGroup(click.Group):
     """The ``aces`` group: chooses the language first, then runs in it."""
 
+    def invoke(self, ctx: click.Context) -> t.Any:
+        from aces.cli._common import reader_gone
+
+        try:
+            return super().invoke(ctx)
+        except BrokenPipeError:
+            # ``aces play | head``: whoever read the output has enough.
+            reader_gone()
+
     def main(self, args: Sequence[str] | None = None, prog_name: str | None = None,
              complete_var: str | None = None, standalone_mode: bool = True,
              windows_expand_args: bool = True, **extra: t.Any) -> t.Any:

@@ -2,14 +2,20 @@
 
 from __future__ import annotations
 
-import os
 import sys
 import typing as t
 
 import click
 
-from aces.cli._common import lang_option, open_log, reported, translations, writing
-from aces.errors import AcesError, EmptyLogError, OptionError
+from aces.cli._common import (
+    lang_option,
+    open_log,
+    reader_gone,
+    reported,
+    translations,
+    writing,
+)
+from aces.errors import AcesError, EmptyLogError, OptionError, os_reason
 
 if t.TYPE_CHECKING:
     from collections.abc import Iterable
@@ -76,12 +82,12 @@ def replay(log: str, lang: str | None, stepwise: bool) -> None:
             try:
                 seen = _narrate(steps, narrator, sys.stdout, prompt if stepwise else None)
             except BrokenPipeError:
-                _reader_gone()
+                reader_gone()
             except OSError as exc:
                 # Translators: an error of "aces replay": standard output
                 # cannot be written. {reason}: the system's reason.
                 raise AcesError("cannot write the narration: {reason}",
-                                reason=exc.strerror or str(exc)) from None
+                                reason=os_reason(exc)) from None
             if not seen:
                 # Translators: an error. {source}: the log's file name, or <stdin>.
                 raise EmptyLogError("{source} is empty: it holds no events", source=source)
@@ -126,20 +132,6 @@ def _write(lines: list[str], out: t.TextIO) -> None:
         text = "\n".join(lines)
         lines.clear()
         out.write(text)
-
-
-def _reader_gone() -> t.NoReturn:
-    """The reader closed the pipe (``aces replay log | head``): stop quietly.
-
-    Click would turn the broken pipe into exit status 1, so the command ends
-    here, with status 0. Standard output is pointed at the null device first,
-    as the Python documentation advises, so that the final flush of what is
-    still buffered finds no pipe to break and prints no traceback.
-    """
-    devnull = os.open(os.devnull, os.O_WRONLY)
-    os.dup2(devnull, sys.stdout.fileno())
-    os.close(devnull)
-    sys.exit(0)
 
 
 def _pause(prompt: str) -> bool:

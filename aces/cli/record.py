@@ -21,7 +21,7 @@ from pathlib import Path
 import click
 
 from aces.cli._common import lang_option, reported, translations
-from aces.errors import N_, AcesError, OptionError
+from aces.errors import N_, AcesError, OptionError, os_reason
 
 if t.TYPE_CHECKING:
     import gettext
@@ -84,6 +84,10 @@ def record(
 
     with reported(lang):
         chosen, catalog = translations(lang)
+        if log == "-":
+            # Translators: an error of "aces record". Keep LOG and '-' as they are.
+            raise OptionError("aces record needs a file for LOG, not '-': the rolls may come"
+                              " from standard input, but the log must be kept on disk")
         given = _Given(game_name, None if players is None else players_from(players),
                        {"finish": finish, "chips": chips, "dice": dice_each,
                         "threes": threes or None})
@@ -298,7 +302,7 @@ class _LockedLog:
 
 def _cannot(path: str, exc: OSError) -> OptionError:
     return OptionError("cannot write {path}: {reason}", path=path,
-                       reason=exc.strerror or str(exc))
+                       reason=os_reason(exc))
 
 
 def _sync_directory(path: str) -> None:

@@ -68,7 +68,7 @@ def simulate(players: int, games: int, seed: int | None, game_name: str, finish:
     """Play many games at once and estimate each seat's chance to win.
 
     Seats are counted from the player who rolls first after the opening, as
-    in aces odds. Each share of wins comes with a 95 % confidence interval,
+    in aces odds. Each share of wins comes with a 95% confidence interval,
     and so does the mean number of rolls; where the exact answer is known,
     it stands beside the estimate, with whether it lies inside the interval.
 
@@ -216,7 +216,7 @@ def report(sim: Simulation, seed: int, summary: Summary, exact: Exact | None, la
     # Translators: column headings: a seat number, its share of the simulated wins (of the
     # losses, in a game where one player loses), and the 95 % confidence interval of that share.
     header = [_("seat"), _("share of losses") if losers else _("share of wins"),
-              _("95 % interval")]
+              _("95% interval")]
     if exact is not None:
         # Translators: column headings: the exact chance, and whether it lies in the interval.
         header += [_("exact"), _("inside?")]
@@ -234,7 +234,7 @@ def report(sim: Simulation, seed: int, summary: Summary, exact: Exact | None, la
     # Translators: rolls count every roll after the opening (Aces in the Pot: tries
     # included; Aces: rolls again included); {low} and {high} are the ends of the 95 %
     # confidence interval of the mean.
-    lines.append(_("Rolls in a game: {mean} on average (95 % interval {low} to {high}),"
+    lines.append(_("Rolls in a game: {mean} on average (95% interval {low} to {high}),"
                    " standard deviation {sd}.").format(
         mean=decimal(summary.expected_rolls, lang), low=decimal(low, lang),
         high=decimal(high, lang), sd=decimal(summary.sd_rolls, lang)))

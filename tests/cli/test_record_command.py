@@ -612,3 +612,15 @@ def test_ctrl_c_stops_it_and_loses_nothing(tmp_path: Path) -> None:
     assert rolls_in(log) == 5
     recorded(log, E1[5:])
     assert log.read_bytes() == played(tmp_path, E1)
+
+
+def test_the_log_must_be_a_file_not_standard_output(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """'-' would make a file named '-' or mix the log with the rolls."""
+    monkeypatch.chdir(tmp_path)
+    result = CliRunner(env=ENGLISH).invoke(cli, ["record", "-", "--players", "3"],
+                                           input="2\n")
+    assert result.exit_code == 2
+    assert "not '-'" in result.stderr
+    assert not (tmp_path / "-").exists()

@@ -72,7 +72,7 @@ def test_the_readable_report() -> None:
     assert "3,000 simulated games" in result.stdout
     assert "finish when one player holds the chips (last-holder)" in result.stdout
     assert "seed 2" in result.stdout
-    assert "95 % interval" in result.stdout
+    assert "95% interval" in result.stdout
     # No progress bar when standard error is not a terminal.
     assert result.stderr == ""
 
