@@ -1,4 +1,4 @@
-"""Shared test settings: Hypothesis profiles.
+"""Shared test settings: Hypothesis profiles, and the worked example E1 as a log.
 
 The property tests play hundreds of whole games, so the number of examples
 is kept modest by default and can be raised for a thorough run:
@@ -10,8 +10,13 @@ example database; it is chosen by itself where ``CI`` is set, as CI sets it.
 from __future__ import annotations
 
 import os
+import typing as t
 
+import pytest
 from hypothesis import HealthCheck, settings
+
+if t.TYPE_CHECKING:
+    from pathlib import Path
 
 # Whole games are slow examples by Hypothesis' standards; a deadline would
 # only measure how busy the shared machine is.
@@ -38,3 +43,16 @@ settings.register_profile(
 )
 settings.load_profile(
     os.environ.get("HYPOTHESIS_PROFILE", "ci" if os.environ.get("CI") else "default"))
+
+
+@pytest.fixture
+def e1_log(tmp_path: Path) -> Path:
+    """Worked example E1 of the rulings, played from its dice by ``aces play``."""
+    from clitest import E1_DICE, run
+
+    dice = tmp_path / "e1.dice"
+    dice.write_text(E1_DICE, encoding="utf-8")
+    log = tmp_path / "e1.jsonl"
+    result = run("play", "--players", "Ada,Bo,Cy", "--dice-file", str(dice), "-o", str(log))
+    assert result.exit_code == 0, result.output
+    return log

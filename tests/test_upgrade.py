@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from clitest import ENGLISH
 
 from aces.cli import cli
 from aces.errors import LogError
@@ -34,8 +35,6 @@ SCHEMA_1: t.Final = {
     "schema1-three-players.jsonl": "three-players.jsonl",
     "schema1-five-dice-threes.jsonl": "five-dice-threes.jsonl",
 }
-ENGLISH: t.Final[dict[str, str | None]] = {
-    "LANGUAGE": None, "LC_ALL": None, "LC_MESSAGES": None, "LANG": "C"}
 
 
 def run(*args: str, stdin: bytes | None = None) -> Result:

@@ -8,14 +8,13 @@ import typing as t
 import click
 import pytest
 from click.testing import CliRunner
+from clitest import NO_LOCALE
 
 from aces.cli import cli
 from aces.cli._language import chosen, commands, help_messages, requested, speaking, translated
 from aces.i18n import translations
 
 #: Every locale variable unset, so that only what a test sets counts.
-NO_LOCALE: t.Final[dict[str, str | None]] = {
-    "LANGUAGE": None, "LC_ALL": None, "LC_MESSAGES": None, "LANG": None}
 NB: t.Final = translations("nb")
 
 

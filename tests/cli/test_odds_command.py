@@ -8,6 +8,7 @@ import typing as t
 
 import pytest
 from click.testing import CliRunner
+from clitest import ENGLISH, one_line_error
 
 from aces.cli import cli
 from aces.cli.odds import length_rows
@@ -18,22 +19,11 @@ if t.TYPE_CHECKING:
     from click.testing import Result
 
 #: English whatever the machine's locale.
-ENGLISH: t.Final[dict[str, str | None]] = {
-    "LANGUAGE": None, "LC_ALL": None, "LC_MESSAGES": None, "LANG": "C"}
 
 
 def run(*args: str) -> Result:
     return CliRunner(env=ENGLISH).invoke(cli, ["odds", *args])
 
-
-def one_line_error(result: Result) -> str:
-    assert result.exit_code != 0
-    assert "Traceback" not in result.output
-    assert result.exception is None or isinstance(result.exception, SystemExit)
-    lines = result.stderr.splitlines()
-    assert len(lines) == 1, result.stderr
-    assert lines[0].startswith("aces: ")
-    return lines[0]
 
 
 @pytest.mark.parametrize("finish", ["last-chip", "last-holder"])

@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from clitest import ENGLISH, one_line_error
 
 from aces.cli import cli
 
@@ -22,8 +23,6 @@ if t.TYPE_CHECKING:
 REPLAYS: t.Final = Path(__file__).resolve().parents[2] / "replays"
 E1_DICE: t.Final = "2\n3\n5\n1 6\n3 5\n6 6\n1 1\n1 6\n1 4\n2 5\n6 6\n1 1\n3 4\n5 2\n"
 #: English whatever the machine's locale.
-ENGLISH: t.Final[dict[str, str | None]] = {
-    "LANGUAGE": None, "LC_ALL": None, "LC_MESSAGES": None, "LANG": "C"}
 
 
 def run(*args: str, stdin: str | None = None) -> Result:
@@ -39,17 +38,6 @@ def objects(result: Result) -> list[dict[str, t.Any]]:
 def headers(result: Result) -> list[dict[str, t.Any]]:
     return [o for o in objects(result) if o["type"] == "game_started"]
 
-
-def one_line_error(result: Result) -> str:
-    """The error of a failed run: one line on standard error, no traceback."""
-    assert result.exit_code != 0
-    assert "Traceback" not in result.output
-    assert not isinstance(result.exception, Exception) or isinstance(
-        result.exception, SystemExit)
-    lines = result.stderr.splitlines()
-    assert len(lines) == 1, result.stderr
-    assert lines[0].startswith("aces: ")
-    return lines[0]
 
 
 # -- Options ------------------------------------------------------------------

@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from clitest import ENGLISH, one_line_error
 
 from aces import engine
 from aces.cli import cli
@@ -36,8 +37,6 @@ if t.TYPE_CHECKING:
 
 REPLAYS: t.Final = Path(__file__).resolve().parents[2] / "replays"
 #: English whatever the machine's locale.
-ENGLISH: t.Final[dict[str, str | None]] = {
-    "LANGUAGE": None, "LC_ALL": None, "LC_MESSAGES": None, "LANG": "C"}
 FIVE: t.Final = ("--game", "five-dice")
 #: Worked example E3 of the rulings, one roll a line.
 E3_DICE: t.Final = "5\n2\n1\n3\n4\n2\n5 1\n2\n3 1\n6\n1\n"
@@ -58,17 +57,6 @@ def events(data: bytes) -> list[Event]:
 def objects(data: bytes) -> list[dict[str, t.Any]]:
     return [json.loads(line) for line in data.decode("utf-8").splitlines()]
 
-
-def one_line_error(result: Result) -> str:
-    """The error of a failed run: one line on standard error, no traceback."""
-    assert result.exit_code != 0
-    assert "Traceback" not in result.output
-    assert not isinstance(result.exception, Exception) or isinstance(
-        result.exception, SystemExit)
-    lines = result.stderr.splitlines()
-    assert len(lines) == 1, result.stderr
-    assert lines[0].startswith("aces: ")
-    return lines[0]
 
 
 # -- Generated dice -----------------------------------------------------------

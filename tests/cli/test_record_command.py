@@ -18,6 +18,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from clitest import ENGLISH
 
 from aces.cli import cli
 from aces.errors import AcesError
@@ -29,8 +30,6 @@ if t.TYPE_CHECKING:
 
     from click.testing import Result
 
-ENGLISH: t.Final[dict[str, str | None]] = {
-    "LANGUAGE": None, "LC_ALL": None, "LC_MESSAGES": None, "LANG": "C"}
 #: Worked example E1 of the rulings, one roll a line.
 E1: t.Final = ["2", "3", "5", "1 6", "3 5", "6 6", "1 1", "6 1", "4 1", "2 5", "6 6", "1 1",
                "3 4", "5 2"]

@@ -14,31 +14,11 @@ from pathlib import Path
 
 import msgspec
 import pytest
-from click.testing import CliRunner
+from clitest import E1_DICE as E1
+from clitest import NO_LOCALE, run
 
-from aces.cli import cli
 from aces.events import Event
 from aces.log import LogWriter
-
-E1: t.Final = "2\n3\n5\n1 6\n3 5\n6 6\n1 1\n6 1\n4 1\n2 5\n6 6\n1 1\n3 4\n5 2\n"
-#: Every locale variable unset, so that only what a test sets counts.
-NO_LOCALE: t.Final[dict[str, str | None]] = {
-    "LANGUAGE": None, "LC_ALL": None, "LC_MESSAGES": None, "LANG": None}
-
-
-def run(*args: str, input: str | bytes | None = None,
-        env: dict[str, str | None] | None = None) -> t.Any:
-    return CliRunner().invoke(cli, list(args), input=input, env={**NO_LOCALE, **(env or {})})
-
-
-@pytest.fixture
-def e1_log(tmp_path: Path) -> Path:
-    dice = tmp_path / "e1.dice"
-    dice.write_text(E1, encoding="utf-8")
-    log = tmp_path / "e1.jsonl"
-    result = run("play", "--players", "Ada,Bo,Cy", "--dice-file", str(dice), "-o", str(log))
-    assert result.exit_code == 0, result.output
-    return log
 
 
 def test_replay_in_english_by_default(e1_log: Path) -> None:

@@ -8,6 +8,7 @@ import typing as t
 
 import pytest
 from click.testing import CliRunner
+from clitest import ENGLISH, one_line_error
 
 from aces.cli import cli
 from aces.cli.simulate import PROGRESS_FROM, _progress
@@ -16,22 +17,11 @@ from aces.i18n import translations
 if t.TYPE_CHECKING:
     from click.testing import Result
 
-ENGLISH: t.Final[dict[str, str | None]] = {
-    "LANGUAGE": None, "LC_ALL": None, "LC_MESSAGES": None, "LANG": "C"}
 
 
 def run(*args: str) -> Result:
     return CliRunner(env=ENGLISH).invoke(cli, ["simulate", *args])
 
-
-def one_line_error(result: Result) -> str:
-    assert result.exit_code != 0
-    assert "Traceback" not in result.output
-    assert result.exception is None or isinstance(result.exception, SystemExit)
-    lines = result.stderr.splitlines()
-    assert len(lines) == 1, result.stderr
-    assert lines[0].startswith("aces: ")
-    return lines[0]
 
 
 def test_json_has_the_keys_of_odds_and_the_intervals() -> None:

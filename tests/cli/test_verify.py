@@ -14,6 +14,7 @@ import typing as t
 import msgspec
 import pytest
 from click.testing import CliRunner
+from clitest import ENGLISH
 
 from aces.cli import cli
 from aces.events import Event
@@ -25,8 +26,6 @@ if t.TYPE_CHECKING:
 
     from click.testing import Result
 
-ENGLISH: t.Final[dict[str, str | None]] = {
-    "LANGUAGE": None, "LC_ALL": None, "LC_MESSAGES": None, "LANG": "C"}
 E1_DICE: t.Final = "2\n3\n5\n1 6\n3 5\n6 6\n1 1\n1 6\n1 4\n2 5\n6 6\n1 1\n3 4\n5 2\n"
 
 

@@ -2,39 +2,20 @@
 
 from __future__ import annotations
 
-import typing as t
-from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 import pytest
-from click.testing import CliRunner
+from clitest import run
 
 from aces.cli import cli
 
-#: Worked example E1 of the rulings, one roll per line.
-E1_DICE: t.Final = "2\n3\n5\n1 6\n3 5\n6 6\n1 1\n6 1\n4 1\n2 5\n6 6\n1 1\n3 4\n5 2\n"
-#: Every locale variable unset, so that only what a test sets counts.
-NO_LOCALE: t.Final[dict[str, str | None]] = {
-    "LANGUAGE": None, "LC_ALL": None, "LC_MESSAGES": None, "LANG": None}
+if TYPE_CHECKING:
+    from pathlib import Path
 
 
-def run(*args: str, input: str | bytes | None = None,
-        env: dict[str, str | None] | None = None) -> t.Any:
-    return CliRunner().invoke(cli, list(args), input=input, env={**NO_LOCALE, **(env or {})})
-
-
-@pytest.fixture
-def e1_log(tmp_path: Path) -> str:
-    dice = tmp_path / "e1.dice"
-    dice.write_text(E1_DICE, encoding="utf-8")
-    log = tmp_path / "e1.jsonl"
-    result = run("play", "--players", "Ada,Bo,Cy", "--dice-file", str(dice), "-o", str(log))
-    assert result.exit_code == 0, result.output
-    return str(log)
-
-
-def test_markdown_by_default(e1_log: str) -> None:
-    result = run("walkthrough", e1_log)
+def test_markdown_by_default(e1_log: Path) -> None:
+    result = run("walkthrough", str(e1_log))
     assert result.exit_code == 0, result.output
     assert "- Cy rolls 1-6." in result.stdout.splitlines()
     assert "> **Rule:** Each ace, a rolled 1," in result.stdout
@@ -47,8 +28,8 @@ def test_markdown_by_default(e1_log: str) -> None:
     ("text", "    Rule: Each ace, a rolled 1,"),
     ("markdown", "> **Rule:**"),
 ])
-def test_every_format(e1_log: str, fmt: str, expected: str) -> None:
-    result = run("walkthrough", e1_log, "--format", fmt)
+def test_every_format(e1_log: Path, fmt: str, expected: str) -> None:
+    result = run("walkthrough", str(e1_log), "--format", fmt)
     assert result.exit_code == 0, result.output
     assert expected in result.stdout
 
@@ -61,18 +42,18 @@ def test_the_formats_offered_are_the_ones_rendered() -> None:
     assert tuple(option.type.choices) == FORMATS
 
 
-def test_norwegian_by_option_and_by_locale(e1_log: str) -> None:
-    by_option = run("walkthrough", e1_log, "--lang", "nb", "--format", "text")
-    by_locale = run("walkthrough", e1_log, "--format", "text", env={"LANG": "nb_NO.UTF-8"})
+def test_norwegian_by_option_and_by_locale(e1_log: Path) -> None:
+    by_option = run("walkthrough", str(e1_log), "--lang", "nb", "--format", "text")
+    by_locale = run("walkthrough", str(e1_log), "--format", "text", env={"LANG": "nb_NO.UTF-8"})
     assert by_option.exit_code == 0, by_option.output
     assert by_option.stdout == by_locale.stdout
     assert "    Regel: " in by_option.stdout
     assert "Cy kaster høyest med 5 og begynner." in by_option.stdout
 
 
-def test_a_log_from_standard_input(e1_log: str) -> None:
+def test_a_log_from_standard_input(e1_log: Path) -> None:
     result = run("walkthrough", "-", "--format", "text",
-                 input=Path(e1_log).read_bytes())
+                 input=e1_log.read_bytes())
     assert result.exit_code == 0, result.output
     assert "Bo wins the pot of 5 chips." in result.stdout
 
@@ -86,9 +67,9 @@ def test_a_missing_log_is_one_line_on_standard_error(tmp_path: Path) -> None:
     assert "nowhere.jsonl" in result.stderr
 
 
-def test_a_bad_line_is_named_and_nothing_is_printed(tmp_path: Path, e1_log: str) -> None:
+def test_a_bad_line_is_named_and_nothing_is_printed(tmp_path: Path, e1_log: Path) -> None:
     log = tmp_path / "bad.jsonl"
-    lines = Path(e1_log).read_bytes().splitlines(keepends=True)
+    lines = e1_log.read_bytes().splitlines(keepends=True)
     lines[6] = b"not an event\n"
     log.write_bytes(b"".join(lines))
     result = run("walkthrough", str(log), "--lang", "nb")
@@ -106,7 +87,7 @@ def test_an_empty_log(tmp_path: Path) -> None:
     assert result.stderr == f"aces: {log} is empty: it holds no events\n"
 
 
-def test_an_unknown_format_is_refused(e1_log: str) -> None:
-    result = run("walkthrough", e1_log, "--format", "html")
+def test_an_unknown_format_is_refused(e1_log: Path) -> None:
+    result = run("walkthrough", str(e1_log), "--format", "html")
     assert result.exit_code == 2
     assert "--format" in result.stderr
