@@ -14,7 +14,6 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-from clitest import ENGLISH
 
 from aces.cli import cli
 from aces.errors import LogError
@@ -24,6 +23,8 @@ from aces.log import LogWriter, read
 from aces.narrate import tell
 from aces.upgrade import V1_TYPES, upcast_v1_v2
 from aces.walk import walk
+
+from clitest import ENGLISH
 
 if t.TYPE_CHECKING:
     from click.testing import Result

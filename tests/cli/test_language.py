@@ -8,11 +8,12 @@ import typing as t
 import click
 import pytest
 from click.testing import CliRunner
-from clitest import NO_LOCALE
 
 from aces.cli import cli
 from aces.cli._language import chosen, commands, help_messages, requested, speaking, translated
 from aces.i18n import translations
+
+from clitest import NO_LOCALE
 
 #: Every locale variable unset, so that only what a test sets counts.
 NB: t.Final = translations("nb")

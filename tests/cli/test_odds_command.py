@@ -8,12 +8,13 @@ import typing as t
 
 import pytest
 from click.testing import CliRunner
-from clitest import ENGLISH, one_line_error
 
 from aces.cli import cli
 from aces.cli.odds import length_rows
 from aces.odds.chain import build
 from aces.odds.solve import solve
+
+from clitest import ENGLISH, one_line_error
 
 if t.TYPE_CHECKING:
     from click.testing import Result

@@ -13,9 +13,10 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-from clitest import ENGLISH, one_line_error
 
 from aces.cli import cli
+
+from clitest import ENGLISH, one_line_error
 
 if t.TYPE_CHECKING:
     from click.testing import Result

@@ -12,7 +12,6 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-from clitest import ENGLISH, one_line_error
 
 from aces import engine
 from aces.cli import cli
@@ -31,6 +30,8 @@ from aces.events import (
 from aces.log import read
 from aces.rules import fivedice
 from aces.walk import walk
+
+from clitest import ENGLISH, one_line_error
 
 if t.TYPE_CHECKING:
     from click.testing import Result

@@ -18,12 +18,13 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-from clitest import ENGLISH
 
 from aces.cli import cli
 from aces.errors import AcesError
 from aces.log import read
 from aces.walk import walk
+
+from clitest import ENGLISH
 
 if t.TYPE_CHECKING:
     from collections.abc import Iterator, Sequence

@@ -14,11 +14,12 @@ from pathlib import Path
 
 import msgspec
 import pytest
-from clitest import E1_DICE as E1
-from clitest import NO_LOCALE, run
 
 from aces.events import Event
 from aces.log import LogWriter
+
+from clitest import E1_DICE as E1
+from clitest import NO_LOCALE, run
 
 
 def test_replay_in_english_by_default(e1_log: Path) -> None:

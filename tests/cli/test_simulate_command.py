@@ -8,11 +8,12 @@ import typing as t
 
 import pytest
 from click.testing import CliRunner
-from clitest import ENGLISH, one_line_error
 
 from aces.cli import cli
 from aces.cli.simulate import PROGRESS_FROM, _progress
 from aces.i18n import translations
+
+from clitest import ENGLISH, one_line_error
 
 if t.TYPE_CHECKING:
     from click.testing import Result

@@ -14,11 +14,12 @@ import typing as t
 import msgspec
 import pytest
 from click.testing import CliRunner
-from clitest import ENGLISH
 
 from aces.cli import cli
 from aces.events import Event
 from aces.log import LogWriter
+
+from clitest import ENGLISH
 
 if t.TYPE_CHECKING:
     from collections.abc import Callable

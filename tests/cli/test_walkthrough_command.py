@@ -2,15 +2,16 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+import typing as t
 
 import click
 import pytest
-from clitest import run
 
 from aces.cli import cli
 
-if TYPE_CHECKING:
+from clitest import run
+
+if t.TYPE_CHECKING:
     from pathlib import Path
 
 
