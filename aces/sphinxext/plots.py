@@ -19,7 +19,7 @@ import numpy as np
 from aces.cli._numbers import decimal, integer, percent
 from aces.odds.outcomes import CHANCES, OUTCOMES
 from aces.sphinxext import lessons as les
-from aces.sphinxext.quantities import SpecError
+from aces.sphinxext.quantities import CALL, SpecError, named
 
 if t.TYPE_CHECKING:
     import gettext
@@ -372,7 +372,7 @@ def _fd_turns(c: _Context, dice: int, count: int) -> tuple[Figure, str]:
                                           count=integer(count, c.lang))
 
 
-_SPEC: t.Final = re.compile(r"^\s*(?P<name>[a-z][a-z0-9-]*)\s*(?:\((?P<args>[^)]*)\))?\s*$")
+_SPEC: t.Final = re.compile(f"^{CALL}$")
 
 
 def plot(spec: str, catalog: gettext.NullTranslations, lang: str) -> Plot:
@@ -380,12 +380,8 @@ def plot(spec: str, catalog: gettext.NullTranslations, lang: str) -> Plot:
     match = _SPEC.match(spec)
     if match is None:
         raise SpecError(f"{spec!r} is not a plot name with its arguments")
-    maker = PLOTS.get(match["name"])
-    if maker is None:
-        raise SpecError(f"unknown plot {match['name']!r}; the lessons have:"
-                        f" {', '.join(sorted(PLOTS))}")
+    maker, args = named(match, PLOTS, "plot", spec)
     try:
-        args = [int(arg) for arg in match["args"].split(",")] if match["args"] else []
         figure, alt = maker(_Context(catalog, lang), *args)
     except (TypeError, ValueError, IndexError) as exc:
         raise SpecError(f"{spec.strip()}: cannot be drawn: {exc}") from None

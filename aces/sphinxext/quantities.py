@@ -25,6 +25,9 @@ from aces.odds.outcomes import CHANCES, NO_SIX, ROLLS, Outcome, roll_cost
 from aces.rules import pot
 from aces.sphinxext import lessons as les
 
+if t.TYPE_CHECKING:
+    from collections.abc import Mapping
+
 Kind = t.Literal["fraction", "percent", "decimal", "integer"]
 
 
@@ -155,9 +158,26 @@ _named("fd-sim-turn")(lambda dice, threes, count: Quantity(
 
 # -- Reading a name, writing a number --------------------------------------------------
 
+#: ``name`` or ``name(1, 2)``: how a lesson names a number, a table or a plot.
+CALL: t.Final = r"\s*(?P<name>[a-z][a-z0-9-]*)\s*(?:\((?P<args>[^)]*)\))?\s*"
 _SPEC: t.Final = re.compile(
-    r"^\s*(?P<name>[a-z][a-z0-9-]*)\s*(?:\((?P<args>[^)]*)\))?\s*"
-    r"(?::\s*(?P<kind>fraction|percent|decimal|integer)(?P<digits>\d)?)?\s*$")
+    rf"^{CALL}(?::\s*(?P<kind>fraction|percent|decimal|integer)(?P<digits>\d)?)?\s*$")
+
+M = t.TypeVar("M")
+
+
+def named(match: re.Match[str], registry: Mapping[str, M], noun: str,
+          spec: str) -> tuple[M, list[int]]:
+    """The maker a matched :data:`CALL` names in ``registry``, and its arguments."""
+    maker = registry.get(match["name"])
+    if maker is None:
+        raise SpecError(f"unknown {noun} {match['name']!r}; the lessons have:"
+                        f" {', '.join(sorted(registry))}")
+    try:
+        args = [int(arg) for arg in match["args"].split(",")] if match["args"] else []
+    except ValueError:
+        raise SpecError(f"{spec.strip()}: the arguments must be whole numbers") from None
+    return maker, args
 
 
 def quantity(spec: str) -> Quantity:
@@ -172,14 +192,7 @@ def quantity(spec: str) -> Quantity:
     match = _SPEC.match(spec)
     if match is None:
         raise SpecError(f"{spec!r} is not a name(arguments):format")
-    name = match["name"]
-    maker = REGISTRY.get(name)
-    if maker is None:
-        raise SpecError(f"unknown number {name!r}; the lessons know: {', '.join(sorted(REGISTRY))}")
-    try:
-        args = [int(arg) for arg in match["args"].split(",")] if match["args"] else []
-    except ValueError:
-        raise SpecError(f"{spec}: the arguments must be whole numbers") from None
+    maker, args = named(match, REGISTRY, "number", spec)
     try:
         found = maker(*args)
     except (TypeError, IndexError, ValueError, ZeroDivisionError, KeyError, StopIteration) as exc:

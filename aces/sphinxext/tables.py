@@ -21,7 +21,7 @@ from aces.cli._numbers import decimal, fraction, integer, percent
 from aces.odds.outcomes import CHANCES, NO_SIX, OUTCOMES, outcome_of, roll_cost
 from aces.rules import pot
 from aces.sphinxext import lessons as les
-from aces.sphinxext.quantities import SpecError
+from aces.sphinxext.quantities import CALL, SpecError, named
 
 if t.TYPE_CHECKING:
     import gettext
@@ -301,7 +301,7 @@ def _fd_turn_length(c: _Context, dice: int, threes: int, count: int) -> Table:
     return Table(header, tuple(rows))
 
 
-_SPEC: t.Final = re.compile(r"^\s*(?P<name>[a-z][a-z0-9-]*)\s*(?:\((?P<args>[^)]*)\))?\s*$")
+_SPEC: t.Final = re.compile(f"^{CALL}$")
 
 
 def table(spec: str, catalog: gettext.NullTranslations, lang: str) -> Table:
@@ -309,12 +309,8 @@ def table(spec: str, catalog: gettext.NullTranslations, lang: str) -> Table:
     match = _SPEC.match(spec)
     if match is None:
         raise SpecError(f"{spec!r} is not a table name with its arguments")
-    maker = TABLES.get(match["name"])
-    if maker is None:
-        raise SpecError(f"unknown table {match['name']!r}; the lessons have:"
-                        f" {', '.join(sorted(TABLES))}")
+    maker, args = named(match, TABLES, "table", spec)
     try:
-        args = [int(arg) for arg in match["args"].split(",")] if match["args"] else []
         return maker(_Context(catalog, lang), *args)
     except (TypeError, ValueError, IndexError) as exc:
         raise SpecError(f"{spec.strip()}: cannot be made: {exc}") from None
