@@ -6,7 +6,14 @@ import typing as t
 
 import click
 
-from aces.cli._common import lang_option, open_output, reported, source_name, writing
+from aces.cli._common import (
+    game_setup_options,
+    lang_option,
+    open_output,
+    reported,
+    source_name,
+    writing,
+)
 from aces.errors import OptionError
 
 if t.TYPE_CHECKING:
@@ -69,14 +76,7 @@ def game_options(
               help="Players in seat order, comma-separated (Ada,Bo,Cy), or a number.")
 @click.option("--game", "game_name", default="pot", show_default=True,
               help="Which game: pot (Aces in the Pot) or five-dice (Aces).")
-@click.option("--finish", type=click.Choice(["last-chip", "last-holder"]), default=None,
-              help="pot: when the finish starts: one chip left (default) or one holder left.")
-@click.option("--chips", type=click.IntRange(min=1), default=None,
-              help="pot: chips each player starts with (default 2).")
-@click.option("--dice-each", type=click.IntRange(min=1), default=None,
-              help="five-dice: dice each player starts with (default 5; 1 is the pub version).")
-@click.option("--threes", is_flag=True, default=False,
-              help="five-dice: each 3 also leaves the hand, to a player of the roller's choice.")
+@game_setup_options
 @click.option("--threes-to", type=click.Choice(["random", "fewest", "most"]), default=None,
               help="five-dice --threes with generated dice: each 3 goes to a random other"
                    " player (default), or the one holding the fewest or the most dice; a tie"

@@ -20,7 +20,7 @@ from pathlib import Path
 
 import click
 
-from aces.cli._common import lang_option, reported, translations
+from aces.cli._common import game_setup_options, lang_option, reported, translations
 from aces.errors import N_, AcesError, OptionError, os_reason
 
 if t.TYPE_CHECKING:
@@ -51,14 +51,7 @@ _FLAGS: t.Final = {"finish": "--finish", "chips": "--chips", "dice": "--dice-eac
                    " for a new log; to resume, leave it out or give the same.")
 @click.option("--game", "game_name", default=None,
               help="Which game: pot (Aces in the Pot) or five-dice (Aces).")
-@click.option("--finish", type=click.Choice(["last-chip", "last-holder"]), default=None,
-              help="pot: when the finish starts: one chip left (default) or one holder left.")
-@click.option("--chips", type=click.IntRange(min=1), default=None,
-              help="pot: chips each player starts with (default 2).")
-@click.option("--dice-each", type=click.IntRange(min=1), default=None,
-              help="five-dice: dice each player starts with (default 5; 1 is the pub version).")
-@click.option("--threes", is_flag=True, default=False,
-              help="five-dice: each 3 also leaves the hand, to a player of the roller's choice.")
+@game_setup_options
 @lang_option
 def record(
     log: str,
