@@ -279,19 +279,19 @@ def test_rolls_left_over_are_refused_after_the_game_is_written() -> None:
 
 
 def replay_commands() -> list[list[str]]:
-    """The Aces in the Pot commands of replays/make-replays.sh."""
+    """The commands of replays/make-replays.sh, both games, without ``aces play``."""
     commands = []
     for text in (REPLAYS / "make-replays.sh").read_text(encoding="utf-8").splitlines():
-        if not text.startswith("$aces play "):
-            continue
-        words = shlex.split(text, comments=True)
-        if "--game" not in words:
-            commands.append(words[2:])
+        if text.startswith("$aces play "):
+            commands.append(shlex.split(text, comments=True)[2:])
     return commands
 
 
-def test_the_replays_script_has_pot_commands() -> None:
-    assert len(replay_commands()) >= 5
+def test_the_replays_script_plays_both_games() -> None:
+    games = [args[args.index("--game") + 1] if "--game" in args else "pot"
+             for args in replay_commands()]
+    assert games.count("pot") >= 5
+    assert games.count("five-dice") >= 2
 
 
 def _copy_of_the_replays(tmp_path: Path) -> Path:

@@ -6,7 +6,6 @@ import io
 import json
 import random
 import re
-import shlex
 import typing as t
 from pathlib import Path
 
@@ -291,34 +290,6 @@ def test_dice_each_must_be_at_least_one() -> None:
 
 
 # -- The example logs ---------------------------------------------------------
-
-
-def replay_commands() -> list[list[str]]:
-    """The five-dice commands of replays/make-replays.sh."""
-    commands = []
-    for text in (REPLAYS / "make-replays.sh").read_text(encoding="utf-8").splitlines():
-        if not text.startswith("$aces play "):
-            continue
-        words = shlex.split(text, comments=True)
-        if "five-dice" in words:
-            commands.append(words[2:])
-    return commands
-
-
-def test_the_replays_script_has_five_dice_commands() -> None:
-    assert len(replay_commands()) >= 2
-
-
-@pytest.mark.parametrize("args", replay_commands(), ids=lambda args: args[-1])
-def test_every_five_dice_example_log_comes_out_byte_for_byte_the_same(
-    args: list[str], monkeypatch: pytest.MonkeyPatch, tmp_path: Path
-) -> None:
-    output = args.index("-o") + 1
-    target = tmp_path / args[output]
-    monkeypatch.chdir(REPLAYS)
-    result = run(*args[:output], str(target), *args[output + 1:])
-    assert result.exit_code == 0, result.output
-    assert target.read_bytes() == (REPLAYS / args[output]).read_bytes()
 
 
 @pytest.mark.parametrize("name", ["five-dice-four-players.jsonl", "five-dice-one-die.jsonl"])
