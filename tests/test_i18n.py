@@ -53,7 +53,7 @@ def test_an_unknown_language_is_refused_with_the_list() -> None:
 
 def test_the_languages_are_the_catalogs_shipped() -> None:
     assert i18n.languages() == ("en", "nb", "nn")
-    assert i18n.LANGUAGES == i18n.languages()
+    assert i18n.languages() == i18n.LANGUAGES
 
 
 def test_babel_formats_both_written_standards() -> None:
