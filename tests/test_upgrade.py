@@ -183,7 +183,7 @@ def test_every_older_schema_has_one_step_up_and_the_chain_reaches_the_current_on
     from aces.upgrade import TYPES, UPCASTS, upcast
 
     assert sorted(UPCASTS) == list(range(1, SCHEMA)) == sorted(TYPES)
-    assert SCHEMAS == (*range(1, SCHEMA), SCHEMA)
+    assert (*range(1, SCHEMA), SCHEMA) == SCHEMAS
     line = {"seq": 1, "type": "game_started", "schema": 1, "game": "pot",
             "players": ["Ada", "Bo"], "options": {}}
     assert upcast(dict(line), 1)["schema"] == SCHEMA
