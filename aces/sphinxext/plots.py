@@ -2,9 +2,10 @@
 
 ``.. aces-plot:: nothing(20000)`` asks :func:`plot` for the plot named
 ``nothing``: a simulation's running estimate closing in on the exact
-answer. Each plot comes back as PNG bytes (drawn by the Agg backend,
-without pyplot's global state) and a description for readers who cannot
-see it, both in the language of the catalog it was given.
+answer. Each plot comes back as SVG (drawn without pyplot's global state),
+its words kept as text so that they stay sharp at any size and a browser
+draws them in its own font, and a description for readers who cannot see
+it, both in the language of the catalog it was given.
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ from __future__ import annotations
 import io
 import math
 import re
+import textwrap
 import typing as t
 
 import numpy as np
@@ -34,15 +36,15 @@ EXACT: t.Final = "#d55e00"
 SIMULATED: t.Final = "#0072b2"
 BAND: t.Final = "#56b4e9"
 OTHER: t.Final = "#009e73"
-WIDTH: t.Final = 7.0
+WIDTH: t.Final = 6.4
 HEIGHT: t.Final = 3.6
 DPI: t.Final = 110
 
 
 class Plot(t.NamedTuple):
-    """A drawn plot and what it shows, in words."""
+    """A drawn plot (an SVG document) and what it shows, in words."""
 
-    png: bytes
+    svg: bytes
     alt: str
 
 
@@ -162,7 +164,9 @@ def _outcomes(c: _Context, count: int) -> tuple[Figure, str]:
     # Translators: a legend entry. {count}: how many rolls were simulated.
     axes.bar(where + 0.2, found, 0.4, color=SIMULATED,
              label=_("simulated ({count})").format(count=integer(count, c.lang)))
-    axes.set_xticks(where, [_(name).split(" (")[0] for name in OUTCOME_NAMES], fontsize=8)
+    # Two short lines under each bar rather than one long one that runs into the next.
+    axes.set_xticks(where, [textwrap.fill(_(name).split(" (")[0], 10) for name in OUTCOME_NAMES],
+                    fontsize="small")
     _percent_axis(c, axes)
     axes.set_ylabel(_("chance"))
     axes.legend(frameon=False)
@@ -275,7 +279,7 @@ def _seats(c: _Context, players: int, games: int) -> tuple[Figure, str]:
     axes.set_xlabel(_("seat (0 rolls first)"))
     axes.set_ylabel(_("chance to win the pot"))
     _percent_axis(c, axes, 1)
-    axes.legend(frameon=False, fontsize=8)
+    axes.legend(frameon=False, fontsize="small")
     # Translators: the description of a plot, for readers who cannot see it.
     # {players}: the players at the table; {count}: the games simulated.
     return figure, _("Each seat's chance to win a game of {players} players: the simulated"
@@ -343,7 +347,8 @@ def _lln(c: _Context, players: int, seat: int, games: int) -> tuple[Figure, str]
 def _fd_turns(c: _Context, dice: int, count: int) -> tuple[Figure, str]:
     _ = c._
     figure, axes = _figure()
-    longest = 7
+    # Every roll that goes on takes a die away, so no turn is longer than the dice held.
+    longest = dice
     rolls = np.arange(1, longest + 1)
     for offset, threes, colour in ((-0.2, False, SIMULATED), (0.2, True, OTHER)):
         exact = les.fd_turn_length(dice, threes)[:longest]
@@ -362,7 +367,7 @@ def _fd_turns(c: _Context, dice: int, count: int) -> tuple[Figure, str]:
     # Translators: an axis label: the share of turns that took that many rolls.
     axes.set_ylabel(_("share of turns"))
     _percent_axis(c, axes)
-    axes.legend(frameon=False)
+    axes.legend(loc="upper right", frameon=False)
     # Translators: the description of a plot, for readers who cannot see it.
     # {dice}: the dice held at the start of the turn; {count}: turns simulated.
     return figure, _("How many rolls a turn of the five-dice game takes, starting with"
@@ -381,14 +386,33 @@ def plot(spec: str, catalog: gettext.NullTranslations, lang: str) -> Plot:
     if match is None:
         raise SpecError(f"{spec!r} is not a plot name with its arguments")
     maker, args = named(match, PLOTS, "plot", spec)
+    import matplotlib
+
     try:
-        figure, alt = maker(_Context(catalog, lang), *args)
+        with matplotlib.rc_context(_TEXT):
+            figure, alt = maker(_Context(catalog, lang), *args)
     except (TypeError, ValueError, IndexError) as exc:
         raise SpecError(f"{spec.strip()}: cannot be drawn: {exc}") from None
+    return Plot(svg(figure), alt)
+
+
+#: Type large enough to read on a phone, where a plot is shrunk to half its width.
+_TEXT: t.Final[dict[t.Any, t.Any]] = {"font.size": 13.0}
+#: How a plot is written: text as text (it scales and reads at phone width), and no
+#: date or random ids, so that the same plot is the same bytes at every build.
+_SVG: t.Final[dict[t.Any, t.Any]] = {"svg.fonttype": "none", "svg.hashsalt": "aces",
+                                     "svg.id": "aces"}
+
+
+def svg(figure: Figure) -> bytes:
+    """A figure as an SVG document whose words are text a browser draws."""
+    import matplotlib
+
     out = io.BytesIO()
-    # No date or software in the file: the same plot is the same bytes at every build.
-    figure.savefig(out, format="png", metadata={"Software": None})
-    return Plot(out.getvalue(), alt)
+    with matplotlib.rc_context(_SVG):
+        figure.savefig(out, format="svg", metadata={"Date": None, "Creator": None},
+                       bbox_inches="tight", pad_inches=0.05)
+    return out.getvalue()
 
 
 
@@ -428,7 +452,7 @@ def _table(c: _Context, players: int, five_dice: int) -> tuple[Figure, str]:
     angles = [math.pi / 2 - 2 * math.pi * seat / players for seat in range(players)]
     where = [(math.cos(a), math.sin(a)) for a in angles]
     for name, (x, y) in zip(names, where, strict=True):
-        axes.text(x, y, name, ha="center", va="center", fontsize=11,
+        axes.text(x, y, name, ha="center", va="center", fontsize="large",
                   bbox={"boxstyle": "circle,pad=0.5", "facecolor": "#f3f3f3",
                         "edgecolor": "#888888"})
     for seat in range(players):
@@ -439,7 +463,7 @@ def _table(c: _Context, players: int, five_dice: int) -> tuple[Figure, str]:
     # Translators: the middle of a diagram of the table: the pot (Aces in the
     # Pot) or the centre (the five-dice game), where chips or dice leave the game.
     middle = _("the centre") if five_dice else _("the pot")
-    axes.text(0, 0, middle, ha="center", va="center", fontsize=10, color=EXACT,
+    axes.text(0, 0, middle, ha="center", va="center", fontsize="medium", color=EXACT,
               bbox={"boxstyle": "round,pad=0.6", "facecolor": "white", "edgecolor": EXACT})
     _arrow(axes, where[0], (0, 0), EXACT)
     axes.set_xlim(-1.5, 1.5)
@@ -474,7 +498,7 @@ def _table(c: _Context, players: int, five_dice: int) -> tuple[Figure, str]:
                 " from each player to the next show the way play and sixes go, to the"
                 " left; an arrow into the pot in the middle shows where aces send chips.")
     axes.legend(handles=handles, loc="lower center", bbox_to_anchor=(0.5, -0.12),
-                ncols=len(handles), frameon=False, fontsize=8)
+                frameon=False, fontsize="small")
     from aces.narrate.voice import Voice
 
     return figure, alt.format(players=Voice(c.catalog, c.lang).names(names))
@@ -483,7 +507,7 @@ def _table(c: _Context, players: int, five_dice: int) -> tuple[Figure, str]:
 @_named("try")
 def _try(c: _Context) -> tuple[Figure, str]:
     _ = c._
-    figure, axes = _blank(7.0, 2.6)
+    figure, axes = _blank(WIDTH, 2.6)
     box = {"boxstyle": "round,pad=0.5", "facecolor": "#f3f3f3", "edgecolor": "#888888"}
     steps = [
         # Translators: a box of the diagram of a try: the first of its three rolls.
@@ -496,17 +520,17 @@ def _try(c: _Context) -> tuple[Figure, str]:
         _("wins the pot"),
     ]
     for number, text in enumerate(steps):
-        axes.text(number * 2.0, 1.0, text, ha="center", va="center", fontsize=10,
+        axes.text(number * 2.0, 1.0, text, ha="center", va="center", fontsize="medium",
                   bbox={**box, "facecolor": "#e6f4ea"} if number == 3 else box)
         if number:
             _arrow(axes, ((number - 1) * 2.0, 1.0), (number * 2.0, 1.0), OTHER,
                    shrink=36 if number == 3 else 24)
             # Translators: the label of an arrow of the diagram of a try.
-            axes.text(number * 2.0 - 1.0, 1.18, _("no six"), ha="center", fontsize=8,
+            axes.text(number * 2.0 - 1.0, 1.18, _("no six"), ha="center", fontsize="small",
                       color=OTHER)
     # Translators: the box of the diagram of a try that a six leads to.
     axes.text(2.0, -0.4, _("a six: the chip passes to the left, and that player tries"),
-              ha="center", va="center", fontsize=9, bbox={**box, "facecolor": "#fbe9e7"})
+              ha="center", va="center", fontsize="small", bbox={**box, "facecolor": "#fbe9e7"})
     for number in range(3):
         _arrow(axes, (number * 2.0, 1.0), (2.0 + (number - 1) * 0.9, -0.4), EXACT)
     axes.set_xlim(-0.8, 6.8)

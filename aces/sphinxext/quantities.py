@@ -203,13 +203,49 @@ def quantity(spec: str) -> Quantity:
     return found
 
 
+#: A fraction whose denominator is larger than this is written as a decimal, the
+#: exact fraction offered beside it (:class:`Offered`): 3471733/1594323 is in a
+#: pupil's way, 2.178 is not.
+LARGEST_SHOWN: t.Final = 100_000
+
+
+class Offered(str):
+    """A number as shown, with the exact value offered to a reader who asks for it.
+
+    The pages write it as ``<abbr title="3471733/1594323">2.178</abbr>``.
+    """
+
+    exact: str
+
+    def __new__(cls, shown: str, exact: str) -> Offered:
+        made = super().__new__(cls, shown)
+        made.exact = exact
+        return made
+
+
+def exact_fraction(value: Fraction, lang: str, digits: int = 3) -> str:
+    """A fraction as itself when it reads easily, else as an :class:`Offered` decimal.
+
+    >>> exact_fraction(Fraction(4, 9), "en")
+    '4/9'
+    >>> shown = exact_fraction(Fraction(3471733, 1594323), "nb")
+    >>> shown, shown.exact
+    ('2,178', '3471733/1594323')
+    """
+    from aces.cli._numbers import decimal, fraction
+
+    if value.denominator <= LARGEST_SHOWN:
+        return fraction(value)
+    return Offered(decimal(float(value), lang, digits), fraction(value))
+
+
 def show(found: Quantity, lang: str) -> str:
     """A quantity written the way the language writes numbers."""
-    from aces.cli._numbers import decimal, fraction, integer, percent
+    from aces.cli._numbers import decimal, integer, percent
 
     value = found.value
     if found.kind == "fraction":
-        return fraction(value if isinstance(value, Fraction) else Fraction(value))
+        return exact_fraction(value if isinstance(value, Fraction) else Fraction(value), lang)
     if found.kind == "integer":
         return integer(int(value), lang)
     if found.kind == "percent":

@@ -54,6 +54,15 @@ class _Context(t.NamedTuple):
     def dec(self, value: float | Fraction, digits: int = 2) -> str:
         return decimal(float(value), self.lang, digits)
 
+    def exact(self, value: Fraction) -> str:
+        """A fraction beside its decimal, or a decimal offering it, if it is large."""
+        from aces.sphinxext.quantities import Offered, exact_fraction
+
+        shown = exact_fraction(value, self.lang, 2)
+        if isinstance(shown, Offered):
+            return Offered(f"\u2248 {shown}", shown.exact)
+        return f"{shown} \u2248 {self.dec(value, 2)}"
+
     def whole(self, value: int) -> str:
         return integer(value, self.lang)
 
@@ -281,8 +290,7 @@ def _fd_turns(c: _Context, threes: int) -> Table:
     for dice in range(1, 6):
         rows.append((c.whole(dice), fraction(dice * les.fd_leave(bool(threes))),
                      fraction(les.fd_turn_length(dice, bool(threes))[0]),
-                     f"{fraction(les.fd_turn_rolls(dice, bool(threes)))} \u2248 "
-                     f"{c.dec(les.fd_turn_rolls(dice, bool(threes)), 2)}"))
+                     c.exact(les.fd_turn_rolls(dice, bool(threes)))))
     return Table(header, tuple(rows))
 
 
