@@ -21,13 +21,13 @@ from pathlib import Path
 import click
 
 from aces.cli._common import game_setup_options, lang_option, reported, translations
-from aces.dice import Command, command_words
 from aces.errors import N_, AcesError, OptionError, os_reason
 
 if t.TYPE_CHECKING:
     import gettext
     from collections.abc import Iterator
 
+    from aces.dice import Command
     from aces.events import GameStarted
     from aces.log import LogWriter
     from aces.narrate import Narrator
@@ -352,6 +352,8 @@ class _Session:
         self.narrator: Narrator = Narrator(catalog, lang)
         self.writer: LogWriter | None = None
         self.line = 0
+        from aces.dice import Command, command_words
+
         c = catalog
         self.words = command_words({
             # Translators: the word typed at the table to take back the last
@@ -529,6 +531,8 @@ class _Session:
         self.say(N_("? or help (hjelp): show this again."))
 
     def _loop(self) -> None:
+        from aces.dice import Command
+
         while True:
             request = self.table.request()
             if self.interactive:
@@ -563,7 +567,7 @@ class _Session:
             self._stopped()
 
     def _command(self, text: str, request: RollRequest | None) -> Roll | Command | None:
-        from aces.dice import check_count, parse_entry
+        from aces.dice import Command, check_count, parse_entry
 
         header = self.table.header
         roll = parse_entry(text, () if header is None else header.players, self.words)
