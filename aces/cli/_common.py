@@ -23,7 +23,9 @@ if t.TYPE_CHECKING:
 
 F = t.TypeVar("F", bound="Callable[..., t.Any]")
 
-LANG_HELP: t.Final = "Language of the output: en or nb (default: from the locale, else en)."
+#: ``{languages}``: the languages offered, filled in when the help is shown.
+LANG_HELP: t.Final = ("Language of the output, one of: {languages} (default: from the locale,"
+                      " else en).")
 
 
 def lang_option(function: F) -> F:
