@@ -83,6 +83,8 @@ class Length(t.NamedTuple):
     #: The lengths tested, by the categories of the test: ``(first, last)``
     #: rolls of each, ``last`` ``None`` for "and longer".
     bins: list[tuple[int, int | None]]
+    #: ``counts[k]``: games of ``k`` rolls.
+    counts: tuple[int, ...] = ()
 
     @property
     def inside(self) -> bool | None:
@@ -106,6 +108,8 @@ class Result(t.NamedTuple):
     #: Five-dice: rolls followed by a roll again (exact: given the dice rolled).
     agains: Share | None
     agains_fit: Fit | None
+    #: The number of dice of each row of that test.
+    agains_dice: tuple[int, ...]
     rolls_per_turn: float | None
     exact_rolls_per_turn: float | None
 
@@ -120,6 +124,7 @@ def analyse(rules: Rules, counts: Counts, expected: Expected | None = None) -> R
     pot = rules.game == "pot"
     nothing = tries = agains = None
     tries_fit = agains_fit = None
+    dice: tuple[int, ...] = ()
     if pot:
         assert expected.nothing is not None
         assert expected.tries is not None
@@ -128,8 +133,8 @@ def analyse(rules: Rules, counts: Counts, expected: Expected | None = None) -> R
         tries = share(counts.tries[3], tried, float(expected.tries[3]))
         tries_fit = goodness_of_fit(counts.tries, [float(c) for c in expected.tries])
     else:
-        rows = [Row(n, counts.agains[k], expected.again(k))
-                for k, n in enumerate(counts.by_dice) if n and k >= 2]
+        dice = tuple(k for k, n in enumerate(counts.by_dice) if n and k >= 2)
+        rows = [Row(counts.by_dice[k], counts.agains[k], expected.again(k)) for k in dice]
         rolled = sum(row.trials for row in rows)
         chance = sum(row.trials * row.chance for row in rows) / rolled if rolled else None
         agains = share(sum(row.successes for row in rows), rolled, chance)
@@ -146,6 +151,7 @@ def analyse(rules: Rules, counts: Counts, expected: Expected | None = None) -> R
         tries_fit=tries_fit,
         agains=agains,
         agains_fit=agains_fit,
+        agains_dice=dice,
         rolls_per_turn=None if pot or not turns else sum(counts.by_dice) / turns,
         exact_rolls_per_turn=expected.rolls_per_turn,
     )
@@ -183,4 +189,5 @@ def _length(lengths: list[int], expected: Expected) -> Length:
         exact_quantiles=[expected.quantile(q) for q in QUANTILES],
         fit=fit,
         bins=bins,
+        counts=tuple(lengths),
     )
