@@ -16,6 +16,9 @@ if t.TYPE_CHECKING:
 
     from aces.experiment.pool import Source
 
+# Translators: the last line of "aces stats" when damaged logs were left out.
+_LEFT_OUT: t.Final = Plural("{count} log was left out; the others were pooled",
+                            "{count} logs were left out; the others were pooled", by="count")
 #: Plots are written in the format their file name says.
 PLOT_FORMATS: t.Final = (".svg", ".png")
 
@@ -78,10 +81,7 @@ def stats(logs: tuple[str, ...], as_json: bool, csv_path: str | None, rolls: boo
             result.plot(plot_path, chosen)
         left = len(result.pooled.left_out)
         if left:
-            # Translators: the last line of "aces stats" when damaged logs were left out.
-            raise AcesError(Plural("{count} log was left out; the others were pooled",
-                                   "{count} logs were left out; the others were pooled",
-                                   by="count"), count=left)
+            raise AcesError(_LEFT_OUT, count=left)
 
 
 def _check_plot(path: str) -> None:

@@ -131,19 +131,34 @@ class CsvTable:
         self.rolls = rolls
         self._spool = self._new_spool()
         self._rows = csv.writer(self._spool, lineterminator="\r\n")
-        _ = catalog.pgettext
         if rolls:
             # Translators: column headings of the table of rolls (aces stats --csv --rolls):
             # one word or two each, as a spreadsheet shows them.
-            heading = [_("csv", "log"), _("csv", "game"), _("csv", "roll"),
-                       _("csv", "player"), _("csv", "seat"), _("csv", "stage"),
-                       _("csv", "dice"), _("csv", "held after")]
+            heading = [
+                catalog.pgettext("csv", "log"),
+                catalog.pgettext("csv", "game"),
+                catalog.pgettext("csv", "roll"),
+                catalog.pgettext("csv", "player"),
+                catalog.pgettext("csv", "seat"),
+                catalog.pgettext("csv", "stage"),
+                catalog.pgettext("csv", "dice"),
+                catalog.pgettext("csv", "held after"),
+            ]
         else:
             # Translators: column headings of the table of games (aces stats --csv).
-            heading = [_("csv", "log"), _("csv", "game"), _("csv", "kind"),
-                       _("csv", "players"), _("csv", "options"), _("csv", "starter"),
-                       _("csv", "winner"), _("csv", "loser"),
-                       _("csv", "seat from starter"), _("csv", "rolls"), _("csv", "pot")]
+            heading = [
+                catalog.pgettext("csv", "log"),
+                catalog.pgettext("csv", "game"),
+                catalog.pgettext("csv", "kind"),
+                catalog.pgettext("csv", "players"),
+                catalog.pgettext("csv", "options"),
+                catalog.pgettext("csv", "starter"),
+                catalog.pgettext("csv", "winner"),
+                catalog.pgettext("csv", "loser"),
+                catalog.pgettext("csv", "seat from starter"),
+                catalog.pgettext("csv", "rolls"),
+                catalog.pgettext("csv", "pot"),
+            ]
         csv.writer(out, lineterminator="\r\n").writerow(heading)
 
     @staticmethod

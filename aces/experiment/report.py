@@ -354,14 +354,18 @@ def _beside(group: Group, w: _Writer) -> list[str]:
     first, pooled_first = smallest.seats.shares[0], group.pooled.seats.shares[0]
     if (len(group.logs) > 1 and first.interval is not None
             and pooled_first.interval is not None):
+        # Translators: {small} and {big}: the width of a 95 % interval, in percentage
+        # points; {count}: the games of the smallest log; {total}: all games pooled.
         lines.append("  " + w.catalog.ngettext(
-            "The fewer the games, the wider the interval: seat 1's 95% interval spans"
-            " {small} for a log of {count} game, and {big} for all {total} pooled.",
-            "The fewer the games, the wider the interval: seat 1's 95% interval spans"
-            " {small} for a log of {count} games, and {big} for all {total} pooled.",
+            "The fewer the games, the wider the interval: seat 1's 95% interval is {small}"
+            " percentage points wide for a log of {count} game, and {big} for all {total}"
+            " pooled.",
+            "The fewer the games, the wider the interval: seat 1's 95% interval is {small}"
+            " percentage points wide for a log of {count} games, and {big} for all {total}"
+            " pooled.",
             smallest.games).format(
-                small=w.percent(first.interval.high - first.interval.low),
+                small=w.decimal(100 * (first.interval.high - first.interval.low), 1),
                 count=w.integer(smallest.games),
-                big=w.percent(pooled_first.interval.high - pooled_first.interval.low),
+                big=w.decimal(100 * (pooled_first.interval.high - pooled_first.interval.low), 1),
                 total=w.integer(group.pooled.games)))
     return lines
