@@ -19,9 +19,9 @@ import typing as t
 
 import msgspec
 
-from aces.errors import AcesError, LogError, OptionError, Plural, RollError
-from aces.events import GameStarted, Rolled, RollUndone
-from aces.log import Reader, shorten
+from aces.errors import LogError, OptionError, Plural, RollError, shorten
+from aces.events import GameStarted, Rolled, RollUndone, type_name
+from aces.log import Reader
 from aces.rules import Game, Roll, game_named
 
 if t.TYPE_CHECKING:
@@ -78,12 +78,13 @@ def walk(
         line, header = record
         if type(header) is not GameStarted:
             raise LogError(source, line, "a {type} event cannot follow a finished game;"
-                           " a new game must begin with game_started", type=_tag(header))
+                           " a new game must begin with game_started", type=type_name(header))
         try:
             game = game_named(header.game)
             state = game.start(header)
         except OptionError as exc:
-            raise LogError(source, line, "{reason}", reason=_bounded(exc)) from None
+            exc.at(source, line)
+            raise
         yield new(Step, (line, header, state, game))
         next_roll, decide, evolve = game.next_roll, game.decide, game.evolve
         standing: collections.deque[Standing] = collections.deque(maxlen=UNDO_DEPTH)
@@ -108,7 +109,7 @@ def walk(
                     break
                 raise LogError(source, line, "{player} should roll here, but the log has"
                                " a {type} event", player=shorten(request.player),
-                               type=_tag(event))
+                               type=type_name(event))
             if request is None:
                 break
             roll: Rolled = event  # type: ignore[assignment]  # checked above, for free
@@ -120,7 +121,8 @@ def walk(
             try:
                 expected = decide(state, Roll(dice, roll.to))
             except (OptionError, RollError) as exc:
-                raise LogError(source, line, "{reason}", reason=_bounded(exc)) from None
+                exc.at(source, line)
+                raise
             consequences = iter(expected)
             if next(consequences) != roll:
                 raise LogError(source, line, "the rules give {expected} here, not {found}",
@@ -181,18 +183,6 @@ def _refuse_roll(roll: Rolled, player: str, dice: int, stage: str, source: str,
     raise LogError(source, line, "{value} is not a face of a die (1 to 6)", value=shorten(value))
 
 
-def _bounded(error: AcesError) -> AcesError:
-    """``error`` with every value short enough for a one-line message."""
-    values = {name: shorten(value) if isinstance(value, str) else value
-              for name, value in error.values.items()}
-    return type(error)(error.message, **values)
-
-
-def _tag(event: Event) -> str:
-    return t.cast("str", type(event).__struct_config__.tag)
-
-
 def _show(event: Event) -> str:
     """An event as the log writes it, cut short if it is long."""
-    text = _ENCODER.encode(event).decode()
-    return text if len(text) <= _QUOTE else text[:_QUOTE] + "..."
+    return shorten(_ENCODER.encode(event).decode(), _QUOTE)
