@@ -57,6 +57,7 @@ from aces.events import (
 from aces.narrate import PHRASEBOOKS, Narrator
 from aces.narrate.voice import Voice
 from aces.rules import fivedice, pot
+from aces.walk import Visitor, drive
 
 if t.TYPE_CHECKING:
     import gettext
@@ -249,7 +250,7 @@ RULES: t.Final = (
 )
 
 
-def pot_rules(step: Step, before: pot.PotState) -> list[str]:
+def pot_rules(step: Step[t.Any], before: pot.PotState) -> list[str]:
     """The rules of Aces in the Pot that ``step`` puts into play, ``before`` it."""
     event = step.event
     if isinstance(event, Rolled):
@@ -292,7 +293,7 @@ def pot_rules(step: Step, before: pot.PotState) -> list[str]:
     return [] if rule is None else [rule]
 
 
-def fivedice_rules(step: Step, before: fivedice.FiveDiceState) -> list[str]:
+def fivedice_rules(step: Step[t.Any], before: fivedice.FiveDiceState) -> list[str]:
     """The rules of Aces (five dice) that ``step`` puts into play, ``before`` it."""
     event = step.event
     after: fivedice.FiveDiceState = step.state
@@ -320,13 +321,13 @@ def fivedice_rules(step: Step, before: fivedice.FiveDiceState) -> list[str]:
 
 
 #: What puts each game's rules into play, and what its standings table shows.
-RULEBOOKS: t.Final[dict[str, Callable[[Step, t.Any], list[str]]]] = {
+RULEBOOKS: t.Final[dict[str, Callable[[Step[t.Any], t.Any], list[str]]]] = {
     pot.NAME: pot_rules,
     fivedice.NAME: fivedice_rules,
 }
 
 
-def _no_rules(step: Step, before: t.Any) -> list[str]:
+def _no_rules(step: Step[t.Any], before: t.Any) -> list[str]:
     """A game without a rulebook here: its events are told, no rule explained."""
     return []
 
@@ -362,8 +363,8 @@ def _holdings(voice: Voice, state: t.Any) -> Standings:
 # -- Building a walkthrough ---------------------------------------------------------
 
 
-class Walkthrough:
-    """A visitor over the steps of a walk, gathering the parts of a walkthrough.
+class Walkthrough(Visitor[list[Part]]):
+    """A visitor of the steps of a walk, gathering the parts of a walkthrough.
 
     The narration is the replay's own (:class:`~aces.narrate.Narrator`); the
     standings it has due when a roll is settled become a table, and the
@@ -386,13 +387,14 @@ class Walkthrough:
         #: Asides of the roll being settled, told once it is.
         self._pending: list[Aside] = []
 
-    def add(self, step: Step) -> None:
+    def visit(self, step: Step[t.Any]) -> None:
         """Tell one step; its asides wait until the roll that caused them is settled."""
         event = step.event
         kind = type(event)
         if self._book is None or kind is GameStarted or kind not in self._book.settling:
             self._settle()
-        lines = self.narrator.narrate(step)
+        self.narrator.visit(step)
+        lines = self.narrator.take()
         if kind is GameStarted:
             self._start(t.cast("GameStarted", event))
         book = self._book
@@ -410,16 +412,20 @@ class Walkthrough:
         for rule in RULEBOOKS.get(self._game, _no_rules)(step, before):
             self._explain(rule, step.state)
 
-    def finish(self) -> list[Part]:
-        """The parts once the log is read: asides and standings still due, the verdict."""
+    def end(self) -> None:
+        """The log is read: asides and standings still due, then the verdict."""
         self._settle()
-        self._tell(self.narrator.finish())
+        self.narrator.end()
+        self._tell(self.narrator.take())
+
+    def result(self) -> list[Part]:
         return self.parts
 
     def _settle(self) -> None:
         """A roll is settled: its asides, then the standings if the narrator has them due."""
         self._flush()
-        if self.narrator.settle():
+        self.narrator.settle()
+        if self.narrator.take():
             self.parts.append(_holdings(self.voice, self._moved))
 
     def _start(self, event: GameStarted) -> None:
@@ -454,13 +460,12 @@ class Walkthrough:
 
 def walkthrough(records: Iterable[Record], source: str, catalog: gettext.NullTranslations,
                 lang: str) -> list[Part]:
-    """A whole log as a walkthrough; :class:`~aces.errors.LogError` at a bad line."""
-    from aces.walk import walk
+    """A whole log as a walkthrough.
 
-    guide = Walkthrough(catalog, lang)
-    for step in walk(records, source):
-        guide.add(step)
-    return guide.finish()
+    :raises ~aces.errors.AcesError: at the first line of the log that is not
+        sound (see :func:`aces.walk.walk`).
+    """
+    return drive(records, source, Walkthrough(catalog, lang))
 
 
 # -- Rendering ----------------------------------------------------------------------

@@ -39,7 +39,7 @@ def e1() -> list[Event]:
     return list(engine.play(pot.GAME, header, DiceFile(E1_SCRIPT.split("/"), "e1")))
 
 
-def steps_of(events: Sequence[Event], *, allow_unfinished: bool = False) -> list[Step]:
+def steps_of(events: Sequence[Event], *, allow_unfinished: bool = False) -> list[Step[t.Any]]:
     """Write ``events`` as a log, numbered afresh, then read and walk it."""
     out = io.BytesIO()
     LogWriter(out).write_all(events)

@@ -54,7 +54,7 @@ class FiveDicePhrasebook(Phrasebook):
     settling = frozenset({DiceToCentre, DicePassed, GameOver})
     moving = frozenset({DiceToCentre, DicePassed})
 
-    def say(self, step: Step) -> Lines:
+    def say(self, step: Step[FiveDiceState]) -> Lines:
         event = step.event
         kind = type(event)
         state: FiveDiceState = step.state
@@ -98,7 +98,7 @@ class FiveDicePhrasebook(Phrasebook):
                              " right; whoever rolls the last 1 loses.")
         return (opening, rule, self.opening_rule(dice))
 
-    def tell(self, step: Step) -> Lines:
+    def tell(self, step: Step[FiveDiceState]) -> Lines:
         v = self.voice
         event = step.event
         state: FiveDiceState = step.state

@@ -49,7 +49,7 @@ class Phrasebook:
         """The lines that open game ``number`` of the log."""
         raise NotImplementedError
 
-    def tell(self, step: Step) -> Lines:
+    def tell(self, step: Step[t.Any]) -> Lines:
         """An event in words, worked out afresh (see :meth:`say`)."""
         return self.tell_shared(step.event)
 
@@ -75,7 +75,7 @@ class Phrasebook:
 
     # -- Shared ----------------------------------------------------------------
 
-    def say(self, step: Step) -> Lines:
+    def say(self, step: Step[t.Any]) -> Lines:
         """An event in words, from the cache when it has been told before."""
         event = step.event
         lines = self._said.get(event)

@@ -58,7 +58,7 @@ class Game(t.Generic[S]):
     check_players: t.Callable[[Sequence[str]], None]
     start: t.Callable[[GameStarted], S]
     next_roll: t.Callable[[S], RollRequest | None]
-    decide: t.Callable[[S, Roll], Sequence[Event]]
+    decide: t.Callable[[S, Roll], tuple[Event, ...]]
     evolve: t.Callable[[S, Event], S]
     #: The most dice one roll of a game with this header can show, and the
     #: most receivers it can name: what the widest line of its log holds.

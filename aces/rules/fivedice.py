@@ -257,7 +257,7 @@ def _after_fixed(state: FiveDiceState, seat: int, paid: Settlement) -> list[int]
 # -- Deciding -----------------------------------------------------------------
 
 
-def decide(state: FiveDiceState, roll: Roll) -> list[Event]:
+def decide(state: FiveDiceState, roll: Roll) -> tuple[Event, ...]:
     """The events a roll produces, up to the point where the next roll is due.
 
     The first event is always the :class:`Rolled` itself, with the receivers
@@ -278,7 +278,7 @@ def decide(state: FiveDiceState, roll: Roll) -> list[Event]:
             events.append(outcome)
     else:
         _decide_turn(state, roll, events)
-    return events
+    return tuple(events)
 
 
 def _check_receivers(state: FiveDiceState, player: str, roll: Roll) -> None:
