@@ -36,9 +36,9 @@ from __future__ import annotations
 import errno
 import typing as t
 
-__all__ = ["N_", "QUOTE", "AcesError", "DiceFileError", "EmptyLogError", "Gettext", "LocatedError",
-           "LogError", "NGettext", "OptionError", "Plural", "RollError", "TruncatedLogError",
-           "os_reason", "shorten"]
+__all__ = ["N_", "QUOTE", "AcesError", "DiceFileError", "EmptyLogError", "Gettext",
+           "LocatedError", "LogError", "NGettext", "OptionError", "Plural", "RollError", "Show",
+           "TruncatedLogError", "os_reason", "shorten"]
 
 Gettext = t.Callable[[str], str]
 NGettext = t.Callable[[str, str, int], str]
@@ -48,8 +48,49 @@ def _identity(message: str) -> str:
     return message
 
 
+Show = t.Callable[[object], object]
+
+
 def _english(singular: str, plural: str, n: int) -> str:
     return singular if n == 1 else plural
+
+
+def _as_is(value: object) -> object:
+    return value
+
+
+class Names(tuple[str, ...]):
+    """Names in a message, shown as a list in the reader's language.
+
+    >>> f"{Names(['Bo', 'Cy'])}", Names(['Bo', 'Cy']).shown("nb")
+    ('Bo and Cy', 'Bo og Cy')
+    """
+
+    __slots__ = ()
+    #: Babel's style of list: every name ("and").
+    style: t.ClassVar[t.Literal["standard", "or"]] = "standard"
+
+    def shown(self, lang: str) -> str:
+        """The names as a list in ``lang``."""
+        from babel.lists import format_list
+
+        from aces.i18n import babel_locale
+
+        return str(format_list(list(self), style=self.style, locale=babel_locale(lang)))
+
+    def __format__(self, spec: str) -> str:
+        return format(self.shown("en"), spec)
+
+
+class OneOf(Names):
+    """Names of which one is meant: a list joined by "or".
+
+    >>> f"{OneOf(['Bo', 'Bob', 'Bodil'])}", OneOf(['Bo', 'Bob']).shown("nb")
+    ('Bo, Bob, or Bodil', 'Bo eller Bob')
+    """
+
+    __slots__ = ()
+    style = "or"
 
 
 def N_(message: str) -> str:  # noqa: N802 - the gettext convention
@@ -119,14 +160,18 @@ class AcesError(ValueError):
                            for name, value in self.values.items()}
         return self
 
-    def reason(self, gettext: Gettext = _identity, ngettext: NGettext = _english) -> str:
+    def reason(self, gettext: Gettext = _identity, ngettext: NGettext = _english,
+               show: Show = _as_is) -> str:
         """The reason alone, translated by ``gettext`` (``ngettext`` for a :class:`Plural`).
 
-        A value that is itself an :class:`AcesError` (an error wrapped in
-        another, say an option error found in a log) is translated too.
+        ``show`` writes each value for the reader's language (numbers and
+        lists the language's way, see :mod:`aces.cli._numbers`); the plural
+        form is still chosen by the number itself. A value that is itself an
+        :class:`AcesError` (an error wrapped in another, say an option error
+        found in a log) is translated too.
         """
-        values = {name: value.reason(gettext, ngettext) if isinstance(value, AcesError)
-                  else value for name, value in self.values.items()}
+        values = {name: value.reason(gettext, ngettext, show) if isinstance(value, AcesError)
+                  else show(value) for name, value in self.values.items()}
         message = self.message
         if isinstance(message, Plural):
             count = self.values[message.by]
@@ -134,10 +179,11 @@ class AcesError(ValueError):
             return ngettext(message.singular, message.plural, count).format(**values)
         return gettext(message).format(**values)
 
-    def render(self, gettext: Gettext = _identity, ngettext: NGettext = _english) -> str:
+    def render(self, gettext: Gettext = _identity, ngettext: NGettext = _english,
+               show: Show = _as_is) -> str:
         """The whole one-line message, translated by ``gettext`` and ``ngettext``:
         where the error is, if known, then why."""
-        reason = self.reason(gettext, ngettext)
+        reason = self.reason(gettext, ngettext, show)
         if self.source is None:
             return reason
         where = gettext(_WHERE).format(source=self.source, line=self.line)

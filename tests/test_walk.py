@@ -149,7 +149,7 @@ def test_a_roll_naming_receivers_in_a_game_without_choices_is_refused() -> None:
     error = refusal(changed(e1(), 9, to=("Bo",)))
     assert type(error) is RollError, "the rules' own kind of error, not a wrapper"
     assert error.line == 9
-    assert "names no receivers, but it names Bo" in error.reason()
+    assert "a roll names no receivers, but this one names Bo" in error.reason()
 
 
 def test_a_missing_consequence_is_refused() -> None:
