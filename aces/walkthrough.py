@@ -54,7 +54,8 @@ from aces.events import (
     TurnMissed,
     Unpaid,
 )
-from aces.narrate import PHRASEBOOKS, Narrator
+from aces.games import registration
+from aces.narrate import Narrator
 from aces.narrate.voice import Voice
 from aces.rules import fivedice, pot
 from aces.walk import Visitor, drive
@@ -63,6 +64,7 @@ if t.TYPE_CHECKING:
     import gettext
     from collections.abc import Callable, Iterable, Sequence
 
+    from aces.games import Holding, Registration
     from aces.log import Record
     from aces.narrate.phrasebook import Phrasebook
     from aces.walk import Step
@@ -108,7 +110,8 @@ Part = Told | Aside | Standings
 def _explain(voice: Voice, rule: str, state: t.Any) -> str:
     """The aside for ``rule``, in the voice's language; ``state`` is the game's now."""
     _ = voice.gettext
-    threes = isinstance(state, fivedice.FiveDiceState) and state.threes
+    # A game played with the threes variation explains some rules its own way.
+    threes = getattr(state, "threes", False) is True
     texts: dict[str, Callable[[], str]] = {
         # Translators: the rule asides of "aces walkthrough": each explains a rule
         # of the games the first time it comes into play, in a sentence or three.
@@ -320,44 +323,10 @@ def fivedice_rules(step: Step[t.Any], before: fivedice.FiveDiceState) -> list[st
     return found if rule is None else [*found, rule]
 
 
-#: What puts each game's rules into play, and what its standings table shows.
-RULEBOOKS: t.Final[dict[str, Callable[[Step[t.Any], t.Any], list[str]]]] = {
-    pot.NAME: pot_rules,
-    fivedice.NAME: fivedice_rules,
-}
-
-
-def _no_rules(step: Step[t.Any], before: t.Any) -> list[str]:
-    """A game without a rulebook here: its events are told, no rule explained."""
-    return []
-
-
-#: The session aside of each game.
-SESSION_RULE: t.Final = {pot.NAME: "session", fivedice.NAME: "fd-session"}
-
-
-def _holding(state: t.Any) -> tuple[t.Any, ...]:
-    """What the standings of a state show: each player's chips or dice, and the pot or centre."""
-    if isinstance(state, fivedice.FiveDiceState):
-        return (state.players, state.held, state.centre)
-    if isinstance(state, pot.PotState):
-        return (state.players, state.chips, state.pot)
-    return ()
-
-
-def _holdings(voice: Voice, state: t.Any) -> Standings:
+def _holdings(voice: Voice, holding: Holding, label: str) -> Standings:
     """A state's standings as a table: each player's chips or dice, then the pot or centre."""
-    if isinstance(state, fivedice.FiveDiceState):
-        held, rest = state.held, state.centre
-        # Translators: the last column of the standings table of "aces walkthrough"
-        # (five-dice game): the dice in the centre, out of the game.
-        label = voice.gettext("Centre")
-    else:
-        held, rest = state.chips, state.pot
-        # Translators: the last column of the standings table of "aces walkthrough"
-        # (Aces in the Pot): the chips in the pot.
-        label = voice.gettext("Pot")
-    return Standings((*state.players, label), tuple(voice.number(n) for n in (*held, rest)))
+    return Standings((*holding.players, label),
+                     tuple(voice.number(n) for n in (*holding.held, holding.out)))
 
 
 # -- Building a walkthrough ---------------------------------------------------------
@@ -380,10 +349,11 @@ class Walkthrough(Visitor[list[Part]]):
         self.label = self.voice.gettext("Rule")
         self._book: Phrasebook | None = None
         self._books: dict[str, Phrasebook] = {}
-        self._game = ""
+        self._game: Registration[t.Any] | None = None
         self._state: t.Any = None
-        #: The state after the last event that changed who holds what.
-        self._moved: t.Any = None
+        self._holding: Holding | None = None
+        #: What the players held after the last event that changed it.
+        self._moved: Holding | None = None
         #: Asides of the roll being settled, told once it is.
         self._pending: list[Aside] = []
 
@@ -400,16 +370,20 @@ class Walkthrough(Visitor[list[Part]]):
         book = self._book
         assert book is not None, "walk() always begins with game_started"
         self._tell(lines, opens_game=kind is GameStarted)
-        if _holding(step.state) != _holding(self._state):
+        game = self._game
+        assert game is not None
+        holding = game.holding(step.state)
+        if holding != self._holding:
             # Chips or dice moved (or a roll was taken back): the standings
             # the narrator has due are these.
-            self._moved = step.state
+            self._moved = holding
+        self._holding = holding
         before, self._state = self._state, step.state
         if kind is GameStarted:
-            if self.narrator.games > 1:
-                self._explain(SESSION_RULE[self._game], step.state)
+            if self.narrator.games > 1 and game.session_rule is not None:
+                self._explain(game.session_rule, step.state)
             return
-        for rule in RULEBOOKS.get(self._game, _no_rules)(step, before):
+        for rule in game.rulebook(step, before):
             self._explain(rule, step.state)
 
     def end(self) -> None:
@@ -426,15 +400,17 @@ class Walkthrough(Visitor[list[Part]]):
         self._flush()
         self.narrator.settle()
         if self.narrator.take():
-            self.parts.append(_holdings(self.voice, self._moved))
+            assert self._moved is not None
+            assert self._book is not None
+            self.parts.append(_holdings(self.voice, self._moved, self._book.out_label()))
 
     def _start(self, event: GameStarted) -> None:
-        """The phrasebook of a new game (the narrator has refused unknown games)."""
+        """The registration and phrasebook of a new game (the walk has refused unknown games)."""
+        self._game = registration(event.game)
         book = self._books.get(event.game)
         if book is None:
-            book = self._books[event.game] = PHRASEBOOKS[event.game](self.voice)
+            book = self._books[event.game] = self._game.phrasebook(self.voice)
         self._book = book
-        self._game = event.game
 
     def _tell(self, lines: Sequence[str], *, opens_game: bool = False) -> None:
         if not lines:

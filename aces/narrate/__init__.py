@@ -2,9 +2,10 @@
 
 :class:`Narrator` is a :class:`~aces.walk.Visitor` of the steps of a walk,
 so nothing is told past a bad line. It numbers the games, hands each event
-to the phrasebook of its game (:mod:`aces.narrate.pot`,
-:mod:`aces.narrate.fivedice`), shows the standings once a roll is settled,
-and keeps a session's tally (pots won, or in the five-dice game, games lost).
+to the phrasebook its game registered (:mod:`aces.games`; the built-in ones
+are :mod:`aces.narrate.pot` and :mod:`aces.narrate.fivedice`), shows the
+standings once a roll is settled, and keeps a session's tally (pots won,
+or in the five-dice game, games lost).
 
 >>> import io
 >>> from aces.dice import DiceFile
@@ -28,8 +29,7 @@ import typing as t
 
 from aces.errors import AcesError
 from aces.events import GameOver, GameStarted, Rolled
-from aces.narrate.fivedice import FiveDicePhrasebook
-from aces.narrate.pot import PotPhrasebook
+from aces.games import registered
 from aces.narrate.voice import Voice
 from aces.walk import Visitor, drive
 
@@ -41,11 +41,7 @@ if t.TYPE_CHECKING:
     from aces.narrate.phrasebook import Phrasebook
     from aces.walk import Step
 
-__all__ = ["PHRASEBOOKS", "Narrator", "tell"]
-
-#: The phrasebook of each game, by the name the log uses.
-PHRASEBOOKS: t.Final[dict[str, type[Phrasebook]]] = {
-    book.game: book for book in (PotPhrasebook, FiveDicePhrasebook)}
+__all__ = ["Narrator", "tell"]
 
 
 class _Session:
@@ -134,13 +130,13 @@ class Narrator(Visitor[list[str]]):
     def _start(self, event: GameStarted, out: list[str]) -> None:
         book = self._books.get(event.game)
         if book is None:
-            phrasebook = PHRASEBOOKS.get(event.game)
-            if phrasebook is None:
+            game = registered().get(event.game)
+            if game is None:
                 # Translators: an error of "aces replay". {game}: the game's
                 # name in the log, such as 'fivedice'.
                 raise AcesError("replay cannot tell a game of {game!r} yet; aces verify"
                                 " can check it", game=event.game)
-            book = self._books[event.game] = phrasebook(self.voice)
+            book = self._books[event.game] = game.phrasebook(self.voice)
         self._book = book
         self.games += 1
         session = self._sessions.setdefault(event.game, _Session())

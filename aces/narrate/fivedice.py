@@ -195,6 +195,11 @@ class FiveDicePhrasebook(Phrasebook):
                                                        strict=True))),
             centre=v.number(state.centre))
 
+    def out_label(self) -> str:
+        # Translators: the last column of the standings table of "aces walkthrough"
+        # (five-dice game): the dice in the centre, out of the game.
+        return self.voice.gettext("Centre")
+
     def tally(self, scores: Mapping[str, int], games: int) -> str:
         v = self.voice
         # Translators: a session's tally after each game of the five-dice

@@ -61,6 +61,11 @@ class Phrasebook:
         """The standings of ``state`` in words, worked out afresh."""
         raise NotImplementedError
 
+    def out_label(self) -> str:
+        """The heading of what is out of the players' hands (the pot, the
+        centre), the last column of a walkthrough's standings table."""
+        raise NotImplementedError
+
     def score(self, event: GameOver) -> str | None:
         """The player a finished game scores for in the session's tally."""
         return event.winner

@@ -218,6 +218,11 @@ class PotPhrasebook(Phrasebook):
                                                        strict=True))),
             pot=v.number(state.pot))
 
+    def out_label(self) -> str:
+        # Translators: the last column of the standings table of "aces walkthrough"
+        # (Aces in the Pot): the chips in the pot.
+        return self.voice.gettext("Pot")
+
     def tally(self, scores: Mapping[str, int], games: int) -> str:
         v = self.voice
         # Translators: a session's tally after each game. {count}: the games

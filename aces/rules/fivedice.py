@@ -39,6 +39,7 @@ from aces.events import (
     Rolled,
     TurnMissed,
 )
+from aces.games import Holding
 from aces.rules import Game, OptionValue, Roll, RollRequest, check_names
 from aces.rules.opening import Opening, decided
 
@@ -174,6 +175,11 @@ class FiveDiceState(msgspec.Struct, frozen=True):
 
     def right_of(self, seat: int) -> int:
         return (seat - 1) % len(self.players)
+
+
+def holding(state: FiveDiceState) -> Holding:
+    """Each player's dice, and the dice in the centre."""
+    return Holding(state.players, state.held, state.centre)
 
 
 def start(header: GameStarted) -> FiveDiceState:
