@@ -46,6 +46,12 @@ exclude_patterns = ["_build", "_templates", "locale"]
 aces_log_root = ".."
 
 html_theme = "furo"
+# The language switcher lives in furo's announcement bar (see _templates/page.html),
+# a quiet bar at the top of every page when the site has more than one language.
+_BAR = {"color-announcement-background": "var(--color-background-secondary)",
+        "color-announcement-text": "var(--color-foreground-primary)"}
+html_theme_options = {"light_css_variables": _BAR, "dark_css_variables": _BAR,
+                      **({"announcement": "languages"} if len(aces_languages) > 1 else {})}
 # Furo's icons with their titles translatable (the theme writes them in English).
 templates_path = ["_templates"]
 html_title = "aces"

@@ -70,6 +70,8 @@ def script(catalog: Catalog, lang: str) -> str:
         key = message.id[0] if isinstance(message.id, tuple) else message.id
         messages[key] = (list(message.string) if isinstance(message.string, tuple)
                          else message.string)
+    # Sphinx indexes a plural's forms with this expression: a number, never a boolean.
     body = json.dumps({"locale": lang, "messages": messages,
-                       "plural_expr": catalog.plural_expr}, sort_keys=True, indent=4)
+                       "plural_expr": f"Number({catalog.plural_expr})"},
+                      sort_keys=True, indent=4)
     return f"Documentation.addTranslations({body});\n"
