@@ -9,7 +9,6 @@ extraction. The languages are those of the catalogs in ``docs/locale``.
 from __future__ import annotations
 
 import html
-import importlib.util
 import io
 import re
 import shutil
@@ -31,19 +30,12 @@ from aces.odds.finish import try_success
 from aces.odds.outcomes import CHANCES, Outcome
 from aces.rules import game_named
 
+from docsite import load_tool
+
 ROOT: t.Final = Path(__file__).resolve().parent.parent.parent
 
 
-def _load_tool() -> t.Any:
-    spec = importlib.util.spec_from_file_location("docs_tool", ROOT / "scripts" / "docs.py")
-    assert spec is not None
-    assert spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-tool = _load_tool()
+tool = load_tool()
 #: The site's languages, read from its catalogs as the build reads them.
 LANGUAGES: t.Final = tuple(tool.languages())
 NORWEGIAN: t.Final = ("nb", "nn")
