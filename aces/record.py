@@ -34,7 +34,7 @@ import typing as t
 from aces.errors import AcesError
 from aces.events import GameStarted, Rolled, RollUndone
 from aces.rules import Roll, game_named
-from aces.walk import UNDO_DEPTH, Standing, Step
+from aces.walk import Standing, Step, undo_depth
 
 if t.TYPE_CHECKING:
     from aces.events import Event
@@ -109,8 +109,9 @@ class Table:
         kind = type(event)
         if kind is GameStarted:
             self.games += 1
-            self._game = _Game(step.game, t.cast("GameStarted", event), step.state,
-                               collections.deque(maxlen=UNDO_DEPTH))
+            header = t.cast("GameStarted", event)
+            self._game = _Game(step.game, header, step.state,
+                               collections.deque(maxlen=undo_depth(len(header.players))))
             self._pending = []
             return
         game = self._game
@@ -135,7 +136,7 @@ class Table:
         self._finished = self._game
         self.games += 1
         self._game = _Game(game, header, game.start(header),
-                           collections.deque(maxlen=UNDO_DEPTH))
+                           collections.deque(maxlen=undo_depth(len(header.players))))
         self._unwritten = True
 
     def start(self) -> list[Step]:

@@ -33,6 +33,10 @@ if t.TYPE_CHECKING:
 #: How many rolls of one game an undo can reach back: far more than a
 #: table ever takes back, few enough that a hostile log costs little memory.
 UNDO_DEPTH: t.Final = 1000
+#: Seats, over all the states an undo can go back to, that a walk keeps: at
+#: a table of thousands of players fewer rolls can be taken back, so that
+#: the states kept never cost more than a few megabytes.
+UNDO_SEATS: t.Final = 1_000_000
 
 _ENCODER: t.Final = msgspec.json.Encoder()
 _FACES: t.Final = frozenset(range(1, 7))
@@ -86,7 +90,8 @@ def walk(
             raise LogError(source, line, "{reason}", reason=_bounded(exc)) from None
         yield new(Step, (line, header, state, game))
         next_roll, decide, evolve = game.next_roll, game.decide, game.evolve
-        standing: collections.deque[Standing] = collections.deque(maxlen=UNDO_DEPTH)
+        standing: collections.deque[Standing] = collections.deque(
+            maxlen=undo_depth(len(header.players)))
         last_line = line
         while True:
             request = next_roll(state)
@@ -148,6 +153,15 @@ def walk(
                 yield new(Step, (line, consequence, state, game))
 
 
+def undo_depth(players: int) -> int:
+    """How many rolls an undo can reach back at a table of ``players``.
+
+    >>> undo_depth(4), undo_depth(4000)
+    (1000, 250)
+    """
+    return min(UNDO_DEPTH, max(10, UNDO_SEATS // players))
+
+
 def _undo(standing: collections.deque[Standing], undo: RollUndone, source: str,
           line: int) -> t.Any:
     """The state before the roll ``undo`` takes back, once it is the right one."""
@@ -155,7 +169,8 @@ def _undo(standing: collections.deque[Standing], undo: RollUndone, source: str,
         # Translators: an error of a log. {depth}: how many rolls back an
         # undo may reach; keep roll_undone as it is.
         raise LogError(source, line, "roll_undone, but no roll of this game is left to take"
-                       " back (an undo reaches back at most {depth} rolls)", depth=UNDO_DEPTH)
+                       " back (an undo reaches back at most {depth} rolls)",
+                       depth=standing.maxlen)
     undoes, roll, before = standing[-1]
     expected = RollUndone(undoes=undoes, player=roll.player, dice=roll.dice, to=roll.to)
     if undo != expected:

@@ -55,12 +55,13 @@ from aces.events import (
     Unpaid,
 )
 from aces.narrate import PHRASEBOOKS, Narrator
+from aces.narrate.phrasebook import LARGE_TABLE, changed_seats
 from aces.narrate.voice import Voice
 from aces.rules import fivedice, pot
 
 if t.TYPE_CHECKING:
     import gettext
-    from collections.abc import Callable, Iterable, Sequence
+    from collections.abc import Callable, Iterable, Iterator, Sequence
 
     from aces.log import Record
     from aces.narrate.phrasebook import Phrasebook
@@ -344,19 +345,28 @@ def _holding(state: t.Any) -> tuple[t.Any, ...]:
     return ()
 
 
-def _holdings(voice: Voice, state: t.Any) -> Standings:
-    """A state's standings as a table: each player's chips or dice, then the pot or centre."""
+def _holdings(voice: Voice, state: t.Any, shown: t.Any, *, full: bool = False) -> Standings:
+    """A state's standings as a table: each player's chips or dice, then the pot or centre.
+
+    At a large table (more than :data:`~aces.narrate.phrasebook.LARGE_TABLE`
+    players) only the players whose holdings changed since ``shown`` get a
+    column, unless ``full``, as in the replay's standings line.
+    """
     if isinstance(state, fivedice.FiveDiceState):
-        held, rest = state.held, state.centre
+        held, rest, before = state.held, state.centre, shown.held
         # Translators: the last column of the standings table of "aces walkthrough"
         # (five-dice game): the dice in the centre, out of the game.
         label = voice.gettext("Centre")
     else:
-        held, rest = state.chips, state.pot
+        held, rest, before = state.chips, state.pot, shown.chips
         # Translators: the last column of the standings table of "aces walkthrough"
         # (Aces in the Pot): the chips in the pot.
         label = voice.gettext("Pot")
-    return Standings((*state.players, label), tuple(voice.number(n) for n in (*held, rest)))
+    players: Sequence[str] = state.players
+    if len(players) > LARGE_TABLE and not full:
+        seats = changed_seats(held, before)
+        players, held = [players[s] for s in seats], tuple(held[s] for s in seats)
+    return Standings((*players, label), tuple(voice.number(n) for n in (*held, rest)))
 
 
 # -- Building a walkthrough ---------------------------------------------------------
@@ -383,6 +393,8 @@ class Walkthrough:
         self._state: t.Any = None
         #: The state after the last event that changed who holds what.
         self._moved: t.Any = None
+        #: The state of the last standings table of this game (or its start).
+        self._shown: t.Any = None
         #: Asides of the roll being settled, told once it is.
         self._pending: list[Aside] = []
 
@@ -390,11 +402,13 @@ class Walkthrough:
         """Tell one step; its asides wait until the roll that caused them is settled."""
         event = step.event
         kind = type(event)
-        if self._book is None or kind is GameStarted or kind not in self._book.settling:
-            self._settle()
+        book = self._book
+        if book is None or kind is GameStarted or kind not in book.settling:
+            self._settle(full=book is not None and kind in book.milestones)
         lines = self.narrator.narrate(step)
         if kind is GameStarted:
             self._start(t.cast("GameStarted", event))
+            self._shown = step.state
         book = self._book
         assert book is not None, "walk() always begins with game_started"
         self._tell(lines, opens_game=kind is GameStarted)
@@ -414,13 +428,23 @@ class Walkthrough:
         """The parts once the log is read: asides and standings still due, the verdict."""
         self._settle()
         self._tell(self.narrator.finish())
-        return self.parts
+        return self.take()
 
-    def _settle(self) -> None:
+    def take(self) -> list[Part]:
+        """The parts told since the last take, to write out now.
+
+        Consecutive :class:`Told` parts continue one another: a renderer
+        joins them as one block (see :func:`render_stream`).
+        """
+        parts, self.parts = self.parts, []
+        return parts
+
+    def _settle(self, *, full: bool = False) -> None:
         """A roll is settled: its asides, then the standings if the narrator has them due."""
         self._flush()
-        if self.narrator.settle():
-            self.parts.append(_holdings(self.voice, self._moved))
+        if self.narrator.settle(full=full):
+            self.parts.append(_holdings(self.voice, self._moved, self._shown, full=full))
+            self._shown = self._moved
 
     def _start(self, event: GameStarted) -> None:
         """The phrasebook of a new game (the narrator has refused unknown games)."""
@@ -431,12 +455,7 @@ class Walkthrough:
         self._game = event.game
 
     def _tell(self, lines: Sequence[str], *, opens_game: bool = False) -> None:
-        if not lines:
-            return
-        last = self.parts[-1] if self.parts else None
-        if isinstance(last, Told) and not opens_game:
-            self.parts[-1] = Told((*last.lines, *lines), last.opens_game)
-        else:
+        if lines:
             self.parts.append(Told(tuple(lines), opens_game))
 
     def _explain(self, rule: str, state: t.Any) -> None:
@@ -452,31 +471,70 @@ class Walkthrough:
         self._pending.clear()
 
 
-def walkthrough(records: Iterable[Record], source: str, catalog: gettext.NullTranslations,
-                lang: str) -> list[Part]:
-    """A whole log as a walkthrough; :class:`~aces.errors.LogError` at a bad line."""
+def stream(records: Iterable[Record], source: str, catalog: gettext.NullTranslations,
+           lang: str) -> Iterator[Part]:
+    """A log as a walkthrough, part by part as the log is read.
+
+    Memory stays flat however long the log: each step's parts are handed
+    on as soon as they are told. :class:`~aces.errors.LogError` at a bad
+    line, after every part before it.
+    """
     from aces.walk import walk
 
     guide = Walkthrough(catalog, lang)
     for step in walk(records, source):
         guide.add(step)
-    return guide.finish()
+        yield from guide.take()
+    yield from guide.finish()
+
+
+def walkthrough(records: Iterable[Record], source: str, catalog: gettext.NullTranslations,
+                lang: str) -> list[Part]:
+    """A whole log as a walkthrough, each run of told lines as one part."""
+    parts: list[Part] = []
+    lines: list[str] = []
+    opens_game = False
+    for part in [*stream(records, source, catalog, lang), None]:
+        if isinstance(part, Told) and not part.opens_game and lines:
+            lines.extend(part.lines)
+            continue
+        if lines:
+            parts.append(Told(tuple(lines), opens_game))
+            lines = []
+        if isinstance(part, Told):
+            lines, opens_game = list(part.lines), part.opens_game
+        elif part is not None:
+            parts.append(part)
+    return parts
 
 
 # -- Rendering ----------------------------------------------------------------------
 
 
-def render(parts: Sequence[Part], fmt: Format) -> str:
+def render(parts: Iterable[Part], fmt: Format) -> str:
     """The walkthrough as Markdown, reStructuredText or plain text."""
-    renderers: dict[str, Callable[[Part, bool], list[str]]] = {
-        "markdown": _markdown, "rst": _rst, "text": _text}
-    blocks: list[str] = []
-    started = False
+    return "".join(render_stream(parts, fmt))
+
+
+def render_stream(parts: Iterable[Part], fmt: Format) -> Iterator[str]:
+    """The text of each part in turn, ready to write out as it comes.
+
+    A :class:`Told` part that follows another and opens no game continues
+    its block, so a walkthrough streamed piece by piece reads the same as
+    one rendered whole.
+    """
+    renderer = _RENDERERS[fmt]
+    started = told = False
     for part in parts:
-        new_game = isinstance(part, Told) and part.opens_game and started
-        started = True
-        blocks.append("\n".join(renderers[fmt](part, new_game)))
-    return "\n\n".join(blocks) + "\n"
+        is_told = isinstance(part, Told)
+        new_game = is_told and part.opens_game and started  # type: ignore[union-attr]
+        if started:
+            continues = is_told and told and not part.opens_game  # type: ignore[union-attr]
+            yield "\n" if continues else "\n\n"
+        yield "\n".join(renderer(part, new_game))
+        started, told = True, is_told
+    if started:
+        yield "\n"
 
 
 _MARKDOWN_SPECIAL: t.Final = re.compile(r"([\\`*_{}\[\]<>()#+!|~])")
@@ -524,3 +582,7 @@ def _text(part: Part, new_game: bool) -> list[str]:
     widths = [max(len(a), len(b)) for a, b in zip(part.header, part.row, strict=True)]
     return ["    " + "  ".join(cell.rjust(width) for cell, width in zip(row, widths, strict=True))
             for row in (part.header, part.row)]
+
+
+_RENDERERS: t.Final[dict[str, Callable[[Part, bool], list[str]]]] = {
+    "markdown": _markdown, "rst": _rst, "text": _text}

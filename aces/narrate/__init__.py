@@ -73,6 +73,8 @@ class Narrator:
         self._sessions: dict[str, _Session] = {}
         #: The state whose standings are still to be shown.
         self._due: t.Any = None
+        #: The state of the last standings shown in this game (or its start).
+        self._shown: t.Any = None
         #: The game and player the last game over scored, until the next event:
         #: a roll taken back right after it takes the score back too.
         self._scored: tuple[str, str | None] | None = None
@@ -92,11 +94,11 @@ class Narrator:
         if kind is GameStarted:
             self.settle(out)
             self._start(t.cast("GameStarted", event), out)
+            self._shown = step.state
             return out
         assert book is not None, "walk() always begins with game_started"
         if self._due is not None and kind not in book.settling:
-            out.append(book.standings(self._due))
-            self._due = None
+            self._show(book, out, full=kind in book.milestones)
         out.extend(book.say(step))
         scored, self._scored = self._scored, None
         if kind in book.moving:
@@ -110,14 +112,23 @@ class Narrator:
                 self._unscore(*scored)
         return out
 
-    def settle(self, out: list[str] | None = None) -> list[str]:
-        """Show the standings now if they have changed since last shown."""
+    def settle(self, out: list[str] | None = None, *, full: bool = False) -> list[str]:
+        """Show the standings now if they have changed since last shown.
+
+        ``full``: name every player, even at a large table (a milestone).
+        """
         if out is None:
             out = []
         if self._due is not None and self._book is not None:
-            out.append(self._book.standings(self._due))
-            self._due = None
+            self._show(self._book, out, full=full)
         return out
+
+    def _show(self, book: Phrasebook, out: list[str], *, full: bool = False) -> None:
+        """The standings due, if anything they name has changed."""
+        line = book.standings(self._due, self._shown, full=full)
+        if line is not None:
+            out.append(line)
+        self._shown, self._due = self._due, None
 
     def finish(self, out: list[str] | None = None) -> list[str]:
         """The closing lines once the log is read: the verdict of a session."""
