@@ -39,7 +39,8 @@ def replay(path: Path) -> None:
     narrator = Narrator(translations("nb"), "nb")
     with path.open("rb") as handle, io.StringIO() as out:
         for step in walk(read(handle, "log"), "log"):
-            out.writelines(narrator.narrate(step))
+            narrator.visit(step)
+            out.writelines(narrator.take())
             out.seek(0)
             out.truncate()
 

@@ -7,8 +7,8 @@ import typing as t
 
 import click
 
-from aces.cli._common import lang_option, open_log, reader_gone, reported, translations
-from aces.errors import AcesError, EmptyLogError, os_reason
+from aces.cli._common import lang_option, open_log, reported, translations, writing
+from aces.errors import EmptyLogError
 
 if t.TYPE_CHECKING:
     from collections.abc import Iterable
@@ -48,19 +48,16 @@ def _write(texts: Iterable[str], out: t.TextIO) -> bool:
     """Write the walkthrough as it is told; ``False`` if there was nothing.
 
     Whatever was told before a bad line of the log is written out before
-    the error goes on its way to standard error.
+    the error goes on its way to standard error. A write that fails is one
+    line naming standard output; a closed pipe ends quietly (aces.cli.main).
     """
     written = False
     try:
-        try:
-            for text in texts:
+        for text in texts:
+            with writing(None):
                 out.write(text)
-                written = True
-        finally:
+            written = True
+    finally:
+        with writing(None):
             out.flush()
-    except BrokenPipeError:
-        reader_gone()
-    except OSError as exc:
-        raise AcesError("cannot write {path}: {reason}", path="<stdout>",
-                        reason=os_reason(exc)) from None
     return written

@@ -54,7 +54,7 @@ class FiveDicePhrasebook(Phrasebook):
     settling = frozenset({DiceToCentre, DicePassed, GameOver})
     moving = frozenset({DiceToCentre, DicePassed})
 
-    def say(self, step: Step) -> Lines:
+    def say(self, step: Step[FiveDiceState]) -> Lines:
         event = step.event
         kind = type(event)
         state: FiveDiceState = step.state
@@ -98,7 +98,7 @@ class FiveDicePhrasebook(Phrasebook):
                              " right; whoever rolls the last 1 loses.")
         return (opening, rule, self.opening_rule(dice))
 
-    def tell(self, step: Step) -> Lines:
+    def tell(self, step: Step[FiveDiceState]) -> Lines:
         v = self.voice
         event = step.event
         state: FiveDiceState = step.state
@@ -182,12 +182,6 @@ class FiveDicePhrasebook(Phrasebook):
         """A session of the five-dice game counts games lost."""
         return event.loser
 
-    def holdings(self, state: FiveDiceState) -> tuple[int, ...]:
-        return state.held
-
-    def rest(self, state: FiveDiceState) -> int:
-        return state.centre
-
     def tell_standings(self, state: FiveDiceState, counts: Mapping[str, int], *,
                        every: bool) -> str:
         v = self.voice
@@ -204,6 +198,11 @@ class FiveDicePhrasebook(Phrasebook):
         # list ("Ada 2 and Bo 1"); {centre}: the dice in the centre.
         return v.gettext("Standings, for those whose dice changed: {players}; in the"
                          " centre: {centre}.").format(players=players, centre=centre)
+
+    def out_label(self) -> str:
+        # Translators: the last column of the standings table of "aces walkthrough"
+        # (five-dice game): the dice in the centre, out of the game.
+        return self.voice.gettext("Centre")
 
     def tally(self, scores: Mapping[str, int], games: int) -> str:
         v = self.voice

@@ -72,13 +72,9 @@ class Phrasebook:
         """The lines that open game ``number`` of the log."""
         raise NotImplementedError
 
-    def tell(self, step: Step) -> Lines:
+    def tell(self, step: Step[t.Any]) -> Lines:
         """An event in words, worked out afresh (see :meth:`say`)."""
         return self.tell_shared(step.event)
-
-    def holdings(self, state: t.Any) -> tuple[int, ...]:
-        """What each seat holds in ``state`` (chips, or dice): what standings show."""
-        raise NotImplementedError
 
     def tell_standings(self, state: t.Any, counts: Mapping[str, int], *, every: bool) -> str:
         """The standings of ``state`` in words, worked out afresh.
@@ -86,6 +82,11 @@ class Phrasebook:
         ``counts`` holds the players to name, with what each holds: every
         player (``every``), or at a large table those whose holdings changed.
         """
+        raise NotImplementedError
+
+    def out_label(self) -> str:
+        """The heading of what is out of the players' hands (the pot, the
+        centre), the last column of a walkthrough's standings table."""
         raise NotImplementedError
 
     def score(self, event: GameOver) -> str | None:
@@ -102,7 +103,7 @@ class Phrasebook:
 
     # -- Shared ----------------------------------------------------------------
 
-    def say(self, step: Step) -> Lines:
+    def say(self, step: Step[t.Any]) -> Lines:
         """An event in words, from the cache when it has been told before."""
         event = step.event
         lines = self._said.get(event)
@@ -117,27 +118,26 @@ class Phrasebook:
         its start). At a large table only the players whose holdings
         changed since then are named, unless ``full``; ``None`` when none did.
         """
-        held = self.holdings(state)
+        from aces.games import registration
+
+        holding = registration(self.game).holding
+        now = holding(state)
+        players, held = now.players, now.held
         if len(held) > LARGE_TABLE and not full:
-            players = state.players
             changed = {players[seat]: held[seat]
-                       for seat in changed_seats(held, self.holdings(shown))}
+                       for seat in changed_seats(held, holding(shown).held)}
             if not changed:
                 return None
             return self.tell_standings(state, changed, every=False)
-        everyone = dict(zip(state.players, held, strict=True))
+        everyone = dict(zip(players, held, strict=True))
         if len(held) > LARGE_TABLE:
             return self.tell_standings(state, everyone, every=True)
-        key = (state.players, held, self.rest(state))
+        key = now
         line = self._standings.get(key)
         if line is None:
             line = self.remember(self._standings, key,
                                  self.tell_standings(state, everyone, every=True))
         return line
-
-    def rest(self, state: t.Any) -> int:
-        """What lies outside the players' hands (the pot, the centre)."""
-        raise NotImplementedError
 
     @staticmethod
     def remember(cache: Memo[t.Any, t.Any], key: t.Hashable, value: t.Any) -> t.Any:

@@ -51,7 +51,7 @@ class PotPhrasebook(Phrasebook):
     moving = frozenset({ChipsToPot, ChipsPassed})
     milestones = frozenset({FinishStarted})
 
-    def say(self, step: Step) -> Lines:
+    def say(self, step: Step[PotState]) -> Lines:
         event = step.event
         key: t.Hashable = event
         if type(event) is Rolled and event.stage == "try":
@@ -82,7 +82,7 @@ class PotPhrasebook(Phrasebook):
             rule = v.gettext("The finish starts when only one chip is left in play.")
         return (opening, rule, self.opening_rule(1))
 
-    def tell(self, step: Step) -> Lines:
+    def tell(self, step: Step[PotState]) -> Lines:
         v = self.voice
         event = step.event
         if isinstance(event, Rolled):
@@ -206,12 +206,6 @@ class PotPhrasebook(Phrasebook):
                           "{player} wins the pot of {count} chips.",
                           chips).format(player=event.winner, count=v.number(chips))
 
-    def holdings(self, state: PotState) -> tuple[int, ...]:
-        return state.chips
-
-    def rest(self, state: PotState) -> int:
-        return state.pot
-
     def tell_standings(self, state: PotState, counts: Mapping[str, int], *,
                        every: bool) -> str:
         v = self.voice
@@ -228,6 +222,11 @@ class PotPhrasebook(Phrasebook):
         # Bo 1"); {pot}: the chips in the pot.
         return v.gettext("Standings, for those whose chips changed: {players}; in the pot:"
                          " {pot}.").format(players=players, pot=pot_)
+
+    def out_label(self) -> str:
+        # Translators: the last column of the standings table of "aces walkthrough"
+        # (Aces in the Pot): the chips in the pot.
+        return self.voice.gettext("Pot")
 
     def tally(self, scores: Mapping[str, int], games: int) -> str:
         v = self.voice
