@@ -17,8 +17,9 @@ import shutil
 import typing as t
 from pathlib import Path
 
+from sphinx.errors import SphinxError
+
 from aces import __version__
-from aces.sphinxext import AcesDocsError
 
 if t.TYPE_CHECKING:
     from sphinx.application import Sphinx
@@ -29,8 +30,10 @@ if t.TYPE_CHECKING:
 SCRIPT: t.Final = "mathjax/tex-svg.js"
 
 
-class MathJaxMissingError(AcesDocsError):
+class MathJaxMissingError(SphinxError):
     """The package that ships MathJax is not installed."""
+
+    category = "aces documentation error"
 
 
 def shipped() -> Path:
