@@ -32,6 +32,8 @@ if t.TYPE_CHECKING:
     from sphinx.application import Sphinx
     from sphinx.util.typing import ExtensionMetadata
 
+    from aces.sphinxext.languages import Alternate
+
 #: The class that puts a section on the pupils' sheet.
 PUPIL: t.Final = "aces-pupil"
 SUFFIX: t.Final = "-sheet"
@@ -57,6 +59,8 @@ td { height: 1.6rem; }
 .headerlink { display: none; }
 img { max-width: 100%; }
 nav { margin-top: 2rem; font-size: .9rem; }
+.aces-languages ul { display: flex; gap: 1.5rem; list-style: none; padding: 0; }
+.aces-languages [aria-current] { font-weight: bold; }
 @media print { body { margin: 0; padding: 0; max-width: none; } nav { display: none; } }
 """
 
@@ -118,12 +122,20 @@ def write(app: Sphinx, doctree: nodes.document, docname: str) -> tuple[Path, Pat
             title = section[0].astext()
             raise SheetError(f"the pupils' section {title!r} has a formula, which the"
                              " PDF cannot typeset: write it as text there")
+    from sphinx.locale import _ as theme_words
+
+    from aces.sphinxext.languages import alternates
+
     lang = language(app.config.language)
     title = app.env.titles[docname].astext()
     body = "".join(app.builder.render_partial(section)["fragment"]  # type: ignore[attr-defined]
                    for section in sections)
-    page = sheet_html(title, body, Path(docname).name, lang)
-    out = Path(app.outdir, docname + SUFFIX + ".html")
+    name = docname + SUFFIX + ".html"
+    codes = list(getattr(app.config, "aces_languages", ()))
+    current = app.config.language or "en"
+    others = alternates(name, current, codes) if len(codes) > 1 and current in codes else []
+    page = sheet_html(title, body, Path(docname).name, lang, others, theme_words("Languages"))
+    out = Path(app.outdir, name)
     out.parent.mkdir(parents=True, exist_ok=True)
     out.write_text(page, encoding="utf-8")
     pdf = out.with_suffix(".pdf")
@@ -131,8 +143,10 @@ def write(app: Sphinx, doctree: nodes.document, docname: str) -> tuple[Path, Pat
     return out, pdf
 
 
-def sheet_html(title: str, body: str, lesson: str, lang: str) -> str:
-    """The sheet as one offline page: its words, the fields for a name, the A4 style."""
+def sheet_html(title: str, body: str, lesson: str, lang: str,
+               others: t.Sequence[Alternate] = (), languages: str = "Languages") -> str:
+    """The sheet as one offline page: its words, the fields for a name, the A4 style,
+    and on the screen only, the way back to the lesson and to the sheet in other languages."""
     _ = _catalog(lang).gettext
     # Translators: the blanks at the top of a pupil sheet, to write one's name,
     # class and the date on.
@@ -142,18 +156,36 @@ def sheet_html(title: str, body: str, lesson: str, lang: str) -> str:
     heading = _("{title}: pupil sheet").format(title=title)
     # Translators: a link at the foot of a pupil sheet (shown on screen, not printed).
     back = _("Back to the lesson")
+    esc = html.escape
+    head = "".join(f'<link rel="alternate" hreflang="{esc(alt.code)}" href="{esc(alt.href)}">\n'
+                   + (f'<link rel="alternate" hreflang="x-default" href="{esc(alt.href)}">\n'
+                      if alt.code == "en" else "")
+                   for alt in others)
+    switch = "".join(
+        f'<li><span lang="{esc(alt.code)}" aria-current="page">{esc(alt.name)}</span></li>'
+        if alt.current else
+        f'<li><a href="{esc(alt.href)}" hreflang="{esc(alt.code)}" lang="{esc(alt.code)}"'
+        f' rel="alternate">{esc(alt.name)}</a></li>'
+        for alt in others)
+    if switch:
+        switch = (f'<nav class="aces-languages" aria-label="{esc(languages)}"><ul>{switch}'
+                  "</ul></nav>\n")
     return (f'<!DOCTYPE html>\n<html lang="{html.escape(lang)}">\n<head>\n'
             '<meta charset="utf-8">\n'
             '<meta name="viewport" content="width=device-width, initial-scale=1">\n'
-            f"<title>{html.escape(heading)}</title>\n<style>{STYLE}</style>\n</head>\n"
+            f"<title>{html.escape(heading)}</title>\n{head}<style>{STYLE}</style>\n</head>\n"
             f'<body>\n<header><h1>{html.escape(heading)}</h1>\n'
             f'<p class="aces-who">{who}</p></header>\n<main>\n{body}</main>\n'
             f'<nav><a href="{html.escape(lesson)}.html">{html.escape(back)}</a></nav>\n'
-            "</body>\n</html>\n")
+            f"{switch}</body>\n</html>\n")
 
 
 def typeset(page: str, base: Path) -> bytes:
     """A sheet's page as PDF bytes, by WeasyPrint."""
+    import logging
+
+    # Its progress report is not news in a build's output; its warnings are.
+    logging.getLogger("weasyprint.progress").setLevel(logging.WARNING)
     try:
         from weasyprint import HTML
     except ImportError as exc:
@@ -162,10 +194,6 @@ def typeset(page: str, base: Path) -> bytes:
     except OSError as exc:
         raise SheetError(f"WeasyPrint cannot find its system libraries (Pango): {exc}"
                          " (Debian: apt-get install libpango-1.0-0 libpangoft2-1.0-0)") from None
-    import logging
-
-    # Its progress report is not news in a build's output; its warnings are.
-    logging.getLogger("weasyprint.progress").setLevel(logging.WARNING)
     return t.cast("bytes", HTML(string=page, base_url=str(base) + "/").write_pdf())
 
 

@@ -1,14 +1,31 @@
-"""The documentation built once for the session, shared by its tests and the browser's."""
+"""The documentation built once for the session, shared by its tests and the browser's;
+and the browser: Debian's Chromium driven by Playwright, reading the site from a local server.
+
+Where there is no Chromium the browser tests skip and say why; where
+``ACES_BROWSER_REQUIRED`` is set (``.ci/run`` sets it after installing
+Chromium) they fail instead. No browser is ever downloaded.
+"""
 
 from __future__ import annotations
 
+import functools
 import importlib.util
+import os
+import shutil
+import threading
 import typing as t
+from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
 import pytest
 
+if t.TYPE_CHECKING:
+    from collections.abc import Iterator
+
+    from playwright.sync_api import Browser, Page
+
 ROOT: t.Final = Path(__file__).resolve().parent.parent.parent
+REQUIRED: t.Final = "ACES_BROWSER_REQUIRED"
 
 
 def load_tool() -> t.Any:
@@ -29,3 +46,65 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> dict[str, t.Any]:
     builds: dict[str, t.Any] = {result.name: result for result in tool.build(out)}
     builds["templates"] = tool.extract(out / "gettext")
     return builds
+
+
+def chromium() -> str | None:
+    """The system's Chromium (``$ACES_CHROMIUM`` or Debian's), if there is one."""
+    wanted = os.environ.get("ACES_CHROMIUM", "/usr/bin/chromium")
+    if Path(wanted).is_file() and os.access(wanted, os.X_OK):
+        return wanted
+    return shutil.which("chromium")
+
+
+def unavailable(reason: str) -> t.NoReturn:
+    """Skip with the reason, or fail where a browser is required."""
+    if os.environ.get(REQUIRED):
+        pytest.fail(f"{reason}, but {REQUIRED} is set: the browser tests must run here")
+    pytest.skip(reason)
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Browser]:
+    executable = chromium()
+    if executable is None:
+        unavailable("no Chromium on this machine (apt-get install chromium)")
+    try:
+        from playwright.sync_api import sync_playwright
+    except ImportError:
+        unavailable("Playwright for Python is not installed (pip install -e '.[test]')")
+    with sync_playwright() as playwright:
+        launched = playwright.chromium.launch(executable_path=executable,
+                                              args=["--no-sandbox", "--disable-gpu"])
+        try:
+            yield launched
+        finally:
+            launched.close()
+
+
+class _Quiet(SimpleHTTPRequestHandler):
+    def log_message(self, format: str, *args: t.Any) -> None:
+        """Requests are not news."""
+
+
+@pytest.fixture(scope="module")
+def server(site: dict[str, t.Any]) -> Iterator[str]:
+    """The built site (every language side by side) at http://127.0.0.1:PORT/."""
+    root = site["html-en"].out.parent
+    handler = functools.partial(_Quiet, directory=str(root))
+    with ThreadingHTTPServer(("127.0.0.1", 0), handler) as httpd:
+        thread = threading.Thread(target=httpd.serve_forever, daemon=True)
+        thread.start()
+        try:
+            yield f"http://127.0.0.1:{httpd.server_address[1]}/"
+        finally:
+            httpd.shutdown()
+            thread.join()
+
+
+@pytest.fixture
+def page(browser: Browser) -> Iterator[Page]:
+    context = browser.new_context()
+    try:
+        yield context.new_page()
+    finally:
+        context.close()
