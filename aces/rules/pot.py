@@ -44,7 +44,7 @@ from aces.events import (
     Unpaid,
 )
 from aces.games import Holding
-from aces.rules import Game, OptionValue, Roll, RollRequest, check_names
+from aces.rules import Game, OptionValue, Roll, RollRequest, check_names, on
 from aces.rules.opening import Opening, decided
 
 if t.TYPE_CHECKING:
@@ -341,7 +341,7 @@ def evolve(state: PotState, event: Event) -> PotState:
     return handler(state, event)
 
 
-def _rolled(state: PotState, event: t.Any) -> PotState:
+def _rolled(state: PotState, event: Rolled) -> PotState:
     if state.phase == "opening":
         return msgspec.structs.replace(state, opening=state.opening.record(event.dice[0]))
     if state.phase == "play":
@@ -349,57 +349,58 @@ def _rolled(state: PotState, event: t.Any) -> PotState:
     return msgspec.structs.replace(state, try_rolls=state.try_rolls + 1)
 
 
-def _opening_tied(state: PotState, event: t.Any) -> PotState:
+def _opening_tied(state: PotState, event: OpeningTied) -> PotState:
     seats = tuple(state.seats[name] for name in event.players)
     return msgspec.structs.replace(state, opening=Opening(seats))
 
 
-def _opening_won(state: PotState, event: t.Any) -> PotState:
+def _opening_won(state: PotState, event: OpeningWon) -> PotState:
     return msgspec.structs.replace(state, phase="play", turn=state.seats[event.player])
 
 
-def _chips_to_pot(state: PotState, event: t.Any) -> PotState:
+def _chips_to_pot(state: PotState, event: ChipsToPot) -> PotState:
     seat = state.seats[event.player]
     chips = list(state.chips)
     chips[seat] -= event.count
     return msgspec.structs.replace(state, chips=tuple(chips), pot=state.pot + event.count)
 
 
-def _chips_passed(state: PotState, event: t.Any) -> PotState:
+def _chips_passed(state: PotState, event: ChipsPassed) -> PotState:
     chips = list(state.chips)
     chips[state.seats[event.player]] -= event.count
     chips[state.seats[event.to]] += event.count
     return msgspec.structs.replace(state, chips=tuple(chips))
 
 
-def _turn_missed(state: PotState, event: t.Any) -> PotState:
+def _turn_missed(state: PotState, event: TurnMissed) -> PotState:
     return msgspec.structs.replace(state, turn=state.left_of(state.seats[event.player]))
 
 
-def _try_started(state: PotState, event: t.Any) -> PotState:
+def _try_started(state: PotState, event: TryStarted) -> PotState:
     return msgspec.structs.replace(state, phase="try", turn=state.seats[event.player], try_rolls=0)
 
 
-def _play_resumed(state: PotState, event: t.Any) -> PotState:
+def _play_resumed(state: PotState, event: PlayResumed) -> PotState:
     return msgspec.structs.replace(state, phase="play", turn=state.seats[event.player],
                                    try_rolls=0)
 
 
-def _game_over(state: PotState, event: t.Any) -> PotState:
-    return msgspec.structs.replace(state, phase="over", winner=state.seats[event.winner])
+def _game_over(state: PotState, event: GameOver) -> PotState:
+    winner = None if event.winner is None else state.seats[event.winner]
+    return msgspec.structs.replace(state, phase="over", winner=winner)
 
 
-_EVOLVE: dict[type, Callable[[PotState, t.Any], PotState]] = {
-    Rolled: _rolled,
-    OpeningTied: _opening_tied,
-    OpeningWon: _opening_won,
-    ChipsToPot: _chips_to_pot,
-    ChipsPassed: _chips_passed,
-    TurnMissed: _turn_missed,
-    TryStarted: _try_started,
-    PlayResumed: _play_resumed,
-    GameOver: _game_over,
-}
+_EVOLVE: dict[type, Callable[[PotState, t.Any], PotState]] = dict([
+    on(Rolled, _rolled),
+    on(OpeningTied, _opening_tied),
+    on(OpeningWon, _opening_won),
+    on(ChipsToPot, _chips_to_pot),
+    on(ChipsPassed, _chips_passed),
+    on(TurnMissed, _turn_missed),
+    on(TryStarted, _try_started),
+    on(PlayResumed, _play_resumed),
+    on(GameOver, _game_over),
+])
 
 
 GAME: t.Final = Game[PotState](
