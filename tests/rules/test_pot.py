@@ -575,21 +575,3 @@ def test_a_dice_file_line_naming_a_receiver_is_refused_at_its_line() -> None:
     assert str(caught.value) == ("table.txt, line 5: in Aces in the Pot nothing is ever given"
                                  " by choice, so a roll names no receivers, but this one"
                                  " names Bo")
-
-
-def test_decide_remembers_decisions_without_changing_them() -> None:
-    """Memoised decide gives exactly what deciding afresh gives, every time."""
-    from aces.dice import RandomDice
-    from aces.engine import header
-
-    game = pot.GAME
-    for seed in range(30):
-        state = game.start(header(game, ["Ada", "Bo", "Cy", "Dag"], {}, seed))
-        dice = RandomDice(seed)
-        while (request := game.next_roll(state)) is not None:
-            roll = dice.roll(request)
-            fresh = pot._decide(state, roll)
-            assert pot.decide(state, roll) == fresh
-            assert pot.decide(state, roll) == fresh
-            for event in fresh:
-                state = game.evolve(state, event)
