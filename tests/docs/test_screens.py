@@ -13,11 +13,12 @@ least 8 px, and every formula was typeset.
 from __future__ import annotations
 
 import typing as t
-from pathlib import Path
 
 import pytest
 
 if t.TYPE_CHECKING:
+    from pathlib import Path
+
     from playwright.sync_api import Page
 
 LANGUAGES: t.Final = ("en", "nb", "nn")
