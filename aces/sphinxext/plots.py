@@ -183,7 +183,12 @@ def _cost(c: _Context, count: int) -> tuple[Figure, str]:
     figure, axes = _figure()
     for held, colour in ((2, SIMULATED), (1, OTHER)):
         exact = float(les.cost(held))
-        axes.axhline(exact, color=colour, linewidth=0.8, linestyle="--")
+        # Translators: a legend entry: the exact average (a dashed line). {count}:
+        # the chips the roller holds.
+        axes.axhline(exact, color=colour, linewidth=0.8, linestyle="--",
+                     label=c.catalog.ngettext("exact, holding {count} chip",
+                                              "exact, holding {count} chips", held)
+                     .format(count=held))
         # Translators: a legend entry. {count}: the chips the roller holds.
         label = c.catalog.ngettext("simulated, holding {count} chip",
                                    "simulated, holding {count} chips", held).format(count=held)
@@ -286,6 +291,42 @@ def _seats(c: _Context, players: int, games: int) -> tuple[Figure, str]:
     return figure, _("Each seat's chance to win a game of {players} players: the simulated"
                      " share of {count} games with its 95% interval, the exact chance, and"
                      " the fair share. The differences are small beside the intervals.").format(
+        players=integer(players, c.lang), count=integer(games, c.lang))
+
+
+@_named("fairness")
+def _fairness(c: _Context, players: int, games: int) -> tuple[Figure, str]:
+    from aces.cli.play import DEFAULT_NAMES
+    from aces.simulate.stats import wilson
+
+    _ = c._
+    figure, axes = _figure()
+    winners = les.simulated_players(players, games)
+    wins = np.bincount(winners, minlength=players)
+    spots = np.arange(players)
+    shares = wins / games
+    intervals = [wilson(int(w), games) for w in wins]
+    low = shares - np.asarray([i.low for i in intervals])
+    high = np.asarray([i.high for i in intervals]) - shares
+    axes.errorbar(spots, shares, yerr=[low, high], fmt="o", color=SIMULATED, capsize=4,
+                  label=_("simulated ({count}), with 95% intervals").format(
+                      count=integer(games, c.lang)))
+    axes.axhline(1 / players, color=EXACT, linewidth=1.2, linestyle="--",
+                 # Translators: a legend entry: every player's exact chance before the
+                 # opening, one in the number of players.
+                 label=_("exact: a fair share"))
+    axes.set_xticks(spots, list(DEFAULT_NAMES[:players]))
+    # Translators: an axis label: the players, in the order they sat down.
+    axes.set_xlabel(_("player, opening included"))
+    axes.set_ylabel(_("chance to win the pot"))
+    axes.set_ylim(0, 2 / players)
+    _percent_axis(c, axes, 0)
+    axes.legend(loc="lower right", frameon=False, fontsize="small")
+    # Translators: the description of a plot, for readers who cannot see it.
+    # {players}: the players at the table; {count}: the games simulated.
+    return figure, _("Each player's share of {count} simulated games of {players} players,"
+                     " the opening rolled for every game, with 95% intervals: every share"
+                     " lies close to the fair share, on an axis that starts at zero.").format(
         players=integer(players, c.lang), count=integer(games, c.lang))
 
 

@@ -128,6 +128,16 @@ _named("rolls-shortest")(lambda players: Quantity(
 _named("games-for")(lambda players, seat, per_unit: Quantity(
     les.games_for_error(les.game(players).win_by_seat[les.seat_index(seat, players)],
                         Fraction(1, per_unit)), "integer"))
+_named("power-at")(lambda players, games: Quantity(les.power_at(players, games), "percent", 0))
+_named("games-for-power")(lambda players, percent: Quantity(
+    les.games_for_power(players, percent / 100), "integer"))
+_named("finish-rolls")(lambda: Quantity(les.finish_rolls(), "decimal", 1))
+_named("finish-share")(lambda players: Quantity(
+    float(les.finish_rolls()) / les.game(players).expected_rolls, "percent", 0))
+_named("spread-points")(lambda players, chips, holder: Quantity(
+    100 * les.seat_spread(players, "last-holder" if holder else "last-chip", chips),
+    "decimal", 1))
+_named("seat-average")(lambda players: Quantity(les.seat_average(players), "percent", 2))
 _named("tell-apart")(lambda players: Quantity(les.games_to_tell_apart(players), "integer"))
 _named("sim-rolls")(lambda players, games: Quantity(
     les.simulated_summary(players, games).expected_rolls, "decimal", 1))
