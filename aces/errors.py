@@ -38,7 +38,7 @@ import typing as t
 
 __all__ = ["N_", "QUOTE", "AcesError", "DiceFileError", "EmptyLogError", "Gettext",
            "LocatedError", "LogError", "NGettext", "OptionError", "Plural", "RollError", "Show",
-           "TruncatedLogError", "os_reason", "shorten"]
+           "TruncatedLogError", "os_reason", "shorten", "visible"]
 
 Gettext = t.Callable[[str], str]
 NGettext = t.Callable[[str, str, int], str]
@@ -131,6 +131,47 @@ def shorten(value: object, limit: int = QUOTE) -> str:
     return text if len(text) <= limit else text[:limit] + "..."
 
 
+def _escapes() -> dict[int, str]:
+    """Every character that may change a terminal or a line rather than show,
+    with the escape that shows it instead."""
+    hidden = [*range(0x20), 0x7F, *range(0x80, 0xA0), 0x061C, 0x200E, 0x200F, 0x2028, 0x2029,
+              *range(0x202A, 0x202F), *range(0x2066, 0x206A)]
+    return {code: f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}" for code in hidden}
+
+
+_ESCAPES: t.Final = _escapes()
+
+
+def visible(text: str) -> str:
+    """Text from a file, a name or an option, safe to show a person: every
+    character that a terminal would obey rather than show (controls, C1
+    controls, bidirectional overrides, line separators) becomes an escape.
+
+    The one way text from input reaches a terminal: every value an error
+    quotes goes through here (:meth:`AcesError.reason`), as do the notices
+    of ``aces record``.
+
+    >>> print(visible("Bo" + chr(0x1B) + "]0;PWNED" + chr(7) + " " + chr(0x202E) + "oB"))
+    Bo\\x1b]0;PWNED\\x07 \\u202eoB
+    >>> visible("Åse 🎲")
+    'Åse 🎲'
+    """
+    return text.translate(_ESCAPES)
+
+
+class _Quoted(str):
+    """A value already made visible: ``{value!r}`` quotes it without escaping it twice."""
+
+    __slots__ = ()
+
+    def __repr__(self) -> str:
+        return "'" + self.replace("'", "\\'") + "'"
+
+
+def _visible(value: object) -> object:
+    return _Quoted(visible(value)) if isinstance(value, str) else value
+
+
 class AcesError(ValueError):
     """Base of every error caused by bad input: a log, a dice file, an option."""
 
@@ -171,7 +212,7 @@ class AcesError(ValueError):
         found in a log) is translated too.
         """
         values = {name: value.reason(gettext, ngettext, show) if isinstance(value, AcesError)
-                  else show(value) for name, value in self.values.items()}
+                  else _visible(show(value)) for name, value in self.values.items()}
         message = self.message
         if isinstance(message, Plural):
             count = self.values[message.by]
@@ -186,7 +227,7 @@ class AcesError(ValueError):
         reason = self.reason(gettext, ngettext, show)
         if self.source is None:
             return reason
-        where = gettext(_WHERE).format(source=self.source, line=self.line)
+        where = gettext(_WHERE).format(source=visible(self.source), line=self.line)
         return f"{where}: {reason}"
 
     def __str__(self) -> str:
