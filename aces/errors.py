@@ -136,7 +136,8 @@ def _escapes() -> dict[int, str]:
     with the escape that shows it instead."""
     hidden = [*range(0x20), 0x7F, *range(0x80, 0xA0), 0x061C, 0x200E, 0x200F, 0x2028, 0x2029,
               *range(0x202A, 0x202F), *range(0x2066, 0x206A)]
-    return {code: f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}" for code in hidden}
+    escapes = {code: f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}" for code in hidden}
+    return {**escapes, ord("\t"): "\\t", ord("\n"): "\\n", ord("\r"): "\\r"}
 
 
 _ESCAPES: t.Final = _escapes()
