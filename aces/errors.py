@@ -11,6 +11,19 @@ else prints a traceback.
 >>> str(err)
 'game.jsonl, line 7: the sequence number 9 should be 7'
 
+An error raised where nobody knows the file (the rules refusing a roll)
+gains its place as it passes through code that does know, and keeps its
+kind, so a caller can still catch a :class:`RollError`:
+
+>>> try:
+...     try:
+...         raise RollError("{name} is not at the table", name="Dag")
+...     except AcesError as error:
+...         raise error.at("game.jsonl", 9)
+... except RollError as error:
+...     print(error)
+game.jsonl, line 9: Dag is not at the table
+
 A message whose words depend on a number is a :class:`Plural`, translated
 with ``ngettext`` by the value it names:
 
@@ -24,6 +37,10 @@ import errno
 import string
 import typing as t
 
+__all__ = ["N_", "QUOTE", "AcesError", "DiceFileError", "EmptyLogError", "Gettext",
+           "LocatedError", "LogError", "NGettext", "OptionError", "Plural", "RollError", "Show",
+           "TruncatedLogError", "os_reason", "shorten"]
+
 Gettext = t.Callable[[str], str]
 NGettext = t.Callable[[str, str, int], str]
 
@@ -32,8 +49,49 @@ def _identity(message: str) -> str:
     return message
 
 
+Show = t.Callable[[object], object]
+
+
 def _english(singular: str, plural: str, n: int) -> str:
     return singular if n == 1 else plural
+
+
+def _as_is(value: object) -> object:
+    return value
+
+
+class Names(tuple[str, ...]):
+    """Names in a message, shown as a list in the reader's language.
+
+    >>> f"{Names(['Bo', 'Cy'])}", Names(['Bo', 'Cy']).shown("nb")
+    ('Bo and Cy', 'Bo og Cy')
+    """
+
+    __slots__ = ()
+    #: Babel's style of list: every name ("and").
+    style: t.ClassVar[t.Literal["standard", "or"]] = "standard"
+
+    def shown(self, lang: str) -> str:
+        """The names as a list in ``lang``."""
+        from babel.lists import format_list
+
+        from aces.i18n import babel_locale
+
+        return str(format_list(list(self), style=self.style, locale=babel_locale(lang)))
+
+    def __format__(self, spec: str) -> str:
+        return format(self.shown("en"), spec)
+
+
+class OneOf(Names):
+    """Names of which one is meant: a list joined by "or".
+
+    >>> f"{OneOf(['Bo', 'Bob', 'Bodil'])}", OneOf(['Bo', 'Bob']).shown("nb")
+    ('Bo, Bob, or Bodil', 'Bo eller Bob')
+    """
+
+    __slots__ = ()
+    style = "or"
 
 
 def N_(message: str) -> str:  # noqa: N802 - the gettext convention
@@ -103,24 +161,61 @@ class Plural(t.NamedTuple):
     by: str
 
 
+#: The longest value from a file quoted in a one-line error.
+QUOTE: t.Final = 60
+
+
+def shorten(value: object, limit: int = QUOTE) -> str:
+    """A value from a bad line, short enough to quote in a one-line error.
+
+    >>> shorten("x" * 100, 10)
+    'xxxxxxxxxx...'
+    """
+    text = value if isinstance(value, str) else str(value)
+    return text if len(text) <= limit else text[:limit] + "..."
+
+
 class AcesError(ValueError):
     """Base of every error caused by bad input: a log, a dice file, an option."""
 
     exit_code: int = 1
+    #: The file the error was found in, and its line: filled in by whoever
+    #: knows them (:meth:`at`); ``None`` until then.
+    source: str | None = None
+    line: int | None = None
 
     def __init__(self, message: str | Plural, /, **values: object) -> None:
         super().__init__(message)
         self.message = message
         self.values = values
 
-    def reason(self, gettext: Gettext = _identity, ngettext: NGettext = _english) -> str:
+    def at(self, source: str, line: int) -> t.Self:
+        """This error, placed at ``line`` of ``source`` unless it already has a place.
+
+        The values it quotes are cut to a one-line length, since they may
+        come from the file; and an error found in a file is the file's
+        fault, not the command line's, so it exits as a file error does.
+        Returns the error itself, to ``raise error.at(source, line)``.
+        """
+        if self.source is None:
+            self.source, self.line = source, line
+            self.exit_code = AcesError.exit_code
+            self.values = {name: shorten(value) if isinstance(value, str) else value
+                           for name, value in self.values.items()}
+        return self
+
+    def reason(self, gettext: Gettext = _identity, ngettext: NGettext = _english,
+               show: Show = _as_is) -> str:
         """The reason alone, translated by ``gettext`` (``ngettext`` for a :class:`Plural`).
 
-        A value that is itself an :class:`AcesError` (an error wrapped in
-        another, say an option error found in a log) is translated too.
+        ``show`` writes each value for the reader's language (numbers and
+        lists the language's way, see :mod:`aces.cli._numbers`); the plural
+        form is still chosen by the number itself. A value that is itself an
+        :class:`AcesError` (an error wrapped in another, say an option error
+        found in a log) is translated too.
         """
-        values = {name: value.reason(gettext, ngettext) if isinstance(value, AcesError)
-                  else value for name, value in self.values.items()}
+        values = {name: value.reason(gettext, ngettext, show) if isinstance(value, AcesError)
+                  else show(value) for name, value in self.values.items()}
         message = self.message
         if isinstance(message, Plural):
             count = self.values[message.by]
@@ -128,9 +223,15 @@ class AcesError(ValueError):
             return fill(ngettext(message.singular, message.plural, count), gettext, **values)
         return fill(gettext(message), gettext, **values)
 
-    def render(self, gettext: Gettext = _identity, ngettext: NGettext = _english) -> str:
-        """The whole one-line message, translated by ``gettext`` and ``ngettext``."""
-        return self.reason(gettext, ngettext)
+    def render(self, gettext: Gettext = _identity, ngettext: NGettext = _english,
+               show: Show = _as_is) -> str:
+        """The whole one-line message, translated by ``gettext`` and ``ngettext``:
+        where the error is, if known, then why."""
+        reason = self.reason(gettext, ngettext, show)
+        if self.source is None:
+            return reason
+        where = gettext(_WHERE).format(source=self.source, line=self.line)
+        return f"{where}: {reason}"
 
     def __str__(self) -> str:
         return self.render()
@@ -143,17 +244,16 @@ class OptionError(AcesError):
 
 
 class LocatedError(AcesError):
-    """An error at a line of a named file."""
+    """An error at a line of a named file, from the start."""
+
+    source: str
+    line: int
 
     def __init__(self, source: str, line: int, message: str | Plural, /,
                  **values: object) -> None:
         super().__init__(message, **values)
         self.source = source
         self.line = line
-
-    def render(self, gettext: Gettext = _identity, ngettext: NGettext = _english) -> str:
-        where = gettext(_WHERE).format(source=self.source, line=self.line)
-        return f"{where}: {self.reason(gettext, ngettext)}"
 
 
 class LogError(LocatedError):
@@ -172,7 +272,7 @@ class RollError(AcesError):
     """A roll the rules refuse, such as a die given to someone not at the table.
 
     The rules do not know where a roll came from; whoever does (the log
-    walk, the dice file) turns it into an error that names the line.
+    walk, the dice file) places it at its line (:meth:`AcesError.at`).
     """
 
 

@@ -8,6 +8,7 @@ chosen language.
 from __future__ import annotations
 
 import contextlib
+import errno
 import os
 import sys
 import typing as t
@@ -79,12 +80,18 @@ def reported(lang: str | None) -> Iterator[None]:
     try:
         yield
     except AcesError as exc:
-        try:
-            _, catalog = translations(lang)
-            line = exc.render(catalog.gettext, catalog.ngettext)
-        except AcesError:
-            line = exc.render()
-        raise Failure(line, exc.exit_code) from None
+        raise Failure(message(exc, lang), exc.exit_code) from None
+
+
+def message(error: AcesError, lang: str | None) -> str:
+    """An error as one line in the user's language, its numbers and lists written that way."""
+    try:
+        chosen, catalog = translations(lang)
+    except AcesError:
+        return error.render()
+    from aces.cli._numbers import shown
+
+    return error.render(catalog.gettext, catalog.ngettext, lambda value: shown(value, chosen))
 
 
 def source_name(handle: t.IO[t.Any]) -> str:
@@ -101,6 +108,9 @@ def open_output(path: str | None) -> Iterator[t.BinaryIO]:
         sys.stdout.buffer.flush()
         return
     try:
+        if Path(path).is_dir():
+            # Opening a folder to create it says "it exists", which misleads.
+            raise IsADirectoryError(errno.EISDIR, os.strerror(errno.EISDIR), path)
         handle = Path(path).open("xb")  # noqa: SIM115 - closed below
     except FileExistsError:
         raise OptionError(

@@ -10,7 +10,6 @@ a typing mistake is taken back by an ``undo``, itself a line of the log.
 
 from __future__ import annotations
 
-import collections
 import contextlib
 import os
 import signal
@@ -24,9 +23,11 @@ from aces.cli._common import game_setup_options, lang_option, reported, translat
 from aces.errors import N_, AcesError, OptionError, os_reason
 
 if t.TYPE_CHECKING:
+    import collections
     import gettext
     from collections.abc import Iterator
 
+    from aces.dice import Command
     from aces.events import GameStarted
     from aces.log import LogWriter
     from aces.narrate import Narrator
@@ -45,7 +46,9 @@ _FLAGS: t.Final = {"finish": "--finish", "chips": "--chips", "dice": "--dice-eac
 
 
 @click.command()
-@click.argument("log", metavar="LOG", type=click.Path(dir_okay=False))
+# A plain string: the log is opened (and a folder refused) by _LockedLog, in
+# the user's language, not by click.
+@click.argument("log", metavar="LOG")
 @click.option("--players", default=None, metavar="NAMES|N",
               help="Players in seat order, comma-separated (Ada,Bo,Cy), or a number. Needed"
                    " for a new log; to resume, leave it out or give the same.")
@@ -318,6 +321,13 @@ def _signals_held() -> Iterator[None]:
 # -- A session at the table --------------------------------------------------------
 
 
+#: How to name whom a 3 goes to, for the start and for the help.
+# Translators: how to type a roll of the five-dice game with the threes
+# variation, shown by "aces record". Keep the example as it is.
+_THREES: t.Final = N_("Name whom each 3 goes to after '>', in the order of the 3s: 3 6 3 > Bo Cy;"
+                      " the start of a name is enough, in any case.")
+
+
 def _text(raw: bytes) -> str:
     """A line of standard input as text, read as UTF-8 whatever the locale says."""
     try:
@@ -326,13 +336,6 @@ def _text(raw: bytes) -> str:
         # Translators: an error of a line of rolls given to "aces record"
         # with bytes that are not UTF-8 text.
         raise AcesError("the line is not UTF-8 text") from None
-
-
-class _Undo:
-    """The command that takes back the last roll."""
-
-
-_UNDO: t.Final = _Undo()
 
 
 class _Session:
@@ -347,30 +350,43 @@ class _Session:
         self.given = given
         self.catalog = catalog
         self.interactive = interactive
+        self.lang = lang
         self.table = Table()
         self.narrator: Narrator = Narrator(catalog, lang)
         self.writer: LogWriter | None = None
-        # Translators: the word typed at the table to take back the last
-        # roll; "undo" is understood in every language too. One word, in
-        # lower case.
-        self.undo_words = {"undo", catalog.pgettext("command", "undo").lower()}
         self.line = 0
+        from aces.dice import Command, command_words
+
+        c = catalog
+        self.words = command_words({
+            # Translators: the word typed at the table to take back the last
+            # roll; "undo" and "angre" are understood in every language too.
+            # One word, in lower case.
+            Command.UNDO: c.pgettext("command", "undo"),
+            # Translators: the word typed at the table for what can be typed;
+            # "help", "hjelp" and "?" are understood in every language too.
+            # One word, in lower case.
+            Command.HELP: c.pgettext("command", "help"),
+            # Translators: the word typed at the table to stop recording;
+            # "quit" and "avslutt" are understood in every language too. One
+            # word, in lower case.
+            Command.QUIT: c.pgettext("command", "quit"),
+        })
 
     def say(self, message: str, **values: object) -> None:
         """A notice about the recording (a message marked with ``N_``), on standard error."""
         click.echo(self.catalog.gettext(message).format(**values), err=True)
 
-    def tell(self, steps: list[Step]) -> None:
+    def tell(self, steps: list[Step[t.Any]]) -> None:
         """Narrate what was appended, with the standings it leaves."""
-        lines: list[str] = []
         for step in steps:
-            self.narrator.narrate(step, lines)
-        self.narrator.settle(lines)
-        for line in lines:
+            self.narrator.visit(step)
+        self.narrator.settle()
+        for line in self.narrator.take():
             click.echo(line)
         sys.stdout.flush()
 
-    def append(self, steps: list[Step]) -> None:
+    def append(self, steps: list[Step[t.Any]]) -> None:
         assert self.writer is not None
         self.book.append(self.writer.encode(step.event for step in steps))
         self.tell(steps)
@@ -379,22 +395,20 @@ class _Session:
 
     def resume(self) -> None:
         from aces.errors import TruncatedLogError
-        from aces.events import SCHEMA, GameStarted
+        from aces.events import SCHEMA
         from aces.log import LogWriter, read
-        from aces.walk import walk
+        from aces.record import Resumed
+        from aces.walk import drive
 
-        story: collections.deque[str] = collections.deque(maxlen=_STORY)
+        resumed = Resumed(self.table, self.narrator, _STORY)
         with self.book.reader() as handle:
             reader = read(handle, self.book.path)
             torn = None
             try:
-                for step in walk(reader, self.book.path, allow_unfinished=True):
-                    self.table.follow(step)
-                    if type(step.event) is GameStarted:
-                        story.clear()
-                    story.extend(self.narrator.narrate(step))
+                drive(reader, self.book.path, resumed, allow_unfinished=True)
             except TruncatedLogError as exc:
                 torn = exc.line
+        story = resumed.story
         tail = reader.tail
         if tail.schema is not None and tail.schema != SCHEMA:
             # Translators: an error of "aces record" on a log written by an
@@ -447,7 +461,9 @@ class _Session:
                      number=table.games, log=path)
             # The story as far as the log goes; the standings are due once
             # the last roll is settled.
-            for line in story if table.unsettled else [*story, *self.narrator.settle()]:
+            if not table.unsettled:
+                self.narrator.settle()
+            for line in [*story, *self.narrator.take()]:
                 click.echo(line)
             if table.unsettled:
                 # Translators: a notice of "aces record": the last roll in the log
@@ -478,18 +494,47 @@ class _Session:
             sys.exit(130)
 
     def _explain(self) -> None:
-        # Translators: how to type in rolls, shown when "aces record" starts at
-        # a terminal. "undo": the word for it in the "command" context.
-        self.say(N_("Type the dice of each roll as they fall, like 1 6 or 3,5; undo takes back"
-                 " the last roll; Ctrl-D stops, and the same command goes on later."))
-        state = self.table.state
-        if getattr(state, "threes", False):
-            # Translators: how to type a roll of the five-dice game with the
-            # threes variation, shown when "aces record" starts at a terminal.
-            self.say(N_("Name whom each 3 goes to after '>', in the order of the 3s:"
-                     " 3 6 3 > Bo Cy."))
+        # Translators: shown when "aces record" starts at a terminal. The
+        # words undo, ? and quit are the ones for these commands in the
+        # "command" context.
+        self.say(N_("Type the dice of each roll as they fall, like 1-6 or 16; undo takes back"
+                 " the last roll, ? shows what else can be typed, and quit or Ctrl-D stops:"
+                 " the same command goes on later."))
+        if self._gives_threes():
+            self.say(_THREES)
+
+    def _gives_threes(self) -> bool:
+        header = self.table.header
+        return header is not None and bool(header.options.get("threes"))
+
+    def _help(self) -> None:
+        """What can be typed at the table, for this game, in the reader's language."""
+        header = self.table.header
+        if header is not None and header.game == "five-dice":
+            # Translators: the help of "aces record" for the five-dice game:
+            # how dice are typed. Keep the examples as they are.
+            self.say(N_("Type the dice of a roll as they fall, one digit a die, together or"
+                     " apart: 31425, 3-1-4-2-5, 3 1 4 2 5 or 3,1,4,2,5."))
+        else:
+            # Translators: the help of "aces record" for Aces in the Pot: how
+            # dice are typed. Keep the examples as they are.
+            self.say(N_("Type the dice of a roll as they fall, one digit a die, together or"
+                     " apart: 1-6, 16, 1 6 or 1,6."))
+        if self._gives_threes():
+            self.say(_THREES)
+        # Translators: the help of "aces record". The words are the ones for
+        # these commands in the "command" context, with the English ones.
+        self.say(N_("undo (or angre): take back the last roll, also after the roll that"
+                 " ended the game."))
+        # Translators: the help of "aces record". {log}: the log's file.
+        self.say(N_("quit (or avslutt), or Ctrl-D: stop; every roll typed is saved in {log},"
+                 " and the same command goes on later."), log=self.book.path)
+        # Translators: the help of "aces record".
+        self.say(N_("? or help (hjelp): show this again."))
 
     def _loop(self) -> None:
+        from aces.dice import Command
+
         while True:
             request = self.table.request()
             if self.interactive:
@@ -506,27 +551,30 @@ class _Session:
                     if request is None and self.interactive:
                         break
                     continue
-                if command is _UNDO:
+                if command is Command.QUIT:
+                    break
+                if command is Command.HELP:
+                    self._help()
+                elif command is Command.UNDO:
                     self.append(self.table.undo())
                 else:
-                    self.append(self.table.play(t.cast("Roll", command)))
+                    self.append(self.table.play(command))
             except AcesError as exc:
                 self._refuse(exc)
         if self.table.request() is None and not self.table.unwritten:
-            finish = self.narrator.finish()
-            for line in finish:
+            self.narrator.end()
+            for line in self.narrator.take():
                 click.echo(line)
         else:
             self._stopped()
 
-    def _command(self, text: str, request: RollRequest | None) -> Roll | _Undo | None:
-        from aces.dice import check_count, parse_roll
+    def _command(self, text: str, request: RollRequest | None) -> Roll | Command | None:
+        from aces.dice import Command, check_count, parse_entry
 
-        if text.split("#", 1)[0].strip().lower() in self.undo_words:
-            return _UNDO
-        roll = parse_roll(text)
-        if roll is None:
-            return None
+        header = self.table.header
+        roll = parse_entry(text, () if header is None else header.players, self.words)
+        if roll is None or isinstance(roll, Command):
+            return roll
         if request is None:
             # Translators: why a roll is refused by "aces record" once the game
             # is over. "undo": the word for it in the "command" context.
@@ -538,7 +586,9 @@ class _Session:
     def _refuse(self, exc: AcesError) -> None:
         """A line that cannot be played: ask again at a terminal, else stop."""
         if self.interactive:
-            click.echo(exc.render(self.catalog.gettext, self.catalog.ngettext), err=True)
+            from aces.cli._common import message
+
+            click.echo(message(exc, self.lang), err=True)
             return
         from aces.errors import DiceFileError
 

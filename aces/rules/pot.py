@@ -26,7 +26,7 @@ import typing as t
 
 import msgspec
 
-from aces.errors import OptionError, RollError
+from aces.errors import Names, OptionError, RollError
 from aces.events import (
     AceIgnored,
     ChipsPassed,
@@ -43,6 +43,7 @@ from aces.events import (
     TurnMissed,
     Unpaid,
 )
+from aces.games import Holding
 from aces.rules import Game, OptionValue, Roll, RollRequest, check_names
 from aces.rules.opening import Opening, decided
 
@@ -169,6 +170,11 @@ class PotState(msgspec.Struct, frozen=True):
         return tuple(seat for seat, held in enumerate(self.chips) if held)
 
 
+def holding(state: PotState) -> Holding:
+    """Each player's chips, and the chips in the pot."""
+    return Holding(state.players, state.chips, state.pot)
+
+
 def start(header: GameStarted) -> PotState:
     """The state before the opening: everyone holds the same chips."""
     check_players(header.players)
@@ -245,8 +251,10 @@ def _decide(state: PotState, roll: Roll) -> tuple[Event, ...]:
     request = next_roll(state)
     assert request is not None, "the game is over"
     if roll.to:
-        raise RollError("this roll gives no die by choice, so it names no receivers,"
-                        " but it names {names}", names=", ".join(roll.to))
+        # Translators: an error of a roll of Aces in the Pot typed with
+        # receivers after '>'. {names}: the names typed, as a list.
+        raise RollError("in Aces in the Pot nothing is ever given by choice, so a roll names"
+                        " no receivers, but this one names {names}", names=Names(roll.to))
     dice = roll.dice
     events: list[Event] = [Rolled(player=request.player, dice=dice, stage=request.stage)]
     if state.phase == "opening":
