@@ -659,12 +659,12 @@ def test_at_a_terminal_help_and_quit_speak_norwegian(tmp_path: Path) -> None:
     log = tmp_path / "e1.jsonl"
     with terminal(str(log), *TABLE, lang="nb_NO.UTF-8") as at:
         at.expect("? viser hva mer du kan skrive")
-        at.expect("Ada kaster 1 terning i åpningen: ")
+        at.expect("Ada kaster én terning (åpningskast): ")
         at.type("2\n")
-        at.expect("Bo kaster 1 terning i åpningen: ")
+        at.expect("Bo kaster én terning (åpningskast): ")
         at.type("hjelp\n")
         at.expect("1-6, 16, 1 6 eller 1,6")
-        at.expect("Bo kaster 1 terning i åpningen: ")
+        at.expect("Bo kaster én terning (åpningskast): ")
         at.type("avslutt\n")
         at.expect("Stoppet. Alle kast som er skrevet inn, er lagret i")
         assert at.process.wait(timeout=30) == 0
