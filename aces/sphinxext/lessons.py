@@ -41,7 +41,7 @@ __all__ = ["NOTHING", "SEED", "SIX", "TRY", "Games", "best_seat", "chance", "cos
            "cost_per_outcome", "fd_leave", "fd_turn_length", "fd_turn_rolls", "finish_chances",
            "first_six", "game", "games_for_error", "games_to_tell_apart", "length_cdf",
            "length_pmf", "outcome_codes", "rolls_quantile", "rolls_with", "running_mean",
-           "running_share", "sample_sizes", "simulated_cost", "simulated_finish",
+           "running_share", "sample_sizes", "seat_index", "simulated_cost", "simulated_finish",
            "simulated_first_six", "simulated_games", "simulated_summary", "simulated_turns",
            "uniform_rolls"]
 
