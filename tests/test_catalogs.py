@@ -146,10 +146,13 @@ def test_a_singular_may_write_its_count_in_words_only_where_it_means_one() -> No
 
 
 def test_plurals_keep_the_same_placeholders_in_both_forms(template: Catalog) -> None:
+    # English too may say "a six" for one, leaving out the count it names.
+    english = Catalog(locale="en")
     for message in template:
         if message.pluralizable:
             singular, plural = ids(message)
-            assert tool.fields(singular) == tool.fields(plural), message.id
+            assert tool.placeholders_fit(english, tool.fields(plural), 0, singular,
+                                         plural=True), message.id
 
 
 @pytest.mark.parametrize("lang", ["nb", "nn"])
@@ -158,7 +161,8 @@ def test_norwegian_has_two_plural_forms(lang: str) -> None:
 
 
 def test_bokmal_plurals() -> None:
-    assert translations("nb").ngettext("{count} game", "{count} games", 1) == "{count} spill"
+    assert translations("nb").ngettext("{count} game", "{count} games", 1) == "{count} parti"
+    assert translations("nb").ngettext("{count} game", "{count} games", 2) == "{count} partier"
     assert translations("nb").ngettext("{count} event", "{count} events", 2) == \
         "{count} hendelser"
 
