@@ -38,8 +38,8 @@ import string
 import typing as t
 
 __all__ = ["N_", "QUOTE", "AcesError", "DiceFileError", "EmptyLogError", "Gettext",
-           "LocatedError", "LogError", "NGettext", "OptionError", "Plural", "RollError", "Show",
-           "TruncatedLogError", "os_reason", "shorten"]
+           "LocatedError", "LogError", "NGettext", "Names", "OneOf", "OptionError", "Plural",
+           "RollError", "Show", "TruncatedLogError", "os_reason", "shorten"]
 
 Gettext = t.Callable[[str], str]
 NGettext = t.Callable[[str, str, int], str]

@@ -52,7 +52,7 @@ if t.TYPE_CHECKING:
     from aces.events import Event
     from aces.log import Record
 
-__all__ = ["UNDO_DEPTH", "Stand", "Standing", "Step", "Visitor", "drive", "walk"]
+__all__ = ["UNDO_DEPTH", "Stand", "Standing", "Step", "Visitor", "drive", "undo_depth", "walk"]
 
 #: How many rolls of one game an undo can reach back: far more than a
 #: table ever takes back, few enough that a hostile log costs little memory.

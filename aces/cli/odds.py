@@ -19,6 +19,8 @@ if t.TYPE_CHECKING:
 
     from aces.odds import Odds
 
+__all__ = ["LENGTH_ROWS", "OUTCOME_NAMES", "SHOWN", "as_dict", "length_rows", "odds", "report"]
+
 #: What each outcome of a roll is called, in the order of aces.odds.outcomes.OUTCOMES.
 OUTCOME_NAMES: t.Final = (
     # Translators: an outcome of one roll of two dice: neither die shows 1 or 6.

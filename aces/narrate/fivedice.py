@@ -40,6 +40,8 @@ if t.TYPE_CHECKING:
     from aces.rules.fivedice import FiveDiceState
     from aces.walk import Step
 
+__all__ = ["FiveDicePhrasebook"]
+
 #: Events whose words depend on the game's options as well as the event.
 _BY_OPTIONS: t.Final = frozenset({Rolled, OpeningTied, OpeningWon})
 

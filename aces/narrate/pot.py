@@ -43,6 +43,8 @@ if t.TYPE_CHECKING:
     from aces.rules.pot import PotState
     from aces.walk import Step
 
+__all__ = ["PotPhrasebook"]
+
 
 class PotPhrasebook(Phrasebook):
     """The narration of Aces in the Pot."""

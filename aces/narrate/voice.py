@@ -31,6 +31,8 @@ if t.TYPE_CHECKING:
     import gettext
     from collections.abc import Sequence
 
+__all__ = ["Voice"]
+
 
 #: The bytes each of a voice's memos may hold.
 _BUDGET: t.Final = 2 << 20
