@@ -202,11 +202,14 @@ def test_the_checks_catch_a_broken_catalog(template: Catalog, lang: str) -> None
     broken.add("{player} rolls {dice}.", "{spiller} kaster {dice}.")
     broken.add("{player} rolls {value}.", "{player} kaster {value}.", flags=["fuzzy"])
     broken.add(("{count} game", "{count} games"), ("{count} spill", ""))
+    broken.add("a message the code no longer has", "en melding koden ikke lenger har")
     problems = list(tool.translation_problems(lang, broken, template))
     assert any("form 0 has" in p and "{spiller}" in p for p in problems)
     assert any("is fuzzy" in p for p in problems)
     assert any("is missing" in p for p in problems)
     assert any("'{count} game': a plural form is missing" in p for p in problems)
+    assert any("'a message the code no longer has' (context None) is no longer used" in p
+               for p in problems)
 
 
 def test_the_maintenance_script_finds_nothing_to_fix() -> None:
