@@ -39,7 +39,7 @@ import typing as t
 
 __all__ = ["N_", "QUOTE", "AcesError", "DiceFileError", "EmptyLogError", "Gettext",
            "LocatedError", "LogError", "NGettext", "Names", "OneOf", "OptionError", "Plural",
-           "RollError", "Show", "TruncatedLogError", "os_reason", "shorten"]
+           "RollError", "Show", "TruncatedLogError", "fill", "os_reason", "shorten", "shown"]
 
 Gettext = t.Callable[[str], str]
 NGettext = t.Callable[[str, str, int], str]
