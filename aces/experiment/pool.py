@@ -97,11 +97,17 @@ def pool(sources: Iterable[Source], sink: Sink | None = None, keep_rows: bool = 
                     totals[rules] += part
                 else:
                     totals[rules] = part + Counts(rules.players)
-                each.setdefault(rules, []).append((name, analyse(rules, part)))
+                each.setdefault(rules, []).append((name, _compact(analyse(rules, part))))
         if progress is not None:
             progress(done)
     groups = [Group(rules, analyse(rules, totals[rules]), each[rules]) for rules in totals]
     return Pooled(summaries, groups)
+
+
+def _compact(result: Result) -> Result:
+    """A log's result as it is kept beside the pool: without its games by
+    length, so that a log costs a few numbers once it is read."""
+    return result._replace(length=result.length._replace(counts=()))
 
 
 def _name(source: Source) -> str:
