@@ -53,7 +53,7 @@ class Game:
     numbered from 1 with the opening rolls.
     """
 
-    def __init__(self, steps: Sequence[Step], record: GameRecord) -> None:
+    def __init__(self, steps: Sequence[Step[t.Any]], record: GameRecord) -> None:
         self.steps = tuple(steps)
         self._record = record
 
@@ -143,11 +143,10 @@ class Game:
 
         chosen = negotiate(lang, {})
         narrator = Narrator(translations(chosen), chosen)
-        lines: list[str] = []
         for step in self.steps:
-            narrator.narrate(step, lines)
-        narrator.finish(lines)
-        return lines
+            narrator.visit(step)
+        narrator.end()
+        return narrator.result()
 
     def save(self, path: PathLike) -> None:
         """Write the game as a new log; an existing file is never overwritten."""
@@ -233,19 +232,22 @@ class Log:
         self._games: int | None = None
 
     def __iter__(self) -> Iterator[Game]:
+        # The walk itself, not aces.walk.drive: each game is handed on as soon
+        # as it is over, and only its steps are held.
         from aces.experiment.observe import GameObserver
         from aces.log import read
         from aces.walk import walk
 
         source = str(self.path)
-        observer = GameObserver(keep_rows=True)
-        steps: list[Step] = []
+        closed: list[GameRecord] = []
+        observer = GameObserver(closed.append, keep_rows=True)
+        steps: list[Step[t.Any]] = []
         try:
             with self.path.open("rb") as stream:
                 for step in walk(read(stream, source), source):
-                    closed = observer.visit(step)
-                    if closed is not None:
-                        yield Game(steps, closed)
+                    observer.visit(step)
+                    if closed:
+                        yield Game(steps, closed.pop())
                         steps = []
                     steps.append(step)
         except OSError as exc:
@@ -253,9 +255,9 @@ class Log:
 
             raise AcesError("cannot read {path}: {reason}", path=source,
                             reason=os_reason(exc)) from None
-        last = observer.end()
-        if last is not None:
-            yield Game(steps, last)
+        observer.end()
+        if closed:
+            yield Game(steps, closed.pop())
 
     def __len__(self) -> int:
         if self._games is None:
@@ -404,17 +406,16 @@ def _options(given: dict[str, OptionValue]) -> dict[str, OptionValue]:
 
 def _walked(events: list[Event]) -> Game:
     from aces.experiment.observe import GameObserver
+    from aces.log import Record
     from aces.walk import walk
 
-    observer = GameObserver(keep_rows=True)
-    from aces.log import Record
-
     steps = list(walk([Record(line, event) for line, event in enumerate(events, 1)], "<game>"))
+    closed: list[GameRecord] = []
+    observer = GameObserver(closed.append, keep_rows=True)
     for step in steps:
         observer.visit(step)
-    record = observer.end()
-    assert record is not None
-    return Game(steps, record)
+    observer.end()
+    return Game(steps, closed[0])
 
 
 # -- Odds and simulation --------------------------------------------------------------

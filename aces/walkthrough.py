@@ -54,14 +54,18 @@ from aces.events import (
     TurnMissed,
     Unpaid,
 )
-from aces.narrate import PHRASEBOOKS, Narrator
+from aces.games import registration
+from aces.narrate import Narrator
+from aces.narrate.phrasebook import LARGE_TABLE, changed_seats
 from aces.narrate.voice import Voice
 from aces.rules import fivedice, pot
+from aces.walk import Visitor, drive
 
 if t.TYPE_CHECKING:
     import gettext
-    from collections.abc import Callable, Iterable, Sequence
+    from collections.abc import Callable, Iterable, Iterator, Sequence
 
+    from aces.games import Holding, Registration
     from aces.log import Record
     from aces.narrate.phrasebook import Phrasebook
     from aces.walk import Step
@@ -107,7 +111,8 @@ Part = Told | Aside | Standings
 def _explain(voice: Voice, rule: str, state: t.Any) -> str:
     """The aside for ``rule``, in the voice's language; ``state`` is the game's now."""
     _ = voice.gettext
-    threes = isinstance(state, fivedice.FiveDiceState) and state.threes
+    # A game played with the threes variation explains some rules its own way.
+    threes = getattr(state, "threes", False) is True
     texts: dict[str, Callable[[], str]] = {
         # Translators: the rule asides of "aces walkthrough": each explains a rule
         # of the games the first time it comes into play, in a sentence or three.
@@ -249,7 +254,7 @@ RULES: t.Final = (
 )
 
 
-def pot_rules(step: Step, before: pot.PotState) -> list[str]:
+def pot_rules(step: Step[t.Any], before: pot.PotState) -> list[str]:
     """The rules of Aces in the Pot that ``step`` puts into play, ``before`` it."""
     event = step.event
     if isinstance(event, Rolled):
@@ -292,7 +297,7 @@ def pot_rules(step: Step, before: pot.PotState) -> list[str]:
     return [] if rule is None else [rule]
 
 
-def fivedice_rules(step: Step, before: fivedice.FiveDiceState) -> list[str]:
+def fivedice_rules(step: Step[t.Any], before: fivedice.FiveDiceState) -> list[str]:
     """The rules of Aces (five dice) that ``step`` puts into play, ``before`` it."""
     event = step.event
     after: fivedice.FiveDiceState = step.state
@@ -319,51 +324,27 @@ def fivedice_rules(step: Step, before: fivedice.FiveDiceState) -> list[str]:
     return found if rule is None else [*found, rule]
 
 
-#: What puts each game's rules into play, and what its standings table shows.
-RULEBOOKS: t.Final[dict[str, Callable[[Step, t.Any], list[str]]]] = {
-    pot.NAME: pot_rules,
-    fivedice.NAME: fivedice_rules,
-}
+def _holdings(voice: Voice, holding: Holding, label: str, shown: Holding, *,
+              full: bool = False) -> Standings:
+    """A state's standings as a table: each player's chips or dice, then the pot or centre.
 
-
-def _no_rules(step: Step, before: t.Any) -> list[str]:
-    """A game without a rulebook here: its events are told, no rule explained."""
-    return []
-
-
-#: The session aside of each game.
-SESSION_RULE: t.Final = {pot.NAME: "session", fivedice.NAME: "fd-session"}
-
-
-def _holding(state: t.Any) -> tuple[t.Any, ...]:
-    """What the standings of a state show: each player's chips or dice, and the pot or centre."""
-    if isinstance(state, fivedice.FiveDiceState):
-        return (state.players, state.held, state.centre)
-    if isinstance(state, pot.PotState):
-        return (state.players, state.chips, state.pot)
-    return ()
-
-
-def _holdings(voice: Voice, state: t.Any) -> Standings:
-    """A state's standings as a table: each player's chips or dice, then the pot or centre."""
-    if isinstance(state, fivedice.FiveDiceState):
-        held, rest = state.held, state.centre
-        # Translators: the last column of the standings table of "aces walkthrough"
-        # (five-dice game): the dice in the centre, out of the game.
-        label = voice.gettext("Centre")
-    else:
-        held, rest = state.chips, state.pot
-        # Translators: the last column of the standings table of "aces walkthrough"
-        # (Aces in the Pot): the chips in the pot.
-        label = voice.gettext("Pot")
-    return Standings((*state.players, label), tuple(voice.number(n) for n in (*held, rest)))
+    At a large table (more than :data:`~aces.narrate.phrasebook.LARGE_TABLE`
+    players) only the players whose holdings changed since ``shown`` get a
+    column, unless ``full``, as in the replay's standings line.
+    """
+    players: Sequence[str] = holding.players
+    held = holding.held
+    if len(players) > LARGE_TABLE and not full:
+        seats = changed_seats(held, shown.held)
+        players, held = [players[s] for s in seats], tuple(held[s] for s in seats)
+    return Standings((*players, label), tuple(voice.number(n) for n in (*held, holding.out)))
 
 
 # -- Building a walkthrough ---------------------------------------------------------
 
 
-class Walkthrough:
-    """A visitor over the steps of a walk, gathering the parts of a walkthrough.
+class Walkthrough(Visitor[list[Part]]):
+    """A visitor of the steps of a walk, gathering the parts of a walkthrough.
 
     The narration is the replay's own (:class:`~aces.narrate.Narrator`); the
     standings it has due when a roll is settled become a table, and the
@@ -379,64 +360,88 @@ class Walkthrough:
         self.label = self.voice.gettext("Rule")
         self._book: Phrasebook | None = None
         self._books: dict[str, Phrasebook] = {}
-        self._game = ""
+        self._game: Registration[t.Any] | None = None
         self._state: t.Any = None
-        #: The state after the last event that changed who holds what.
-        self._moved: t.Any = None
+        self._holding: Holding | None = None
+        #: What the players held after the last event that changed it.
+        self._moved: Holding | None = None
+        #: What the last standings table of this game showed (or its start).
+        self._shown: Holding | None = None
         #: Asides of the roll being settled, told once it is.
         self._pending: list[Aside] = []
 
-    def add(self, step: Step) -> None:
+    def visit(self, step: Step[t.Any]) -> None:
         """Tell one step; its asides wait until the roll that caused them is settled."""
         event = step.event
         kind = type(event)
-        if self._book is None or kind is GameStarted or kind not in self._book.settling:
-            self._settle()
-        lines = self.narrator.narrate(step)
+        book = self._book
+        if book is None or kind is GameStarted or kind not in book.settling:
+            self._settle(full=book is not None and kind in book.milestones)
+        self.narrator.visit(step)
+        lines = self.narrator.take()
         if kind is GameStarted:
             self._start(t.cast("GameStarted", event))
         book = self._book
         assert book is not None, "walk() always begins with game_started"
         self._tell(lines, opens_game=kind is GameStarted)
-        if _holding(step.state) != _holding(self._state):
+        game = self._game
+        assert game is not None
+        holding = game.holding(step.state)
+        if kind is GameStarted:
+            self._shown = holding
+        if holding != self._holding:
             # Chips or dice moved (or a roll was taken back): the standings
             # the narrator has due are these.
-            self._moved = step.state
+            self._moved = holding
+        self._holding = holding
         before, self._state = self._state, step.state
         if kind is GameStarted:
-            if self.narrator.games > 1:
-                self._explain(SESSION_RULE[self._game], step.state)
+            if self.narrator.games > 1 and game.session_rule is not None:
+                self._explain(game.session_rule, step.state)
             return
-        for rule in RULEBOOKS.get(self._game, _no_rules)(step, before):
+        for rule in game.rulebook(step, before):
             self._explain(rule, step.state)
 
-    def finish(self) -> list[Part]:
-        """The parts once the log is read: asides and standings still due, the verdict."""
+    def end(self) -> None:
+        """The log is read: asides and standings still due, then the verdict."""
         self._settle()
-        self._tell(self.narrator.finish())
-        return self.parts
+        self.narrator.end()
+        self._tell(self.narrator.take())
 
-    def _settle(self) -> None:
+    def result(self) -> list[Part]:
+        return self.take()
+
+    def take(self) -> list[Part]:
+        """The parts told since the last take, to write out now.
+
+        Consecutive :class:`Told` parts continue one another: a renderer
+        joins them as one block (see :func:`render_stream`).
+        """
+        parts, self.parts = self.parts, []
+        return parts
+
+    def _settle(self, *, full: bool = False) -> None:
         """A roll is settled: its asides, then the standings if the narrator has them due."""
         self._flush()
-        if self.narrator.settle():
-            self.parts.append(_holdings(self.voice, self._moved))
+        self.narrator.settle(full=full)
+        if self.narrator.take():
+            assert self._moved is not None
+            assert self._shown is not None
+            assert self._book is not None
+            self.parts.append(_holdings(self.voice, self._moved, self._book.out_label(),
+                                        self._shown, full=full))
+            self._shown = self._moved
 
     def _start(self, event: GameStarted) -> None:
-        """The phrasebook of a new game (the narrator has refused unknown games)."""
+        """The registration and phrasebook of a new game (the walk has refused unknown games)."""
+        self._game = registration(event.game)
         book = self._books.get(event.game)
         if book is None:
-            book = self._books[event.game] = PHRASEBOOKS[event.game](self.voice)
+            book = self._books[event.game] = self._game.phrasebook(self.voice)
         self._book = book
-        self._game = event.game
 
     def _tell(self, lines: Sequence[str], *, opens_game: bool = False) -> None:
-        if not lines:
-            return
-        last = self.parts[-1] if self.parts else None
-        if isinstance(last, Told) and not opens_game:
-            self.parts[-1] = Told((*last.lines, *lines), last.opens_game)
-        else:
+        if lines:
             self.parts.append(Told(tuple(lines), opens_game))
 
     def _explain(self, rule: str, state: t.Any) -> None:
@@ -452,31 +457,77 @@ class Walkthrough:
         self._pending.clear()
 
 
-def walkthrough(records: Iterable[Record], source: str, catalog: gettext.NullTranslations,
-                lang: str) -> list[Part]:
-    """A whole log as a walkthrough; :class:`~aces.errors.LogError` at a bad line."""
+def stream(records: Iterable[Record], source: str, catalog: gettext.NullTranslations,
+           lang: str) -> Iterator[Part]:
+    """A log as a walkthrough, part by part as the log is read.
+
+    Memory stays flat however long the log: each step's parts are handed
+    on as soon as they are told.
+
+    :raises ~aces.errors.AcesError: at the first line of the log that is not
+        sound (see :func:`aces.walk.walk`), after every part before it.
+    """
     from aces.walk import walk
 
     guide = Walkthrough(catalog, lang)
     for step in walk(records, source):
-        guide.add(step)
-    return guide.finish()
+        guide.visit(step)
+        yield from guide.take()
+    guide.end()
+    yield from guide.take()
+
+
+def walkthrough(records: Iterable[Record], source: str, catalog: gettext.NullTranslations,
+                lang: str) -> list[Part]:
+    """A whole log as a walkthrough, each run of told lines as one part.
+
+    :raises ~aces.errors.AcesError: at the first line of the log that is not
+        sound (see :func:`aces.walk.walk`).
+    """
+    parts: list[Part] = []
+    lines: list[str] = []
+    opens_game = False
+    for part in [*drive(records, source, Walkthrough(catalog, lang)), None]:
+        if isinstance(part, Told) and not part.opens_game and lines:
+            lines.extend(part.lines)
+            continue
+        if lines:
+            parts.append(Told(tuple(lines), opens_game))
+            lines = []
+        if isinstance(part, Told):
+            lines, opens_game = list(part.lines), part.opens_game
+        elif part is not None:
+            parts.append(part)
+    return parts
 
 
 # -- Rendering ----------------------------------------------------------------------
 
 
-def render(parts: Sequence[Part], fmt: Format) -> str:
+def render(parts: Iterable[Part], fmt: Format) -> str:
     """The walkthrough as Markdown, reStructuredText or plain text."""
-    renderers: dict[str, Callable[[Part, bool], list[str]]] = {
-        "markdown": _markdown, "rst": _rst, "text": _text}
-    blocks: list[str] = []
-    started = False
+    return "".join(render_stream(parts, fmt))
+
+
+def render_stream(parts: Iterable[Part], fmt: Format) -> Iterator[str]:
+    """The text of each part in turn, ready to write out as it comes.
+
+    A :class:`Told` part that follows another and opens no game continues
+    its block, so a walkthrough streamed piece by piece reads the same as
+    one rendered whole.
+    """
+    renderer = _RENDERERS[fmt]
+    started = told = False
     for part in parts:
-        new_game = isinstance(part, Told) and part.opens_game and started
-        started = True
-        blocks.append("\n".join(renderers[fmt](part, new_game)))
-    return "\n\n".join(blocks) + "\n"
+        is_told = isinstance(part, Told)
+        new_game = is_told and part.opens_game and started  # type: ignore[union-attr]
+        if started:
+            continues = is_told and told and not part.opens_game  # type: ignore[union-attr]
+            yield "\n" if continues else "\n\n"
+        yield "\n".join(renderer(part, new_game))
+        started, told = True, is_told
+    if started:
+        yield "\n"
 
 
 _MARKDOWN_SPECIAL: t.Final = re.compile(r"([\\`*_{}\[\]<>()#+!|~])")
@@ -524,3 +575,7 @@ def _text(part: Part, new_game: bool) -> list[str]:
     widths = [max(len(a), len(b)) for a, b in zip(part.header, part.row, strict=True)]
     return ["    " + "  ".join(cell.rjust(width) for cell, width in zip(row, widths, strict=True))
             for row in (part.header, part.row)]
+
+
+_RENDERERS: t.Final[dict[str, Callable[[Part, bool], list[str]]]] = {
+    "markdown": _markdown, "rst": _rst, "text": _text}

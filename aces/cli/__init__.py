@@ -8,11 +8,10 @@ functions; heavy modules are imported inside the commands, so ``aces
 from __future__ import annotations
 
 import os
-import sys
 
 import click
 
-from aces.cli._common import lang_option, reported
+from aces.cli._common import lang_option, reader_gone, reported
 from aces.cli._language import AcesGroup, version_option
 from aces.cli.logs import replay, verify
 from aces.cli.odds import odds
@@ -23,12 +22,18 @@ from aces.cli.stats import stats
 from aces.cli.walkthrough import walkthrough
 
 
-@click.group(cls=AcesGroup, context_settings={"help_option_names": ["-h", "--help"]})
+# invoke_without_command: bare ``aces`` prints its help and exits 0, as git
+# and pip do; a help asked for is no error.
+@click.group(cls=AcesGroup, invoke_without_command=True, subcommand_metavar="COMMAND [ARGS]...",
+             context_settings={"help_option_names": ["-h", "--help"]})
 @version_option
 @lang_option
 @click.pass_context
 def cli(ctx: click.Context, lang: str | None) -> None:
     """Aces in the Pot and Aces: play, record, verify and narrate dice games."""
+    if ctx.invoked_subcommand is None:
+        click.echo(ctx.get_help())
+        ctx.exit(0)
     if lang is not None:
         from aces.i18n import negotiate
 
@@ -54,6 +59,4 @@ def main() -> None:
         cli(prog_name="aces")
     except BrokenPipeError:
         # The reader went away (``aces replay log | head``): not an error.
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, sys.stdout.fileno())
-        sys.exit(0)
+        reader_gone()

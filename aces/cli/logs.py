@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
+import functools
 import sys
-import typing as t
 
 import click
 
@@ -17,12 +17,6 @@ from aces.cli._common import (
 )
 from aces.errors import AcesError, EmptyLogError, OptionError, os_reason
 
-if t.TYPE_CHECKING:
-    from collections.abc import Iterable
-
-    from aces.narrate import Narrator
-    from aces.walk import Step
-
 
 @click.command()
 @click.argument("log", metavar="LOG")
@@ -35,14 +29,12 @@ def verify(log: str, lang: str | None) -> None:
     """
     from aces import summary
     from aces.log import read
-    from aces.walk import walk
+    from aces.walk import drive
 
     with reported(lang):
         chosen, catalog = translations(lang)
         with open_log(log) as (stream, source):
-            tally = summary.Tally()
-            for step in walk(read(stream, source), source):
-                tally.add(step)
+            tally = drive(read(stream, source), source, summary.Tally())
             if not tally.events:
                 # Translators: an error. {source}: the log's file name, or <stdin>.
                 raise EmptyLogError("{source} is empty: it holds no events", source=source)
@@ -62,10 +54,15 @@ def replay(log: str, lang: str | None, stepwise: bool) -> None:
     each game ends; for a log of several games, the tally so far (pots won
     in Aces in the Pot, games lost in Aces). LOG may be '-' to read the log
     from standard input.
+
+    At a table of more than twelve players, a standings line names only the
+    players whose chips (or dice) changed since the line before; the whole
+    table is shown when the finish begins.
     """
+    from aces.cli._printer import Printer
     from aces.log import read
     from aces.narrate import Narrator
-    from aces.walk import walk
+    from aces.walk import drive
 
     with reported(lang):
         chosen, catalog = translations(lang)
@@ -74,13 +71,17 @@ def replay(log: str, lang: str | None, stepwise: bool) -> None:
             # the key name (Enter) stay as they are.
             raise OptionError("--step reads Enter from standard input, so the log cannot come"
                               " from there too; give the log's file name")
-        narrator = Narrator(catalog, chosen)
         # Translators: the prompt of "aces replay --step", on standard error.
         prompt = catalog.gettext("Press Enter for the next roll...")
+        printer = Printer(Narrator(catalog, chosen), sys.stdout,
+                          functools.partial(_pause, prompt) if stepwise else None)
         with open_log(log) as (stream, source):
-            steps = walk(read(stream, source), source)
             try:
-                seen = _narrate(steps, narrator, sys.stdout, prompt if stepwise else None)
+                try:
+                    seen = drive(read(stream, source), source, printer)
+                finally:
+                    # What was told goes out before an error goes to standard error.
+                    printer.flush()
             except BrokenPipeError:
                 reader_gone()
             except OSError as exc:
@@ -91,47 +92,6 @@ def replay(log: str, lang: str | None, stepwise: bool) -> None:
             if not seen:
                 # Translators: an error. {source}: the log's file name, or <stdin>.
                 raise EmptyLogError("{source} is empty: it holds no events", source=source)
-
-
-#: Lines gathered before each write: big enough that writing costs little.
-_BATCH: t.Final = 4096
-
-
-def _narrate(steps: Iterable[Step], narrator: Narrator, out: t.TextIO,
-             prompt: str | None) -> bool:
-    """Write the story of ``steps`` to ``out``; ``False`` if there were none.
-
-    Lines are written in batches, and whatever was told is written out
-    before an error in the log goes on its way to standard error.
-    """
-    lines: list[str] = []
-    seen = False
-    try:
-        for step in steps:
-            seen = True
-            if prompt is not None and narrator.is_roll(step):
-                narrator.settle(lines)
-                _write(lines, out)
-                out.flush()
-                if not _pause(prompt):
-                    prompt = None
-            narrator.narrate(step, lines)
-            if len(lines) >= _BATCH:
-                _write(lines, out)
-        if seen:
-            narrator.finish(lines)
-    finally:
-        _write(lines, out)
-        out.flush()
-    return seen
-
-
-def _write(lines: list[str], out: t.TextIO) -> None:
-    if lines:
-        lines.append("")
-        text = "\n".join(lines)
-        lines.clear()
-        out.write(text)
 
 
 def _pause(prompt: str) -> bool:

@@ -1,12 +1,12 @@
 """What a class experiment counts, read from the steps of a walk.
 
-:class:`GameObserver` is a visitor of :func:`aces.walk.walk`: it takes the
-steps one at a time and hands back a :class:`GameRecord` for each game
-once the game is over for good (an undo may still take back the roll that
-ended it, so a game is closed only by the next game's header or the end of
-the log). :class:`Counts` adds games of one set of rules up; counts of
-several logs add up the same way, so a pooled count is the sum of the
-logs' counts and nothing else.
+:class:`GameObserver` is a :class:`~aces.walk.Visitor`, driven through a
+log by :func:`aces.walk.drive`: it hands each game, as a
+:class:`GameRecord`, to its ``on_game`` once the game is over for good (an
+undo may still take back the roll that ended it, so a game is closed only
+by the next game's header or the end of the log). :class:`Counts` adds
+games of one set of rules up; counts of several logs add up the same way,
+so a pooled count is the sum of the logs' counts and nothing else.
 
 Seats in the counts are counted from the player who won the opening and
 rolls first, as the exact odds count them: index 0 is that player, 1 the
@@ -27,11 +27,14 @@ from aces.events import (
     TryFailed,
     TryWon,
 )
+from aces.games import registration
+from aces.walk import Visitor
 
 if t.TYPE_CHECKING:
     from collections.abc import Callable
 
     from aces.events import Event
+    from aces.games import Holding
     from aces.rules import OptionValue
     from aces.walk import Step
 
@@ -105,8 +108,9 @@ class GameRecord(t.NamedTuple):
         return (self.result - self.starter) % len(self.players)
 
 
-class GameObserver:
-    """Turns the steps of a walk into :class:`GameRecord` values.
+class GameObserver(Visitor[int]):
+    """Turns the steps of a walk into :class:`GameRecord` values, handed to
+    ``on_game`` as each game closes; its result is the number of steps seen.
 
     A roll costs one append while its game is played: the few rolls whose
     consequences matter (an opening won, a try ended, a roll again, the
@@ -115,8 +119,10 @@ class GameObserver:
     for the table of rolls.
     """
 
-    def __init__(self, keep_rows: bool = False) -> None:
+    def __init__(self, on_game: Callable[[GameRecord], None], keep_rows: bool = False) -> None:
+        self.on_game = on_game
         self.keep_rows = keep_rows
+        self.steps = 0
         self._header: GameStarted | None = None
         self._seats: dict[str, int] = {}
         self._rolls: list[Rolled] = []
@@ -127,9 +133,9 @@ class GameObserver:
         self._try_end: dict[int, int] = {}
         self._again: set[int] = set()
         self._held: list[int] = []
-        self._holding: Callable[[t.Any, int], int] = _chips
+        self._holding: Callable[[t.Any], Holding] | None = None
         self._pot: int | None = None
-        handlers: dict[type[Event], Callable[[Step], GameRecord | None]] = {
+        handlers: dict[type[Event], Callable[[Step[t.Any]], None]] = {
             GameStarted: self._started,
             RollUndone: self._undone,
             OpeningWon: self._opening_won,
@@ -140,10 +146,10 @@ class GameObserver:
         }
         self._handlers = handlers
 
-    def visit(self, step: Step) -> GameRecord | None:
-        """Take one step; the game just closed, when this step begins another."""
+    def visit(self, step: Step[t.Any]) -> None:
+        """Take one step; a new header closes the game before it."""
+        self.steps += 1
         event = step.event
-        closed = None
         if type(event) is Rolled:
             self._rolls.append(event)
             if self.keep_rows:
@@ -151,24 +157,27 @@ class GameObserver:
         else:
             handler = self._handlers.get(type(event))
             if handler is not None:
-                closed = handler(step)
+                handler(step)
         if self.keep_rows and self._rolls:
-            self._held[-1] = self._holding(step.state, self._seats[self._rolls[-1].player])
-        return closed
+            assert self._holding is not None
+            seat = self._seats[self._rolls[-1].player]
+            self._held[-1] = self._holding(step.state).held[seat]
 
-    def end(self) -> GameRecord | None:
-        """The last game, once the walk is over."""
-        return self._close()
+    def end(self) -> None:
+        """The log is over: so is its last game."""
+        self._close()
 
-    def _started(self, step: Step) -> GameRecord | None:
-        closed = self._close()
+    def result(self) -> int:
+        return self.steps
+
+    def _started(self, step: Step[t.Any]) -> None:
+        self._close()
         header = t.cast("GameStarted", step.event)
         self._header = header
         self._seats = {name: seat for seat, name in enumerate(header.players)}
-        self._holding = _dice if header.game == "five-dice" else _chips
-        return closed
+        self._holding = registration(header.game).holding
 
-    def _undone(self, step: Step) -> None:
+    def _undone(self, step: Step[t.Any]) -> None:
         self._rolls.pop()
         if self.keep_rows:
             self._held.pop()
@@ -177,32 +186,32 @@ class GameObserver:
         self._try_end.pop(index, None)
         self._again.discard(index)
 
-    def _opening_won(self, step: Step) -> None:
+    def _opening_won(self, step: Step[t.Any]) -> None:
         self._named[len(self._rolls) - 1] = t.cast("OpeningWon", step.event).player
 
-    def _over(self, step: Step) -> None:
+    def _over(self, step: Step[t.Any]) -> None:
         over = t.cast("GameOver", step.event)
         who = over.winner if over.winner is not None else over.loser
         if who is not None:
             self._named[len(self._rolls) - 1] = who
         self._pot = over.pot
 
-    def _try_failed(self, step: Step) -> None:
+    def _try_failed(self, step: Step[t.Any]) -> None:
         self._try_end[len(self._rolls) - 1] = t.cast("TryFailed", step.event).roll
 
-    def _try_won(self, step: Step) -> None:
+    def _try_won(self, step: Step[t.Any]) -> None:
         self._try_end[len(self._rolls) - 1] = 4
 
-    def _again_rolled(self, step: Step) -> None:
+    def _again_rolled(self, step: Step[t.Any]) -> None:
         self._again.add(len(self._rolls) - 1)
 
-    def _close(self) -> GameRecord | None:
+    def _close(self) -> None:
         header, rolls = self._header, self._rolls
         named, try_end, again, held = self._named, self._try_end, self._again, self._held
         self._header, self._rolls, self._held = None, [], []
         self._named, self._try_end, self._again = {}, {}, set()
         if header is None or not rolls:
-            return None
+            return
         seats = self._seats
         starter = result = -1
         played = normal = nothing = 0
@@ -237,18 +246,10 @@ class GameObserver:
                                  roll.dice, after)
                          for number, (roll, after) in enumerate(zip(rolls, held, strict=True),
                                                                  1))
-        return GameRecord(Rules.of(header), header.players, starter, result, played,
-                          self._pot if pot else None, normal, nothing,
-                          (tries[1], tries[2], tries[3], tries[4]),
-                          tuple(by_dice), tuple(agains), rows)
-
-
-def _chips(state: t.Any, seat: int) -> int:
-    return int(state.chips[seat])
-
-
-def _dice(state: t.Any, seat: int) -> int:
-    return int(state.held[seat])
+        self.on_game(GameRecord(Rules.of(header), header.players, starter, result, played,
+                                self._pot if pot else None, normal, nothing,
+                                (tries[1], tries[2], tries[3], tries[4]),
+                                tuple(by_dice), tuple(agains), rows))
 
 
 class Counts:

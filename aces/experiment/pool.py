@@ -184,43 +184,55 @@ def _name(source: Source) -> str:
 def _count(source: Source, sink: Sink | None,
            keep_rows: bool) -> tuple[dict[Rules, Counts], int, int]:
     """The counts of one log by rules, its games and its rolls; raises at a bad line."""
-    from aces.experiment.observe import Counts
+    from aces.experiment.observe import Counts, GameObserver
+    from aces.log import read
+    from aces.walk import drive
 
     counts: dict[Rules, Counts] = {}
-    games = rolls = 0
+    games: list[int] = [0, 0]
+
     with _opened(source) as (stream, name):
-        for record in records(stream, name, keep_rows):
-            games += 1
-            rolls += record.rolls
+        def count(record: GameRecord) -> None:
+            games[0] += 1
+            games[1] += record.rolls
             part = counts.get(record.rules)
             if part is None:
                 part = counts[record.rules] = Counts(record.rules.players)
             part.add(record)
             if sink is not None:
-                sink.game(name, games, record)
-    return counts, games, rolls
+                sink.game(name, games[0], record)
+
+        if not drive(read(stream, name), name, GameObserver(count, keep_rows)):
+            raise _empty(name)
+    return counts, games[0], games[1]
+
+
+def _empty(source: str) -> EmptyLogError:
+    # Translators: an error. {source}: the log's file name, or <stdin>.
+    return EmptyLogError("{source} is empty: it holds no events", source=source)
 
 
 def records(stream: t.BinaryIO, source: str, keep_rows: bool = False) -> Iterator[GameRecord]:
-    """The games of one log, each once it is over; raises at a bad line."""
+    """The games of one log, each as soon as it is over; raises at a bad line.
+
+    A generator over the walk itself (not :func:`~aces.walk.drive`, which
+    runs a log to its end), so that a caller can stop after any game.
+    """
     from aces.experiment.observe import GameObserver
     from aces.log import read
     from aces.walk import walk
 
-    observer = GameObserver(keep_rows)
-    visit = observer.visit
-    seen = False
+    closed: list[GameRecord] = []
+    observer = GameObserver(closed.append, keep_rows)
     for step in walk(read(stream, source), source):
-        seen = True
-        closed = visit(step)
-        if closed is not None:
-            yield closed
-    if not seen:
-        # Translators: an error. {source}: the log's file name, or <stdin>.
-        raise EmptyLogError("{source} is empty: it holds no events", source=source)
-    last = observer.end()
-    if last is not None:
-        yield last
+        observer.visit(step)
+        if closed:
+            yield closed.pop()
+    if not observer.steps:
+        raise _empty(source)
+    observer.end()
+    if closed:
+        yield closed.pop()
 
 
 class _Opened:

@@ -32,7 +32,7 @@ from aces.dice import RandomDice
 from aces.log import LogWriter, read
 from aces.rules import game_named
 from aces.summary import Tally
-from aces.walk import walk
+from aces.walk import drive
 
 #: ``aces stats`` may take at most this many times what ``aces verify`` takes.
 TARGET_RATIO = 1.5
@@ -41,7 +41,7 @@ VERIFY_LOOP = """
 import sys
 from aces.log import read
 from aces.summary import Tally
-from aces.walk import walk
+from aces.walk import drive
 for name in sys.argv[1:]:
     tally = Tally()
     with open(name, "rb") as handle:
@@ -71,10 +71,8 @@ def write_logs(folder: Path, logs: int, games: int) -> tuple[list[Path], int]:
 def time_verify(paths: list[Path]) -> float:
     start = time.perf_counter()
     for path in paths:
-        tally = Tally()
         with path.open("rb") as handle:
-            for step in walk(read(handle, str(path)), str(path)):
-                tally.add(step)
+            drive(read(handle, str(path)), str(path), Tally())
     return time.perf_counter() - start
 
 
