@@ -56,3 +56,16 @@ def e1_log(tmp_path: Path) -> Path:
     result = run("play", "--players", "Ada,Bo,Cy", "--dice-file", str(dice), "-o", str(log))
     assert result.exit_code == 0, result.output
     return log
+
+
+@pytest.fixture(scope="session")
+def site(tmp_path_factory: pytest.TempPathFactory) -> dict[str, t.Any]:
+    """The documentation built once, every language and the doctests, by name, and
+    the fresh message templates (tests/docs: the build's checks, and the browser's)."""
+    from docsite import load_tool
+
+    tool = load_tool()
+    out = tmp_path_factory.mktemp("docs")
+    builds: dict[str, t.Any] = {result.name: result for result in tool.build(out)}
+    builds["templates"] = tool.extract(out / "gettext")
+    return builds

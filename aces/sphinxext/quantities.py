@@ -108,8 +108,8 @@ _named("fair")(lambda players: Quantity(Fraction(1, players), "percent", 1))
 _named("best-of")(lambda players, games: Quantity(
     games * max(les.game(players).win_by_seat), "decimal", 1))
 _named("fair-of")(lambda players, games: Quantity(Fraction(games, players), "decimal", 1))
-_named("edge")(lambda players: Quantity(
-    max(les.game(players).win_by_seat) - 1 / players, "percent", 2))
+_named("edge-points")(lambda players: Quantity(
+    100 * (max(les.game(players).win_by_seat) - Fraction(1, players)), "decimal", 2))
 _named("best-seat")(lambda players: Quantity(les.best_seat(players), "integer"))
 _named("best")(lambda players: Quantity(max(les.game(players).win_by_seat), "percent", 1))
 _named("rolls-mean")(lambda players: Quantity(les.game(players).expected_rolls, "decimal", 1))
