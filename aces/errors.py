@@ -37,9 +37,9 @@ import errno
 import string
 import typing as t
 
-__all__ = ["N_", "QUOTE", "AcesError", "DiceFileError", "EmptyLogError", "Gettext",
+__all__ = ["N_", "QUOTE", "QUOTES", "AcesError", "DiceFileError", "EmptyLogError", "Gettext",
            "LocatedError", "LogError", "NGettext", "Names", "OneOf", "OptionError", "Plural",
-           "RollError", "Show", "TruncatedLogError", "os_reason", "shorten"]
+           "RollError", "Show", "TruncatedLogError", "escaped", "fill", "os_reason", "shorten"]
 
 Gettext = t.Callable[[str], str]
 NGettext = t.Callable[[str, str, int], str]
@@ -108,12 +108,12 @@ _WHERE: t.Final = N_("{source}, line {line}")
 QUOTES: t.Final = N_("'{text}'")
 
 
-def shown(value: object) -> str:
+def escaped(value: object) -> str:
     """A value as a message may show it: control characters and line breaks
     escaped (as ``repr`` does), so that nothing a file holds can steer the
     terminal; without quotation marks, which the language chooses.
 
-    >>> print(shown("Ada" + chr(27) + "[2J"), shown("Bo"), shown(7))
+    >>> print(escaped("Ada" + chr(27) + "[2J"), escaped("Bo"), escaped(7))
     Ada\\x1b[2J Bo 7
     """
     if isinstance(value, str):
@@ -129,7 +129,7 @@ class _Quoting(string.Formatter):
 
     def convert_field(self, value: t.Any, conversion: str | None) -> t.Any:
         if conversion == "r":
-            return self.quotes.format(text=shown(value))
+            return self.quotes.format(text=escaped(value))
         return super().convert_field(value, conversion)
 
 
