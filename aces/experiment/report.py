@@ -88,8 +88,8 @@ def report(pooled: Pooled, lang: str, catalog: gettext.NullTranslations) -> str:
                      left=w.integer(left))]
     for log in pooled.left_out:
         assert log.error is not None
+        # (A file's name may hold anything: the whole line is escaped for the terminal.)
         # Translators: {error}: why a log was left out, naming its file and line.
-        # A file's name may hold anything: the whole line is escaped for the terminal.
         lines.append("  " + _("Left out: {error}").format(
             error=shown(log.error.render(catalog.gettext, catalog.ngettext))))
     if len(pooled.groups) > 1:
