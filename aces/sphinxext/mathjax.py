@@ -26,6 +26,8 @@ if t.TYPE_CHECKING:
     from sphinx.config import Config
     from sphinx.util.typing import ExtensionMetadata
 
+__all__ = ["SCRIPT", "MathJaxMissingError", "setup", "shipped"]
+
 #: Where the script goes in the site, below ``_static``.
 SCRIPT: t.Final = "mathjax/tex-svg.js"
 

@@ -29,8 +29,8 @@ from aces.sphinxext import lessons as les
 if t.TYPE_CHECKING:
     from collections.abc import Mapping
 
-__all__ = ["CALL", "REGISTRY", "Kind", "Maker", "Quantity", "SpecError", "named", "quantity",
-           "show"]
+__all__ = ["CALL", "LARGEST_SHOWN", "REGISTRY", "Kind", "Maker", "Offered", "Quantity",
+           "SpecError", "exact_fraction", "named", "quantity", "show"]
 
 Kind = t.Literal["fraction", "percent", "decimal", "integer"]
 

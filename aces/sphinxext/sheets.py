@@ -34,6 +34,9 @@ if t.TYPE_CHECKING:
 
     from aces.sphinxext.languages import Alternate
 
+__all__ = ["PUPIL", "STYLE", "SUFFIX", "SheetDirective", "SheetError", "pupil_sections", "setup",
+           "sheet_html", "typeset", "write"]
+
 #: The class that puts a section on the pupils' sheet.
 PUPIL: t.Final = "aces-pupil"
 SUFFIX: t.Final = "-sheet"

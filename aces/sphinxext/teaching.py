@@ -23,6 +23,8 @@ if t.TYPE_CHECKING:
     from sphinx.environment import BuildEnvironment
     from sphinx.util.typing import ExtensionMetadata
 
+__all__ = ["FIELDS", "SHOWN", "LessonDirective", "LessonsDirective", "lessons_table", "setup"]
+
 #: The fields of a lesson's facts, in order, as the English page names them.
 FIELDS: t.Final = ("Level", "Time", "Needs", "Prerequisites", "Goals", "Competence aims")
 #: The facts the table of lessons shows, beside the lesson's title.
