@@ -470,7 +470,7 @@ def stream(records: Iterable[Record], source: str, catalog: gettext.NullTranslat
     from aces.walk import walk
 
     guide = Walkthrough(catalog, lang)
-    for step in walk(records, source):
+    for step in walk(records, source, allow_unfinished=True, allow_unsettled=False):
         guide.visit(step)
         yield from guide.take()
     guide.end()
@@ -487,7 +487,9 @@ def walkthrough(records: Iterable[Record], source: str, catalog: gettext.NullTra
     parts: list[Part] = []
     lines: list[str] = []
     opens_game = False
-    for part in [*drive(records, source, Walkthrough(catalog, lang)), None]:
+    told = drive(records, source, Walkthrough(catalog, lang), allow_unfinished=True,
+                 allow_unsettled=False)
+    for part in [*told, None]:
         if isinstance(part, Told) and not part.opens_game and lines:
             lines.extend(part.lines)
             continue

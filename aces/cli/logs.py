@@ -34,7 +34,9 @@ def verify(log: str, lang: str | None) -> None:
     with reported(lang):
         chosen, catalog = translations(lang)
         with open_log(log) as (stream, source):
-            tally = drive(read(stream, source), source, summary.Tally())
+            # A game still being played is sound so far: the line says so.
+            tally = drive(read(stream, source), source, summary.Tally(), allow_unfinished=True,
+                          allow_unsettled=False)
             if not tally.events:
                 # Translators: an error. {source}: the log's file name, or <stdin>.
                 raise EmptyLogError("{source} is empty: it holds no events", source=source)
@@ -78,7 +80,8 @@ def replay(log: str, lang: str | None, stepwise: bool) -> None:
         with open_log(log) as (stream, source):
             try:
                 try:
-                    seen = drive(read(stream, source), source, printer)
+                    seen = drive(read(stream, source), source, printer,
+                                 allow_unfinished=True, allow_unsettled=False)
                 finally:
                     # What was told goes out before an error goes to standard error.
                     printer.flush()
