@@ -54,7 +54,8 @@ def verify(log: str, lang: str | None) -> None:
 @click.argument("log", metavar="LOG")
 @lang_option
 @click.option("--step", "stepwise", is_flag=True,
-              help="Wait for Enter before each roll (for a class or a table).")
+              help="Wait for Enter before each roll (for a class or a table); q stops. With"
+                   " the log on standard input, Enter is read from the terminal.")
 def replay(log: str, lang: str | None, stepwise: bool) -> None:
     """Narrate the games of a log, event by event.
 
