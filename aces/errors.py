@@ -34,11 +34,12 @@ with ``ngettext`` by the value it names:
 from __future__ import annotations
 
 import errno
+import string
 import typing as t
 
 __all__ = ["N_", "QUOTE", "AcesError", "DiceFileError", "EmptyLogError", "Gettext",
-           "LocatedError", "LogError", "NGettext", "OptionError", "Plural", "RollError", "Show",
-           "TruncatedLogError", "os_reason", "shorten"]
+           "LocatedError", "LogError", "NGettext", "Names", "OneOf", "OptionError", "Plural",
+           "RollError", "Show", "TruncatedLogError", "fill", "os_reason", "shorten", "shown"]
 
 Gettext = t.Callable[[str], str]
 NGettext = t.Callable[[str, str, int], str]
@@ -101,6 +102,49 @@ def N_(message: str) -> str:  # noqa: N802 - the gettext convention
 # Translators: where an error is, before the error itself.
 # {source}: a file name, or <stdin>; {line}: a line number.
 _WHERE: t.Final = N_("{source}, line {line}")
+
+# Translators: how a message quotes what a user typed or a file holds, where
+# the message has {name!r}: the language's quotation marks around {text}.
+QUOTES: t.Final = N_("'{text}'")
+
+
+def shown(value: object) -> str:
+    """A value as a message may show it: control characters and line breaks
+    escaped (as ``repr`` does), so that nothing a file holds can steer the
+    terminal; without quotation marks, which the language chooses.
+
+    >>> print(shown("Ada" + chr(27) + "[2J"), shown("Bo"), shown(7))
+    Ada\\x1b[2J Bo 7
+    """
+    if isinstance(value, str):
+        return "".join(c if c.isprintable() else repr(c)[1:-1] for c in value)
+    return repr(value)
+
+
+class _Quoting(string.Formatter):
+    """``str.format`` whose ``!r`` quotes a value in the language's quotation marks."""
+
+    def __init__(self, quotes: str) -> None:
+        self.quotes = quotes
+
+    def convert_field(self, value: t.Any, conversion: str | None) -> t.Any:
+        if conversion == "r":
+            return self.quotes.format(text=shown(value))
+        return super().convert_field(value, conversion)
+
+
+def fill(template: str, gettext: Gettext = _identity, /, **values: object) -> str:
+    """``template.format(**values)``, with every ``{name!r}`` in the quotation
+    marks of ``gettext``'s language: the one way a message quotes a value.
+
+    >>> fill("unknown game {name!r}", name="dice")
+    "unknown game 'dice'"
+    >>> fill("unknown game {name!r}", lambda m: "«{text}»" if m == QUOTES else m, name="x")
+    'unknown game «x»'
+    """
+    if "!r}" not in template:
+        return template.format(**values)
+    return _Quoting(gettext(QUOTES)).format(template, **values)
 
 
 class Plural(t.NamedTuple):
@@ -176,8 +220,8 @@ class AcesError(ValueError):
         if isinstance(message, Plural):
             count = self.values[message.by]
             assert isinstance(count, int), f"{message.by} chooses a plural form"
-            return ngettext(message.singular, message.plural, count).format(**values)
-        return gettext(message).format(**values)
+            return fill(ngettext(message.singular, message.plural, count), gettext, **values)
+        return fill(gettext(message), gettext, **values)
 
     def render(self, gettext: Gettext = _identity, ngettext: NGettext = _english,
                show: Show = _as_is) -> str:

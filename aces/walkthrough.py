@@ -8,18 +8,12 @@ in the reader's language, and rendered as Markdown, reStructuredText or
 plain text; the documentation's directive (:mod:`aces.sphinxext`) turns
 the same parts into a page. Nothing here reads a file or prints.
 
->>> import io
->>> from aces.dice import DiceFile
->>> from aces.engine import header, play
+Worked example E1 of the rulings, as a walkthrough:
+
 >>> from aces.i18n import translations
->>> from aces.log import LogWriter, read
->>> from aces.rules import game_named
->>> game = game_named("pot")
->>> log = io.BytesIO()
->>> dice = DiceFile("2/3/5/1 6/3 5/6 6/1 1/1 6/1 4/2 5/6 6/1 1/3 4/5 2".split("/"), "E1")
->>> LogWriter(log).write_all(play(game, header(game, ["Ada", "Bo", "Cy"], {}), dice))
->>> parts = walkthrough(read(io.BytesIO(log.getvalue()).readlines(), "E1"), "E1",
-...                     translations("en"), "en")
+>>> from aces.log import read
+>>> with open("replays/e1-last-chip.jsonl", "rb") as log:
+...     parts = walkthrough(read(log, "E1"), "E1", translations("en"), "en")
 >>> text = render(parts, "text")
 >>> print(text[text.index("Cy rolls 1-6."):].split(2 * chr(10))[0])
 Cy rolls 1-6.
@@ -74,8 +68,9 @@ if t.TYPE_CHECKING:
 
 ResultT = t.TypeVar("ResultT")
 
-__all__ = ["CORRECTION_DEPTH", "FORMATS", "Aside", "Corrected", "Part", "Standings", "Told",
-           "markdown_text", "render", "walkthrough"]
+__all__ = ["CORRECTION_DEPTH", "FORMATS", "RULES", "Aside", "Corrected", "Part", "Standings",
+           "Told", "Walkthrough", "fivedice_rules", "markdown_text", "pot_rules", "render",
+           "render_stream", "stream", "walkthrough"]
 
 #: The output formats of ``aces walkthrough``.
 FORMATS: t.Final = ("markdown", "rst", "text")

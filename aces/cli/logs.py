@@ -23,6 +23,8 @@ if t.TYPE_CHECKING:
     import gettext
     from collections.abc import Iterator
 
+__all__ = ["replay", "verify"]
+
 
 @click.command()
 @click.argument("log", metavar="LOG")

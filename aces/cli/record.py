@@ -34,6 +34,8 @@ if t.TYPE_CHECKING:
     from aces.rules import Game, OptionValue, Roll, RollRequest
     from aces.walk import Step
 
+__all__ = ["record"]
+
 #: Lines of the story so far shown when a game is resumed.
 _STORY: t.Final = 12
 #: The most bytes of standard input read as one line: far more than any

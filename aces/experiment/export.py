@@ -23,6 +23,8 @@ if t.TYPE_CHECKING:
     from aces.experiment.observe import GameRecord, Rules
     from aces.experiment.pool import Pooled
 
+__all__ = ["COUNTS_LOSERS", "CsvTable", "as_dict", "cell", "options_text", "result_dict", "text_of"]
+
 #: The game that counts the loser of each game rather than the winner.
 COUNTS_LOSERS: t.Final = frozenset({"five-dice"})
 #: What a spreadsheet would read as a formula at the start of a cell.

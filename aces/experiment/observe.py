@@ -37,6 +37,8 @@ if t.TYPE_CHECKING:
     from aces.rules import OptionValue
     from aces.walk import Step
 
+__all__ = ["Counts", "GameObserver", "GameRecord", "RollRow", "Rules"]
+
 #: The faces that move something in a normal roll of Aces in the Pot.
 _POT_MOVERS: t.Final = frozenset((1, 6))
 

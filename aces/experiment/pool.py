@@ -24,6 +24,8 @@ if t.TYPE_CHECKING:
     from aces.experiment.analysis import Result
     from aces.experiment.observe import Counts, GameRecord, Rules
 
+__all__ = ["Group", "LogSummary", "Pooled", "Sink", "Source", "pool", "records"]
+
 
 class Sink(t.Protocol):
     """Takes the games of each log as they are read (the tables of ``--csv``)."""

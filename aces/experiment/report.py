@@ -20,6 +20,8 @@ if t.TYPE_CHECKING:
     from aces.experiment.observe import Rules
     from aces.experiment.pool import Group, Pooled
 
+__all__ = ["conclusion", "report", "rules_name"]
+
 
 class _Writer:
     """Numbers and sentences in one language."""
