@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import collections
 import re
+import string
 import textwrap
 import typing as t
 
@@ -69,8 +70,8 @@ if t.TYPE_CHECKING:
 ResultT = t.TypeVar("ResultT")
 
 __all__ = ["CORRECTION_DEPTH", "FORMATS", "RULES", "Aside", "Corrected", "Part", "Standings",
-           "Told", "Walkthrough", "fivedice_rules", "markdown_text", "pot_rules", "render",
-           "render_stream", "stream", "walkthrough"]
+           "Told", "Walkthrough", "escape_markdown", "escape_rst", "fivedice_rules", "pot_rules",
+           "render", "render_stream", "stream", "walkthrough"]
 
 #: The output formats of ``aces walkthrough``.
 FORMATS: t.Final = ("markdown", "rst", "text")
@@ -602,39 +603,50 @@ def render_stream(parts: Iterable[Part], fmt: Format) -> Iterator[str]:
         yield "\n"
 
 
-#: What starts Markdown's inline markup: emphasis, code, links, raw HTML and
+#: Every ASCII punctuation character. reStructuredText takes any of them
+#: after a backslash as itself, so with all of them escaped no name
+#: (``.. include:: /etc/passwd``, ``|subst|``, ``:role:`x```, ``1.``,
+#: ``- x``) can become a directive, a role, a substitution or a list.
+_RST_SPECIAL: t.Final = re.compile("([" + re.escape(string.punctuation) + "])")
+#: What starts CommonMark's inline markup anywhere in a line: emphasis,
+#: code, links and images (whose brackets these are), raw HTML and
 #: autolinks, entities, strike-through and table cells.
 _MARKDOWN_INLINE: t.Final = re.compile(r"([\\`*_\[\]<>&|~])")
 #: What opens a block at the start of a line: a heading, a list item (also
 #: numbered), a quote, a thematic break or a setext underline.
 _MARKDOWN_BLOCK: t.Final = re.compile(r"^(\s*\d*)([#+\-=>]|(?<=\d)[.)])", re.MULTILINE)
-_RST_SPECIAL: t.Final = re.compile(r"([\\`*_|])")
 
 
-def markdown_text(text: str) -> str:
-    """Text as Markdown shows it, word for word: the one escaping of the
-    Markdown walkthrough.
+def escape_rst(text: str) -> str:
+    r"""Text for reStructuredText: every ASCII punctuation mark escaped.
 
-    Only what would start markup is escaped: the characters of inline
-    markup (emphasis, code, links, HTML, entities, table cells) anywhere,
-    and what opens a block (a heading, a list, a quote) at the start of a
-    line. Full stops, brackets and exclamation marks are left alone.
-
-    >>> print(markdown_text("Bo klarte det! (kast 1 av 3)"))
-    Bo klarte det! (kast 1 av 3)
-    >>> print(markdown_text("*Bo_<b>* & [Cy]"))
-    \\*Bo\\_\\<b\\>\\* \\& \\[Cy\\]
-    >>> print(markdown_text("1. Ada"), markdown_text("# Bo"))
-    1\\. Ada \\# Bo
+    >>> print(escape_rst(".. include:: /etc/passwd"))
+    \.\. include\:\: \/etc\/passwd
     """
-    text = _MARKDOWN_INLINE.sub(r"\\\1", text)
-    return _MARKDOWN_BLOCK.sub(r"\1\\\2", text)
+    return _RST_SPECIAL.sub(r"\\\1", text)
+
+
+def escape_markdown(text: str) -> str:
+    r"""Text for CommonMark, word for word: the one escaping of the Markdown
+    walkthrough.
+
+    Only what would start markup is escaped: the characters of inline markup
+    anywhere, and what opens a block at the start of a line. Full stops,
+    brackets and exclamation marks are left alone, so the source reads as
+    well as the page.
+
+    >>> print(escape_markdown("<script>x</script> [a](b) 1-6."), escape_markdown("1. x"))
+    \<script\>x\</script\> \[a\](b) 1-6. 1\. x
+    >>> print(escape_markdown("Bo klarte det! (kast 1 av 3)"), escape_markdown("# Bo & *Cy_*"))
+    Bo klarte det! (kast 1 av 3) \# Bo \& \*Cy\_\*
+    """
+    return _MARKDOWN_BLOCK.sub(r"\1\\\2", _MARKDOWN_INLINE.sub(r"\\\1", text))
 
 
 def _markdown(part: Part, new_game: bool) -> list[str]:
     """A game opens with a heading (its first line); narration is a paragraph,
     a rule a quoted note, the standings a table."""
-    escape = markdown_text
+    escape = escape_markdown
     if isinstance(part, Told):
         lines = [escape(line) for line in part.lines]
         if part.opens_game and lines:
@@ -649,16 +661,14 @@ def _markdown(part: Part, new_game: bool) -> list[str]:
 
 
 def _rst(part: Part, new_game: bool) -> list[str]:
-    def escape(text: str) -> str:
-        return _RST_SPECIAL.sub(r"\\\1", text)
-
+    escape = escape_rst
     if isinstance(part, Told):
         lines = ["----", ""] if new_game else []
         return lines + [f"| {escape(line)}" for line in part.lines]
     if isinstance(part, Aside):
         return [f".. admonition:: {escape(part.label)}", "",
                 *textwrap.wrap(escape(part.text), 76, initial_indent="   ",
-                               subsequent_indent="   ")]
+                               subsequent_indent="   ", break_on_hyphens=False)]
     out = [".. list-table::", "   :header-rows: 1", ""]
     for row in (part.header, part.row):
         out.append(f"   * - {escape(row[0])}")

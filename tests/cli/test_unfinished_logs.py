@@ -61,7 +61,7 @@ def test_a_new_game_begun_in_a_session_waits_for_its_opening(tmp_path: Path) -> 
 
 
 @pytest.mark.parametrize(("lang", "line"), [
-    ("nb", "Spillet er ikke ferdig ennå: Bo står for tur til å kaste."),
+    ("nb", "Partiet er ikke ferdig ennå: Bo står for tur til å kaste."),
     ("nn", "Partiet er ikkje ferdig enno: Bo står for tur til å kaste."),
 ])
 def test_the_line_in_norwegian(tmp_path: Path, lang: str, line: str) -> None:
