@@ -13,7 +13,9 @@ page in it, and whether it is the page's language.
 from __future__ import annotations
 
 import posixpath
+import re
 import typing as t
+from html import escape, unescape
 
 if t.TYPE_CHECKING:
     from sphinx.application import Sphinx
@@ -63,6 +65,34 @@ def alternates(page: str, current: str, codes: t.Sequence[str]) -> list[Alternat
             for code in codes]
 
 
+#: Accessible names furo writes in English, in its templates and its Python, which
+#: no catalog reaches; the ``aces_theme_words`` filter of ``_templates/page.html``
+#: translates them through the theme's catalog (``sphinx.po``).
+_FURO_LABELS: t.Final = ("Toggle site navigation sidebar", "Toggle table of contents sidebar",
+                         "Toggle Light / Dark / Auto color theme")
+_FURO_NAVIGATION: t.Final = re.compile(r'aria-label="Toggle navigation of ([^"]*)"')
+
+
+def theme_words(html: str) -> str:
+    """A rendered page with furo's English accessible names in the build's language."""
+    from markupsafe import Markup
+    from sphinx.locale import get_translation
+
+    _ = get_translation("sphinx")
+    for label in _FURO_LABELS:
+        html = html.replace(f'aria-label="{label}"', f'aria-label="{escape(_(label))}"')
+    html = _FURO_NAVIGATION.sub(
+        lambda found: 'aria-label="{}"'.format(escape(
+            _("Toggle navigation of %(title)s") % {"title": unescape(found[1])})), html)
+    return Markup(html)
+
+
+def _filters(app: Sphinx) -> None:
+    templates = getattr(app.builder, "templates", None)
+    if templates is not None and hasattr(templates, "environment"):
+        templates.environment.filters["aces_theme_words"] = theme_words
+
+
 def _search_language(app: Sphinx, config: Config) -> None:
     if config.html_search_language is None and config.language in SEARCH_LANGUAGE:
         config.html_search_language = SEARCH_LANGUAGE[config.language]
@@ -82,3 +112,4 @@ def setup(app: Sphinx) -> None:
     app.add_config_value("aces_languages", [], "html", types=[list, tuple])
     app.connect("config-inited", _search_language)
     app.connect("html-page-context", _context)
+    app.connect("builder-inited", _filters)
