@@ -39,7 +39,8 @@ import typing as t
 
 __all__ = ["N_", "QUOTE", "AcesError", "DiceFileError", "EmptyLogError", "Gettext",
            "LocatedError", "LogError", "NGettext", "Names", "OneOf", "OptionError", "Plural",
-           "RollError", "Show", "TruncatedLogError", "fill", "os_reason", "shorten", "shown"]
+           "RollError", "Show", "TruncatedLogError", "fill", "os_reason", "shorten", "shown",
+           "visible"]
 
 Gettext = t.Callable[[str], str]
 NGettext = t.Callable[[str, str, int], str]
@@ -117,7 +118,7 @@ def shown(value: object) -> str:
     Ada\\x1b[2J Bo 7
     """
     if isinstance(value, str):
-        return "".join(c if c.isprintable() else repr(c)[1:-1] for c in value)
+        return visible(value)
     return repr(value)
 
 
@@ -175,6 +176,30 @@ def shorten(value: object, limit: int = QUOTE) -> str:
     return text if len(text) <= limit else text[:limit] + "..."
 
 
+def visible(text: str) -> str:
+    """Text from a file, a name or an option, safe to show a person: every
+    character that a terminal would obey rather than show (controls, C1
+    controls, bidirectional overrides, line separators, anything not
+    printable) becomes an escape, as ``repr`` writes it.
+
+    The one way text from input reaches a terminal: every value an error
+    quotes goes through here (:meth:`AcesError.reason`, and :func:`shown`
+    for a quoted one), as do the notices of ``aces record``.
+
+    >>> print(visible("Bo" + chr(0x1B) + "]0;PWNED" + chr(7) + " " + chr(0x202E) + "oB"))
+    Bo\\x1b]0;PWNED\\x07 \\u202eoB
+    >>> visible("Åse 🎲")
+    'Åse 🎲'
+    """
+    if text.isprintable():
+        return text
+    return "".join(c if c.isprintable() else repr(c)[1:-1] for c in text)
+
+
+def _visible(value: object) -> object:
+    return visible(value) if isinstance(value, str) else value
+
+
 class AcesError(ValueError):
     """Base of every error caused by bad input: a log, a dice file, an option."""
 
@@ -215,7 +240,7 @@ class AcesError(ValueError):
         found in a log) is translated too.
         """
         values = {name: value.reason(gettext, ngettext, show) if isinstance(value, AcesError)
-                  else show(value) for name, value in self.values.items()}
+                  else _visible(show(value)) for name, value in self.values.items()}
         message = self.message
         if isinstance(message, Plural):
             count = self.values[message.by]
@@ -230,7 +255,7 @@ class AcesError(ValueError):
         reason = self.reason(gettext, ngettext, show)
         if self.source is None:
             return reason
-        where = gettext(_WHERE).format(source=self.source, line=self.line)
+        where = gettext(_WHERE).format(source=visible(self.source), line=self.line)
         return f"{where}: {reason}"
 
     def __str__(self) -> str:

@@ -26,6 +26,7 @@ Cy passes 1 chip to Ada on the left.
 from __future__ import annotations
 
 import re
+import string
 import textwrap
 import typing as t
 
@@ -525,14 +526,38 @@ def render_stream(parts: Iterable[Part], fmt: Format) -> Iterator[str]:
         yield "\n"
 
 
-_MARKDOWN_SPECIAL: t.Final = re.compile(r"([\\`*_{}\[\]<>()#+!|~])")
-_RST_SPECIAL: t.Final = re.compile(r"([\\`*_|])")
+#: Every ASCII punctuation character. reStructuredText takes any of them
+#: after a backslash as itself, so with all of them escaped no name
+#: (``.. include:: /etc/passwd``, ``|subst|``, ``:role:`x```, ``1.``,
+#: ``- x``) can become a directive, a role, a substitution or a list.
+_RST_SPECIAL: t.Final = re.compile("([" + re.escape(string.punctuation) + "])")
+#: The characters that open markup anywhere in a line of CommonMark (HTML,
+#: links, images, emphasis, code, tables, entities), each escaped; and what
+#: opens a block at the start of a line's content (a list, a heading).
+_MARKDOWN_SPECIAL: t.Final = re.compile(r"([\\`*_{}\[\]<>()#+!|~&$])")
+_MARKDOWN_START: t.Final = re.compile(r"^(\d*)([.)=-])")
+
+
+def escape_rst(text: str) -> str:
+    r"""Text for reStructuredText: every ASCII punctuation mark escaped.
+
+    >>> print(escape_rst(".. include:: /etc/passwd"))
+    \.\. include\:\: \/etc\/passwd
+    """
+    return _RST_SPECIAL.sub(r"\\\1", text)
+
+
+def escape_markdown(text: str) -> str:
+    r"""Text for CommonMark: whatever could open markup escaped, the rest as it is.
+
+    >>> print(escape_markdown("<script>x</script> [a](b) 1-6."), escape_markdown("1. x"))
+    \<script\>x\</script\> \[a\]\(b\) 1-6. 1\. x
+    """
+    return _MARKDOWN_START.sub(r"\1\\\2", _MARKDOWN_SPECIAL.sub(r"\\\1", text))
 
 
 def _markdown(part: Part, new_game: bool) -> list[str]:
-    def escape(text: str) -> str:
-        return _MARKDOWN_SPECIAL.sub(r"\\\1", text)
-
+    escape = escape_markdown
     if isinstance(part, Told):
         lines = ["---", ""] if new_game else []
         return lines + [f"- {escape(line)}" for line in part.lines]
@@ -540,20 +565,18 @@ def _markdown(part: Part, new_game: bool) -> list[str]:
         return [f"> **{escape(part.label)}:** {escape(part.text)}"]
     return ["| " + " | ".join(escape(cell) for cell in part.header) + " |",
             "|" + "---:|" * len(part.header),
-            "| " + " | ".join(part.row) + " |"]
+            "| " + " | ".join(escape(cell) for cell in part.row) + " |"]
 
 
 def _rst(part: Part, new_game: bool) -> list[str]:
-    def escape(text: str) -> str:
-        return _RST_SPECIAL.sub(r"\\\1", text)
-
+    escape = escape_rst
     if isinstance(part, Told):
         lines = ["----", ""] if new_game else []
         return lines + [f"| {escape(line)}" for line in part.lines]
     if isinstance(part, Aside):
         return [f".. admonition:: {escape(part.label)}", "",
                 *textwrap.wrap(escape(part.text), 76, initial_indent="   ",
-                               subsequent_indent="   ")]
+                               subsequent_indent="   ", break_on_hyphens=False)]
     out = [".. list-table::", "   :header-rows: 1", ""]
     for row in (part.header, part.row):
         out.append(f"   * - {escape(row[0])}")
