@@ -71,6 +71,7 @@ def alternates(page: str, current: str, codes: t.Sequence[str]) -> list[Alternat
 #: translates them through the theme's catalog (``sphinx.po``).
 _FURO_LABELS: t.Final = ("Toggle site navigation sidebar", "Toggle table of contents sidebar",
                          "Toggle Light / Dark / Auto color theme")
+_NAVIGATION_LABEL: t.Final = "Toggle navigation of %(title)s"
 _FURO_NAVIGATION: t.Final = re.compile(r'aria-label="Toggle navigation of ([^"]*)"')
 
 
@@ -79,12 +80,14 @@ def theme_words(html: str) -> str:
     from markupsafe import Markup
     from sphinx.locale import get_translation
 
-    _ = get_translation("sphinx")
+    # Not "_": these words are the theme's (docs/locale/*/sphinx.po), not the package's.
+    theme = get_translation("sphinx")
     for label in _FURO_LABELS:
-        html = html.replace(f'aria-label="{label}"', f'aria-label="{escape(_(label))}"')
+        html = html.replace(f'aria-label="{label}"', f'aria-label="{escape(theme(label))}"')
+    navigation = theme(_NAVIGATION_LABEL)
     html = _FURO_NAVIGATION.sub(
         lambda found: 'aria-label="{}"'.format(escape(
-            _("Toggle navigation of %(title)s") % {"title": unescape(found[1])})), html)
+            navigation % {"title": unescape(found[1])})), html)
     return Markup(html)
 
 
