@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import typing as t
 
-from aces.errors import shown
+from aces.errors import visible
 from aces.experiment.inference import ALPHA
 
 if t.TYPE_CHECKING:
@@ -91,7 +91,7 @@ def report(pooled: Pooled, lang: str, catalog: gettext.NullTranslations) -> str:
         # (A file's name may hold anything: the whole line is escaped for the terminal.)
         # Translators: {error}: why a log was left out, naming its file and line.
         lines.append("  " + _("Left out: {error}").format(
-            error=shown(log.error.render(catalog.gettext, catalog.ngettext))))
+            error=visible(log.error.render(catalog.gettext, catalog.ngettext))))
     if len(pooled.groups) > 1:
         lines.append(_("The games follow {count} different sets of rules or table sizes;"
                        " each is pooled and tested on its own, never mixed with another.")
@@ -343,7 +343,7 @@ def _beside(group: Group, w: _Writer) -> list[str]:
         return "" if pair is None or not pair[1] else w.percent(pair[0] / pair[1])
 
     for log in group.logs:
-        cells = [shown(log.source), w.integer(log.games), w.integer(log.rolls)]
+        cells = [visible(log.source), w.integer(log.games), w.integer(log.rolls)]
         cells += ["" if share is None else w.percent(share) for share in log.shares]
         cells.append("" if log.mean_length is None else w.decimal(log.mean_length, 1))
         cells += [percent(log.nothing), percent(log.tries)] if pot else [percent(log.agains)]
