@@ -145,13 +145,7 @@ def _group(group: Group, w: _Writer) -> list[str]:
     if result.tries is not None:
         lines += ["", _("Tries that succeeded (three rolls without a six)"),
                   "  " + _share_line(result.tries, "(25/36)³", w)]
-        if result.tries.trials:
-            lines.append("  " + _("The test looks at how each try ended: a six on its first,"
-                                  " second or third roll, or three rolls without a six."))
-        lines += _test(result.tries_fit, w, [
-            _("a six on roll {number}").format(number=1),
-            _("a six on roll {number}").format(number=2),
-            _("a six on roll {number}").format(number=3), _("no six")])
+        lines += _test(result.tries_fit, w, [])
     if result.agains is not None:
         lines += ["", _("Rolls followed by a roll again"),
                   "  " + _share_line(result.agains, None, w)]
