@@ -39,8 +39,8 @@ import typing as t
 
 __all__ = ["N_", "QUOTE", "AcesError", "DiceFileError", "EmptyLogError", "Gettext",
            "LocatedError", "LogError", "NGettext", "Names", "OneOf", "OptionError", "Plural",
-           "RollError", "Show", "TruncatedLogError", "fill", "os_reason", "shorten", "shown",
-           "visible"]
+           "RollError", "SaveError", "Show", "TruncatedLogError", "fill", "os_reason", "shorten",
+           "shown", "visible"]
 
 Gettext = t.Callable[[str], str]
 NGettext = t.Callable[[str, str, int], str]
@@ -260,6 +260,11 @@ class AcesError(ValueError):
 
     def __str__(self) -> str:
         return self.render()
+
+
+class SaveError(AcesError):
+    """A roll that cannot be saved in the log being recorded (a full disk, a
+    log removed underneath): recording stops, at a terminal too."""
 
 
 class OptionError(AcesError):
