@@ -37,6 +37,7 @@ import errno
 import re
 import string
 import typing as t
+import unicodedata
 
 __all__ = [
     "INVISIBLE",
@@ -224,8 +225,14 @@ def visible(text: str) -> str:
     """
     if text.isprintable() and not INVISIBLE.search(text):
         return text
-    return "".join(c if c.isprintable() and not INVISIBLE.match(c) else _escape(c)
-                   for c in text)
+    return "".join(c if _shows(c) else _escape(c) for c in text)
+
+
+def _shows(char: str) -> bool:
+    """Whether a character shows as itself: printable, or a space of any width
+    (Babel groups digits with one), and not one of the invisible ones."""
+    return ((char.isprintable() or unicodedata.category(char) == "Zs")
+            and not INVISIBLE.match(char))
 
 
 def _escape(char: str) -> str:

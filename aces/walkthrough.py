@@ -66,7 +66,8 @@ if t.TYPE_CHECKING:
     from aces.walk import Step
 
 __all__ = ["FORMATS", "RULES", "Aside", "Part", "Standings", "Told", "Walkthrough",
-           "fivedice_rules", "pot_rules", "render", "render_stream", "stream", "walkthrough"]
+           "escape_markdown", "escape_rst", "fivedice_rules", "pot_rules", "render",
+           "render_stream", "stream", "walkthrough"]
 
 #: The output formats of ``aces walkthrough``.
 FORMATS: t.Final = ("markdown", "rst", "text")

@@ -24,8 +24,8 @@ if t.TYPE_CHECKING:
 
     from aces.events import Event, GameStarted, Stage
 
-__all__ = ["Game", "OptionValue", "Roll", "RollRequest", "check_names", "evolver", "game_named",
-           "games", "on"]
+__all__ = ["Game", "OptionValue", "Roll", "RollRequest", "check_names", "check_receivers",
+           "evolver", "game_named", "games", "name_key", "on"]
 
 S = t.TypeVar("S")
 E = t.TypeVar("E")
