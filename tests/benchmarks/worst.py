@@ -53,8 +53,11 @@ def measure(command: list[str], pythonpath: str | None) -> tuple[float, int] | N
     if pythonpath is not None:
         env["PYTHONPATH"] = pythonpath
     try:
+        # Run away from any checkout, so that "python -m aces" finds the
+        # package on PYTHONPATH (or installed), not in the current folder.
         result = subprocess.run([sys.executable, "-c", probe, *command], check=True,
-                                capture_output=True, text=True, env=env, timeout=LIMIT)
+                                capture_output=True, text=True, env=env, timeout=LIMIT,
+                                cwd=tempfile.gettempdir())
     except subprocess.TimeoutExpired:
         return None
     seconds, kib, code = result.stdout.split()
