@@ -19,7 +19,7 @@ import msgspec
 from aces.dice import DiceFile, RandomDice
 from aces.errors import OptionError, RollError
 from aces.events import SCHEMA, GameStarted, OpeningTied, Rolled
-from aces.log import LINE_LIMIT
+from aces.log import ENVELOPE_WIDTH, LINE_LIMIT
 from aces.rules import Roll
 
 if t.TYPE_CHECKING:
@@ -54,12 +54,6 @@ def header(
     return start
 
 
-#: The bytes a log line holds beyond its event's own: the sequence number
-#: (ten digits are more than a reader counts to), the digest and the newline;
-#: the line shares its opening brace with the event.
-_ENVELOPE: t.Final = len(b'"seq":1234567890,"digest":"%s",\n' % (b"0" * 32))
-
-
 def widest_line(game: Game[t.Any], start: GameStarted) -> int:
     """The bytes of the longest line a game with this header can write.
 
@@ -79,7 +73,7 @@ def widest_line(game: Game[t.Any], start: GameStarted) -> int:
                              to=(longest,) if named else ())))
     roll += 2 * (dice - 1) + max(named - 1, 0) * (len(encode(longest)) + 1)
     tie = len(encode(OpeningTied(players=start.players, value=6 * dice)))
-    return _ENVELOPE + max(len(encode(start)), tie, roll)
+    return ENVELOPE_WIDTH + max(len(encode(start)), tie, roll)
 
 
 def too_wide() -> OptionError:

@@ -11,7 +11,13 @@ Reading is streamed and budgeted: a line may be at most :data:`LINE_LIMIT`
 bytes and a file at most :data:`EVENT_LIMIT` events, so a broken or hostile
 file costs bounded memory and time, and the first bad line stops the reader
 with a :class:`~aces.errors.LogError` that names it. Logs of schema 1 (no
-digests) are read through :func:`aces.upgrade.upcast_v1_v2`.
+digests) are upgraded line by line through the chain :data:`UPCASTS`.
+
+This module is the wire format, all of it: the envelope of a line
+(:func:`envelope`), the digest and its width (:data:`DIGEST_WIDTH`),
+reading, writing, and repairing a log whose last line was torn by a crash
+(:func:`whole_length`). Everything else hands it events and takes events
+back.
 
 >>> import io
 >>> from aces.events import Rolled
@@ -35,13 +41,14 @@ import msgspec
 
 from aces.errors import LogError, TruncatedLogError
 from aces.events import EVENT_TYPES, SCHEMA, Event, GameStarted
-from aces.upgrade import V1_TYPES, upcast_v1_v2
+from aces.upgrade import TYPES, UPCASTS, upcast
 
 if t.TYPE_CHECKING:
     from collections.abc import Iterable, Iterator
 
-__all__ = ["EVENT_LIMIT", "LINE_LIMIT", "LogWriter", "Reader", "Record", "Tail", "digest",
-           "read", "shorten"]
+__all__ = ["DIGEST_WIDTH", "ENVELOPE_WIDTH", "EVENT_LIMIT", "LINE_LIMIT", "SCHEMAS",
+           "LogWriter", "Reader", "Record", "Tail", "digest", "envelope", "read", "shorten",
+           "whole_length"]
 
 #: The longest line read, in bytes, its newline included: far more than any
 #: event needs (a header of a hundred long names), little enough to hold.
@@ -50,7 +57,13 @@ LINE_LIMIT: t.Final = 65_536
 #: about half a minute of ``aces verify``.
 EVENT_LIMIT = 10_000_000
 #: Schema versions this version of aces reads; the last is the one it writes.
-SCHEMAS: t.Final = (1, SCHEMA)
+SCHEMAS: t.Final = (*UPCASTS, SCHEMA)
+#: The hexadecimal digits of a digest: BLAKE2b of 16 bytes, two digits a byte.
+DIGEST_WIDTH: t.Final = 32
+#: The bytes a line holds beyond its event's own, at the most: the sequence
+#: number (ten digits, more than a reader counts to), the digest and the
+#: newline; the line shares its opening brace with the event.
+ENVELOPE_WIDTH: t.Final = len(b'"seq":1234567890,"digest":"",\n') + DIGEST_WIDTH
 
 _TYPES: t.Final = frozenset(
     tag for cls in EVENT_TYPES if isinstance(tag := cls.__struct_config__.tag, str)
@@ -62,7 +75,7 @@ _HEX: t.Final = frozenset("0123456789abcdef")
 #: Distinct lines (but for their number and digest) a reader remembers the
 #: events of: a log of many games repeats a few hundred.
 _CACHE_LIMIT: t.Final = 4096
-_HASH: t.Final = hashlib.blake2b(digest_size=16)
+_HASH: t.Final = hashlib.blake2b(digest_size=DIGEST_WIDTH // 2)
 #: The longest piece of a bad line quoted in an error, and the longest detail.
 _QUOTE: t.Final = 60
 _DETAIL: t.Final = 160
@@ -84,7 +97,8 @@ class Tail:
         self.schema: int | None = None
         #: The number of the last line read whole and sound.
         self.seq = 0
-        #: Its digest (32 hexadecimal digits as bytes; empty before any line).
+        #: Its digest (:data:`DIGEST_WIDTH` hexadecimal digits as bytes; empty
+        #: before any line).
         self.digest = b""
 
 
@@ -138,6 +152,12 @@ def read(lines: Iterable[bytes], source: str) -> Reader:
     ``readline``) or any iterable of raw lines. Sequence numbers must run 1,
     2, 3...; the first event must be a ``game_started``; every game of a
     file shares one schema, and none may be newer than this version reads.
+
+    The reader decodes lazily: the errors come from iterating it.
+
+    :raises ~aces.errors.TruncatedLogError: the last line stops part-way (a
+        recorder resumes such a log, cutting the line off: :func:`whole_length`).
+    :raises ~aces.errors.LogError: at the first line that is not sound.
     """
     return Reader(lines, source)
 
@@ -155,8 +175,8 @@ def _read(lines: Iterator[bytes], source: str, tail: Tail) -> Iterator[tuple[int
         _raise_schema(schema, source, 1)
     tail.schema = schema
     lines = itertools.chain((first,), lines)
-    if schema == 1:
-        yield from _read_v1(lines, source, tail)
+    if schema != SCHEMA:
+        yield from _read_old(lines, schema, source, tail)
         return
     # The current schema, on its fast path, here rather than in a generator
     # of its own, which would cost a hand-over for every line. A line written
@@ -167,18 +187,20 @@ def _read(lines: Iterator[bytes], source: str, tail: Tail) -> Iterator[tuple[int
     cache: dict[bytes, Event] = {}
     get = cache.get
     copy = _HASH.copy
+    width = DIGEST_WIDTH
+    head = _HEAD
     number = good = 0
     previous = b""
     try:
         for raw in lines:
             number += 1
-            prefix = b'{"seq":%d,"digest":"' % number
+            prefix = head % number
             start = len(prefix)
-            rest = raw[start + 32:]
+            rest = raw[start + width:]
             event = get(rest) if raw.startswith(prefix) else None
             if event is None:
                 raw, event = _decode_line(raw, prefix, source, number)
-                rest = raw[start + 32:]
+                rest = raw[start + width:]
                 if type(event) is not GameStarted:
                     # Headers are one of a kind (their seeds differ): not kept.
                     if len(cache) >= _CACHE_LIMIT:
@@ -188,7 +210,7 @@ def _read(lines: Iterator[bytes], source: str, tail: Tail) -> Iterator[tuple[int
             h.update(previous)
             h.update(prefix)
             h.update(rest)
-            found = raw[start:start + 32]
+            found = raw[start:start + width]
             if h.hexdigest().encode() != found:
                 # Translators: an error of a log whose digests do not chain:
                 # the line, or the one before it, is not as it was written.
@@ -211,12 +233,13 @@ def _decode_line(raw: bytes, prefix: bytes, source: str, number: int) -> tuple[b
     event, or raises the error that names what is wrong with it.
     """
     start = len(prefix)
-    rest = raw[start + 32:]
+    end = start + DIGEST_WIDTH
+    rest = raw[end:]
     if not (raw.startswith(prefix) and rest.startswith(b'",') and rest.endswith(b"}\n")
-            and _HEX.issuperset(raw[start:start + 32].decode("latin-1"))
+            and _HEX.issuperset(raw[start:end].decode("latin-1"))
             and len(raw) < LINE_LIMIT):
         raw = _diagnose_v2(raw, source, number)
-        rest = raw[start + 32:]
+        rest = raw[end:]
     text = b"{" + rest[2:-1]
     event = _decode_event(text, source, number)
     if _ENCODER.encode(event) != text:
@@ -256,29 +279,33 @@ def _diagnose_v2(raw: bytes, source: str, number: int) -> bytes:
         # a "digest" after its "seq"; keep the fields' names as they are.
         raise LogError(source, number, 'the line has no "digest"; every line of a schema'
                        ' {schema} log has one, after its "seq"', schema=SCHEMA)
-    if not isinstance(found, str) or len(found) != 32 or not _HEX.issuperset(found):
-        # Translators: an error of a log; keep "digest" as it is.
-        raise LogError(source, number, 'the "digest" is not 32 lowercase hexadecimal digits')
+    if not isinstance(found, str) or len(found) != DIGEST_WIDTH or not _HEX.issuperset(found):
+        # Translators: an error of a log; keep "digest" as it is. {width}: how
+        # many hexadecimal digits a digest has.
+        raise LogError(source, number, 'the "digest" is not {width} lowercase hexadecimal'
+                       ' digits', width=DIGEST_WIDTH)
     whole = raw if raw.endswith(b"\n") else raw + b"\n"
-    if _line(number, found.encode(), _ENCODER.encode(event)) != whole:
+    if envelope(number, found.encode()) + _ENCODER.encode(event)[1:] + b"\n" != whole:
         _raise_not_canonical(raw, source, number)
     return whole
 
 
-def _read_v1(lines: Iterator[bytes], source: str, tail: Tail) -> Iterator[tuple[int, Event]]:
-    """Schema 1: no digests, unknown fields ignored; every line is upgraded."""
+def _read_old(lines: Iterator[bytes], schema: int, source: str,
+              tail: Tail) -> Iterator[tuple[int, Event]]:
+    """An older schema: no digests, unknown fields ignored; every line is
+    upgraded through the chain of :data:`UPCASTS`."""
     limit = EVENT_LIMIT
     for number, raw in enumerate(lines, start=1):
         if number > limit:
             _raise_too_many(source, number, limit)
         fields = _parse_object(raw, source, number)
         _check_seq(fields, source, number)
-        kind = _check_type(fields, source, number, V1_TYPES)
-        schema = fields.get("schema")
-        if kind == "game_started" and (type(schema) is not int or schema != 1):
-            _raise_mixed(schema, 1, source, number)
+        kind = _check_type(fields, source, number, TYPES[schema])
+        found = fields.get("schema")
+        if kind == "game_started" and (type(found) is not int or found != schema):
+            _raise_mixed(found, schema, source, number)
         try:
-            event = msgspec.convert(upcast_v1_v2(fields), Event)
+            event = msgspec.convert(upcast(fields, schema), Event)
         except msgspec.ValidationError as exc:
             _raise_invalid(_ENCODER.encode(fields), source, number, exc)
         tail.seq = number
@@ -451,9 +478,19 @@ _cut = shorten
 # -- Writing ------------------------------------------------------------------
 
 
-def _line(seq: int, digest: bytes, event: bytes) -> bytes:
-    """A whole line: the envelope, then the event's own fields."""
-    return b'{"seq":%d,"digest":"%s",%s\n' % (seq, digest, event[1:])
+def envelope(seq: int, digest: bytes = b"") -> bytes:
+    """The start of every line, before the event's own fields.
+
+    With the digest left empty it is what the digest is computed over.
+
+    >>> envelope(7)
+    b'{"seq":7,"digest":"",'
+    """
+    return _HEAD % seq + digest + b'",'
+
+
+#: The envelope up to its digest, to be given the line's number.
+_HEAD: t.Final = b'{"seq":%d,"digest":"'
 
 
 class LogWriter:
@@ -489,10 +526,9 @@ class LogWriter:
 
     def _encode(self, event: Event) -> bytes:
         self._seq += 1
-        head = b'{"seq":%d,"digest":"' % self._seq
-        rest = b'",%s\n' % _ENCODER.encode(event)[1:]
-        self._digest = digest(self._digest, head + rest)
-        return head + self._digest + rest
+        body = b"%s\n" % _ENCODER.encode(event)[1:]
+        self._digest = digest(self._digest, envelope(self._seq) + body)
+        return envelope(self._seq, self._digest) + body
 
     def write(self, event: Event) -> None:
         assert self._stream is not None, "a writer without a stream only encodes"
@@ -503,3 +539,22 @@ class LogWriter:
         ``events`` leaves every line before it written."""
         for event in events:
             self.write(event)
+
+
+# -- Repairing ----------------------------------------------------------------
+
+
+def whole_length(fd: int) -> int:
+    """The length of the log open at ``fd`` without a torn last line.
+
+    A crash while a line was written leaves part of it; that part holds no
+    event (the reader refuses it with :class:`~aces.errors.TruncatedLogError`),
+    so a recorder that carries the log on cuts the file to this length. Only
+    the last :data:`LINE_LIMIT` bytes are read: no whole line is longer.
+    """
+    import os
+
+    size = os.fstat(fd).st_size
+    start = max(0, size - LINE_LIMIT - 1)
+    end = os.pread(fd, size - start, start).rfind(b"\n")
+    return 0 if end < 0 else start + end + 1

@@ -1,10 +1,12 @@
 """Older schemas of the log, read through explicit upgrade functions.
 
 Each function takes one line of schema *n*, decoded as a plain JSON
-object, and returns the same event as schema *n + 1* writes it. The reader
-(:mod:`aces.log`) applies them in turn, so the rest of the package only
-ever sees current events. Each schema is tested with a stored log
-(tests/data/).
+object, and returns the same event as schema *n + 1* writes it.
+:data:`UPCASTS` chains them by the schema they read, and :func:`upcast`
+applies them in turn until the line is current, so a schema 3 is one new
+function (``upcast_v2_v3``) and one entry; the reader (:mod:`aces.log`)
+calls :func:`upcast`, and the rest of the package only ever sees current
+events. Each schema is tested with a stored log (tests/data/).
 
 Schema 1 (aces 0.1) had no digests, no ``roll_undone``, and asked readers
 to ignore fields they did not know. Schema 2 refuses unknown fields, since
@@ -21,7 +23,12 @@ import typing as t
 
 import msgspec
 
-from aces.events import EVENT_TYPES, RollUndone
+from aces.events import EVENT_TYPES, SCHEMA, RollUndone
+
+if t.TYPE_CHECKING:
+    from collections.abc import Callable
+
+__all__ = ["TYPES", "UPCASTS", "V1_TYPES", "upcast", "upcast_v1_v2"]
 
 #: The event types of schema 1: every type of schema 2 but ``roll_undone``.
 V1_TYPES: t.Final = frozenset(
@@ -47,3 +54,23 @@ def upcast_v1_v2(line: dict[str, t.Any]) -> dict[str, t.Any]:
     if kind == "game_started":
         event["schema"] = 2
     return event
+
+
+#: Each older schema's upgrade to the schema after it, by the schema it reads.
+UPCASTS: t.Final[dict[int, Callable[[dict[str, t.Any]], dict[str, t.Any]]]] = {
+    1: upcast_v1_v2,
+}
+#: The event types each older schema knows, by schema.
+TYPES: t.Final = {1: V1_TYPES}
+
+
+def upcast(line: dict[str, t.Any], schema: int) -> dict[str, t.Any]:
+    """A line of ``schema``, upgraded step by step to the current schema.
+
+    >>> upcast({"seq": 4, "type": "try_won", "player": "Bo"}, 1)
+    {'type': 'try_won', 'player': 'Bo'}
+    """
+    while schema != SCHEMA:
+        line = UPCASTS[schema](line)
+        schema += 1
+    return line

@@ -53,18 +53,52 @@ _MARKUP: t.Final = re.compile(r":[a-z-]+:`[^`]+`|``[^`]+``|`[^`]+`_")
 
 
 class Build(t.NamedTuple):
-    """One sphinx-build run: what it built, and what it said."""
+    """One sphinx-build run: what it built, what it said, and what Sphinx warned of.
+
+    ``warnings`` is Sphinx's own warning stream (its ``-w`` file), so that a
+    library announcing its first run (matplotlib building its font cache, say)
+    is never taken for a warning, and a warning never hides in such output.
+    """
 
     name: str
     out: Path
     returncode: int
     output: str
+    warnings: str
+
+    @property
+    def passed(self) -> bool:
+        """Sphinx finished and warned of nothing."""
+        return self.returncode == 0 and not self.warnings.strip()
 
 
-def sphinx(builder: str, out: Path, *extra: str) -> list[str]:
-    """The sphinx-build command line of one build, warnings as errors."""
+def sphinx(builder: str, out: Path, *extra: str, source: Path = DOCS) -> list[str]:
+    """The sphinx-build command line of one build, warnings as errors, written to a file."""
     return [sys.executable, "-m", "sphinx", "-W", "--keep-going", "-q", "-b", builder,
-            "-d", str(out / ".doctrees"), *extra, str(DOCS), str(out)]
+            "-d", str(out / ".doctrees"), "-w", str(warning_file(out)), *extra,
+            str(source), str(out)]
+
+
+def warning_file(out: Path) -> Path:
+    """Where the build into ``out`` writes its warnings: with its doctrees, not in the site."""
+    return out / ".doctrees" / "warnings.txt"
+
+
+def run(command: list[str]) -> subprocess.Popen[str]:
+    """Start one build; its output is kept for the reader, its warnings go to their file."""
+    warnings = warning_file(Path(command[-1]))
+    warnings.parent.mkdir(parents=True, exist_ok=True)
+    warnings.unlink(missing_ok=True)
+    return subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+
+
+def finish(name: str, command: list[str], process: subprocess.Popen[str]) -> Build:
+    """Wait for one build; what it built, said and warned of."""
+    output, _ = process.communicate()
+    out = Path(command[-1])
+    warnings = warning_file(out)
+    text = warnings.read_text(encoding="utf-8") if warnings.exists() else ""
+    return Build(name, out, process.returncode, output, text)
 
 
 def build(out: Path) -> list[Build]:
@@ -73,20 +107,15 @@ def build(out: Path) -> list[Build]:
                                                           ("-D", f"language={lang}")))
             for lang in LANGUAGES}
     jobs["doctest"] = sphinx("doctest", out / "doctest")
-    running = {name: subprocess.Popen(command, stdout=subprocess.PIPE,
-                                      stderr=subprocess.STDOUT, text=True)
-               for name, command in jobs.items()}
-    results = []
-    for name, process in running.items():
-        output, _ = process.communicate()
-        results.append(Build(name, Path(jobs[name][-1]), process.returncode, output))
-    return results
+    running = {name: run(command) for name, command in jobs.items()}
+    return [finish(name, jobs[name], process) for name, process in running.items()]
 
 
 def extract(out: Path) -> dict[str, t.Any]:
     """Run the gettext builder into ``out``; the template of each page, by name."""
     from babel.messages.pofile import read_po
 
+    warning_file(out).parent.mkdir(parents=True, exist_ok=True)
     subprocess.run(sphinx("gettext", out), check=True)
     templates = {}
     for pot in sorted(out.rglob("*.pot")):
@@ -215,11 +244,11 @@ def main(argv: list[str] | None = None) -> int:
     if options.command == "build":
         failed = False
         for result in build(Path(options.out)):
-            status = "ok" if result.returncode == 0 else "FAILED"
+            status = "ok" if result.passed else "FAILED"
             print(f"{result.name}: {status} ({result.out})")
-            if result.returncode != 0 or result.output.strip():
+            if not result.passed:
                 print(result.output, file=sys.stderr)
-                failed = failed or result.returncode != 0
+                failed = True
         return 1 if failed else 0
     try:
         if options.command == "update":

@@ -19,6 +19,7 @@ from aces.rules import pot
 
 if t.TYPE_CHECKING:
     from collections.abc import Iterator, Sequence
+    from pathlib import Path
 
     from aces.events import Event
 
@@ -492,3 +493,20 @@ def test_records_carry_the_events_and_their_lines() -> None:
     assert isinstance(record, Record)
     assert record.line == 1
     assert isinstance(record.event, GameStarted)
+
+
+def test_whole_length_leaves_out_a_torn_last_line_and_nothing_else(tmp_path: Path) -> None:
+    import os
+
+    from aces.log import whole_length
+
+    whole = b"".join(lines_of(session([1])[1])[:3])
+    path = tmp_path / "game.jsonl"
+    for data, expected in [(whole, len(whole)), (whole + b'{"seq":4,"dig', len(whole)),
+                           (b'{"seq":1,', 0), (b"", 0)]:
+        path.write_bytes(data)
+        fd = os.open(path, os.O_RDONLY)
+        try:
+            assert whole_length(fd) == expected
+        finally:
+            os.close(fd)

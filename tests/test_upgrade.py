@@ -175,3 +175,17 @@ def test_the_story_of_a_schema_1_log_has_no_word_of_its_schema() -> None:
     with path.open("rb") as handle:
         story = tell(read(handle, "old"), "old", translations("en"), "en")
     assert not any("schema" in line for line in story)
+
+
+def test_every_older_schema_has_one_step_up_and_the_chain_reaches_the_current_one() -> None:
+    from aces.events import SCHEMA
+    from aces.log import SCHEMAS
+    from aces.upgrade import TYPES, UPCASTS, upcast
+
+    assert sorted(UPCASTS) == list(range(1, SCHEMA)) == sorted(TYPES)
+    assert (*range(1, SCHEMA), SCHEMA) == SCHEMAS
+    line = {"seq": 1, "type": "game_started", "schema": 1, "game": "pot",
+            "players": ["Ada", "Bo"], "options": {}}
+    assert upcast(dict(line), 1)["schema"] == SCHEMA
+    assert upcast({"type": "try_won", "player": "Bo"}, SCHEMA) == {"type": "try_won",
+                                                                  "player": "Bo"}

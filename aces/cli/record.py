@@ -265,13 +265,11 @@ class _LockedLog:
 
     def drop_torn_line(self) -> None:
         """Cut off a last line that was never written whole; it holds no event."""
-        from aces.log import LINE_LIMIT
+        from aces.log import whole_length
 
-        size = self.size()
-        start = max(0, size - LINE_LIMIT - 1)
-        end = os.pread(self.fd, size - start, start).rfind(b"\n")
+        length = whole_length(self.fd)
         with _signals_held():
-            os.ftruncate(self.fd, 0 if end < 0 else start + end + 1)
+            os.ftruncate(self.fd, length)
             os.fsync(self.fd)
 
     def append(self, data: bytes) -> None:
