@@ -55,7 +55,13 @@ def verify(log: str, lang: str | None) -> None:
 @lang_option
 @click.option("--step", "stepwise", is_flag=True,
               help="Wait for Enter before each roll (for a class or a table).")
-def replay(log: str, lang: str | None, stepwise: bool) -> None:
+@click.option("--html", "page", metavar="FILE", default=None,
+              help="Write the game as one offline web page instead: the table, the narration"
+                   " in every language, each player's chance at every roll.")
+@click.option("--game", "number", type=click.IntRange(min=1), default=None, metavar="N",
+              help="With --html: which game of a log of several to write (from 1).")
+def replay(log: str, lang: str | None, stepwise: bool, page: str | None,
+           number: int | None) -> None:
     """Narrate the games of a log, event by event.
 
     Every roll and what it moves, the standings as they change, and how
@@ -67,6 +73,9 @@ def replay(log: str, lang: str | None, stepwise: bool) -> None:
     from aces.narrate import Narrator
     from aces.walk import walk
 
+    if page is not None or number is not None:
+        _page(log, lang, page, number, stepwise)
+        return
     with reported(lang):
         chosen, catalog = translations(lang)
         if stepwise and log == "-":
@@ -91,6 +100,35 @@ def replay(log: str, lang: str | None, stepwise: bool) -> None:
             if not seen:
                 # Translators: an error. {source}: the log's file name, or <stdin>.
                 raise EmptyLogError("{source} is empty: it holds no events", source=source)
+
+
+def _page(log: str, lang: str | None, page: str | None, number: int | None,
+          stepwise: bool) -> None:
+    """``aces replay --html``: the page of one game, written whole or not at all."""
+    from aces.log import read
+    from aces.page.html import render, write_atomically
+    from aces.page.replay import collect
+    from aces.walk import walk
+
+    with reported(lang):
+        chosen, _ = translations(lang)
+        if page is None:
+            # Translators: an error of "aces replay"; keep the options as they are.
+            raise OptionError("--game chooses the game of a page: use it with --html FILE")
+        if stepwise:
+            raise OptionError("--step and --html cannot go together: a page has its own"
+                              " controls")
+        with open_log(log) as (stream, source):
+            steps = walk(read(stream, source), source)
+            data = collect(steps, source, number, chosen)
+        text = render(data)
+        try:
+            write_atomically(page, text)
+        except OSError as exc:
+            # Translators: an error of "aces replay --html". {file}: the page's
+            # file name; {reason}: the system's reason.
+            raise AcesError("cannot write {file}: {reason}", file=page,
+                            reason=os_reason(exc)) from None
 
 
 #: Lines gathered before each write: big enough that writing costs little.
