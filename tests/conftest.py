@@ -56,3 +56,12 @@ def e1_log(tmp_path: Path) -> Path:
     result = run("play", "--players", "Ada,Bo,Cy", "--dice-file", str(dice), "-o", str(log))
     assert result.exit_code == 0, result.output
     return log
+
+
+@pytest.fixture(scope="session")
+def browser() -> t.Iterator[t.Any]:
+    """Debian's Chromium under Playwright (see tests/browser.py); skips, or
+    fails where ``ACES_BROWSER_REQUIRED`` is set, when there is none."""
+    from browser import launch
+
+    yield from launch()

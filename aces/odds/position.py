@@ -46,8 +46,8 @@ if t.TYPE_CHECKING:
     from aces.simulate import fivedice_chain
 
 #: Games played on from each position whose chances are estimated: a
-#: margin of about 1.5 points at a chance of one half.
-ESTIMATE_GAMES: t.Final = 4000
+#: margin of under 2 points at a chance of one half.
+ESTIMATE_GAMES: t.Final = 3000
 #: Seed of the estimates, so that a page written twice is the same page.
 ESTIMATE_SEED: t.Final = 20261201
 

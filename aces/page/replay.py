@@ -14,6 +14,7 @@ The result is a plain dictionary: the JSON the page embeds, whose fields
 
 from __future__ import annotations
 
+import functools
 import typing as t
 
 from babel.core import Locale
@@ -84,8 +85,16 @@ def labels(lang: str) -> dict[str, str]:
     }
 
 
+@functools.cache
+def _percent_pattern(lang: str) -> str:
+    """The language's own percent pattern (``17 %`` in Norwegian) with one decimal."""
+    pattern = str(Locale.parse(babel_locale(lang)).percent_formats[None].pattern)
+    last = pattern.rfind("0")
+    return pattern[:last + 1] + ".0" + pattern[last + 1:]
+
+
 def _percent(value: float, lang: str) -> str:
-    return str(format_percent(value, "#,##0.0%", locale=babel_locale(lang)))
+    return str(format_percent(value, _percent_pattern(lang), locale=babel_locale(lang)))
 
 
 def shown(chances: Chances, lang: str) -> list[str]:

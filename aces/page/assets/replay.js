@@ -210,4 +210,5 @@
   labelAll();
   fromFragment();
   document.body.setAttribute("data-ready", "true");
+  if (window.performance && performance.mark) { performance.mark("aces-ready"); }
 }());
