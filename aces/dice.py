@@ -13,20 +13,25 @@ Roll(dice=(2,), to=())
 
 from __future__ import annotations
 
+import enum
 import random
 import re
 import typing as t
 
-from aces.errors import AcesError, DiceFileError, Plural
+from aces.errors import AcesError, DiceFileError, OneOf, Plural
 from aces.rules import Roll
 
 if t.TYPE_CHECKING:
-    from collections.abc import Iterable, Iterator
+    from collections.abc import Iterable, Iterator, Mapping, Sequence
 
     from aces.rules import RollRequest
 
 FACES: t.Final = range(1, 7)
-_SEPARATOR: t.Final = re.compile(r"[\s,]+")
+#: What separates dice (and receivers): spaces, commas, and the dash of ``1-6``.
+_SEPARATOR: t.Final = re.compile(r"[\s,\-]+")
+#: What separates receivers: spaces and commas (a name may hold a dash).
+_NAME_SEPARATOR: t.Final = re.compile(r"[\s,]+")
+_FACE_DIGITS: t.Final = frozenset("123456")
 _BOM: t.Final = "\ufeff"
 # Translators: an error of a dice file. {player}: who rolls; {expected}: the
 # dice that player holds and must roll; {count}: the values on the line.
@@ -58,6 +63,36 @@ class RandomDice:
         return Roll(tuple(randint(1, 6) for _ in range(request.dice)))
 
 
+class Command(enum.Enum):
+    """A word typed at the table instead of a roll."""
+
+    UNDO = "undo"
+    HELP = "help"
+    QUIT = "quit"
+
+
+#: The words for the commands, understood whatever the language chosen: the
+#: English ones and the Norwegian ones (the same in Bokmål and Nynorsk). A
+#: catalog may add its own (see :func:`command_words`).
+COMMANDS: t.Final[Mapping[str, Command]] = {
+    "undo": Command.UNDO, "angre": Command.UNDO,
+    "?": Command.HELP, "help": Command.HELP, "hjelp": Command.HELP,
+    "quit": Command.QUIT, "avslutt": Command.QUIT,
+}
+
+
+def command_words(translated: Mapping[Command, str]) -> dict[str, Command]:
+    """:data:`COMMANDS` with the words a language gives them besides.
+
+    >>> command_words({Command.QUIT: "slutt"})["slutt"]
+    <Command.QUIT: 'quit'>
+    """
+    words = dict(COMMANDS)
+    for command, word in translated.items():
+        words.setdefault(word.strip().lower(), command)
+    return words
+
+
 class DiceLine(t.NamedTuple):
     """One roll as typed: its line number and values."""
 
@@ -67,18 +102,20 @@ class DiceLine(t.NamedTuple):
     names: tuple[str, ...]
 
 
-def parse_lines(lines: Iterable[str | bytes], source: str) -> Iterator[DiceLine]:
+def parse_lines(lines: Iterable[str | bytes], source: str,
+                players: Sequence[str] = ()) -> Iterator[DiceLine]:
     """The rolls of a dice file; blank lines and ``#`` comments are skipped.
 
-    Values are separated by spaces or commas. Anything after ``>`` names
-    the receivers of dice given by choice (see the five-dice game).
+    Each line is read by :func:`parse_entry`, as ``aces record`` reads a
+    line typed at the table; the commands of the table have no place in a
+    file and are refused.
 
     Lines may come as bytes, straight from the file: each is decoded here,
     so that one that is not UTF-8 text is refused by its number. A
     byte-order mark, which some editors put before the first line, is
     skipped.
 
-    >>> list(parse_lines(["1 6", "", "# a comment", "3,5  # Ada again"], "f"))
+    >>> list(parse_lines(["1 6", "", "# a comment", "35  # Ada again"], "f"))
     [DiceLine(line=1, values=(1, 6), names=()), DiceLine(line=4, values=(3, 5), names=())]
     """
     for number, raw in enumerate(lines, start=1):
@@ -93,38 +130,107 @@ def parse_lines(lines: Iterable[str | bytes], source: str) -> Iterator[DiceLine]
         if number == 1:
             text = text.removeprefix(_BOM)
         try:
-            roll = parse_roll(text)
+            roll = parse_roll(text, players)
         except AcesError as exc:
             raise DiceFileError(source, number, exc.message, **exc.values) from None
         if roll is not None:
             yield DiceLine(number, roll.dice, roll.to)
 
 
-def parse_roll(text: str) -> Roll | None:
-    """One roll as typed, or ``None`` for a blank line or a comment.
+def parse_roll(text: str, players: Sequence[str] = ()) -> Roll | None:
+    """One roll of a dice file, or ``None`` for a blank line or a comment.
 
-    Raises :class:`~aces.errors.AcesError` for a line that is not a roll.
+    As :func:`parse_entry`, but a command word is refused: a file holds rolls.
 
     >>> parse_roll("3 6 3 > Bo Cy  # two threes given away")
     Roll(dice=(3, 6, 3), to=('Bo', 'Cy'))
     """
+    entry = parse_entry(text, players)
+    if isinstance(entry, Command):
+        # Translators: an error of a dice file holding a word such as "undo"
+        # that only "aces record" understands. {word}: the word.
+        raise AcesError("{word!r} is a word for the table (aces record); a dice file holds"
+                        " only rolls", word=text.split("#", 1)[0].strip())
+    return entry
+
+
+def parse_entry(text: str, players: Sequence[str] = (),
+                words: Mapping[str, Command] = COMMANDS) -> Roll | Command | None:
+    """One line as people type it: a roll, a command, or ``None`` (blank or a comment).
+
+    The one reader of typed dice, for ``aces record`` and dice files alike.
+    Dice are written as they are printed (``1-6``) or as people write them
+    (``16``, ``1 6``, ``1,6``; ``31425``, ``3-1-4-2-5``): a face is one
+    digit, so every digit is a die, and spaces, commas and dashes only
+    separate them. After ``>`` come the receivers of dice given by choice,
+    matched to ``players`` (see :func:`receiver`). A command word
+    (``words``) is recognised whatever its case. Raises
+    :class:`~aces.errors.AcesError` for a line that is none of these.
+
+    >>> {parse_entry(line) for line in ("1-6", "16", "1 6", "1,6", "1, 6")}
+    {Roll(dice=(1, 6), to=())}
+    >>> parse_entry("3-1-3 > bo, C", ["Ada", "Bo", "Cy"])
+    Roll(dice=(3, 1, 3), to=('Bo', 'Cy'))
+    >>> parse_entry("  Hjelp ")
+    <Command.HELP: 'help'>
+    """
     content = text.split("#", 1)[0].strip()
     if not content:
         return None
+    command = words.get(content.lower())
+    if command is not None:
+        return command
     dice_part, _, names_part = content.partition(">")
     values: list[int] = []
     for token in _SEPARATOR.split(dice_part.strip()):
         if not token:
             continue
-        # isdecimal, not isdigit: "²" is a digit that int() refuses; and a
-        # face is one digit, so a thousand-digit token costs nothing.
-        if not token.isdecimal() or len(token) > 1 or int(token) not in FACES:
+        # Digits 1 to 6 and nothing else: "²" and a full-width 7 are digits to
+        # Python, but no face of a die.
+        if not set(token) <= _FACE_DIGITS:
             raise AcesError("{token!r} is not a face of a die (1 to 6)", token=_cut(token))
-        values.append(int(token))
+        values.extend(map(int, token))
     if not values:
         raise AcesError("the line names no dice")
-    names = tuple(n for n in _SEPARATOR.split(names_part.strip()) if n)
+    if ">" in names_part:
+        # Translators: an error of a typed roll with '>' twice, as in
+        # "3 3 > Bo > Cy". Keep '>' as it is.
+        raise AcesError("a roll has one '>', before all its receivers: 3 3 > Bo Cy")
+    names = tuple(receiver(n, players) for n in _NAME_SEPARATOR.split(names_part.strip()) if n)
     return Roll(tuple(values), names)
+
+
+def receiver(name: str, players: Sequence[str]) -> str:
+    """The player ``name`` stands for: the same name in any case, or a unique beginning.
+
+    A name that matches no player is kept as typed, for the rules to refuse
+    as not at the table; one that begins several names is refused here,
+    naming them.
+
+    >>> receiver("ka", ["Kari", "Ola"]), receiver("OLA", ["Kari", "Ola"])
+    ('Kari', 'Ola')
+    >>> receiver("Bo", ["Bo", "Bob"])
+    'Bo'
+    >>> receiver("b", ["Bo", "Bob"])
+    Traceback (most recent call last):
+    aces.errors.AcesError: 'b' could be Bo or Bob; type more of the name
+    """
+    if name in players:
+        return name
+    folded = name.casefold()
+    same = [player for player in players if player.casefold() == folded]
+    if len(same) == 1:
+        return same[0]
+    begun = same or [player for player in players if player.casefold().startswith(folded)]
+    if len(begun) == 1:
+        return begun[0]
+    if begun:
+        # Translators: an error of a roll naming a receiver by the beginning
+        # of a name that several players' names begin with. {name}: what was
+        # typed; {candidates}: those players, as a list.
+        raise AcesError("{name!r} could be {candidates}; type more of the name",
+                        name=_cut(name), candidates=OneOf(begun))
+    return name
 
 
 def check_count(roll: Roll, request: RollRequest) -> None:
@@ -142,9 +248,11 @@ def _cut(token: str) -> str:
 class DiceFile:
     """The dice of a real game, typed in one roll per line."""
 
-    def __init__(self, lines: Iterable[str | bytes], source: str) -> None:
+    def __init__(self, lines: Iterable[str | bytes], source: str,
+                 players: Sequence[str] = ()) -> None:
+        """``players``, in seat order, are whom a receiver after ``>`` may name."""
         self.source = source
-        self._lines = parse_lines(lines, source)
+        self._lines = parse_lines(lines, source, players)
         self.last_line = 0
 
     def roll(self, request: RollRequest) -> Roll:

@@ -31,8 +31,49 @@ def _identity(message: str) -> str:
     return message
 
 
+Show = t.Callable[[object], object]
+
+
 def _english(singular: str, plural: str, n: int) -> str:
     return singular if n == 1 else plural
+
+
+def _as_is(value: object) -> object:
+    return value
+
+
+class Names(tuple[str, ...]):
+    """Names in a message, shown as a list in the reader's language.
+
+    >>> f"{Names(['Bo', 'Cy'])}", Names(['Bo', 'Cy']).shown("nb")
+    ('Bo and Cy', 'Bo og Cy')
+    """
+
+    __slots__ = ()
+    #: Babel's style of list: every name ("and").
+    style: t.ClassVar[t.Literal["standard", "or"]] = "standard"
+
+    def shown(self, lang: str) -> str:
+        """The names as a list in ``lang``."""
+        from babel.lists import format_list
+
+        from aces.i18n import babel_locale
+
+        return str(format_list(list(self), style=self.style, locale=babel_locale(lang)))
+
+    def __format__(self, spec: str) -> str:
+        return format(self.shown("en"), spec)
+
+
+class OneOf(Names):
+    """Names of which one is meant: a list joined by "or".
+
+    >>> f"{OneOf(['Bo', 'Bob', 'Bodil'])}", OneOf(['Bo', 'Bob']).shown("nb")
+    ('Bo, Bob, or Bodil', 'Bo eller Bob')
+    """
+
+    __slots__ = ()
+    style = "or"
 
 
 def N_(message: str) -> str:  # noqa: N802 - the gettext convention
@@ -69,14 +110,18 @@ class AcesError(ValueError):
         self.message = message
         self.values = values
 
-    def reason(self, gettext: Gettext = _identity, ngettext: NGettext = _english) -> str:
+    def reason(self, gettext: Gettext = _identity, ngettext: NGettext = _english,
+               show: Show = _as_is) -> str:
         """The reason alone, translated by ``gettext`` (``ngettext`` for a :class:`Plural`).
 
-        A value that is itself an :class:`AcesError` (an error wrapped in
-        another, say an option error found in a log) is translated too.
+        ``show`` writes each value for the reader's language (numbers and
+        lists the language's way, see :mod:`aces.cli._numbers`); the plural
+        form is still chosen by the number itself. A value that is itself an
+        :class:`AcesError` (an error wrapped in another, say an option error
+        found in a log) is translated too.
         """
-        values = {name: value.reason(gettext, ngettext) if isinstance(value, AcesError)
-                  else value for name, value in self.values.items()}
+        values = {name: value.reason(gettext, ngettext, show) if isinstance(value, AcesError)
+                  else show(value) for name, value in self.values.items()}
         message = self.message
         if isinstance(message, Plural):
             count = self.values[message.by]
@@ -84,9 +129,10 @@ class AcesError(ValueError):
             return ngettext(message.singular, message.plural, count).format(**values)
         return gettext(message).format(**values)
 
-    def render(self, gettext: Gettext = _identity, ngettext: NGettext = _english) -> str:
+    def render(self, gettext: Gettext = _identity, ngettext: NGettext = _english,
+               show: Show = _as_is) -> str:
         """The whole one-line message, translated by ``gettext`` and ``ngettext``."""
-        return self.reason(gettext, ngettext)
+        return self.reason(gettext, ngettext, show)
 
     def __str__(self) -> str:
         return self.render()
@@ -107,9 +153,10 @@ class LocatedError(AcesError):
         self.source = source
         self.line = line
 
-    def render(self, gettext: Gettext = _identity, ngettext: NGettext = _english) -> str:
+    def render(self, gettext: Gettext = _identity, ngettext: NGettext = _english,
+               show: Show = _as_is) -> str:
         where = gettext(_WHERE).format(source=self.source, line=self.line)
-        return f"{where}: {self.reason(gettext, ngettext)}"
+        return f"{where}: {self.reason(gettext, ngettext, show)}"
 
 
 class LogError(LocatedError):

@@ -1,14 +1,18 @@
 """Languages: choosing one, loading its catalog, formatting for it.
 
-The package ships gettext catalogs (``.po``) for English and Norwegian
-Bokmål. They are compiled in memory with Babel when first needed, so a
-wheel, an editable install and a source checkout all read the very same
-files, and no compiled ``.mo`` is ever kept in the repository.
+The package ships gettext catalogs (``.po``), one per language, in
+``locales/LANG/LC_MESSAGES/aces.po``; the languages it offers are exactly
+the catalogs there, so adding a language is adding its catalog, with no
+change to the code. They are compiled in memory with Babel when first
+needed, so a wheel, an editable install and a source checkout all read the
+very same files, and no compiled ``.mo`` is ever kept in the repository.
 
 >>> negotiate(None, {"LANG": "nb_NO.UTF-8"})
 'nb'
 >>> negotiate(None, {"LANGUAGE": "no:en"})
 'nb'
+>>> negotiate(None, {"LANG": "nn_NO.UTF-8"})
+'nn'
 >>> negotiate("en", {"LANG": "nb_NO.UTF-8"})
 'en'
 >>> negotiate(None, {})
@@ -20,6 +24,8 @@ from __future__ import annotations
 import functools
 import gettext
 import io
+import os
+import re
 import typing as t
 from pathlib import Path
 
@@ -28,29 +34,61 @@ from aces.errors import OptionError
 if t.TYPE_CHECKING:
     from collections.abc import Mapping
 
-#: The languages the package ships, as accepted by ``--lang``.
-LANGUAGES: t.Final = ("en", "nb")
+#: The language of the source: always offered, with or without a catalog.
 DEFAULT: t.Final = "en"
 DOMAIN: t.Final = "aces"
-#: Norwegian without a written standard named means Bokmål here.
-_ALIASES: t.Final = {"no": "nb", "nb": "nb", "en": "en"}
+#: The environment variable that points aces at another folder of catalogs
+#: (a translator trying a new language before it is shipped).
+LOCALES_VARIABLE: t.Final = "ACES_LOCALES"
+#: Other names of the shipped languages: Norwegian without a written
+#: standard named means Bokmål; ISO 639-2 names the two standards too.
+_ALIASES: t.Final = {"no": "nb", "nob": "nb", "nno": "nn"}
 _ENVIRONMENT: t.Final = ("LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG")
+#: What a catalog's folder may be called: a language code, perhaps with a region.
+_TAG: t.Final = re.compile(r"[a-z]{2,3}(_[A-Z]{2})?")
+#: The Babel locale that formats numbers and lists for a language, where
+#: it is not the language's own code.
+_BABEL: t.Final = {"nb": "nb_NO", "nn": "nn_NO"}
+
+
+def languages() -> tuple[str, ...]:
+    """The languages offered: English, then every language with a catalog.
+
+    >>> {"en", "nb", "nn"} <= set(languages())
+    True
+    """
+    return _languages_in(locales_dir())
+
+
+@functools.cache
+def _languages_in(folder: Path) -> tuple[str, ...]:
+    found = {path.parent.parent.name for path in folder.glob(f"*/LC_MESSAGES/{DOMAIN}.po")}
+    return (DEFAULT, *sorted(name for name in found - {DEFAULT} if _TAG.fullmatch(name)))
+
+
+def __getattr__(name: str) -> t.Any:
+    # ``i18n.LANGUAGES``: read from the catalogs each time, like languages().
+    if name == "LANGUAGES":
+        return languages()
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def unknown_language(requested: str) -> OptionError:
+    """The error for a language the package does not offer, naming those it does."""
+    return OptionError("unknown language {lang!r}; the languages are: {known}",
+                       lang=requested, known=", ".join(languages()))
 
 
 def negotiate(requested: str | None, environ: Mapping[str, str]) -> str:
     """The language to speak: ``requested``, else the locale variables, else English.
 
-    A requested language must be one the package ships; the environment is
+    A requested language must be one the package offers; the environment is
     only a preference and falls back to English.
     """
     if requested is not None:
         chosen = _match(requested)
         if chosen is None:
-            raise OptionError(
-                "unknown language {lang!r}; the languages are: {known}",
-                lang=requested,
-                known=", ".join(LANGUAGES),
-            )
+            raise unknown_language(requested)
         return chosen
     for variable in _ENVIRONMENT:
         value = environ.get(variable, "")
@@ -67,30 +105,42 @@ def negotiate(requested: str | None, environ: Mapping[str, str]) -> str:
 
 
 def _match(tag: str) -> str | None:
-    """``nb``, ``nb_NO.UTF-8``, ``no``, ``en-GB``... to a shipped language."""
-    language = tag.split(".", 1)[0].split("@", 1)[0].replace("-", "_").split("_", 1)[0]
-    return _ALIASES.get(language.lower())
+    """``nb``, ``nb_NO.UTF-8``, ``no``, ``nn-NO``, ``en-GB``... to an offered language."""
+    language = tag.split(".", 1)[0].split("@", 1)[0].replace("-", "_").split("_", 1)[0].lower()
+    language = _ALIASES.get(language, language)
+    return language if language in languages() else None
 
 
 def locales_dir() -> Path:
-    """Where the catalogs are: inside the package when installed from a wheel,
-    at the top of the repository in a checkout or editable install."""
+    """Where the catalogs are: the folder named by ``ACES_LOCALES`` if set; else
+    inside the package when installed from a wheel, at the top of the
+    repository in a checkout or editable install."""
+    override = os.environ.get(LOCALES_VARIABLE)
+    if override:
+        return Path(override).resolve()
     package = Path(__file__).resolve().parent
     for candidate in (package / "locales", package.parent / "locales"):
-        if (candidate / "nb" / "LC_MESSAGES" / f"{DOMAIN}.po").is_file():
+        if (candidate / "aces.pot").is_file() or any(candidate.glob(f"*/LC_MESSAGES/{DOMAIN}.po")):
             return candidate
     raise FileNotFoundError(f"no message catalogs found beside {package}")
 
 
-@functools.cache
 def translations(lang: str) -> gettext.NullTranslations:
-    """The compiled catalog of a shipped language."""
-    if lang not in LANGUAGES:
-        raise OptionError("unknown language {lang!r}", lang=lang)
+    """The compiled catalog of an offered language."""
+    if lang not in languages():
+        raise unknown_language(lang)
+    path = locales_dir() / lang / "LC_MESSAGES" / f"{DOMAIN}.po"
+    if not path.is_file():
+        # English, the source, speaks its own messages without a catalog.
+        return gettext.NullTranslations()
+    return _compiled(path, lang)
+
+
+@functools.cache
+def _compiled(path: Path, lang: str) -> gettext.NullTranslations:
     from babel.messages.mofile import write_mo
     from babel.messages.pofile import read_po
 
-    path = locales_dir() / lang / "LC_MESSAGES" / f"{DOMAIN}.po"
     with path.open("rb") as handle:
         catalog = read_po(handle, locale=lang, domain=DOMAIN)
     compiled = io.BytesIO()
@@ -100,5 +150,9 @@ def translations(lang: str) -> gettext.NullTranslations:
 
 
 def babel_locale(lang: str) -> str:
-    """The Babel locale used to format numbers and lists for ``lang``."""
-    return {"en": "en", "nb": "nb_NO"}[lang]
+    """The Babel locale used to format numbers and lists for ``lang``; English
+    for a language Babel does not know."""
+    from babel import localedata
+
+    locale = _BABEL.get(lang, lang)
+    return locale if localedata.exists(locale) else DEFAULT

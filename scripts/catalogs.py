@@ -10,9 +10,12 @@ The one way to refresh the translations::
 messages untranslated (no fuzzy guesses: a changed message is a new one to
 translate) and drops messages the code no longer uses; ``check`` then lists
 what is left to translate. It fails on a template older than the source, a
-Norwegian message left untranslated, a fuzzy entry, or a translation whose
-``{placeholders}`` differ from its message's. English is the language of
-the source, so its catalog may leave messages empty.
+message left untranslated in any language but English, a fuzzy entry, a
+plural with a form missing, or a translation whose ``{placeholders}``
+differ from its message's. English is the language of the source, so its
+catalog may leave messages empty. A new language is a new catalog
+(``pybabel init -D aces -i locales/aces.pot -d locales -l LANG``), checked
+like the others from the moment it exists.
 
 It does what ``pybabel extract -F babel.cfg --add-comments Translators: -k
 Plural:1,2 -k AcesError -k OptionError -k LogError:3 -k DiceFileError:3 ...``
@@ -43,8 +46,9 @@ ROOT: t.Final = Path(__file__).resolve().parent.parent
 LOCALES: t.Final = ROOT / "locales"
 TEMPLATE: t.Final = LOCALES / "aces.pot"
 DOMAIN: t.Final = "aces"
-#: Languages that must translate every message; English is the source.
-COMPLETE: t.Final = ("nb",)
+#: The language of the source, whose catalog may leave messages empty; every
+#: other language must translate every message.
+SOURCE: t.Final = "en"
 HEADER: t.Final = """\
 # Messages of aces, the dice games, for translators.
 # Copyright (C) 2026 The aces developers
@@ -193,6 +197,34 @@ def forms(value: t.Any) -> tuple[str, ...]:
     return (str(value or ""),)
 
 
+def one_alone(catalog: Catalog) -> bool:
+    """Whether the language's first plural form is for the number 1 and no other.
+
+    >>> one_alone(Catalog(locale="nb")), one_alone(Catalog(locale="fr"))
+    (True, False)
+    """
+    from gettext import c2py
+
+    form = c2py(catalog.plural_expr)
+    return form(1) == 0 and not any(form(n) == 0 for n in range(1001) if n != 1)
+
+
+def placeholders_fit(catalog: Catalog, wanted: set[str], form: int, text: str, *,
+                     plural: bool) -> bool:
+    """Whether a translation keeps its message's placeholders.
+
+    Every form names exactly the message's fields, with one exception: in a
+    language whose first plural form is for 1 alone, that form may leave out
+    one of them, so that the count is written in words, gender and all
+    («éin sjetong», «eitt ess»), as running text wants it.
+    """
+    found = fields(text)
+    if found == wanted:
+        return True
+    return (plural and form == 0 and found < wanted and len(wanted - found) == 1
+            and one_alone(catalog))
+
+
 def translation_problems(lang: str, catalog: Catalog, template: Catalog) -> Iterator[str]:
     """Untranslated, fuzzy, missing or mismatched entries of one language."""
     expected = {(m.context, forms(m.id)[0]) for m in template if m.id}
@@ -206,13 +238,17 @@ def translation_problems(lang: str, catalog: Catalog, template: Catalog) -> Iter
         where = f"{lang}: {ids[0]!r}"
         if message.fuzzy:
             yield f"{where} is fuzzy"
+        if len(ids) > 1 and any(strings) and (not all(strings)
+                                             or len(strings) != catalog.num_plurals):
+            yield f"{where}: a plural form is missing"
+            continue
         if not all(strings):
-            if lang in COMPLETE:
+            if lang != SOURCE:
                 yield f"{where} is not translated"
             continue
         wanted = set().union(*(fields(i) for i in ids))
         for number, text in enumerate(strings):
-            if fields(text) != wanted:
+            if not placeholders_fit(catalog, wanted, number, text, plural=len(ids) > 1):
                 yield (f"{where}: form {number} has {sorted(fields(text))},"
                        f" the message {sorted(wanted)}")
     for context, msgid in sorted(expected - present, key=str):

@@ -96,13 +96,16 @@ def test_each_language_holds_exactly_the_template(template: Catalog,
     assert held == wanted, lang
 
 
-def test_norwegian_translates_every_message(template: Catalog) -> None:
-    nb = tool.load(tool.catalog_paths()["nb"], "nb")
+@pytest.mark.parametrize("lang", [lang for lang in LANGUAGES if lang != tool.SOURCE])
+def test_every_language_but_the_source_translates_every_message(template: Catalog,
+                                                                 lang: str) -> None:
+    # No silent fallback: a Nynorsk text must never show Bokmål or English.
+    catalog = tool.load(tool.catalog_paths()[lang], lang)
     for message in template:
         if message.id:
-            found = nb.get(ids(message)[0], context=message.context)
+            found = catalog.get(ids(message)[0], context=message.context)
             assert found is not None, message.id
-            assert all(strings(found)), f"untranslated: {message.id!r}"
+            assert all(strings(found)), f"{lang} untranslated: {message.id!r}"
             assert len(strings(found)) == (2 if message.pluralizable else 1)
 
 
@@ -117,8 +120,29 @@ def test_translations_keep_the_placeholders(language: tuple[str, Catalog]) -> No
         if not message.id or not any(strings(message)):
             continue
         wanted = set().union(*(tool.fields(i) for i in ids(message)))
-        for form in strings(message):
-            assert tool.fields(form) == wanted, (lang, message.id, form)
+        for number, form in enumerate(strings(message)):
+            assert tool.placeholders_fit(catalog, wanted, number, form,
+                                         plural=message.pluralizable), (lang, message.id, form)
+
+
+def test_a_singular_may_write_its_count_in_words_only_where_it_means_one() -> None:
+    wanted = {"{player}", "{count}"}
+    nn = Catalog(locale="nn")
+    assert tool.placeholders_fit(nn, wanted, 0, "{player} legg éin sjetong i potten.",
+                                 plural=True)
+    # Not the plural form, not a message without a plural, not two fields
+    # left out, never a field of its own.
+    assert not tool.placeholders_fit(nn, wanted, 1, "{player} legg sjetongar i potten.",
+                                     plural=True)
+    assert not tool.placeholders_fit(nn, wanted, 0, "{player} legg éin sjetong i potten.",
+                                     plural=False)
+    assert not tool.placeholders_fit(nn, wanted, 0, "Éin sjetong i potten.", plural=True)
+    assert not tool.placeholders_fit(nn, wanted, 0, "{spelar} legg éin sjetong i potten.",
+                                     plural=True)
+    # French says "0 jeton" with its first form too: the number must stay.
+    fr = Catalog(locale="fr")
+    assert not tool.placeholders_fit(fr, wanted, 0, "{player} met un jeton au pot.",
+                                     plural=True)
 
 
 def test_plurals_keep_the_same_placeholders_in_both_forms(template: Catalog) -> None:
@@ -128,9 +152,12 @@ def test_plurals_keep_the_same_placeholders_in_both_forms(template: Catalog) -> 
             assert tool.fields(singular) == tool.fields(plural), message.id
 
 
-def test_norwegian_has_two_plural_forms() -> None:
-    nb = tool.load(tool.catalog_paths()["nb"], "nb")
-    assert nb.num_plurals == 2
+@pytest.mark.parametrize("lang", ["nb", "nn"])
+def test_norwegian_has_two_plural_forms(lang: str) -> None:
+    assert tool.load(tool.catalog_paths()[lang], lang).num_plurals == 2
+
+
+def test_bokmal_plurals() -> None:
     assert translations("nb").ngettext("{count} game", "{count} games", 1) == "{count} spill"
     assert translations("nb").ngettext("{count} event", "{count} events", 2) == \
         "{count} hendelser"
@@ -163,16 +190,19 @@ def test_translators_are_told_who_speaks_and_what_placeholders_hold(template: Ca
     assert checked > 30
 
 
-def test_the_checks_catch_a_broken_catalog(template: Catalog) -> None:
-    broken = Catalog(locale="nb", domain="aces")
+@pytest.mark.parametrize("lang", [*LANGUAGES, "da"])
+def test_the_checks_catch_a_broken_catalog(template: Catalog, lang: str) -> None:
+    # Any language, shipped or new: a wrong placeholder, a fuzzy entry and a
+    # missing plural form each fail the check.
+    broken = Catalog(locale=lang, domain="aces")
     broken.add("{player} rolls {dice}.", "{spiller} kaster {dice}.")
     broken.add("{player} rolls {value}.", "{player} kaster {value}.", flags=["fuzzy"])
     broken.add(("{count} game", "{count} games"), ("{count} spill", ""))
-    problems = list(tool.translation_problems("nb", broken, template))
+    problems = list(tool.translation_problems(lang, broken, template))
     assert any("form 0 has" in p and "{spiller}" in p for p in problems)
     assert any("is fuzzy" in p for p in problems)
-    assert any("'{count} game' is not translated" in p for p in problems)
     assert any("is missing" in p for p in problems)
+    assert any("'{count} game': a plural form is missing" in p for p in problems)
 
 
 def test_the_maintenance_script_finds_nothing_to_fix() -> None:

@@ -30,7 +30,7 @@ def test_names_after_a_chevron_are_receivers() -> None:
     assert list(parse_lines(["3 3 1 > Bo, Cy"], "f")) == [DiceLine(1, (3, 3, 1), ("Bo", "Cy"))]
 
 
-@pytest.mark.parametrize("bad", ["7", "0", "x", "-1", "1.5", "6 66", "½", "²", "1e0"])
+@pytest.mark.parametrize("bad", ["7", "0", "x", "67", "1.5", "6+6", "½", "²", "\uff17", "1e0"])
 def test_a_value_outside_1_to_6_is_refused_with_its_line(bad: str) -> None:
     lines = ["# table", "1 6", f"3 {bad}", "2 2"]
     read = parse_lines(lines, "table.txt")

@@ -29,6 +29,16 @@ ROOT: t.Final = Path(__file__).resolve().parent.parent
     (None, {"LC_MESSAGES": "en_GB.UTF-8", "LANG": "nb_NO.UTF-8"}, "en"),
     (None, {"LANG": "de_DE.UTF-8"}, "en"),
     (None, {"LANG": "C"}, "en"),
+    ("nn", {}, "nn"),
+    ("nn_NO.UTF-8", {"LANG": "nb_NO.UTF-8"}, "nn"),
+    ("nno", {}, "nn"),
+    (None, {"LANG": "nn_NO.UTF-8"}, "nn"),
+    (None, {"LANGUAGE": "nn"}, "nn"),
+    (None, {"LANGUAGE": "nn:nb"}, "nn"),
+    (None, {"LC_ALL": "nn_NO.UTF-8", "LANG": "nb_NO.UTF-8"}, "nn"),
+    # Norwegian without a written standard, and Bokmål's own names, stay Bokmål.
+    (None, {"LANG": "no_NO.UTF-8"}, "nb"),
+    (None, {"LANG": "nb_NO"}, "nb"),
     (None, {}, "en"),
 ])
 def test_negotiate(requested: str | None, environ: dict[str, str], expected: str) -> None:
@@ -38,7 +48,29 @@ def test_negotiate(requested: str | None, environ: dict[str, str], expected: str
 def test_an_unknown_language_is_refused_with_the_list() -> None:
     with pytest.raises(OptionError) as caught:
         i18n.negotiate("de", {"LANG": "nb_NO.UTF-8"})
-    assert str(caught.value) == "unknown language 'de'; the languages are: en, nb"
+    assert str(caught.value) == "unknown language 'de'; the languages are: en, nb, nn"
+
+
+def test_the_languages_are_the_catalogs_shipped() -> None:
+    assert i18n.languages() == ("en", "nb", "nn")
+    assert i18n.languages() == i18n.LANGUAGES
+
+
+def test_babel_formats_both_written_standards() -> None:
+    from babel.lists import format_list
+    from babel.numbers import format_decimal
+
+    for lang in ("nb", "nn"):
+        locale = i18n.babel_locale(lang)
+        assert format_decimal(15625, locale=locale) == "15\xa0625"
+        assert format_list(["Ada", "Bo", "Cy"], locale=locale) == "Ada, Bo og Cy"
+    assert i18n.babel_locale("nn") == "nn_NO"
+
+
+def test_nynorsk_catalog_translates() -> None:
+    catalog = i18n.translations("nn")
+    assert catalog.gettext("{source}, line {line}") == "{source}, linje {line}"
+    assert catalog.gettext("Aces in the Pot") == "Ess i potten"
 
 
 def test_norwegian_catalog_translates() -> None:

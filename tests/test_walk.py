@@ -146,7 +146,7 @@ def test_impossible_dice_are_refused(dice: tuple[int, ...], reason: str) -> None
 def test_a_roll_naming_receivers_in_a_game_without_choices_is_refused() -> None:
     error = refusal(changed(e1(), 9, to=("Bo",)))
     assert error.line == 9
-    assert "names no receivers, but it names Bo" in error.reason()
+    assert "a roll names no receivers, but this one names Bo" in error.reason()
 
 
 def test_a_missing_consequence_is_refused() -> None:

@@ -23,7 +23,9 @@ if t.TYPE_CHECKING:
 
 F = t.TypeVar("F", bound="Callable[..., t.Any]")
 
-LANG_HELP: t.Final = "Language of the output: en or nb (default: from the locale, else en)."
+#: ``{languages}``: the languages offered, filled in when the help is shown.
+LANG_HELP: t.Final = ("Language of the output, one of: {languages} (default: from the locale,"
+                      " else en).")
 
 
 def lang_option(function: F) -> F:
@@ -77,12 +79,18 @@ def reported(lang: str | None) -> Iterator[None]:
     try:
         yield
     except AcesError as exc:
-        try:
-            _, catalog = translations(lang)
-            line = exc.render(catalog.gettext, catalog.ngettext)
-        except AcesError:
-            line = exc.render()
-        raise Failure(line, exc.exit_code) from None
+        raise Failure(message(exc, lang), exc.exit_code) from None
+
+
+def message(error: AcesError, lang: str | None) -> str:
+    """An error as one line in the user's language, its numbers and lists written that way."""
+    try:
+        chosen, catalog = translations(lang)
+    except AcesError:
+        return error.render()
+    from aces.cli._numbers import shown
+
+    return error.render(catalog.gettext, catalog.ngettext, lambda value: shown(value, chosen))
 
 
 def source_name(handle: t.IO[t.Any]) -> str:

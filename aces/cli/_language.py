@@ -43,6 +43,8 @@ import click
 if t.TYPE_CHECKING:
     from collections.abc import Iterator, Mapping, Sequence
 
+    from aces.errors import OptionError
+
 Gettext = t.Callable[[str], str]
 
 #: The catalog of the command now running; ``None`` outside the aces CLI.
@@ -68,15 +70,31 @@ def requested(args: Sequence[str]) -> str | None:
 
 
 def chosen(args: Sequence[str], environ: Mapping[str, str]) -> str:
-    """The language of this run; English when ``--lang`` names no shipped language
-    (the command itself then says so, in one line)."""
+    """The language of this run; the locale's when ``--lang`` names a language
+    the package does not offer (:meth:`AcesGroup.main` then says so, in that
+    language)."""
     from aces.errors import OptionError
-    from aces.i18n import DEFAULT, negotiate
+    from aces.i18n import negotiate
 
     try:
         return negotiate(requested(args), environ)
     except OptionError:
-        return DEFAULT
+        return negotiate(None, environ)
+
+
+def refused(args: Sequence[str]) -> OptionError | None:
+    """The error for a ``--lang`` that names no language offered, if it does."""
+    from aces.errors import OptionError
+    from aces.i18n import negotiate
+
+    lang = requested(args)
+    if lang is None:
+        return None
+    try:
+        negotiate(lang, {})
+    except OptionError as error:
+        return error
+    return None
 
 
 # -- Our help texts ---------------------------------------------------------------------
@@ -98,8 +116,9 @@ def help_messages(root: click.Command) -> Iterator[tuple[str, str, str]]:
     translators saying which command or option it helps with.
 
     >>> from aces.cli import cli
-    >>> ("Language of the output: en or nb (default: from the locale, else en).",
-    ...  "the help of --lang of aces replay", "aces/cli/logs.py") in list(help_messages(cli))
+    >>> ("Language of the output, one of: {languages} (default: from the locale, else en).",
+    ...  "the help of --lang of aces replay; {languages}: the languages offered",
+    ...  "aces/cli/logs.py") in list(help_messages(cli))
     True
     """
     for command in commands(root):
@@ -112,7 +131,10 @@ def help_messages(root: click.Command) -> Iterator[tuple[str, str, str]]:
         for param in command.params:
             text = getattr(param, "help", None)
             if text:
-                yield text, f"the help of {param.opts[0]} of {name}", path
+                where = f"the help of {param.opts[0]} of {name}"
+                if param.name == "lang":
+                    where += "; {languages}: the languages offered"
+                yield text, where, path
 
 
 def _source(command: click.Command) -> str:
@@ -142,9 +164,18 @@ def translated(root: click.Command, gettext: Gettext) -> click.Command:
             text = getattr(param, "help", None)
             if text:
                 param.help = gettext(text)
+                if param.name == "lang":
+                    param.help = param.help.format(languages=_offered())
             _name_the_value(param, gettext)
             _name_the_number(param, gettext)
     return tree
+
+
+def _offered() -> str:
+    """The languages offered, as ``--lang`` takes them: ``en, nb, nn``."""
+    from aces.i18n import languages
+
+    return ", ".join(languages())
 
 
 def _name_the_value(param: click.Parameter, gettext: Gettext) -> None:
@@ -239,6 +270,14 @@ class AcesGroup(click.Group):
 
         arguments = list(sys.argv[1:] if args is None else args)
         catalog = translations(chosen(arguments, os.environ))
+        error = refused(arguments)
+        if error is not None:
+            # Before click, so that even ``--help`` is refused: a usage error,
+            # in the language the locale asks for.
+            if not standalone_mode:
+                raise error
+            click.echo(f"aces: {error.render(catalog.gettext, catalog.ngettext)}", err=True)
+            sys.exit(error.exit_code)
         tree = translated(self, catalog.gettext)
         with speaking(catalog):
             if not standalone_mode:

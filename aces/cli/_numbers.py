@@ -24,7 +24,7 @@ from decimal import Decimal
 from babel import Locale
 from babel.numbers import format_decimal, format_percent, format_scientific
 
-from aces.errors import AcesError
+from aces.errors import AcesError, Names
 from aces.i18n import babel_locale
 
 if t.TYPE_CHECKING:
@@ -86,6 +86,23 @@ def table(rows: Sequence[Sequence[str]], indent: str = "") -> str:
         cells += [cell.rjust(width) for cell, width in zip(row[1:], widths[1:], strict=True)]
         lines.append(indent + "  ".join(cells).rstrip())
     return "\n".join(lines)
+
+
+def shown(value: object, lang: str) -> object:
+    """A value of a message as a reader of ``lang`` expects it: decimals with
+    the language's decimal mark, names as the language lists them; anything
+    else as it is. Whole numbers stay as they are: in most messages they are
+    line numbers, seeds and the like, which are never grouped (the big
+    counts of odds and simulate are, see :func:`numbers_in_errors`).
+
+    >>> shown(2.0, "nb"), shown(0.125, "en"), shown(12345, "nb"), shown("Bo", "nb")
+    ('2,0', '0.125', 12345, 'Bo')
+    """
+    if isinstance(value, float):
+        return str(format_decimal(value, "#,##0.0##", locale=babel_locale(lang)))
+    if isinstance(value, Names):
+        return value.shown(lang)
+    return value
 
 
 @contextlib.contextmanager

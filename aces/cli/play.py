@@ -140,7 +140,8 @@ def play(
                               " each 3 goes to after '>'")
         # Check everything before the first line is written.
         engine.header(game, seats, options)
-        typed = DiceFile(dice_file, source_name(dice_file)) if dice_file is not None else None
+        typed = (DiceFile(dice_file, source_name(dice_file), seats)
+                 if dice_file is not None else None)
         if typed is None and seed is None:
             import secrets
 

@@ -27,6 +27,7 @@ if t.TYPE_CHECKING:
     import gettext
     from collections.abc import Iterator
 
+    from aces.dice import Command
     from aces.events import GameStarted
     from aces.log import LogWriter
     from aces.narrate import Narrator
@@ -318,6 +319,13 @@ def _signals_held() -> Iterator[None]:
 # -- A session at the table --------------------------------------------------------
 
 
+#: How to name whom a 3 goes to, for the start and for the help.
+# Translators: how to type a roll of the five-dice game with the threes
+# variation, shown by "aces record". Keep the example as it is.
+_THREES: t.Final = N_("Name whom each 3 goes to after '>', in the order of the 3s: 3 6 3 > Bo Cy;"
+                      " the start of a name is enough, in any case.")
+
+
 def _text(raw: bytes) -> str:
     """A line of standard input as text, read as UTF-8 whatever the locale says."""
     try:
@@ -326,13 +334,6 @@ def _text(raw: bytes) -> str:
         # Translators: an error of a line of rolls given to "aces record"
         # with bytes that are not UTF-8 text.
         raise AcesError("the line is not UTF-8 text") from None
-
-
-class _Undo:
-    """The command that takes back the last roll."""
-
-
-_UNDO: t.Final = _Undo()
 
 
 class _Session:
@@ -350,11 +351,24 @@ class _Session:
         self.table = Table()
         self.narrator: Narrator = Narrator(catalog, lang)
         self.writer: LogWriter | None = None
-        # Translators: the word typed at the table to take back the last
-        # roll; "undo" is understood in every language too. One word, in
-        # lower case.
-        self.undo_words = {"undo", catalog.pgettext("command", "undo").lower()}
         self.line = 0
+        from aces.dice import Command, command_words
+
+        c = catalog
+        self.words = command_words({
+            # Translators: the word typed at the table to take back the last
+            # roll; "undo" and "angre" are understood in every language too.
+            # One word, in lower case.
+            Command.UNDO: c.pgettext("command", "undo"),
+            # Translators: the word typed at the table for what can be typed;
+            # "help", "hjelp" and "?" are understood in every language too.
+            # One word, in lower case.
+            Command.HELP: c.pgettext("command", "help"),
+            # Translators: the word typed at the table to stop recording;
+            # "quit" and "avslutt" are understood in every language too. One
+            # word, in lower case.
+            Command.QUIT: c.pgettext("command", "quit"),
+        })
 
     def say(self, message: str, **values: object) -> None:
         """A notice about the recording (a message marked with ``N_``), on standard error."""
@@ -478,18 +492,47 @@ class _Session:
             sys.exit(130)
 
     def _explain(self) -> None:
-        # Translators: how to type in rolls, shown when "aces record" starts at
-        # a terminal. "undo": the word for it in the "command" context.
-        self.say(N_("Type the dice of each roll as they fall, like 1 6 or 3,5; undo takes back"
-                 " the last roll; Ctrl-D stops, and the same command goes on later."))
-        state = self.table.state
-        if getattr(state, "threes", False):
-            # Translators: how to type a roll of the five-dice game with the
-            # threes variation, shown when "aces record" starts at a terminal.
-            self.say(N_("Name whom each 3 goes to after '>', in the order of the 3s:"
-                     " 3 6 3 > Bo Cy."))
+        # Translators: shown when "aces record" starts at a terminal. The
+        # words undo, ? and quit are the ones for these commands in the
+        # "command" context.
+        self.say(N_("Type the dice of each roll as they fall, like 1-6 or 16; undo takes back"
+                 " the last roll, ? shows what else can be typed, and quit or Ctrl-D stops:"
+                 " the same command goes on later."))
+        if self._gives_threes():
+            self.say(_THREES)
+
+    def _gives_threes(self) -> bool:
+        header = self.table.header
+        return header is not None and bool(header.options.get("threes"))
+
+    def _help(self) -> None:
+        """What can be typed at the table, for this game, in the reader's language."""
+        header = self.table.header
+        if header is not None and header.game == "five-dice":
+            # Translators: the help of "aces record" for the five-dice game:
+            # how dice are typed. Keep the examples as they are.
+            self.say(N_("Type the dice of a roll as they fall, one digit a die, together or"
+                     " apart: 31425, 3-1-4-2-5, 3 1 4 2 5 or 3,1,4,2,5."))
+        else:
+            # Translators: the help of "aces record" for Aces in the Pot: how
+            # dice are typed. Keep the examples as they are.
+            self.say(N_("Type the dice of a roll as they fall, one digit a die, together or"
+                     " apart: 1-6, 16, 1 6 or 1,6."))
+        if self._gives_threes():
+            self.say(_THREES)
+        # Translators: the help of "aces record". The words are the ones for
+        # these commands in the "command" context, with the English ones.
+        self.say(N_("undo (or angre): take back the last roll, also after the roll that"
+                 " ended the game."))
+        # Translators: the help of "aces record". {log}: the log's file.
+        self.say(N_("quit (or avslutt), or Ctrl-D: stop; every roll typed is saved in {log},"
+                 " and the same command goes on later."), log=self.book.path)
+        # Translators: the help of "aces record".
+        self.say(N_("? or help (hjelp): show this again."))
 
     def _loop(self) -> None:
+        from aces.dice import Command
+
         while True:
             request = self.table.request()
             if self.interactive:
@@ -506,10 +549,14 @@ class _Session:
                     if request is None and self.interactive:
                         break
                     continue
-                if command is _UNDO:
+                if command is Command.QUIT:
+                    break
+                if command is Command.HELP:
+                    self._help()
+                elif command is Command.UNDO:
                     self.append(self.table.undo())
                 else:
-                    self.append(self.table.play(t.cast("Roll", command)))
+                    self.append(self.table.play(command))
             except AcesError as exc:
                 self._refuse(exc)
         if self.table.request() is None and not self.table.unwritten:
@@ -519,14 +566,13 @@ class _Session:
         else:
             self._stopped()
 
-    def _command(self, text: str, request: RollRequest | None) -> Roll | _Undo | None:
-        from aces.dice import check_count, parse_roll
+    def _command(self, text: str, request: RollRequest | None) -> Roll | Command | None:
+        from aces.dice import Command, check_count, parse_entry
 
-        if text.split("#", 1)[0].strip().lower() in self.undo_words:
-            return _UNDO
-        roll = parse_roll(text)
-        if roll is None:
-            return None
+        header = self.table.header
+        roll = parse_entry(text, () if header is None else header.players, self.words)
+        if roll is None or isinstance(roll, Command):
+            return roll
         if request is None:
             # Translators: why a roll is refused by "aces record" once the game
             # is over. "undo": the word for it in the "command" context.

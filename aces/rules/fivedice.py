@@ -28,7 +28,7 @@ import typing as t
 
 import msgspec
 
-from aces.errors import OptionError, RollError
+from aces.errors import Names, OptionError, RollError
 from aces.events import (
     DicePassed,
     DiceToCentre,
@@ -285,7 +285,7 @@ def _check_receivers(state: FiveDiceState, player: str, roll: Roll) -> None:
     gives = roll.dice.count(THREE) if state.threes and state.phase == "play" else 0
     if not gives and roll.to:
         raise RollError("this roll gives no die by choice, so it names no receivers,"
-                        " but it names {names}", names=", ".join(roll.to))
+                        " but it names {names}", names=Names(roll.to))
     if len(roll.to) != gives:
         raise RollError("each 3 needs exactly one receiver"
                         " (3s rolled: {threes}, receivers named: {count})",

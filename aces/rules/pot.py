@@ -26,7 +26,7 @@ import typing as t
 
 import msgspec
 
-from aces.errors import OptionError, RollError
+from aces.errors import Names, OptionError, RollError
 from aces.events import (
     AceIgnored,
     ChipsPassed,
@@ -245,8 +245,10 @@ def _decide(state: PotState, roll: Roll) -> tuple[Event, ...]:
     request = next_roll(state)
     assert request is not None, "the game is over"
     if roll.to:
-        raise RollError("this roll gives no die by choice, so it names no receivers,"
-                        " but it names {names}", names=", ".join(roll.to))
+        # Translators: an error of a roll of Aces in the Pot typed with
+        # receivers after '>'. {names}: the names typed, as a list.
+        raise RollError("in Aces in the Pot nothing is ever given by choice, so a roll names"
+                        " no receivers, but this one names {names}", names=Names(roll.to))
     dice = roll.dice
     events: list[Event] = [Rolled(player=request.player, dice=dice, stage=request.stage)]
     if state.phase == "opening":

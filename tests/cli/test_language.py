@@ -45,19 +45,54 @@ def test_the_help_stays_english_by_default() -> None:
     assert "Show this message and exit." in result.stdout
 
 
+@pytest.mark.parametrize("lang", ["nb", "nn"])
 @pytest.mark.parametrize("command", sorted(cli.commands))
-def test_every_command_helps_in_norwegian(command: str) -> None:
-    result = run(command, "--help", "--lang", "nb")
+def test_every_command_helps_in_norwegian(command: str, lang: str) -> None:
+    catalog = translations(lang)
+    result = run(command, "--help", "--lang", lang)
     assert result.exit_code == 0, result.output
-    assert result.stdout.startswith(f"Bruk: aces {command} [VALG]")
+    usage, options = catalog.gettext("Usage:"), catalog.gettext("[OPTIONS]")
+    assert result.stdout.startswith(f"{usage} aces {command} {options}")
     text = flat(result.stdout)
     assert "TEXT" not in text
     assert "INTEGER" not in text
     for param in cli.commands[command].params:
         help_text = getattr(param, "help", None)
         if help_text:
-            assert flat(NB.gettext(help_text)) in text, param.name
-            assert NB.gettext(help_text) != help_text, param.name
+            shown = catalog.gettext(help_text)
+            assert shown != help_text, param.name
+            if param.name == "lang":
+                shown = shown.format(languages="en, nb, nn")
+            assert flat(shown) in text, param.name
+
+
+def test_the_help_of_aces_in_nynorsk() -> None:
+    result = run("--lang", "nn", "--help")
+    assert result.exit_code == 0, result.output
+    lines = result.stdout.splitlines()
+    assert lines[0] == "Bruk: aces [VAL] KOMMANDO [ARGUMENT]..."
+    assert "Ess i potten og femterningspelet: spel, før inn, kontroller og attfortel" in lines[2]
+    assert {"Val:", "Kommandoar:"} <= set(lines)
+    text = flat(result.stdout)
+    assert "Språket i utskrifta, eitt av desse: en, nb, nn" in text
+    assert "Vis denne hjelpeteksten og avslutt." in text
+    # Nothing of the Bokmål help on the way: Nynorsk stands on its own.
+    for bokmal in ("Språket i utskriften", "Kommandoer", "Valg", "Spill hele"):
+        assert bokmal not in text
+
+
+@pytest.mark.parametrize("env", [{"LANG": "nn_NO.UTF-8"}, {"LANGUAGE": "nn"},
+                                 {"LC_ALL": "nn_NO.UTF-8"}])
+def test_the_locale_chooses_nynorsk(env: dict[str, str | None]) -> None:
+    result = run("replay", "--help", env=env)
+    assert result.stdout.startswith("Bruk: aces replay [VAL] LOG")
+
+
+@pytest.mark.parametrize("env", [{"LANG": "nb_NO.UTF-8"}, {"LANG": "no_NO.UTF-8"},
+                                 {"LANGUAGE": "no"}])
+def test_norwegian_without_nynorsk_named_is_bokmal(env: dict[str, str | None]) -> None:
+    result = run("replay", "--help", env=env)
+    assert result.stdout.startswith("Bruk: aces replay [VALG] LOG")
 
 
 def test_the_locale_chooses_norwegian_without_lang() -> None:
@@ -126,10 +161,21 @@ def test_a_usage_error_leaves_out_the_usage_block() -> None:
     assert result.stderr.endswith("Prøv «aces replay --help» for å få hjelp.\n")
 
 
-def test_an_unknown_language_is_one_line() -> None:
-    result = run("--lang", "xx", "verify", "-")
+@pytest.mark.parametrize(("env", "line"), [
+    ({}, "aces: unknown language 'xx'; the languages are: en, nb, nn\n"),
+    ({"LANG": "nb_NO.UTF-8"}, "aces: ukjent språk 'xx'; språkene er: en, nb, nn\n"),
+    ({"LANGUAGE": "nn"}, "aces: ukjent språk 'xx'; språka er: en, nb, nn\n"),
+])
+@pytest.mark.parametrize("args", [["--lang", "xx", "verify", "-"], ["verify", "-", "--lang=xx"],
+                                  ["--lang", "xx", "--help"], ["replay", "--help", "--lang", "xx"]])
+def test_an_unknown_language_is_one_line_in_the_users_language(
+    args: list[str], env: dict[str, str | None], line: str
+) -> None:
+    # Even --help is refused: the user asked for a language there is none of.
+    result = run(*args, env=env)
     assert result.exit_code == 2
-    assert result.stderr == "aces: unknown language 'xx'; the languages are: en, nb\n"
+    assert result.stdout == ""
+    assert result.stderr == line
 
 
 def test_requested_finds_lang_anywhere_before_a_double_dash() -> None:
@@ -139,8 +185,9 @@ def test_requested_finds_lang_anywhere_before_a_double_dash() -> None:
     assert requested(["replay", "--lang"]) is None
 
 
-def test_chosen_falls_back_to_english_for_an_unknown_language() -> None:
-    assert chosen(["--lang", "xx"], {"LANG": "nb_NO.UTF-8"}) == "en"
+def test_chosen_falls_back_to_the_locale_for_an_unknown_language() -> None:
+    assert chosen(["--lang", "xx"], {"LANG": "nb_NO.UTF-8"}) == "nb"
+    assert chosen(["--lang", "xx"], {}) == "en"
     assert chosen([], {"LANG": "nb_NO.UTF-8"}) == "nb"
 
 

@@ -225,7 +225,8 @@ def test_an_undo_with_nothing_to_take_back_is_refused(tmp_path: Path) -> None:
     ("1 6 6", "Ada rolls 2 dice here, but the line has 3"),
     ("7 1", "'7' is not a face of a die (1 to 6)"),
     ("six", "'six' is not a face of a die (1 to 6)"),
-    ("3 5 > Bo", "this roll gives no die by choice, so it names no receivers, but it names Bo"),
+    ("3 5 > Bo", "in Aces in the Pot nothing is ever given by choice, so a roll names no"
+                 " receivers, but this one names Bo"),
     ("redo", "'redo' is not a face of a die (1 to 6)"),
 ])
 def test_a_bad_line_stops_a_script_and_keeps_every_roll_before_it(
@@ -612,6 +613,57 @@ def test_ctrl_c_stops_it_and_loses_nothing(tmp_path: Path) -> None:
     assert rolls_in(log) == 5
     recorded(log, E1[5:])
     assert log.read_bytes() == played(tmp_path, E1)
+
+
+@pytest.mark.parametrize("word", ["quit", "QUIT", "avslutt", "Avslutt  # time for dinner"])
+def test_quit_stops_as_ctrl_d_does_and_keeps_every_roll(tmp_path: Path, word: str) -> None:
+    log = tmp_path / "e1.jsonl"
+    result = run("record", str(log), *TABLE, stdin=typed([*E1[:5], word, *E1[5:]]))
+    assert result.exit_code == 0, result.output
+    assert f"Stopped. Every roll typed is saved in {log}" in result.stderr
+    assert rolls_in(log) == 5
+    recorded(log, E1[5:])
+    assert log.read_bytes() == played(tmp_path, E1)
+
+
+@pytest.mark.parametrize("word", ["?", "help", "hjelp", "HELP"])
+def test_help_says_what_can_be_typed_and_the_game_goes_on(tmp_path: Path, word: str) -> None:
+    log = tmp_path / "e1.jsonl"
+    result = recorded(log, [*E1[:4], word, *E1[4:]], *TABLE)
+    assert "1-6, 16, 1 6 or 1,6" in result.stderr
+    assert "undo (or angre): take back the last roll" in result.stderr
+    assert f"quit (or avslutt), or Ctrl-D: stop; every roll typed is saved in {log}" in (
+        result.stderr)
+    assert "after '>'" not in result.stderr
+    assert log.read_bytes() == played(tmp_path, E1)
+
+
+def test_help_in_the_five_dice_game_with_threes_says_how_to_name_receivers(
+    tmp_path: Path,
+) -> None:
+    log = tmp_path / "threes.jsonl"
+    result = run("record", str(log), *TABLE, "--game", "five-dice", "--dice-each", "2",
+                 "--threes", "--lang", "nb", stdin="hjelp\n")
+    assert result.exit_code == 0, result.output
+    assert "31425, 3-1-4-2-5, 3 1 4 2 5 eller 3,1,4,2,5" in result.stderr
+    assert "3 6 3 > Bo Cy; begynnelsen av navnet holder" in result.stderr
+    assert "angre (eller undo): ta tilbake siste kast" in result.stderr
+
+
+def test_at_a_terminal_help_and_quit_speak_norwegian(tmp_path: Path) -> None:
+    log = tmp_path / "e1.jsonl"
+    with terminal(str(log), *TABLE, lang="nb_NO.UTF-8") as at:
+        at.expect("? viser hva mer du kan skrive")
+        at.expect("Ada kaster 1 terning i åpningen: ")
+        at.type("2\n")
+        at.expect("Bo kaster 1 terning i åpningen: ")
+        at.type("hjelp\n")
+        at.expect("1-6, 16, 1 6 eller 1,6")
+        at.expect("Bo kaster 1 terning i åpningen: ")
+        at.type("avslutt\n")
+        at.expect("Stoppet. Alle kast som er skrevet inn, er lagret i")
+        assert at.process.wait(timeout=30) == 0
+    assert rolls_in(log) == 1
 
 
 def test_the_log_must_be_a_file_not_standard_output(

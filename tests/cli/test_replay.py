@@ -56,7 +56,7 @@ def test_an_unknown_language_is_refused_with_the_list(e1_log: Path) -> None:
     result = run("replay", str(e1_log), "--lang", "klingon")
     assert result.exit_code == 2
     assert result.stdout == ""
-    assert result.stderr == "aces: unknown language 'klingon'; the languages are: en, nb\n"
+    assert result.stderr == "aces: unknown language 'klingon'; the languages are: en, nb, nn\n"
 
 
 def test_the_log_can_come_from_standard_input(e1_log: Path) -> None:

@@ -563,7 +563,7 @@ def test_a_roll_naming_receivers_is_refused(stage: str) -> None:
     # dice is a mistake to point out, not a detail to drop.
     given = [started()] if stage == "opening" else [started(), *opened_by("Ada")]
     dice = (4,) if stage == "opening" else (1, 6)
-    with pytest.raises(RollError, match="names no receivers, but it names Bo"):
+    with pytest.raises(RollError, match="in Aces in the Pot nothing is ever given by choice"):
         pot.decide(fold(given), Roll(dice, ("Bo",)))
 
 
@@ -572,8 +572,9 @@ def test_a_dice_file_line_naming_a_receiver_is_refused_at_its_line() -> None:
     header = engine.header(pot.GAME, PLAYERS, {})
     with pytest.raises(DiceFileError) as caught:
         list(engine.play(pot.GAME, header, dice))
-    assert str(caught.value) == ("table.txt, line 5: this roll gives no die by choice,"
-                                 " so it names no receivers, but it names Bo")
+    assert str(caught.value) == ("table.txt, line 5: in Aces in the Pot nothing is ever given"
+                                 " by choice, so a roll names no receivers, but this one"
+                                 " names Bo")
 
 
 def test_decide_remembers_decisions_without_changing_them() -> None:
