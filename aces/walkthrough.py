@@ -55,6 +55,13 @@ from aces.events import (
     Unpaid,
 )
 from aces.narrate import PHRASEBOOKS, Narrator
+from aces.narrate.chances import (
+    ChanceTeller,
+    Moment,
+    measure_of,
+    say_turning_point,
+    turning_points,
+)
 from aces.narrate.voice import Voice
 from aces.rules import fivedice, pot
 
@@ -67,6 +74,9 @@ if t.TYPE_CHECKING:
     from aces.walk import Step
 
 __all__ = ["FORMATS", "Aside", "Part", "Standings", "Told", "render", "walkthrough"]
+
+#: The key of the aside that names a game's turning points.
+TURNING_POINTS: t.Final = "turning-points"
 
 #: The output formats of ``aces walkthrough``.
 FORMATS: t.Final = ("markdown", "rst", "text")
@@ -385,6 +395,9 @@ class Walkthrough:
         self._moved: t.Any = None
         #: Asides of the roll being settled, told once it is.
         self._pending: list[Aside] = []
+        #: Each player's chance after every roll of the game, for its turning points.
+        self._teller = ChanceTeller()
+        self._moments: list[Moment] = []
 
     def add(self, step: Step) -> None:
         """Tell one step; its asides wait until the roll that caused them is settled."""
@@ -392,6 +405,7 @@ class Walkthrough:
         kind = type(event)
         if self._book is None or kind is GameStarted or kind not in self._book.settling:
             self._settle()
+        self._follow(step)
         lines = self.narrator.narrate(step)
         if kind is GameStarted:
             self._start(t.cast("GameStarted", event))
@@ -403,12 +417,48 @@ class Walkthrough:
             # the narrator has due are these.
             self._moved = step.state
         before, self._state = self._state, step.state
+        if kind is GameOver:
+            self._turning_points()
         if kind is GameStarted:
             if self.narrator.games > 1:
                 self._explain(SESSION_RULE[self._game], step.state)
             return
         for rule in RULEBOOKS.get(self._game, _no_rules)(step, before):
             self._explain(rule, step.state)
+
+    def _follow(self, step: Step) -> None:
+        """Each player's chance once a roll is settled, from an exact solution."""
+        teller = self._teller
+        if teller.due(step):
+            moment = teller.moment()
+            if moment is not None:
+                self._moments.append(moment)
+        if type(step.event) is GameStarted:
+            self._moments = []
+        teller.take(step)
+
+    def _turning_points(self) -> None:
+        """The rolls that moved a chance most, once the game is over.
+
+        Only where the chances are exact: an estimate's margin would be
+        taken for a move.
+        """
+        teller = self._teller
+        last = teller.moment(over=True)
+        if last is not None:
+            self._moments.append(last)
+        if teller.odds is None or not teller.odds.exact or teller.header is None:
+            return
+        header = teller.header
+        said = [say_turning_point(self.voice, header.players, moment, seat, was, now,
+                                  measure_of(header.game))
+                for moment, seat, was, now in turning_points(self._moments, teller.start())]
+        if said:
+            # Translators: the label of the aside of "aces walkthrough" that
+            # names the rolls that moved a player's chance most.
+            label = self.voice.gettext("Turning points")
+            self._pending.append(Aside(TURNING_POINTS, label, " ".join(said)))
+        self._moments = []
 
     def finish(self) -> list[Part]:
         """The parts once the log is read: asides and standings still due, the verdict."""
@@ -447,7 +497,9 @@ class Walkthrough:
 
     def _flush(self) -> None:
         """Tell the asides due, the basic rules before the ones built on them."""
-        ordered: list[Aside] = sorted(self._pending, key=lambda aside: RULES.index(aside.rule))
+        ordered: list[Aside] = sorted(
+            self._pending, key=lambda aside: RULES.index(aside.rule) if aside.rule in RULES
+            else len(RULES))
         self.parts.extend(ordered)
         self._pending.clear()
 

@@ -55,12 +55,15 @@ def verify(log: str, lang: str | None) -> None:
 @lang_option
 @click.option("--step", "stepwise", is_flag=True,
               help="Wait for Enter before each roll (for a class or a table).")
+@click.option("--odds", "odds", is_flag=True,
+              help="After each roll, each player's chance from then on: to win the pot, or"
+                   " in the five-dice game to lose.")
 @click.option("--html", "page", metavar="FILE", default=None,
               help="Write the game as one offline web page instead: the table, the narration"
                    " in every language, each player's chance at every roll.")
 @click.option("--game", "number", type=click.IntRange(min=1), default=None, metavar="N",
               help="With --html: which game of a log of several to write (from 1).")
-def replay(log: str, lang: str | None, stepwise: bool, page: str | None,
+def replay(log: str, lang: str | None, stepwise: bool, odds: bool, page: str | None,
            number: int | None) -> None:
     """Narrate the games of a log, event by event.
 
@@ -89,7 +92,8 @@ def replay(log: str, lang: str | None, stepwise: bool, page: str | None,
         with open_log(log) as (stream, source):
             steps = walk(read(stream, source), source)
             try:
-                seen = _narrate(steps, narrator, sys.stdout, prompt if stepwise else None)
+                seen = _narrate(steps, narrator, sys.stdout, prompt if stepwise else None,
+                                odds)
             except BrokenPipeError:
                 reader_gone()
             except OSError as exc:
@@ -136,17 +140,33 @@ _BATCH: t.Final = 4096
 
 
 def _narrate(steps: Iterable[Step], narrator: Narrator, out: t.TextIO,
-             prompt: str | None) -> bool:
+             prompt: str | None, odds: bool = False) -> bool:
     """Write the story of ``steps`` to ``out``; ``False`` if there were none.
 
     Lines are written in batches, and whatever was told is written out
-    before an error in the log goes on its way to standard error.
+    before an error in the log goes on its way to standard error. With
+    ``odds``, each settled roll is followed by every player's chance.
     """
+    from aces.narrate.chances import ChanceTeller
+
     lines: list[str] = []
     seen = False
+    teller = ChanceTeller() if odds else None
+
+    def chances() -> None:
+        assert teller is not None
+        narrator.settle(lines)
+        said = teller.line(narrator.voice)
+        if said is not None:
+            lines.append(said)
+
     try:
         for step in steps:
             seen = True
+            if teller is not None:
+                if teller.due(step):
+                    chances()
+                teller.take(step)
             if prompt is not None and narrator.is_roll(step):
                 narrator.settle(lines)
                 _write(lines, out)
@@ -157,6 +177,8 @@ def _narrate(steps: Iterable[Step], narrator: Narrator, out: t.TextIO,
             if len(lines) >= _BATCH:
                 _write(lines, out)
         if seen:
+            if teller is not None:
+                chances()
             narrator.finish(lines)
     finally:
         _write(lines, out)

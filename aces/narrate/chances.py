@@ -1,0 +1,180 @@
+"""Each player's chance, in words: for ``aces replay --odds`` and the
+walkthroughs' turning points.
+
+:class:`ChanceTeller` follows the steps of a walk and, once a roll is
+settled, says every player's chance from that moment (to win the pot, or
+in the five-dice game, to lose), from :mod:`aces.odds.position`: exact
+where the game's chain is solved, an estimate with its margin where not.
+:func:`turning_points` picks the rolls that moved a chance most.
+
+>>> from aces.i18n import translations
+>>> from aces.narrate.voice import Voice
+>>> from aces.odds.position import Chances
+>>> voice = Voice(translations("nb"), "nb")
+>>> say_chances(voice, ("Ada", "Bo"), Chances((0.25, 0.75), True), "win")
+'Sjansen for å vinne potten: Ada 25,0\\xa0% og Bo 75,0\\xa0%.'
+"""
+
+from __future__ import annotations
+
+import functools
+import typing as t
+
+from babel.core import Locale
+from babel.numbers import format_percent
+
+from aces.events import GameStarted, Rolled
+
+if t.TYPE_CHECKING:
+    from aces.narrate.voice import Voice
+    from aces.odds.position import Chances, PositionOdds
+    from aces.walk import Step
+
+Measure = t.Literal["win", "lose"]
+
+
+@functools.cache
+def _pattern(locale: str) -> str:
+    """The locale's own percent pattern (``17 %`` in Norwegian) with one decimal."""
+    pattern = str(Locale.parse(locale).percent_formats[None].pattern)
+    last = pattern.rfind("0")
+    return pattern[:last + 1] + ".0" + pattern[last + 1:]
+
+
+def percent(voice: Voice, value: float) -> str:
+    """A chance as the language writes a percentage, to a tenth of a point."""
+    return str(format_percent(value, _pattern(voice.locale), locale=voice.locale))
+
+
+def measure_of(game: str) -> Measure:
+    """What the chances of a game are chances of: winning the pot, or losing."""
+    return "win" if game == "pot" else "lose"
+
+
+def say_chances(voice: Voice, players: t.Sequence[str], chances: Chances,
+                measure: Measure) -> str:
+    """Every player's chance from one moment, as one line."""
+    v = voice
+    entries = [f"{name} {percent(v, p)}" for name, p in zip(players, chances.by_seat,
+                                                           strict=True)]
+    listed = v.names(entries)
+    if chances.exact:
+        if measure == "win":
+            # Translators: "aces replay --odds", after a roll. {players}: every
+            # player with the chance, as a list ("Ada 25.0 %, Bo 30.1 % ...").
+            return v.gettext("The chances to win the pot: {players}.").format(players=listed)
+        # Translators: as above, in the five-dice game, where one player loses.
+        return v.gettext("The chances to lose: {players}.").format(players=listed)
+    margin = percent(v, chances.margin)
+    if measure == "win":
+        # Translators: as above, for a game too large to solve: estimated by
+        # simulation. {margin}: the 95 % margin of each chance, in points.
+        return v.gettext("The chances to win the pot, estimated to within ± {margin}:"
+                         " {players}.").format(players=listed, margin=margin)
+    return v.gettext("The chances to lose, estimated to within ± {margin}:"
+                     " {players}.").format(players=listed, margin=margin)
+
+
+class Moment(t.NamedTuple):
+    """A roll once it is settled, and each player's chance after it."""
+
+    number: int
+    roll: Rolled
+    chances: Chances
+
+
+class ChanceTeller:
+    """Follows a walk; after each settled roll, each player's chance from then on.
+
+    One solve serves every game of a table (:func:`aces.odds.position.odds_for`).
+    """
+
+    def __init__(self) -> None:
+        self.odds: PositionOdds | None = None
+        self.header: GameStarted | None = None
+        self._game: t.Any = None
+        self._roll: Rolled | None = None
+        self._number = 0
+        self._state: t.Any = None
+
+    def due(self, step: Step) -> bool:
+        """Whether ``step`` ends a settled roll whose chances are still to be said."""
+        return self._roll is not None and type(step.event) in (Rolled, GameStarted)
+
+    def take(self, step: Step) -> None:
+        """Follow one step of the walk."""
+        event = step.event
+        if type(event) is GameStarted:
+            from aces.odds.position import odds_for
+
+            self.header = event
+            self.odds = odds_for(self.header)
+            self._game = step.game
+            self._number = 0
+            self._roll = None
+            return
+        if type(event) is Rolled:
+            self._number += 1
+            self._roll = event
+        self._state = step.state
+
+    def moment(self, *, over: bool = False) -> Moment | None:
+        """The roll just settled and the chances after it, once; ``None`` when
+        there is none, or when the game is over (unless ``over``)."""
+        roll, self._roll = self._roll, None
+        if roll is None or self.odds is None:
+            return None
+        if not over and self._game.next_roll(self._state) is None:
+            return None
+        return Moment(self._number, roll, self.odds.chances(self._state))
+
+    def start(self) -> Chances:
+        """The chances before the first roll of the game."""
+        assert self.odds is not None and self._game is not None and self.header is not None
+        return self.odds.chances(self._game.start(self.header))
+
+    def line(self, voice: Voice) -> str | None:
+        """The chances of the roll just settled, in words."""
+        moment = self.moment()
+        if moment is None or self.header is None:
+            return None
+        return say_chances(voice, self.header.players, moment.chances,
+                           measure_of(self.header.game))
+
+
+def say_turning_point(voice: Voice, players: t.Sequence[str], moment: Moment, seat: int,
+                      was: float, now: float, measure: Measure) -> str:
+    """One turning point of a game: the roll, and whose chance it moved how."""
+    v = voice
+    values = {"number": v.number(moment.number), "player": moment.roll.player,
+              "dice": v.dice(moment.roll.dice), "mover": players[seat],
+              "before": percent(v, was), "after": percent(v, now)}
+    if measure == "win":
+        # Translators: a turning point in "aces walkthrough". {number}: the
+        # roll's number in the game; {player} rolled {dice}; {mover}: the
+        # player whose chance moved; {before}, {after}: percentages.
+        return v.gettext("Roll {number}, {player}'s {dice}: {mover}'s chance to win the pot"
+                         " went from {before} to {after}.").format(**values)
+    # Translators: as above, in the five-dice game, where one player loses.
+    return v.gettext("Roll {number}, {player}'s {dice}: {mover}'s chance to lose went from"
+                     " {before} to {after}.").format(**values)
+
+
+def turning_points(moments: t.Sequence[Moment], start: Chances,
+                   count: int = 3) -> list[tuple[Moment, int, float, float]]:
+    """The ``count`` rolls that moved one player's chance most, in the game's order.
+
+    Each comes with the player (a seat) whose chance moved most on that
+    roll, and that chance before and after it.
+    """
+    moves = []
+    before = start
+    for moment in moments:
+        seat = max(range(len(before.by_seat)),
+                   key=lambda s: abs(moment.chances.by_seat[s] - before.by_seat[s]))
+        change = abs(moment.chances.by_seat[seat] - before.by_seat[seat])
+        moves.append((change, moment, seat, before.by_seat[seat], moment.chances.by_seat[seat]))
+        before = moment.chances
+    biggest = sorted(moves, key=lambda move: -move[0])[:count]
+    return [(moment, seat, was, now) for _, moment, seat, was, now in
+            sorted(biggest, key=lambda move: move[1].number)]
