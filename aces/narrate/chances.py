@@ -130,7 +130,8 @@ class ChanceTeller:
 
     def start(self) -> Chances:
         """The chances before the first roll of the game."""
-        assert self.odds is not None and self._game is not None and self.header is not None
+        assert self.odds is not None
+        assert self.header is not None
         return self.odds.chances(self._game.start(self.header))
 
     def line(self, voice: Voice) -> str | None:
