@@ -120,6 +120,7 @@ def _page(log: str, lang: str | None, page: str | None, number: int | None,
             # Translators: an error of "aces replay"; keep the options as they are.
             raise OptionError("--game chooses the game of a page: use it with --html FILE")
         if stepwise:
+            # Translators: an error of "aces replay"; keep the options as they are.
             raise OptionError("--step and --html cannot go together: a page has its own"
                               " controls")
         with open_log(log) as (stream, source):
