@@ -19,6 +19,7 @@ from aces.cli.odds import odds
 from aces.cli.play import play
 from aces.cli.record import record
 from aces.cli.simulate import simulate
+from aces.cli.stats import stats
 from aces.cli.walkthrough import walkthrough
 
 
@@ -43,6 +44,7 @@ cli.add_command(replay)
 cli.add_command(verify)
 cli.add_command(odds)
 cli.add_command(simulate)
+cli.add_command(stats)
 cli.add_command(walkthrough)
 
 

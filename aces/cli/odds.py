@@ -66,15 +66,15 @@ def odds(players: int, chips: int, finish: str, quantile: float, as_json: bool,
     to quantile, reached after rolls_at_quantile rolls; states, the size of
     the chain solved.
     """
-    from aces import odds as exact_odds
     from aces.cli._numbers import numbers_in_errors
+    from aces.odds import exact
     from aces.rules import pot
 
     with reported(lang):
         chosen, catalog = translations(lang)
         with numbers_in_errors(chosen):
             options = pot.options({"finish": finish, "chips": chips})
-            answer = exact_odds.exact(players, chips, t.cast("pot.Finish", options["finish"]),
+            answer = exact(players, chips, t.cast("pot.Finish", options["finish"]),
                                       quantile)
         text = json.dumps(as_dict(answer), indent=2) if as_json else report(answer, chosen,
                                                                            catalog)

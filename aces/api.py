@@ -1,0 +1,679 @@
+"""The package's public functions, for notebooks and pupils' programs.
+
+Five functions, each importing what it needs when it is called, so that
+``import aces`` stays cheap: :func:`load` a log, :func:`play` games,
+:func:`odds` of a table or of a moment of a game, :func:`simulate` many
+games, :func:`stats` of a class's logs. They are also ``aces.load``,
+``aces.play`` and so on. The command line is built on the same functions.
+
+What they return shows itself in a notebook: ``_repr_html_`` gives plain
+HTML tables and SVG without scripts (an untrusted notebook, and GitHub's
+view of one, drop scripts), and ``repr`` is one short line.
+
+>>> import aces
+>>> game = aces.play(["Ada", "Bo", "Cy"], dice="2/3/5/1 6/3 5/6 6/1 1/1 6/1 4/2 5/6 6/1 1/3 4/5 2")
+>>> game
+<Game pot, Ada, Bo and Cy: Cy starts, Bo wins the pot of 5 after 11 rolls>
+>>> game.winner, game.length, game.rolls[3].dice
+('Bo', 11, (1, 6))
+"""
+
+from __future__ import annotations
+
+import os
+import typing as t
+from pathlib import Path
+
+if t.TYPE_CHECKING:
+    from collections.abc import Callable, Iterable, Iterator, Sequence
+
+    from aces.events import Event, GameStarted
+    from aces.experiment.observe import GameRecord, RollRow
+    from aces.experiment.pool import Pooled, Source
+    from aces.rules import OptionValue
+    from aces.rules.pot import PotState
+    from aces.simulate import Exact
+    from aces.simulate.stats import Summary
+    from aces.walk import Step
+
+__all__ = ["Game", "Log", "Odds", "Session", "Simulated", "Stats", "load", "odds", "play",
+           "simulate", "stats"]
+
+PathLike = str | os.PathLike[str]
+
+
+# -- Games and logs -----------------------------------------------------------------
+
+
+class Game:
+    """One game, walked through the rules: its header, every step, its result.
+
+    ``steps`` are :class:`aces.walk.Step` values (the event, the state after
+    it); ``rolls`` are the rolls still standing (an undone roll is gone),
+    numbered from 1 with the opening rolls.
+    """
+
+    def __init__(self, steps: Sequence[Step], record: GameRecord) -> None:
+        self.steps = tuple(steps)
+        self._record = record
+
+    @property
+    def header(self) -> GameStarted:
+        return t.cast("GameStarted", self.steps[0].event)
+
+    @property
+    def game(self) -> str:
+        """``"pot"`` (Aces in the Pot) or ``"five-dice"``."""
+        return self.header.game
+
+    @property
+    def players(self) -> tuple[str, ...]:
+        return self.header.players
+
+    @property
+    def options(self) -> dict[str, OptionValue]:
+        return dict(self._record.rules.options)
+
+    @property
+    def seed(self) -> int | None:
+        return self.header.seed
+
+    @property
+    def rolls(self) -> tuple[RollRow, ...]:
+        return self._record.rows
+
+    @property
+    def states(self) -> list[t.Any]:
+        """The state after each step, the header's first."""
+        return [step.state for step in self.steps]
+
+    @property
+    def moments(self) -> list[t.Any]:
+        """The state before each roll after the opening: where :func:`odds` can look
+        ahead from (an undone roll's moment included)."""
+        from aces.events import Rolled
+
+        return [before.state for before, after in zip(self.steps, self.steps[1:], strict=False)
+                if isinstance(after.event, Rolled) and after.event.stage != "opening"]
+
+    @property
+    def events(self) -> list[Event]:
+        return [step.event for step in self.steps]
+
+    @property
+    def starter(self) -> str:
+        """Who won the opening and rolled first."""
+        return self.players[self._record.starter]
+
+    @property
+    def winner(self) -> str | None:
+        """Aces in the Pot: who won the pot."""
+        return None if self.game == "five-dice" else self.players[self._record.result]
+
+    @property
+    def loser(self) -> str | None:
+        """The five-dice game: who sent the last die to the centre."""
+        return self.players[self._record.result] if self.game == "five-dice" else None
+
+    @property
+    def pot(self) -> int | None:
+        return self._record.pot
+
+    @property
+    def length(self) -> int:
+        """Rolls after the opening, as the odds count a game's length."""
+        return self._record.rolls
+
+    def narrate(self, lang: str = "en") -> list[str]:
+        """The game told in words, as ``aces replay`` tells it."""
+        from aces.i18n import negotiate, translations
+        from aces.narrate import Narrator
+
+        chosen = negotiate(lang, {})
+        narrator = Narrator(translations(chosen), chosen)
+        lines: list[str] = []
+        for step in self.steps:
+            narrator.narrate(step, lines)
+        narrator.finish(lines)
+        return lines
+
+    def save(self, path: PathLike) -> None:
+        """Write the game as a new log; an existing file is never overwritten."""
+        _save([step.event for step in self.steps], path)
+
+    def __repr__(self) -> str:
+        return f"<Game {self.game}, {_names(self.players)}: {self._result()}>"
+
+    def _result(self) -> str:
+        if self.game == "five-dice":
+            return (f"{self.starter} starts, {self.loser} loses"
+                    f" after {self.length} rolls")
+        return (f"{self.starter} starts, {self.winner} wins the pot of {self.pot}"
+                f" after {self.length} rolls")
+
+    def _repr_html_(self) -> str:
+        from aces import notebook
+
+        held = "chips after" if self.game == "pot" else "dice after"
+        rows = [[str(r.number), r.player, str(r.seat), r.stage,
+                 " ".join(map(str, r.dice)), str(r.held_after)] for r in self.rolls]
+        return notebook.section(
+            f"{self.game}: {_names(self.players)}", self._result(),
+            notebook.table(["roll", "player", "seat", "stage", "dice", held], rows))
+
+
+class Session(t.Sequence[Game]):
+    """Several games in a row, as ``aces play --games N`` plays them."""
+
+    def __init__(self, games: Sequence[Game]) -> None:
+        self.games = tuple(games)
+
+    @t.overload
+    def __getitem__(self, index: int) -> Game: ...
+
+    @t.overload
+    def __getitem__(self, index: slice) -> Sequence[Game]: ...
+
+    def __getitem__(self, index: int | slice) -> Game | Sequence[Game]:
+        return self.games[index]
+
+    def __len__(self) -> int:
+        return len(self.games)
+
+    def results(self) -> dict[str, int]:
+        """Games won by each player (lost, in the five-dice game)."""
+        counts: dict[str, int] = {}
+        for game in self.games:
+            counts.update((name, counts.get(name, 0)) for name in game.players)
+            who = game.loser if game.game == "five-dice" else game.winner
+            if who is not None:
+                counts[who] += 1
+        return counts
+
+    def save(self, path: PathLike) -> None:
+        """Write the games as one new log; an existing file is never overwritten."""
+        _save([step.event for game in self.games for step in game.steps], path)
+
+    def __repr__(self) -> str:
+        verb = "losses" if self.games and self.games[0].game == "five-dice" else "wins"
+        results = ", ".join(f"{name} {count}" for name, count in self.results().items())
+        return f"<Session of {len(self.games)} games; {verb}: {results}>"
+
+    def _repr_html_(self) -> str:
+        from aces import notebook
+
+        rows = [[str(n), g.starter, g.winner or g.loser or "", str(g.length)]
+                for n, g in enumerate(self.games, 1)]
+        verb = "loser" if self.games and self.games[0].game == "five-dice" else "winner"
+        return notebook.section(f"{len(self.games)} games", repr(self)[1:-1],
+                                notebook.table(["game", "starter", verb, "rolls"], rows))
+
+
+class Log:
+    """A log on disk: its games are read, and checked, each time they are walked.
+
+    Nothing is kept in memory but the game being read, so a log of any size
+    can be walked; ``len`` and ``repr`` read it once and remember the count.
+    """
+
+    def __init__(self, path: PathLike) -> None:
+        self.path = Path(path)
+        self._games: int | None = None
+
+    def __iter__(self) -> Iterator[Game]:
+        from aces.experiment.observe import GameObserver
+        from aces.log import read
+        from aces.walk import walk
+
+        source = str(self.path)
+        observer = GameObserver(keep_rows=True)
+        steps: list[Step] = []
+        try:
+            with self.path.open("rb") as stream:
+                for step in walk(read(stream, source), source):
+                    closed = observer.visit(step)
+                    if closed is not None:
+                        yield Game(steps, closed)
+                        steps = []
+                    steps.append(step)
+        except OSError as exc:
+            from aces.errors import AcesError, os_reason
+
+            raise AcesError("cannot read {path}: {reason}", path=source,
+                            reason=os_reason(exc)) from None
+        last = observer.end()
+        if last is not None:
+            yield Game(steps, last)
+
+    def __len__(self) -> int:
+        if self._games is None:
+            self._games = sum(1 for _ in self)
+        return self._games
+
+    def __getitem__(self, number: int) -> Game:
+        """Game ``number`` of the log, counted from 0 as Python counts."""
+        for index, game in enumerate(self):
+            if index == number:
+                return game
+        raise IndexError(number)
+
+    def __repr__(self) -> str:
+        return f"<Log {self.path.name}: {len(self)} {'game' if len(self) == 1 else 'games'}>"
+
+    def _repr_html_(self) -> str:
+        return Session(list(self))._repr_html_() if len(self) <= _HTML_GAMES else (
+            _escape_section(repr(self)))
+
+
+#: The most games a log shows as a table in a notebook.
+_HTML_GAMES: t.Final = 200
+
+
+def _escape_section(text: str) -> str:
+    from aces import notebook
+
+    return notebook.section(text, "", "")
+
+
+def _names(players: Sequence[str]) -> str:
+    if len(players) == 1:
+        return players[0]
+    return ", ".join(players[:-1]) + " and " + players[-1]
+
+
+def _save(events: Sequence[Event], path: PathLike) -> None:
+    from aces.errors import OptionError, os_reason
+    from aces.log import LogWriter
+
+    try:
+        with Path(path).open("xb") as stream:
+            LogWriter(stream).write_all(events)
+    except FileExistsError:
+        raise OptionError("{path} already exists; logs are never overwritten, choose a new"
+                          " name", path=str(path)) from None
+    except OSError as exc:
+        raise OptionError("cannot write {path}: {reason}", path=str(path),
+                          reason=os_reason(exc)) from None
+
+
+def load(path: PathLike) -> Log:
+    """A log, to walk game by game; each game checked against the rules as it is read.
+
+    :raises aces.errors.LogError: when a game is walked past a line that
+        breaks the rules, or the file is not a log.
+
+    >>> import aces
+    >>> log = aces.load("replays/session.jsonl")
+    >>> log
+    <Log session.jsonl: 5 games>
+    >>> [game.winner for game in log]
+    ['Ola', 'Kari', 'Siri', 'Per', 'Per']
+    """
+    return Log(path)
+
+
+@t.overload
+def play(players: int | Sequence[str] = ..., *, game: str = ..., seed: int | None = ...,
+         dice: str | Sequence[str] | None = ..., games: t.Literal[1] = ...,
+         **options: OptionValue) -> Game: ...
+
+
+@t.overload
+def play(players: int | Sequence[str] = ..., *, game: str = ..., seed: int | None = ...,
+         dice: str | Sequence[str] | None = ..., games: int,
+         **options: OptionValue) -> Game | Session: ...
+
+
+def play(players: int | Sequence[str] = 3, *, game: str = "pot", seed: int | None = None,
+         dice: str | Sequence[str] | None = None, games: int = 1,
+         **options: OptionValue) -> Game | Session:
+    """Play a game (or ``games`` in a row, a :class:`Session`) from a seed or from dice.
+
+    ``players`` is a number (default names) or the names in seat order.
+    ``dice`` are the rolls of a real game, one roll per item, or one text
+    with the rolls split by ``/`` or new lines, as in a dice file. Options
+    are the game's: ``chips``, ``finish`` (Aces in the Pot), ``dice``,
+    ``threes``, ``threes_to`` (the five-dice game).
+
+    :raises aces.errors.OptionError: for options the rules do not accept.
+    :raises aces.errors.DiceFileError: for dice that do not fit the game.
+
+    >>> import aces
+    >>> aces.play(4, seed=3).winner
+    'Dag'
+    >>> session = aces.play(["Kari", "Ola", "Per"], seed=1, games=10)
+    >>> sum(session.results().values())
+    10
+    """
+    from aces import engine
+    from aces.dice import DiceFile, DiceSource, RandomDice
+    from aces.errors import OptionError
+    from aces.rules import game_named
+
+    rules = game_named(game)
+    if isinstance(players, int):
+        from aces.cli.play import players_from
+
+        seats = players_from(str(players))
+    else:
+        seats = list(players)
+    if games < 1:
+        raise OptionError("--games must be at least 1, not {games}", games=games)
+    if dice is not None and seed is not None:
+        raise OptionError("--seed and --dice-file cannot be used together")
+    typed = None
+    if dice is not None:
+        lines = dice.replace("/", "\n").splitlines() if isinstance(dice, str) else dice
+        typed = DiceFile(list(lines), "<dice>")
+    if typed is None and seed is None:
+        import secrets
+
+        seed = secrets.randbelow(2**32)
+    played: list[Game] = []
+    for number in range(games):
+        game_seed = None if seed is None else seed + number
+        source: DiceSource = typed if typed is not None else RandomDice(t.cast("int", game_seed))
+        start = engine.header(rules, seats, options, game_seed)
+        played.append(_walked(list(engine.play(rules, start, source))))
+    if typed is not None:
+        typed.check_finished()
+    return played[0] if games == 1 else Session(played)
+
+
+def _walked(events: list[Event]) -> Game:
+    from aces.experiment.observe import GameObserver
+    from aces.walk import walk
+
+    observer = GameObserver(keep_rows=True)
+    from aces.log import Record
+
+    steps = list(walk([Record(line, event) for line, event in enumerate(events, 1)], "<game>"))
+    for step in steps:
+        observer.visit(step)
+    record = observer.end()
+    assert record is not None
+    return Game(steps, record)
+
+
+# -- Odds and simulation --------------------------------------------------------------
+
+
+class Odds:
+    """Exact chances: each seat's chance to win (to lose, in the five-dice game),
+    and how many rolls a game takes.
+
+    Seats count from 1, the player who rolls first; for the odds of a
+    moment of a game, from the player about to roll, and ``by_player``
+    names them.
+    """
+
+    def __init__(self, game: str, players: int, win_by_seat: list[float],
+                 expected_rolls: float, sd_rolls: float | None,
+                 by_player: dict[str, float] | None = None) -> None:
+        self.game = game
+        self.players = players
+        self.win_by_seat = win_by_seat
+        self.expected_rolls = expected_rolls
+        self.sd_rolls = sd_rolls
+        self.by_player = by_player
+
+    def __repr__(self) -> str:
+        verb = "lose" if self.game == "five-dice" else "win"
+        if self.by_player is not None:
+            chances = ", ".join(f"{name} {chance:.1%}" for name, chance in self.by_player.items())
+            return (f"<Odds to {verb} from here: {chances};"
+                    f" {self.expected_rolls:.2f} rolls to come>")
+        seats = ", ".join(f"seat {seat} {chance:.1%}"
+                          for seat, chance in enumerate(self.win_by_seat, 1))
+        return (f"<Odds {self.game}, {self.players} players, to {verb}: {seats};"
+                f" {self.expected_rolls:.2f} rolls on average>")
+
+    def _repr_html_(self) -> str:
+        from aces import notebook
+
+        verb = "lose" if self.game == "five-dice" else "win"
+        if self.by_player is not None:
+            rows = [[name, f"{chance:.2%}"] for name, chance in self.by_player.items()]
+            head = ["player", f"chance to {verb}"]
+        else:
+            rows = [[str(seat), f"{chance:.2%}"]
+                    for seat, chance in enumerate(self.win_by_seat, 1)]
+            head = ["seat", f"chance to {verb}"]
+        text = f"{self.expected_rolls:.2f} rolls on average"
+        return notebook.section(f"Exact odds: {self.game}, {self.players} players", text,
+                                notebook.table(head, rows)
+                                + notebook.bars([r[0] for r in rows], self.win_by_seat
+                                                if self.by_player is None
+                                                else list(self.by_player.values())))
+
+
+def odds(players: int | PotState = 3, *, game: str = "pot",
+         **options: OptionValue) -> Odds:
+    """The exact odds of a table, or of a moment of a game of Aces in the Pot.
+
+    ``players`` is the size of the table, or a moment of a game (one of
+    ``Game.moments``, the state before a roll): then the odds are from
+    that moment on, by player.
+    The five-dice game has exact odds for small tables only (a few dice in
+    all).
+
+    :raises aces.errors.OptionError: for a table too big to solve exactly.
+
+    >>> import aces
+    >>> aces.odds(2, chips=1)
+    <Odds pot, 2 players, to win: seat 1 47.1%, seat 2 52.9%; 9.77 rolls on average>
+    >>> game = aces.play(["Ada", "Bo"], seed=3)
+    >>> aces.odds(game.moments[0])  # doctest: +ELLIPSIS
+    <Odds to win from here: ...>
+    """
+    from aces.errors import OptionError
+
+    if not isinstance(players, int):
+        return _state_odds(players)
+    if game == "five-dice":
+        from aces.simulate.fivedice import FiveDiceSimulation
+
+        sim = FiveDiceSimulation.create(players, options)
+        answer = sim.exact()
+        if answer is None:
+            raise OptionError("there is no exact answer for this table of Aces: only small"
+                              " games, with a few dice in all, are solved; try aces simulate")
+        return Odds(game, players, answer.win_by_seat, answer.expected_rolls, answer.sd_rolls)
+    from aces.odds import exact
+    from aces.rules import pot
+
+    full = pot.options(options)
+    solved = exact(players, t.cast("int", full["chips"]),
+                              t.cast("pot.Finish", full["finish"]), 0.5)
+    solution = solved.solution
+    return Odds(game, players, solution.win_by_seat, solution.expected_rolls, solution.sd_rolls)
+
+
+def _state_odds(state: PotState) -> Odds:
+    from aces.errors import OptionError
+    from aces.odds import check_size
+    from aces.odds.chain import build
+    from aces.odds.solve import state_values
+    from aces.rules.pot import PotState
+
+    if not isinstance(state, PotState) or state.phase == "opening":
+        raise OptionError("odds of a moment are for Aces in the Pot, after the opening")
+    n = len(state.players)
+    chips = (state.in_play + state.pot) // n
+    check_size(n, chips)
+    chain = build(n, chips, state.finish)
+    index, rotation = chain.locate(state)
+    row = state_values(chain)[index]
+    by_player = {state.players[(rotation + i) % n]: float(row[i]) for i in range(n)}
+    if index == chain.size:
+        by_player = {name: float(seat == rotation) for seat, name in enumerate(state.players)}
+    return Odds("pot", n, list(by_player.values()), float(row[n]), None, by_player)
+
+
+class Simulated:
+    """What many simulated games found: shares by seat with 95 % intervals,
+    the mean length, and the exact answers beside them when known."""
+
+    def __init__(self, game: str, players: int, summary: Summary, exact: Exact | None) -> None:
+        self.game = game
+        self.players = players
+        self.summary = summary
+        self.exact = exact
+
+    @property
+    def games(self) -> int:
+        return self.summary.games
+
+    @property
+    def win_by_seat(self) -> list[float]:
+        """Shares of games won by each seat (lost, in the five-dice game)."""
+        return self.summary.win_by_seat
+
+    @property
+    def expected_rolls(self) -> float:
+        return self.summary.expected_rolls
+
+    def __repr__(self) -> str:
+        seats = ", ".join(f"seat {seat} {share:.1%}"
+                          for seat, share in enumerate(self.win_by_seat, 1))
+        return (f"<Simulated {self.game}, {self.players} players, {self.games} games: {seats};"
+                f" {self.expected_rolls:.2f} rolls on average>")
+
+    def _repr_html_(self) -> str:
+        from aces import notebook
+
+        head = ["seat", "share", "95% interval"]
+        if self.exact is not None:
+            head.append("exact")
+        rows = []
+        for seat, (share, (low, high)) in enumerate(
+                zip(self.summary.win_by_seat, self.summary.win_intervals, strict=True), 1):
+            row = [str(seat), f"{share:.2%}", f"{low:.2%} to {high:.2%}"]
+            if self.exact is not None:
+                row.append(f"{self.exact.win_by_seat[seat - 1]:.2%}")
+            rows.append(row)
+        return notebook.section(
+            f"Simulated: {self.game}, {self.players} players, {self.games} games",
+            f"{self.expected_rolls:.2f} rolls on average",
+            notebook.table(head, rows) + notebook.bars(
+                [r[0] for r in rows], self.win_by_seat,
+                self.exact.win_by_seat if self.exact is not None else None,
+                list(self.summary.win_intervals)))
+
+
+def simulate(players: int = 3, *, game: str = "pot", games: int = 10_000,
+             seed: int | None = None, **options: OptionValue) -> Simulated:
+    """Play many games at once, fast, and count wins by seat and the games' lengths.
+
+    :raises aces.errors.OptionError: for a table the simulation cannot play.
+
+    >>> import aces
+    >>> sim = aces.simulate(4, games=20_000, seed=1)
+    >>> sim.games, len(sim.win_by_seat)
+    (20000, 4)
+    >>> abs(sim.win_by_seat[0] - sim.exact.win_by_seat[0]) < 0.02
+    True
+    """
+    from aces.simulate import check_games, simulation
+    from aces.simulate.stats import summarize
+
+    check_games(games)
+    if seed is None:
+        import secrets
+
+        seed = secrets.randbelow(2**32)
+    sim = simulation(game, players, options)
+    summary = summarize(sim.run(games, seed))
+    exact = sim.exact() if sim.solvable() else None
+    return Simulated(game, players, summary, exact)
+
+
+# -- A class's logs -------------------------------------------------------------------
+
+
+class Stats:
+    """A class's logs pooled by their rules, held against the exact odds
+    (what ``aces stats`` reports)."""
+
+    def __init__(self, pooled: Pooled) -> None:
+        self.pooled = pooled
+
+    @property
+    def groups(self) -> list[t.Any]:
+        """One :class:`aces.experiment.pool.Group` for each set of rules."""
+        return self.pooled.groups
+
+    def report(self, lang: str = "en") -> str:
+        """The report in words, as ``aces stats`` prints it."""
+        from aces.experiment.report import report
+        from aces.i18n import negotiate, translations
+
+        chosen = negotiate(lang, {})
+        return report(self.pooled, chosen, translations(chosen))
+
+    def as_dict(self) -> dict[str, t.Any]:
+        """The numbers, as ``aces stats --json`` writes them."""
+        from aces.experiment.export import as_dict
+
+        return as_dict(self.pooled)
+
+    def plot(self, path: PathLike, lang: str = "en") -> None:
+        """Draw observed against exact into a new .svg or .png file."""
+        from aces.experiment.plot import plot
+        from aces.i18n import negotiate, translations
+
+        chosen = negotiate(lang, {})
+        plot(self.pooled, Path(path), chosen, translations(chosen))
+
+    def __repr__(self) -> str:
+        logs = len(self.pooled.logs)
+        left = len(self.pooled.left_out)
+        games = sum(group.pooled.games for group in self.pooled.groups)
+        groups = len(self.pooled.groups)
+        return (f"<Stats: {logs} logs ({left} left out), {games} games in {groups}"
+                f" {'group' if groups == 1 else 'groups'} of rules>")
+
+    def _repr_html_(self) -> str:
+        from aces import notebook
+
+        return notebook.stats_html(self.pooled)
+
+
+def stats(logs: Iterable[Source], *, csv: PathLike | None = None, rolls: bool = False,
+          lang: str = "en", progress: Callable[[int], None] | None = None) -> Stats:
+    """Pool logs as ``aces stats`` does: by rules and table size, damaged logs left out.
+
+    ``csv`` writes a new table with a row per game (per roll, with
+    ``rolls``), headed in ``lang``; it never overwrites a file.
+
+    :raises aces.errors.OptionError: when the CSV file exists or cannot be written.
+
+    >>> import aces
+    >>> result = aces.stats(["replays/session.jsonl", "replays/four-players.jsonl"])
+    >>> result
+    <Stats: 2 logs (0 left out), 6 games in 1 group of rules>
+    >>> result.groups[0].pooled.seats.shares[0].hits
+    0
+    """
+    from aces.experiment.pool import pool
+
+    if csv is None:
+        return Stats(pool(logs, progress=progress))
+    from aces.errors import OptionError, os_reason
+    from aces.experiment.export import CsvTable
+    from aces.i18n import negotiate, translations
+
+    try:
+        out = Path(csv).open("x", encoding="utf-8-sig", newline="")  # noqa: SIM115
+    except FileExistsError:
+        raise OptionError("{path} already exists; aces stats never overwrites a file, choose"
+                          " a new name", path=str(csv)) from None
+    except OSError as exc:
+        raise OptionError("cannot write {path}: {reason}", path=str(csv),
+                          reason=os_reason(exc)) from None
+    with out:
+        table = CsvTable(out, translations(negotiate(lang, {})), rolls)
+        try:
+            return Stats(pool(logs, sink=table, keep_rows=rolls, progress=progress))
+        finally:
+            table.close()

@@ -1,0 +1,135 @@
+"""``aces stats``: a class's logs pooled and held against the exact odds."""
+
+from __future__ import annotations
+
+import sys
+import typing as t
+
+import click
+
+from aces.cli._common import lang_option, reported, translations, writing
+from aces.errors import AcesError, OptionError, Plural
+
+if t.TYPE_CHECKING:
+    import gettext
+    from collections.abc import Iterator
+
+    from aces.experiment.pool import Source
+
+# Translators: the last line of "aces stats" when damaged logs were left out.
+_LEFT_OUT: t.Final = Plural("{count} log was left out; the others were pooled",
+                            "{count} logs were left out; the others were pooled", by="count")
+#: Plots are written in the format their file name says.
+PLOT_FORMATS: t.Final = (".svg", ".png")
+
+
+@click.command()
+@click.argument("logs", nargs=-1, required=True, metavar="LOG...")
+@click.option("--json", "as_json", is_flag=True, help="Write the numbers as JSON.")
+@click.option("--csv", "csv_path", metavar="FILE", default=None,
+              help="Also write a table with one row per game to this new CSV file.")
+@click.option("--rolls", is_flag=True,
+              help="With --csv: one row per roll instead (log, game, roll, player, seat,"
+                   " stage, dice, chips or dice held after).")
+@click.option("--plot", "plot_path", metavar="FILE", default=None,
+              help="Also draw observed against exact into this new .svg or .png file.")
+@lang_option
+def stats(logs: tuple[str, ...], as_json: bool, csv_path: str | None, rolls: bool,
+          plot_path: str | None, lang: str | None) -> None:
+    """Pool the logs of a class and compare them with the exact odds.
+
+    Games are pooled by their rules and table size; games with different
+    rules are reported apart, never mixed. For each set of rules: wins by
+    seat (losses in the five-dice game), the length of a game, the normal
+    rolls that moved nothing, the tries that succeeded and the rolls again,
+    each with a 95% interval, the exact value and a chi-square test, and
+    each log's result beside the pooled one. LOG may be '-' for standard
+    input.
+
+    A damaged log is named with its line and left out; the others are still
+    pooled, and the exit status is 1. --csv and --plot never overwrite a
+    file. The keys of --json follow aces simulate: win_by_seat (loss_by_seat
+    in five-dice) with _ci, expected_rolls with expected_rolls_ci, exact and
+    exact_inside, and tests with each chi-square test.
+    """
+    import json
+
+    from aces import api
+
+    with reported(lang):
+        chosen, catalog = translations(lang)
+        if rolls and csv_path is None:
+            # Translators: an error of "aces stats"; the options stay as they are.
+            raise OptionError("--rolls says what the table of --csv holds, so it needs --csv")
+        if logs.count("-") > 1:
+            raise OptionError("standard input ('-') can be read only once")
+        if plot_path is not None:
+            _check_plot(plot_path)
+        sources: list[Source] = [(sys.stdin.buffer, "<stdin>") if log == "-" else log
+                                 for log in logs]
+        with _progress(len(sources), catalog) as progress:
+            result = api.stats(sources, csv=csv_path, rolls=rolls, progress=progress)
+        for log in result.pooled.left_out:
+            assert log.error is not None
+            click.echo("aces: " + log.error.render(catalog.gettext, catalog.ngettext),
+                       err=True)
+        text = (json.dumps(result.as_dict(), indent=2, ensure_ascii=False) if as_json
+                else result.report(chosen))
+        with writing(None):
+            click.echo(text)
+        if plot_path is not None:
+            result.plot(plot_path, chosen)
+        left = len(result.pooled.left_out)
+        if left:
+            raise AcesError(_LEFT_OUT, count=left)
+
+
+def _check_plot(path: str) -> None:
+    from pathlib import Path
+
+    if Path(path).suffix.lower() not in PLOT_FORMATS:
+        # Translators: an error of "aces stats --plot". {path}: the file name given.
+        raise OptionError("--plot draws .svg or .png files, and {path} is neither", path=path)
+    if Path(path).exists():
+        raise OptionError("{path} already exists; aces stats never overwrites a file,"
+                          " choose a new name", path=path)
+    try:
+        import matplotlib  # noqa: F401
+    except ImportError:
+        raise OptionError("--plot needs matplotlib: pip install 'aces[docs]'") from None
+
+
+class _Progress:
+    def __init__(self, total: int, label: str) -> None:
+        self.total = total
+        self.label = label
+        self.shown = False
+
+    def __call__(self, done: int) -> None:
+        click.echo("\r" + self.label.format(done=done, total=self.total), err=True, nl=False)
+        self.shown = True
+
+
+class _Quiet:
+    def __call__(self, done: int) -> None:
+        pass
+
+
+def _progress(total: int, catalog: gettext.NullTranslations) -> t.ContextManager[
+        t.Callable[[int], None]]:
+    import contextlib
+
+    @contextlib.contextmanager
+    def shown() -> Iterator[t.Callable[[int], None]]:
+        if total < 2 or not sys.stderr.isatty():
+            yield _Quiet()
+            return
+        # Translators: the progress of "aces stats" on a terminal, on standard error.
+        progress = _Progress(total, catalog.gettext("{done} of {total} logs read"))
+        try:
+            yield progress
+        finally:
+            if progress.shown:
+                click.echo("\r\033[K", err=True, nl=False)
+
+    return shown()

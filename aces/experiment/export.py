@@ -1,0 +1,203 @@
+"""The pooled numbers for machines: a JSON document, and tidy CSV tables.
+
+The JSON keys follow ``aces simulate --json``: ``win_by_seat`` (or
+``loss_by_seat`` in the five-dice game, which counts losers) with
+``..._ci``, ``expected_rolls`` with ``expected_rolls_ci``, an ``exact``
+block and ``exact_inside``. The CSV tables have one row per game, or one
+per roll, and nothing but data below the heading row, so a spreadsheet,
+GeoGebra or CODAP opens them as they are.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import tempfile
+import typing as t
+
+if t.TYPE_CHECKING:
+    import gettext
+
+    from aces.experiment.analysis import Result, Share
+    from aces.experiment.inference import Fit
+    from aces.experiment.observe import GameRecord, Rules
+    from aces.experiment.pool import Pooled
+
+#: The game that counts the loser of each game rather than the winner.
+COUNTS_LOSERS: t.Final = frozenset({"five-dice"})
+#: What a spreadsheet would read as a formula at the start of a cell.
+_FORMULA: t.Final = ("=", "+", "-", "@", "\t", "\r")
+#: Bytes of a log's rows held in memory before they go to a temporary file.
+_SPOOL: t.Final = 1 << 20
+
+
+def as_dict(pooled: Pooled) -> dict[str, t.Any]:
+    """Every log read and every group, for ``aces stats --json``."""
+    return {
+        "confidence": 0.95,
+        "logs": [{"log": log.source, "games": log.games, "rolls": log.rolls,
+                  "left_out": None if log.error is None else str(log.error)}
+                 for log in pooled.logs],
+        "groups": [{**result_dict(group.pooled),
+                    "logs": [{"log": name, **result_dict(result)}
+                             for name, result in group.logs]}
+                   for group in pooled.groups],
+    }
+
+
+def result_dict(result: Result) -> dict[str, t.Any]:
+    """One result: the counts, the shares and intervals, the exact values, the tests."""
+    rules = result.rules
+    by_seat = "loss_by_seat" if rules.game in COUNTS_LOSERS else "win_by_seat"
+    seats = result.seats.shares
+    length = result.length
+    exact: dict[str, t.Any] = {
+        by_seat: [s.exact for s in seats] if seats and seats[0].exact is not None else None,
+        "expected_rolls": length.exact_mean,
+        "sd_rolls": length.exact_sd,
+        "rolls_quantiles": length.exact_quantiles,
+    }
+    inside: dict[str, t.Any] = {by_seat: [s.inside for s in seats],
+                                "expected_rolls": length.inside}
+    data: dict[str, t.Any] = {
+        "game": rules.game,
+        "players": rules.players,
+        "options": dict(rules.options),
+        "games": result.games,
+        "rolls": result.rolls,
+        f"{by_seat}_counts": [s.hits for s in seats],
+        by_seat: [s.observed for s in seats],
+        f"{by_seat}_ci": [_pair(s) for s in seats],
+        "expected_rolls": length.mean,
+        "expected_rolls_ci": None if length.interval is None else list(length.interval),
+        "sd_rolls": length.sd,
+        "quantiles": [0.25, 0.5, 0.75, 0.9],
+        "rolls_quantiles": length.quantiles,
+        "exact": exact,
+        "exact_inside": inside,
+        "tests": {by_seat: _fit(result.seats.fit), "length": _fit(length.fit)},
+    }
+    if result.nothing is not None:
+        data["moved_nothing"] = _share(result.nothing)
+        inside["moved_nothing"] = result.nothing.inside
+    if result.tries is not None:
+        data["tries_won"] = _share(result.tries)
+        inside["tries_won"] = result.tries.inside
+        data["tests"]["tries"] = _fit(result.tries_fit)
+    if result.agains is not None:
+        data["roll_again"] = _share(result.agains)
+        inside["roll_again"] = result.agains.inside
+        data["tests"]["roll_again"] = _fit(result.agains_fit)
+        data["rolls_per_turn"] = result.rolls_per_turn
+        exact["rolls_per_turn"] = result.exact_rolls_per_turn
+    return data
+
+
+def _pair(share: Share) -> list[float] | None:
+    return None if share.interval is None else list(share.interval)
+
+
+def _share(share: Share) -> dict[str, t.Any]:
+    return {"count": share.hits, "of": share.trials, "share": share.observed,
+            "ci": _pair(share), "exact": share.exact, "inside": share.inside}
+
+
+def _fit(fit: Fit | None) -> dict[str, t.Any] | None:
+    if fit is None:
+        return None
+    return {"chi_square": fit.statistic, "df": fit.df, "p": fit.p,
+            "categories": [list(group) for group in fit.groups],
+            "observed": list(fit.observed), "expected": list(fit.expected)}
+
+
+def cell(text: str) -> str:
+    """A cell a spreadsheet will not run as a formula: a leading ``'`` where
+    a name begins like one (``=SUM(...)``), as spreadsheets themselves do."""
+    return f"'{text}" if text.startswith(_FORMULA) else text
+
+
+def options_text(rules: Rules) -> str:
+    """The options in one cell: ``chips=2 finish=last-chip``."""
+    return " ".join(f"{name}={str(value).lower() if isinstance(value, bool) else value}"
+                    for name, value in rules.options)
+
+
+class CsvTable:
+    """The rows of ``aces stats --csv``, a log's rows kept until the log is
+    known to be sound (in memory, then in a temporary file if many)."""
+
+    def __init__(self, out: t.TextIO, catalog: gettext.NullTranslations, rolls: bool) -> None:
+        self.out = out
+        self.rolls = rolls
+        self._spool = self._new_spool()
+        self._rows = csv.writer(self._spool, lineterminator="\r\n")
+        if rolls:
+            # Translators: column headings of the table of rolls (aces stats --csv --rolls):
+            # one word or two each, as a spreadsheet shows them.
+            heading = [
+                catalog.pgettext("csv", "log"),
+                catalog.pgettext("csv", "game"),
+                catalog.pgettext("csv", "roll"),
+                catalog.pgettext("csv", "player"),
+                catalog.pgettext("csv", "seat"),
+                catalog.pgettext("csv", "stage"),
+                catalog.pgettext("csv", "dice"),
+                catalog.pgettext("csv", "held after"),
+            ]
+        else:
+            # Translators: column headings of the table of games (aces stats --csv).
+            heading = [
+                catalog.pgettext("csv", "log"),
+                catalog.pgettext("csv", "game"),
+                catalog.pgettext("csv", "kind"),
+                catalog.pgettext("csv", "players"),
+                catalog.pgettext("csv", "options"),
+                catalog.pgettext("csv", "starter"),
+                catalog.pgettext("csv", "winner"),
+                catalog.pgettext("csv", "loser"),
+                catalog.pgettext("csv", "seat from starter"),
+                catalog.pgettext("csv", "rolls"),
+                catalog.pgettext("csv", "pot"),
+            ]
+        csv.writer(out, lineterminator="\r\n").writerow(heading)
+
+    @staticmethod
+    def _new_spool() -> t.TextIO:
+        return t.cast("t.TextIO", tempfile.SpooledTemporaryFile(
+            max_size=_SPOOL, mode="w+", encoding="utf-8", newline=""))
+
+    def game(self, source: str, number: int, record: GameRecord) -> None:
+        log = cell(source)
+        if self.rolls:
+            for row in record.rows:
+                self._rows.writerow([log, number, row.number, cell(row.player), row.seat,
+                                     row.stage, " ".join(map(str, row.dice)), row.held_after])
+            return
+        loses = record.rules.game in COUNTS_LOSERS
+        result = cell(record.players[record.result])
+        self._rows.writerow([
+            log, number, record.rules.game, record.rules.players, options_text(record.rules),
+            cell(record.players[record.starter]), "" if loses else result,
+            result if loses else "", record.result_seat + 1, record.rolls,
+            "" if record.pot is None else record.pot])
+
+    def commit(self) -> None:
+        self._spool.seek(0)
+        while chunk := self._spool.read(1 << 16):
+            self.out.write(chunk)
+        self.discard()
+
+    def discard(self) -> None:
+        self._spool.close()
+        self._spool = self._new_spool()
+        self._rows = csv.writer(self._spool, lineterminator="\r\n")
+
+    def close(self) -> None:
+        self._spool.close()
+
+
+def text_of(rows: t.Iterable[t.Sequence[object]]) -> str:
+    """Rows as CSV text (tests and doctests)."""
+    out = io.StringIO()
+    csv.writer(out, lineterminator="\r\n").writerows(rows)
+    return out.getvalue()

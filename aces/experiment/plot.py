@@ -1,0 +1,87 @@
+"""``aces stats --plot``: observed against exact, drawn by matplotlib.
+
+One row of two panels for each set of rules: the share of games each seat
+won (lost, in the five-dice game) with its 95 % interval and the exact
+chance, and how long the games lasted beside the exact distribution. The
+format is the file's: ``.svg`` or ``.png``. The file is new: it is opened
+for exclusive creation, so nothing is ever overwritten.
+"""
+
+from __future__ import annotations
+
+import typing as t
+
+from aces.errors import OptionError, os_reason
+
+if t.TYPE_CHECKING:
+    import gettext
+    from pathlib import Path
+
+    from aces.experiment.pool import Pooled
+
+#: The most sets of rules drawn in one figure.
+MOST_GROUPS: t.Final = 8
+
+
+def plot(pooled: Pooled, path: Path, lang: str, catalog: gettext.NullTranslations) -> None:
+    """Draw ``pooled`` into the new file ``path``."""
+    from matplotlib.figure import Figure
+
+    from aces.cli._numbers import percent
+    from aces.experiment.report import _Writer, rules_name
+
+    _ = catalog.gettext
+    w = _Writer(lang, catalog)
+    groups = pooled.groups[:MOST_GROUPS]
+    rows = max(1, len(groups))
+    figure = Figure(figsize=(10, 3.6 * rows), layout="constrained")
+    axes = figure.subplots(rows, 2, squeeze=False)
+    for (left, right), group in zip(axes, groups, strict=False):
+        result = group.pooled
+        shares = result.seats.shares
+        seats = list(range(1, len(shares) + 1))
+        observed = [s.observed or 0.0 for s in shares]
+        low = [o - (s.interval.low if s.interval else o) for o, s in zip(observed, shares,
+                                                                          strict=True)]
+        high = [(s.interval.high if s.interval else o) - o for o, s in zip(observed, shares,
+                                                                            strict=True)]
+        left.bar(seats, observed, color="#7aa6c2", label=_("observed, with 95% interval"))
+        left.errorbar(seats, observed, yerr=[low, high], fmt="none", ecolor="#333", capsize=4)
+        if all(s.exact is not None for s in shares):
+            left.scatter(seats, [s.exact for s in shares], marker="_", s=900, color="black",
+                         linewidths=3, label=_("exact"), zorder=3)
+        left.set_xticks(seats)
+        left.set_xlabel(_("seat (1 rolls first)"))
+        left.set_ylabel(_("share of losses") if group.rules.game == "five-dice"
+                        else _("share of wins"))
+        left.yaxis.set_major_formatter(lambda value, _pos: percent(value, lang, 0))
+        left.set_title(rules_name(group.rules, w), fontsize=9, loc="left")
+        left.legend(fontsize=8, loc="lower right")
+        lengths = result.length
+        if result.games:
+            xs = [k for k, n in enumerate(lengths.counts) if n]
+            right.bar(xs, [lengths.counts[k] / result.games for k in xs], color="#7aa6c2",
+                      width=1.0, label=_("observed"))
+        from aces.experiment.exact import exact
+
+        expected = exact(group.rules)
+        if expected.length is not None:
+            right.plot(range(1, len(expected.length) + 1), expected.length, color="black",
+                       label=_("exact"))
+        right.set_xlabel(_("rolls after the opening"))
+        right.set_ylabel(_("share of games"))
+        right.yaxis.set_major_formatter(lambda value, _pos: percent(value, lang, 0))
+        if lengths.mean is not None:
+            right.set_title(_("Length of a game: {mean} rolls on average").format(
+                mean=w.decimal(lengths.mean)), fontsize=9, loc="left")
+        right.legend(fontsize=8, loc="upper right")
+    try:
+        with path.open("xb") as out:
+            figure.savefig(out, format=path.suffix.lower().lstrip("."),
+                           metadata={"Date": None} if path.suffix.lower() == ".svg" else None)
+    except FileExistsError:
+        raise OptionError("{path} already exists; aces stats never overwrites a file,"
+                          " choose a new name", path=str(path)) from None
+    except OSError as exc:
+        raise OptionError("cannot write {path}: {reason}", path=str(path),
+                          reason=os_reason(exc)) from None

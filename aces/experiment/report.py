@@ -1,0 +1,371 @@
+"""The pooled report in words a pupil can read, in the catalog's language.
+
+Every conclusion is worded as a test allows: "no evidence against the
+exact odds" when p ≥ 0.05 (never "the dice are fair"), "evidence against"
+when p < 0.05, each with what the p-value means. Categories merged for the
+test are named.
+"""
+
+from __future__ import annotations
+
+import typing as t
+
+from aces.experiment.inference import ALPHA
+
+if t.TYPE_CHECKING:
+    import gettext
+
+    from aces.experiment.analysis import Length, Result, Share
+    from aces.experiment.inference import Fit
+    from aces.experiment.observe import Rules
+    from aces.experiment.pool import Group, Pooled
+
+
+class _Writer:
+    """Numbers and sentences in one language."""
+
+    def __init__(self, lang: str, catalog: gettext.NullTranslations) -> None:
+        self.lang = lang
+        self.catalog = catalog
+        self._ = catalog.gettext
+
+    def integer(self, value: int) -> str:
+        from aces.cli._numbers import integer
+
+        return integer(value, self.lang)
+
+    def decimal(self, value: float, digits: int = 2) -> str:
+        from aces.cli._numbers import decimal
+
+        return decimal(value, self.lang, digits)
+
+    def percent(self, value: float, digits: int = 1) -> str:
+        from aces.cli._numbers import percent
+
+        return percent(value, self.lang, digits)
+
+    def list(self, items: list[str]) -> str:
+        from babel.lists import format_list
+
+        from aces.i18n import babel_locale
+
+        return str(format_list(items, locale=babel_locale(self.lang)))
+
+    def p(self, p: float) -> str:
+        """A p-value: three decimals, or below 0.001."""
+        if p < 0.001:
+            # Translators: a p-value too small to write with three decimals.
+            return self._("below {value}").format(value=self.decimal(0.001, 3))
+        return self.decimal(p, 3)
+
+    def chance(self, p: float) -> str:
+        """A p-value as a share of experiments: 43.1 %, 0.12 %, below 0.01 %."""
+        if p < 0.0001:
+            return self._("below {value}").format(value=self.percent(0.0001, 2))
+        return self.percent(p, 1 if p >= 0.01 else 2)
+
+    def interval(self, low: float, high: float, percent: bool = True) -> str:
+        # Translators: the two ends of a confidence interval, e.g. "25.9% to 26.3%".
+        text = self._("{low} to {high}")
+        if percent:
+            return text.format(low=self.percent(max(low, 0.0)), high=self.percent(high))
+        return text.format(low=self.decimal(low), high=self.decimal(high))
+
+
+def report(pooled: Pooled, lang: str, catalog: gettext.NullTranslations) -> str:
+    """The whole report: the logs read, then each set of rules on its own."""
+    w = _Writer(lang, catalog)
+    _ = w._
+    left = len(pooled.left_out)
+    read = len(pooled.logs)
+    # Translators: the first line of "aces stats". {read}: logs given; {pooled}: logs
+    # counted; {left}: logs left out because they are damaged.
+    lines = [_("The class experiment: {read} logs read, {pooled} pooled, {left} left out.")
+             .format(read=w.integer(read), pooled=w.integer(read - left),
+                     left=w.integer(left))]
+    for log in pooled.left_out:
+        assert log.error is not None
+        # Translators: {error}: why a log was left out, naming its file and line.
+        lines.append("  " + _("Left out: {error}").format(
+            error=log.error.render(catalog.gettext, catalog.ngettext)))
+    if len(pooled.groups) > 1:
+        lines.append(_("The games follow {count} different sets of rules or table sizes;"
+                       " each is pooled and tested on its own, never mixed with another.")
+                     .format(count=w.integer(len(pooled.groups))))
+    for group in pooled.groups:
+        lines += ["", *_group(group, w)]
+    return "\n".join(lines)
+
+
+def rules_name(rules: Rules, w: _Writer) -> str:
+    """The game and its table in words: "Aces in the Pot: 4 players, 2 chips each, ..."."""
+    from aces.cli.simulate import GAME_NAMES, _option
+
+    options = dict(rules.options)
+    details = [w.catalog.ngettext("{count} player", "{count} players",
+                                  rules.players).format(count=rules.players)]
+    details += [text for name, value in rules.options
+                if (text := _option(name, value, options, w.catalog))]
+    if rules.game == "five-dice" and options.get("threes"):
+        # Translators: the variation of the five-dice game where 3s leave the hand too.
+        details.append(w._("with threes"))
+    # Translators: {game}: the game's name; {table}: players and options, as a list.
+    return w._("{game}: {table}").format(game=w._(GAME_NAMES.get(rules.game, rules.game)),
+                                         table=", ".join(details))
+
+
+def _group(group: Group, w: _Writer) -> list[str]:
+    _ = w._
+    result = group.pooled
+    rules = group.rules
+    losers = rules.game == "five-dice"
+    lines = [rules_name(rules, w), "=" * len(rules_name(rules, w)),
+             # Translators: {games}: games pooled; {rolls}: their rolls after the
+             # opening; {logs}: how many logs they came from.
+             _("Games: {games}; rolls after the opening: {rolls}; logs: {logs}.").format(
+                 games=w.integer(result.games), rolls=w.integer(result.rolls),
+                 logs=w.integer(len(group.logs))),
+             ""]
+    lines.append(_("Losses by seat") if losers else _("Wins by seat"))
+    lines.append("  " + _("Seats are counted from the player who won the opening: seat 1"
+                          " rolls first, seat 2 sits on their left, and so on."))
+    lines += _seat_table(result, w)
+    lines += _test(result.seats.fit, w, [_("seat {seat}").format(seat=i + 1)
+                                         for i in range(rules.players)],
+                   exact=result.seats.shares[0].exact is not None)
+    lines += ["", *_length(result.length, w)]
+    if result.nothing is not None:
+        lines += ["", _("Normal rolls that moved nothing (no 1 and no 6)"),
+                  "  " + _share_line(result.nothing, "16/36", w)]
+        lines += _test(_two_way(result.nothing), w, [])
+    if result.tries is not None:
+        lines += ["", _("Tries that succeeded (three rolls without a six)"),
+                  "  " + _share_line(result.tries, "(25/36)³", w)]
+        if result.tries.trials:
+            lines.append("  " + _("The test looks at how each try ended: a six on its first,"
+                                  " second or third roll, or three rolls without a six."))
+        lines += _test(result.tries_fit, w, [
+            _("a six on roll {number}").format(number=1),
+            _("a six on roll {number}").format(number=2),
+            _("a six on roll {number}").format(number=3), _("no six")])
+    if result.agains is not None:
+        lines += ["", _("Rolls followed by a roll again"),
+                  "  " + _share_line(result.agains, None, w)]
+        lines.append("  " + _("The exact share depends on how many dice each roll had: some"
+                              " must leave the hand and some must stay."))
+        lines += _test(result.agains_fit, w, [
+            w.catalog.ngettext("rolls of {count} die", "rolls of {count} dice", k).format(
+                count=k) for k in result.agains_dice])
+        if result.rolls_per_turn is not None:
+            if result.exact_rolls_per_turn is not None:
+                lines.append("  " + _("Rolls per turn: {observed} on average; exact {exact}.")
+                             .format(observed=w.decimal(result.rolls_per_turn),
+                                     exact=w.decimal(result.exact_rolls_per_turn)))
+            else:
+                lines.append("  " + _("Rolls per turn: {observed} on average.").format(
+                    observed=w.decimal(result.rolls_per_turn)))
+    lines += ["", *_beside(group, w)]
+    return lines
+
+
+def _seat_table(result: Result, w: _Writer) -> list[str]:
+    from aces.cli._numbers import table
+
+    _ = w._
+    losers = result.rules.game == "five-dice"
+    shares = result.seats.shares
+    exact = shares[0].exact is not None
+    # Translators: column headings of the table of results by seat.
+    header = [_("seat"), _("losses") if losers else _("wins"), _("share"), _("95% interval")]
+    if exact:
+        # Translators: column headings: the exact chance, and whether it lies in the interval.
+        header += [_("exact"), _("inside?")]
+    rows = [header]
+    for seat, share in enumerate(shares, 1):
+        row = [str(seat), w.integer(share.hits)]
+        if share.interval is not None and share.observed is not None:
+            row += [w.percent(share.observed), w.interval(*share.interval)]
+        else:
+            row += ["", ""]
+        if exact and share.exact is not None:
+            row += [w.percent(share.exact), _("yes") if share.inside else _("no")]
+        rows.append(row)
+    return [table(rows, "  ")]
+
+
+def _test(fit: Fit | None, w: _Writer, names: list[str], *, exact: bool = True) -> list[str]:
+    """The chi-square test in words: its numbers, what was merged, the conclusion."""
+    _ = w._
+    if not exact:
+        return ["  " + _("No exact odds for this table: it has too many states to solve"
+                         " exactly (aces simulate estimates them).")]
+    if fit is None:
+        return ["  " + _("Too few for a chi-square test: it needs at least two parts that"
+                         " each expect 5 or more.")]
+    lines = ["  " + w.catalog.ngettext(
+        "Chi-square test: χ² = {statistic} with {df} degree of freedom, p = {p}.",
+        "Chi-square test: χ² = {statistic} with {df} degrees of freedom, p = {p}.",
+        fit.df).format(statistic=w.decimal(fit.statistic), df=fit.df, p=w.p(fit.p))]
+    runs = [group for group in fit.groups if len(group) > 1]
+    if runs and names:
+        parts = [" + ".join(names[i] for i in group if i < len(names)) for group in runs]
+        # Translators: {parts}: the categories counted as one, e.g. "seat 3 + seat 4".
+        lines.append("  " + _("Counted together, so that each part of the test expects at"
+                              " least 5: {parts}.").format(parts=w.list(parts)))
+    lines.append("  " + conclusion(fit, w.lang, w.catalog))
+    return lines
+
+
+def conclusion(fit: Fit, lang: str, catalog: gettext.NullTranslations) -> str:
+    """What a test says, in words that are right: never "the dice are fair".
+
+    >>> from aces.experiment.inference import goodness_of_fit
+    >>> from aces.i18n import translations
+    >>> fit = goodness_of_fit([18, 22, 20], [1/3, 1/3, 1/3])
+    >>> print(conclusion(fit, "en", translations("en")))  # doctest: +NORMALIZE_WHITESPACE
+    No evidence against the exact odds: if they hold, differences at least this big come
+    up in 81.9% of experiments of this size.
+    """
+    w = _Writer(lang, catalog)
+    if fit.p < ALPHA:
+        # Translators: the conclusion of a test with p < 0.05. {chance}: the p-value as a
+        # share, e.g. "1.2 %". Say "evidence against", never "proof".
+        return w._("Evidence against the exact odds: if they held, differences at least"
+                   " this big would come up in only {chance} of experiments of this size.").format(
+            chance=w.chance(fit.p))
+    # Translators: the conclusion of a test with p ≥ 0.05. {chance}: the p-value as a share.
+    # Never "the dice are fair": the test cannot show that.
+    return w._("No evidence against the exact odds: if they hold, differences at least this"
+               " big come up in {chance} of experiments of this size.").format(
+        chance=w.chance(fit.p))
+
+
+def _two_way(share: Share) -> Fit | None:
+    from aces.experiment.inference import goodness_of_fit
+
+    if share.exact is None or not share.trials:
+        return None
+    return goodness_of_fit([share.hits, share.trials - share.hits],
+                           [share.exact, 1 - share.exact])
+
+
+def _share_line(share: Share, exact_text: str | None, w: _Writer) -> str:
+    _ = w._
+    if not share.trials or share.interval is None or share.observed is None:
+        return _("None in these games.")
+    # Translators: {hits} of {trials}: a count out of a number; {share}: as a percentage;
+    # {interval}: its 95 % interval, "40.1% to 47.9%".
+    text = _("{hits} of {trials} = {share} (95% interval {interval})").format(
+        hits=w.integer(share.hits), trials=w.integer(share.trials),
+        share=w.percent(share.observed), interval=w.interval(*share.interval))
+    if share.exact is None:
+        return text + "."
+    value = w.percent(share.exact)
+    where = _("inside the interval") if share.inside else _("outside the interval")
+    if exact_text is None:
+        # Translators: {exact}: the exact share for the dice rolled; {where}: "inside the
+        # interval" or "outside the interval".
+        return text + _("; exact, for the dice rolled, {exact}, {where}.").format(
+            exact=value, where=where)
+    # Translators: {fraction}: how the exact chance is worked out, e.g. "16/36".
+    return text + _("; exact {fraction} = {exact}, {where}.").format(
+        fraction=exact_text, exact=value, where=where)
+
+
+def _length(length: Length, w: _Writer) -> list[str]:
+    from aces.cli._numbers import table
+
+    _ = w._
+    lines = [_("Length of a game (rolls after the opening)")]
+    if length.mean is None:
+        return lines
+    # Translators: column headings of the table of the game's length.
+    rows = [["", _("observed"), _("95% interval"), _("exact")]]
+    rows.append([_("mean"), w.decimal(length.mean),
+                 "" if length.interval is None else w.interval(*length.interval, percent=False),
+                 "" if length.exact_mean is None else w.decimal(length.exact_mean)])
+    if length.sd is not None:
+        rows.append([_("standard deviation"), w.decimal(length.sd), "",
+                     "" if length.exact_sd is None else w.decimal(length.exact_sd)])
+    from aces.experiment.analysis import QUANTILES
+
+    for q, seen, exact in zip(QUANTILES, length.quantiles, length.exact_quantiles, strict=True):
+        # Translators: a row of the length table: "{percent} of games last at most" (this
+        # many rolls).
+        rows.append([_("{percent} of games last at most").format(percent=w.percent(q, 0)),
+                     w.integer(seen), "", "" if exact is None else w.integer(exact)])
+    lines.append(table(rows, "  "))
+    if length.exact_mean is not None and length.interval is not None:
+        lines.append("  " + (_("The exact mean lies inside the interval.") if length.inside
+                             else _("The exact mean lies outside the interval.")))
+    if length.exact_mean is None:
+        return [*lines, *_test(None, w, [], exact=False)]
+    if length.fit is not None:
+        parts = []
+        for first, last in length.bins:
+            if first <= 1 and last is not None:
+                parts.append(_("at most {last}").format(last=w.integer(last)))
+            elif last is None:
+                parts.append(_("{first} or more").format(first=w.integer(first)))
+            elif first == last:
+                parts.append(w.integer(first))
+            else:
+                parts.append(_("{first} to {last}").format(first=w.integer(first),
+                                                           last=w.integer(last)))
+        # Translators: {count}: how many groups of lengths the test compares; {parts}: the
+        # groups, as numbers of rolls.
+        lines.append("  " + _("The test compares {count} groups of lengths, each expecting at"
+                              " least 5 games (rolls): {parts}.").format(
+            count=w.integer(len(parts)), parts=w.list(parts)))
+    return lines + _test(length.fit, w, [])
+
+
+def _beside(group: Group, w: _Writer) -> list[str]:
+    from aces.cli._numbers import table
+
+    _ = w._
+    rules = group.rules
+    pot = rules.game == "pot"
+    header = [_("log"), _("games")]
+    header += [_("seat {seat}").format(seat=seat) for seat in range(1, rules.players + 1)]
+    header.append(_("mean length"))
+    header += [_("moved nothing"), _("tries won")] if pot else [_("roll again")]
+    # Translators: a column heading: the p-value of the test of the seats.
+    header.append(_("p (seats)"))
+    rows = [header]
+
+    def row(name: str, result: Result) -> list[str]:
+        cells = [name, w.integer(result.games)]
+        cells += [w.percent(s.observed) if s.observed is not None else ""
+                  for s in result.seats.shares]
+        cells.append("" if result.length.mean is None else w.decimal(result.length.mean, 1))
+        shares = [result.nothing, result.tries] if pot else [result.agains]
+        cells += ["" if s is None or s.observed is None else w.percent(s.observed)
+                  for s in shares]
+        fit = result.seats.fit
+        cells.append("" if fit is None else w.p(fit.p))
+        return cells
+
+    rows += [row(name, result) for name, result in group.logs]
+    # Translators: the last row of the table of logs: all of them together.
+    rows.append(row(_("pooled"), group.pooled))
+    lines = [_("Each log beside the pooled result"), table(rows, "  ")]
+    smallest = min((result for _name, result in group.logs), key=lambda r: r.games)
+    first, pooled_first = smallest.seats.shares[0], group.pooled.seats.shares[0]
+    if (len(group.logs) > 1 and first.interval is not None
+            and pooled_first.interval is not None):
+        # Translators: {small} and {big}: the width of a 95 % interval, in percentage
+        # points; {count}: the games of the smallest log; {total}: all games pooled.
+        lines.append("  " + w.catalog.ngettext(
+            "The fewer the games, the wider the interval: seat 1's 95% interval is {small}"
+            " percentage points wide for a log of {count} game, and {big} for all {total}"
+            " pooled.",
+            "The fewer the games, the wider the interval: seat 1's 95% interval is {small}"
+            " percentage points wide for a log of {count} games, and {big} for all {total}"
+            " pooled.",
+            smallest.games).format(
+                small=w.decimal(100 * (first.interval.high - first.interval.low), 1),
+                count=w.integer(smallest.games),
+                big=w.decimal(100 * (pooled_first.interval.high - pooled_first.interval.low), 1),
+                total=w.integer(group.pooled.games)))
+    return lines

@@ -1,0 +1,176 @@
+"""``aces stats``: pooling a class's logs from the command line.
+
+The numbers are tested in tests/experiment; these tests hold what a user
+relies on at the command line: what is printed and in which language,
+the files written (and never overwritten), the exit status when a log is
+left out.
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+import typing as t
+
+import pytest
+
+from clitest import E1_DICE, ENGLISH, one_line_error, run
+
+if t.TYPE_CHECKING:
+    from pathlib import Path
+
+    from click.testing import Result
+
+
+def stats(*args: str, env: dict[str, str | None] | None = None) -> Result:
+    return run("stats", *args, env=env or ENGLISH)
+
+
+@pytest.fixture
+def logs(tmp_path: Path) -> list[Path]:
+    """Three groups' logs of four players, five games each."""
+    made = []
+    for group in (1, 2, 3):
+        path = tmp_path / f"group-{group}.jsonl"
+        result = run("play", "--players", "4", "--games", "5", "--seed", str(group * 10),
+                     "-o", str(path))
+        assert result.exit_code == 0, result.output
+        made.append(path)
+    return made
+
+
+def test_the_report_pools_the_groups_and_shows_each_beside_it(logs: list[Path]) -> None:
+    result = stats(*map(str, logs))
+    assert result.exit_code == 0, result.output
+    out = result.stdout
+    assert out.startswith("The class experiment: 3 logs read, 3 pooled, 0 left out.")
+    assert "Games: 15; rolls after the opening: " in out
+    assert "Chi-square test" in out or "Too few for a chi-square test" in out
+    assert "dice are fair" not in out
+    beside = out[out.index("Each log beside the pooled result"):]
+    for log in logs:
+        assert str(log) in beside
+    assert "\n  pooled " in beside
+
+
+def test_json_has_the_numbers_and_the_per_log_results(logs: list[Path]) -> None:
+    result = stats("--json", *map(str, logs))
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)
+    (group,) = data["groups"]
+    assert group["games"] == 15
+    assert sum(group["win_by_seat_counts"]) == 15
+    assert [sum(log["win_by_seat_counts"][i] for log in group["logs"]) for i in range(4)] == \
+        group["win_by_seat_counts"]
+    assert len(group["exact"]["win_by_seat"]) == 4
+    assert group["expected_rolls"] == pytest.approx(group["rolls"] / 15)
+    low, high = group["moved_nothing"]["ci"]
+    assert low <= group["moved_nothing"]["share"] <= high
+    assert group["moved_nothing"]["exact"] == pytest.approx(16 / 36)
+    assert group["tries_won"]["exact"] == pytest.approx((25 / 36) ** 3)
+
+
+def test_the_table_of_games_is_read_back_by_the_csv_module(logs: list[Path],
+                                                           tmp_path: Path) -> None:
+    table = tmp_path / "games.csv"
+    result = stats("--csv", str(table), *map(str, logs))
+    assert result.exit_code == 0, result.output
+    with table.open(encoding="utf-8-sig", newline="") as handle:
+        rows = list(csv.DictReader(handle))
+    assert len(rows) == 15
+    assert [row["game"] for row in rows[:5]] == ["1", "2", "3", "4", "5"]
+    assert {row["log"] for row in rows} == {str(log) for log in logs}
+    data = json.loads(stats("--json", *map(str, logs)).stdout)
+    by_seat = [0, 0, 0, 0]
+    for row in rows:
+        assert row["kind"] == "pot"
+        assert row["options"] == "chips=2 finish=last-chip"
+        assert row["winner"] in {"Ada", "Bo", "Cy", "Dag"}
+        by_seat[int(row["seat from starter"]) - 1] += 1
+    assert by_seat == data["groups"][0]["win_by_seat_counts"]
+
+
+def test_the_table_of_rolls_has_one_row_per_roll(tmp_path: Path, e1_log: Path) -> None:
+    table = tmp_path / "rolls.csv"
+    result = stats("--csv", str(table), "--rolls", str(e1_log))
+    assert result.exit_code == 0, result.output
+    with table.open(encoding="utf-8-sig", newline="") as handle:
+        rows = list(csv.reader(handle))
+    assert rows[0] == ["log", "game", "roll", "player", "seat", "stage", "dice", "held after"]
+    assert len(rows) == 1 + len(E1_DICE.splitlines())
+    assert rows[4] == [str(e1_log), "1", "4", "Cy", "3", "turn", "1 6", "0"]
+    assert rows[-1][3:] == ["Bo", "2", "try", "5 2", "1"]
+
+
+def test_a_damaged_log_is_named_left_out_and_said_in_the_exit_status(
+        logs: list[Path], tmp_path: Path) -> None:
+    damaged = tmp_path / "damaged.jsonl"
+    lines = logs[0].read_bytes().splitlines(keepends=True)
+    damaged.write_bytes(b"".join(lines[:7]) + b"not a log\n" + b"".join(lines[8:]))
+    table = tmp_path / "games.csv"
+    result = stats("--csv", str(table), str(damaged), *map(str, logs[1:]))
+    assert result.exit_code == 1
+    assert "Traceback" not in result.output
+    errors = result.stderr.splitlines()
+    assert errors[0].startswith(f"aces: {damaged}, line 8: ")
+    assert errors[-1] == "aces: 1 log was left out; the others were pooled"
+    assert result.stdout.startswith("The class experiment: 3 logs read, 2 pooled, 1 left out.")
+    assert f"Left out: {damaged}, line 8: " in result.stdout
+    with table.open(encoding="utf-8-sig", newline="") as handle:
+        assert {row["log"] for row in csv.DictReader(handle)} == {str(p) for p in logs[1:]}
+
+
+def test_files_are_never_overwritten(logs: list[Path], tmp_path: Path) -> None:
+    for option, name in (("--csv", "games.csv"), ("--plot", "plot.svg")):
+        taken = tmp_path / name
+        taken.write_text("mine", encoding="utf-8")
+        error = one_line_error(stats(option, str(taken), str(logs[0])))
+        assert "already exists" in error
+        assert taken.read_text(encoding="utf-8") == "mine"
+
+
+@pytest.mark.parametrize("suffix", [".svg", ".png"])
+def test_the_plot_is_written_in_the_format_of_its_name(logs: list[Path], tmp_path: Path,
+                                                       suffix: str) -> None:
+    plot = tmp_path / f"plot{suffix}"
+    result = stats("--plot", str(plot), *map(str, logs))
+    assert result.exit_code == 0, result.output
+    head = plot.read_bytes()[:200]
+    assert head.startswith(b"\x89PNG") if suffix == ".png" else b"<svg" in head
+
+
+@pytest.mark.parametrize(("args", "reason"), [
+    (["--rolls"], "--rolls says what the table of --csv holds, so it needs --csv"),
+    (["--plot", "x.pdf"], "--plot draws .svg or .png files, and x.pdf is neither"),
+    (["-", "-"], "standard input ('-') can be read only once"),
+])
+def test_bad_options_are_one_line(args: list[str], reason: str, e1_log: Path) -> None:
+    assert one_line_error(stats(*args, str(e1_log))) == f"aces: {reason}"
+
+
+def test_different_rules_are_reported_apart(tmp_path: Path, logs: list[Path]) -> None:
+    other = tmp_path / "five-dice.jsonl"
+    run("play", "--game", "five-dice", "--players", "3", "--dice-each", "1", "--seed", "2",
+        "-o", str(other))
+    out = stats(str(other), *map(str, logs)).stdout
+    assert "each is pooled and tested on its own, never mixed with another" in out
+    assert "Aces in the Pot: 4 players" in out
+    assert "Aces: 3 players, 1 die each" in out
+    assert "Losses by seat" in out
+
+
+def test_the_report_speaks_norwegian(logs: list[Path]) -> None:
+    result = stats("--lang", "nb", *map(str, logs))
+    assert result.exit_code == 0, result.output
+    out = result.stdout
+    assert out.startswith("Klasseforsøket: ")
+    assert "Ess i potten" in out
+    assert "The " not in out
+
+
+def test_a_log_from_standard_input_is_pooled(e1_log: Path) -> None:
+    result = run("stats", "--json", "-", input=e1_log.read_bytes(), env=ENGLISH)
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)
+    assert data["logs"][0]["log"] == "<stdin>"
+    assert data["groups"][0]["games"] == 1

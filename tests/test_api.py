@@ -1,0 +1,166 @@
+"""The public API: what a pupil's program and a notebook rely on."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import typing as t
+from html.parser import HTMLParser
+
+import pytest
+
+import aces
+from aces.errors import AcesError, OptionError
+
+from clitest import E1_DICE
+
+if t.TYPE_CHECKING:
+    from pathlib import Path
+
+E1: t.Final = "/".join(E1_DICE.splitlines())
+
+
+class Markup(HTMLParser):
+    """Every tag of a piece of HTML, and its text, checked to be well nested."""
+
+    VOID: t.ClassVar = frozenset({"br", "hr", "img", "meta", "input", "line", "rect"})
+
+    def __init__(self, text: str) -> None:
+        super().__init__()
+        self.tags: list[str] = []
+        self.open: list[str] = []
+        self.text: list[str] = []
+        self.feed(text)
+        self.close()
+        assert not self.open, f"unclosed: {self.open}"
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        self.tags.append(tag)
+        assert not any(name.startswith("on") for name, _ in attrs), attrs
+        if tag not in self.VOID:
+            self.open.append(tag)
+
+    def handle_startendtag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        self.tags.append(tag)
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag in self.VOID and (not self.open or self.open[-1] != tag):
+            return
+        assert self.open, tag
+        assert self.open[-1] == tag, (tag, self.open)
+        self.open.pop()
+
+    def handle_data(self, data: str) -> None:
+        self.text.append(data)
+
+
+def shown(thing: object) -> Markup:
+    html = thing._repr_html_()  # type: ignore[attr-defined]
+    assert "<script" not in html.lower()
+    assert "javascript:" not in html.lower()
+    markup = Markup(html)
+    assert "script" not in markup.tags
+    return markup
+
+
+def test_importing_aces_loads_nothing_but_the_package() -> None:
+    probe = ("import sys, aces; print(' '.join(sorted(m for m in sys.modules"
+             " if m.startswith(('aces', 'numpy', 'msgspec', 'babel', 'click')))))")
+    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True,
+                          check=True)
+    assert done.stdout.split() == ["aces"]
+
+
+def test_a_game_played_from_dice_is_the_worked_example(tmp_path: Path) -> None:
+    game = aces.play(["Ada", "Bo", "Cy"], dice=E1)
+    assert repr(game) == ("<Game pot, Ada, Bo and Cy: Cy starts, Bo wins the pot of 5"
+                          " after 11 rolls>")
+    assert (game.winner, game.loser, game.pot, game.length) == ("Bo", None, 5, 11)
+    assert len(game.rolls) == 14
+    assert game.states[-1].winner == 1
+    game.save(tmp_path / "e1.jsonl")
+    assert [g.winner for g in aces.load(tmp_path / "e1.jsonl")] == ["Bo"]
+    with pytest.raises(OptionError, match="already exists"):
+        game.save(tmp_path / "e1.jsonl")
+    assert game.narrate("nb")[-1] == "Bo vinner potten på 5 sjetonger."
+
+
+def test_a_session_is_the_same_as_the_command_plays(tmp_path: Path) -> None:
+    from clitest import run
+
+    session = aces.play(["Kari", "Ola", "Per", "Siri"], seed=7, games=5)
+    assert isinstance(session, aces.api.Session)
+    path = tmp_path / "session.jsonl"
+    session.save(path)
+    out = run("play", "--players", "Kari,Ola,Per,Siri", "--games", "5", "--seed", "7")
+    assert path.read_bytes() == out.stdout_bytes
+    assert sum(session.results().values()) == 5
+
+
+def test_a_log_walks_its_games_lazily_and_reports_damage(tmp_path: Path) -> None:
+    log = aces.load("replays/session.jsonl")
+    assert repr(log) == "<Log session.jsonl: 5 games>"
+    assert len(log) == 5
+    assert log[4].winner == [g.winner for g in log][4]
+    broken = tmp_path / "broken.jsonl"
+    broken.write_bytes(b"{}\n")
+    with pytest.raises(AcesError, match=r"broken\.jsonl, line 1"):
+        list(aces.load(broken))
+
+
+def test_odds_of_a_table_and_of_a_moment() -> None:
+    table = aces.odds(3, chips=1)
+    assert sum(table.win_by_seat) == pytest.approx(1)
+    game = aces.play(["Ada", "Bo", "Cy"], dice=E1)
+    first = aces.odds(game.moments[0])
+    # The first moment of the game is the table's start, seen from Cy who rolls first.
+    start = aces.odds(3)
+    assert first.by_player is not None
+    assert list(first.by_player.values()) == pytest.approx(start.win_by_seat)
+    assert first.expected_rolls == pytest.approx(start.expected_rolls)
+    assert list(first.by_player) == ["Cy", "Ada", "Bo"]
+    with pytest.raises(OptionError):
+        aces.odds(20)
+
+
+def test_a_simulation_agrees_with_the_odds() -> None:
+    sim = aces.simulate(3, games=50_000, seed=2)
+    exact = aces.odds(3)
+    for share, (low, high), chance in zip(sim.win_by_seat, sim.summary.win_intervals,
+                                          exact.win_by_seat, strict=True):
+        assert low - 0.01 <= chance <= high + 0.01, share
+
+
+def test_stats_are_what_the_command_pools(tmp_path: Path) -> None:
+    result = aces.stats(["replays/session.jsonl", "replays/four-players.jsonl",
+                         str(tmp_path / "missing.jsonl")])
+    assert repr(result) == "<Stats: 3 logs (1 left out), 6 games in 1 group of rules>"
+    assert result.as_dict()["groups"][0]["games"] == 6
+    assert result.report().startswith("The class experiment: 3 logs read, 2 pooled")
+
+
+def test_every_object_shows_itself_as_html_without_scripts() -> None:
+    game = aces.play(["Ada", "<b>Bo</b>", "Cy"], dice=E1)
+    markup = shown(game)
+    assert "<b>Bo</b>" in "".join(markup.text)  # shown as text, not as markup
+    assert "b" not in markup.tags
+    assert "table" in markup.tags
+    shown(aces.play(3, seed=1, games=3))
+    shown(aces.load("replays/session.jsonl"))
+    assert "svg" in shown(aces.odds(3)).tags
+    assert "svg" in shown(aces.odds(game.moments[2])).tags
+    shown(aces.simulate(3, games=1000, seed=1))
+    stats = shown(aces.stats(["replays/session.jsonl", "README.md"]))
+    assert "svg" in stats.tags
+    assert any("README.md, line 1" in text for text in stats.text)
+
+
+def test_reprs_are_one_short_line() -> None:
+    things: list[object] = [aces.play(3, seed=1), aces.play(3, seed=1, games=2),
+                            aces.load("replays/e1-last-chip.jsonl"), aces.odds(2),
+                            aces.simulate(2, games=100, seed=1),
+                            aces.stats(["replays/e1-last-chip.jsonl"])]
+    for thing in things:
+        text = repr(thing)
+        assert "\n" not in text
+        assert len(text) <= 160, text
