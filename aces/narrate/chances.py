@@ -64,13 +64,17 @@ def say_chances(voice: Voice, players: t.Sequence[str], chances: Chances,
             # player with the chance, as a list ("Ada 25.0 %, Bo 30.1 % ...").
             return v.gettext("The chances to win the pot: {players}.").format(players=listed)
         # Translators: as above, in the five-dice game, where one player loses.
+        # {players}: every player with the chance to lose, as a list.
         return v.gettext("The chances to lose: {players}.").format(players=listed)
     margin = percent(v, chances.margin)
     if measure == "win":
         # Translators: as above, for a game too large to solve: estimated by
-        # simulation. {margin}: the 95 % margin of each chance, in points.
+        # simulation. {margin}: the 95 % margin of each chance, in points;
+        # {players}: every player with the chance, as a list.
         return v.gettext("The chances to win the pot, estimated to within ± {margin}:"
                          " {players}.").format(players=listed, margin=margin)
+    # Translators: as above, in the five-dice game. {margin}: the 95 % margin;
+    # {players}: every player with the chance to lose, as a list.
     return v.gettext("The chances to lose, estimated to within ± {margin}:"
                      " {players}.").format(players=listed, margin=margin)
 
@@ -157,6 +161,8 @@ def say_turning_point(voice: Voice, players: t.Sequence[str], moment: Moment, se
         return v.gettext("Roll {number}, {player}'s {dice}: {mover}'s chance to win the pot"
                          " went from {before} to {after}.").format(**values)
     # Translators: as above, in the five-dice game, where one player loses.
+    # {number}: the roll; {player} rolled {dice}; {mover}: whose chance to
+    # lose moved; {before}, {after}: percentages.
     return v.gettext("Roll {number}, {player}'s {dice}: {mover}'s chance to lose went from"
                      " {before} to {after}.").format(**values)
 

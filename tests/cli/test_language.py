@@ -114,8 +114,8 @@ def test_lang_before_the_command_reaches_the_command(tmp_path: t.Any) -> None:
      "Ugyldig verdi for '--format': 'html' er ikke en av 'markdown', 'rst', 'text'."
      " Prøv «aces walkthrough --help» for å få hjelp."),
     (["frobnicate"], "Kommandoen 'frobnicate' finnes ikke. Prøv «aces --help» for å få hjelp."),
-    (["replay", "x", "--loud"],
-     "Valget '--loud' finnes ikke. Prøv «aces replay --help» for å få hjelp."),
+    (["replay", "x", "--frobnicate"],
+     "Valget '--frobnicate' finnes ikke. Prøv «aces replay --help» for å få hjelp."),
     (["play", "--seed"],
      "Valget '--seed' trenger 1 verdi. Prøv «aces play --help» for å få hjelp."),
     (["play", "--chips", "x"], "Ugyldig verdi for '--chips': 'x' er ikke et gyldig heltall."
