@@ -53,7 +53,7 @@ class Game:
     numbered from 1 with the opening rolls.
     """
 
-    def __init__(self, steps: Sequence[Step], record: GameRecord) -> None:
+    def __init__(self, steps: Sequence[Step[t.Any]], record: GameRecord) -> None:
         self.steps = tuple(steps)
         self._record = record
 
@@ -131,11 +131,10 @@ class Game:
 
         chosen = negotiate(lang, {})
         narrator = Narrator(translations(chosen), chosen)
-        lines: list[str] = []
         for step in self.steps:
-            narrator.narrate(step, lines)
-        narrator.finish(lines)
-        return lines
+            narrator.visit(step)
+        narrator.end()
+        return narrator.result()
 
     def save(self, path: PathLike) -> None:
         """Write the game as a new log; an existing file is never overwritten."""
@@ -227,7 +226,7 @@ class Log:
 
         source = str(self.path)
         observer = GameObserver(keep_rows=True)
-        steps: list[Step] = []
+        steps: list[Step[t.Any]] = []
         try:
             with self.path.open("rb") as stream:
                 for step in walk(read(stream, source), source):

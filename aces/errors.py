@@ -11,6 +11,19 @@ else prints a traceback.
 >>> str(err)
 'game.jsonl, line 7: the sequence number 9 should be 7'
 
+An error raised where nobody knows the file (the rules refusing a roll)
+gains its place as it passes through code that does know, and keeps its
+kind, so a caller can still catch a :class:`RollError`:
+
+>>> try:
+...     try:
+...         raise RollError("{name} is not at the table", name="Dag")
+...     except AcesError as error:
+...         raise error.at("game.jsonl", 9)
+... except RollError as error:
+...     print(error)
+game.jsonl, line 9: Dag is not at the table
+
 A message whose words depend on a number is a :class:`Plural`, translated
 with ``ngettext`` by the value it names:
 
@@ -22,6 +35,10 @@ from __future__ import annotations
 
 import errno
 import typing as t
+
+__all__ = ["N_", "QUOTE", "AcesError", "DiceFileError", "EmptyLogError", "Gettext",
+           "LocatedError", "LogError", "NGettext", "OptionError", "Plural", "RollError", "Show",
+           "TruncatedLogError", "os_reason", "shorten"]
 
 Gettext = t.Callable[[str], str]
 NGettext = t.Callable[[str, str, int], str]
@@ -100,15 +117,48 @@ class Plural(t.NamedTuple):
     by: str
 
 
+#: The longest value from a file quoted in a one-line error.
+QUOTE: t.Final = 60
+
+
+def shorten(value: object, limit: int = QUOTE) -> str:
+    """A value from a bad line, short enough to quote in a one-line error.
+
+    >>> shorten("x" * 100, 10)
+    'xxxxxxxxxx...'
+    """
+    text = value if isinstance(value, str) else str(value)
+    return text if len(text) <= limit else text[:limit] + "..."
+
+
 class AcesError(ValueError):
     """Base of every error caused by bad input: a log, a dice file, an option."""
 
     exit_code: int = 1
+    #: The file the error was found in, and its line: filled in by whoever
+    #: knows them (:meth:`at`); ``None`` until then.
+    source: str | None = None
+    line: int | None = None
 
     def __init__(self, message: str | Plural, /, **values: object) -> None:
         super().__init__(message)
         self.message = message
         self.values = values
+
+    def at(self, source: str, line: int) -> t.Self:
+        """This error, placed at ``line`` of ``source`` unless it already has a place.
+
+        The values it quotes are cut to a one-line length, since they may
+        come from the file; and an error found in a file is the file's
+        fault, not the command line's, so it exits as a file error does.
+        Returns the error itself, to ``raise error.at(source, line)``.
+        """
+        if self.source is None:
+            self.source, self.line = source, line
+            self.exit_code = AcesError.exit_code
+            self.values = {name: shorten(value) if isinstance(value, str) else value
+                           for name, value in self.values.items()}
+        return self
 
     def reason(self, gettext: Gettext = _identity, ngettext: NGettext = _english,
                show: Show = _as_is) -> str:
@@ -131,8 +181,13 @@ class AcesError(ValueError):
 
     def render(self, gettext: Gettext = _identity, ngettext: NGettext = _english,
                show: Show = _as_is) -> str:
-        """The whole one-line message, translated by ``gettext`` and ``ngettext``."""
-        return self.reason(gettext, ngettext, show)
+        """The whole one-line message, translated by ``gettext`` and ``ngettext``:
+        where the error is, if known, then why."""
+        reason = self.reason(gettext, ngettext, show)
+        if self.source is None:
+            return reason
+        where = gettext(_WHERE).format(source=self.source, line=self.line)
+        return f"{where}: {reason}"
 
     def __str__(self) -> str:
         return self.render()
@@ -145,18 +200,16 @@ class OptionError(AcesError):
 
 
 class LocatedError(AcesError):
-    """An error at a line of a named file."""
+    """An error at a line of a named file, from the start."""
+
+    source: str
+    line: int
 
     def __init__(self, source: str, line: int, message: str | Plural, /,
                  **values: object) -> None:
         super().__init__(message, **values)
         self.source = source
         self.line = line
-
-    def render(self, gettext: Gettext = _identity, ngettext: NGettext = _english,
-               show: Show = _as_is) -> str:
-        where = gettext(_WHERE).format(source=self.source, line=self.line)
-        return f"{where}: {self.reason(gettext, ngettext, show)}"
 
 
 class LogError(LocatedError):
@@ -175,7 +228,7 @@ class RollError(AcesError):
     """A roll the rules refuse, such as a die given to someone not at the table.
 
     The rules do not know where a roll came from; whoever does (the log
-    walk, the dice file) turns it into an error that names the line.
+    walk, the dice file) places it at its line (:meth:`AcesError.at`).
     """
 
 

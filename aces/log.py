@@ -39,7 +39,7 @@ import typing as t
 
 import msgspec
 
-from aces.errors import LogError, TruncatedLogError
+from aces.errors import LogError, TruncatedLogError, shorten
 from aces.events import EVENT_TYPES, SCHEMA, Event, GameStarted
 from aces.upgrade import TYPES, UPCASTS, upcast
 
@@ -76,8 +76,7 @@ _HEX: t.Final = frozenset("0123456789abcdef")
 #: events of: a log of many games repeats a few hundred.
 _CACHE_LIMIT: t.Final = 4096
 _HASH: t.Final = hashlib.blake2b(digest_size=DIGEST_WIDTH // 2)
-#: The longest piece of a bad line quoted in an error, and the longest detail.
-_QUOTE: t.Final = 60
+#: The longest detail of a bad line quoted in an error.
 _DETAIL: t.Final = 160
 _tuple_new: t.Final = tuple.__new__
 
@@ -460,16 +459,6 @@ def _raise_mixed(schema: object, first: int, source: str, number: int) -> t.NoRe
     raise LogError(source, number, "this game is written in schema {schema}, but the log began"
                    " in schema {first}; a log keeps one schema", schema=_cut(repr(schema)),
                    first=first)
-
-
-def shorten(value: object, limit: int = _QUOTE) -> str:
-    """A value from a bad line, short enough to quote in a one-line error.
-
-    >>> shorten("x" * 100, 10)
-    'xxxxxxxxxx...'
-    """
-    text = value if isinstance(value, str) else str(value)
-    return text if len(text) <= limit else text[:limit] + "..."
 
 
 _cut = shorten

@@ -3,9 +3,11 @@
 :class:`Table` is the game at the table as the log tells it so far, and
 says what may come next: whose roll, how many dice, and what a roll or an
 ``undo`` appends. It reads nothing and writes nothing; the command line
-feeds it the steps of the log it resumes (:meth:`Table.follow`), the rolls
-typed in (:meth:`Table.play`) and the undos (:meth:`Table.undo`), and
-appends the steps these return to the log before it shows them.
+drives the walk of the log it resumes through it (it is a
+:class:`~aces.walk.Visitor`), feeds it the rolls typed in
+(:meth:`Table.play`) and the undos (:meth:`Table.undo`), and appends the
+steps these return to the log before it shows them. What an undo may take
+back is kept by a :class:`~aces.walk.Standing`, as in the walk.
 
 The fold is the walk's (:mod:`aces.walk`), so what is recorded verifies:
 
@@ -34,13 +36,14 @@ import typing as t
 from aces.errors import AcesError
 from aces.events import GameStarted, Rolled, RollUndone
 from aces.rules import Roll, game_named
-from aces.walk import UNDO_DEPTH, Standing, Step
+from aces.walk import Standing, Step, Visitor
 
 if t.TYPE_CHECKING:
     from aces.events import Event
+    from aces.narrate import Narrator
     from aces.rules import Game, RollRequest
 
-__all__ = ["Table"]
+__all__ = ["Resumed", "Table"]
 
 
 class _Game(t.NamedTuple):
@@ -49,10 +52,10 @@ class _Game(t.NamedTuple):
     rules: Game[t.Any]
     header: GameStarted
     state: t.Any
-    standing: collections.deque[Standing]
+    standing: Standing[t.Any]
 
 
-class Table:
+class Table(Visitor["Table"]):
     """The games of one log, as recorded so far."""
 
     def __init__(self) -> None:
@@ -102,29 +105,32 @@ class Table:
         """Whether the current game's header is still to be written."""
         return self._unwritten
 
-    def follow(self, step: Step) -> None:
+    def visit(self, step: Step[t.Any]) -> None:
         """Take in one step of the log being resumed, as the walk yields it."""
         self.seq = step.line
         event = step.event
         kind = type(event)
         if kind is GameStarted:
             self.games += 1
-            self._game = _Game(step.game, t.cast("GameStarted", event), step.state,
-                               collections.deque(maxlen=UNDO_DEPTH))
+            self._game = _Game(step.game, t.cast("GameStarted", event), step.state, Standing())
             self._pending = []
             return
         game = self._game
         assert game is not None, "a walk begins with game_started"
         if kind is Rolled:
             roll = t.cast("Rolled", event)
-            game.standing.append((step.line, roll, game.state))
-            self._pending = list(game.rules.decide(game.state, Roll(roll.dice, roll.to))[1:])
+            settled = game.rules.decide(game.state, Roll(roll.dice, roll.to))[1:]
+            game.standing.push(step.line, roll, game.state, settled)
+            self._pending = list(settled)
         elif kind is RollUndone:
             game.standing.pop()
             self._pending = []
         elif self._pending:
             self._pending.pop(0)
         self._game = game._replace(state=step.state)
+
+    def result(self) -> Table:
+        return self
 
     # -- What may come next ----------------------------------------------------
 
@@ -134,11 +140,10 @@ class Table:
         game = game_named(header.game)
         self._finished = self._game
         self.games += 1
-        self._game = _Game(game, header, game.start(header),
-                           collections.deque(maxlen=UNDO_DEPTH))
+        self._game = _Game(game, header, game.start(header), Standing())
         self._unwritten = True
 
-    def start(self) -> list[Step]:
+    def start(self) -> list[Step[t.Any]]:
         """The header of the game begun, to write now rather than with its first roll."""
         if not self._unwritten:
             return []
@@ -149,13 +154,13 @@ class Table:
         self.seq += 1
         return [Step(self.seq, game.header, game.state, game.rules)]
 
-    def settle(self) -> list[Step]:
+    def settle(self) -> list[Step[t.Any]]:
         """The consequences of the last roll that the log stopped before."""
         steps = self._apply(self._pending)
         self._pending = []
         return steps
 
-    def play(self, roll: Roll) -> list[Step]:
+    def play(self, roll: Roll) -> list[Step[t.Any]]:
         """The steps a roll appends: the roll and all it settles.
 
         The rules check the roll (``RollError``); the caller has checked that
@@ -169,13 +174,13 @@ class Table:
         steps = self.start()
         line = self.seq + 1
         steps += self._apply(events)
-        game.standing.append((line, t.cast("Rolled", events[0]), before))
+        game.standing.push(line, t.cast("Rolled", events[0]), before, events[1:])
         return steps
 
-    def undo(self) -> list[Step]:
+    def undo(self) -> list[Step[t.Any]]:
         """The step that takes back the last roll still standing.
 
-        Raises :class:`~aces.errors.AcesError` when there is none.
+        :raises ~aces.errors.AcesError: when there is none.
         """
         if self._unwritten and self._finished is not None:
             # Nothing of the new game is written: go back to the finished one.
@@ -183,19 +188,20 @@ class Table:
             self._unwritten = False
             self.games -= 1
         game = self._game
-        if game is None or not game.standing:
+        event = None if game is None else game.standing.undo()
+        if game is None or event is None:
             # Translators: why "undo" is refused at the table.
             raise AcesError("there is no roll of this game to take back")
-        line, roll, before = game.standing.pop()
+        undone = game.standing.pop()
         self.seq += 1
-        self._game = game._replace(state=before)
-        event = RollUndone(undoes=line, player=roll.player, dice=roll.dice, to=roll.to)
-        return [Step(self.seq, event, before, game.rules)]
+        self._game = game._replace(state=undone.before)
+        return [Step(self.seq, event, undone.before, game.rules, undone)]
 
-    def _apply(self, events: t.Iterable[Event]) -> list[Step]:
+    def _apply(self, events: t.Iterable[Event]) -> list[Step[t.Any]]:
         game = self._game
         assert game is not None
-        state, evolve, steps = game.state, game.rules.evolve, []
+        state, evolve = game.state, game.rules.evolve
+        steps: list[Step[t.Any]] = []
         for event in events:
             state = evolve(state, event)
             self.seq += 1
@@ -203,3 +209,22 @@ class Table:
         self._game = game._replace(state=state)
         return steps
 
+
+class Resumed(Visitor[None]):
+    """A log being resumed: walked into ``table``, and told by ``narrator``,
+    of whose story the last ``keep`` lines of the last game are kept to show."""
+
+    def __init__(self, table: Table, narrator: Narrator, keep: int) -> None:
+        self.table = table
+        self.narrator = narrator
+        self.story: collections.deque[str] = collections.deque(maxlen=keep)
+
+    def visit(self, step: Step[t.Any]) -> None:
+        self.table.visit(step)
+        if type(step.event) is GameStarted:
+            self.story.clear()
+        self.narrator.visit(step)
+        self.story.extend(self.narrator.take())
+
+    def result(self) -> None:
+        return None

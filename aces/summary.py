@@ -6,7 +6,7 @@
 >>> tally = Tally()
 >>> for event in [GameStarted(schema=1, game="pot", players=("Ada", "Bo"), options={}),
 ...               GameOver(winner="Bo", pot=3)]:
-...     tally.add(Step(1, event, None, None))
+...     tally.visit(Step(1, event, None, None))
 >>> tally.line("game.jsonl", "nb", translations("nb"))
 'game.jsonl følger reglene: 1 spill og 2 hendelser. Vinner: Bo.'
 """
@@ -15,15 +15,18 @@ from __future__ import annotations
 
 import typing as t
 
-from aces.events import GameOver, GameStarted, RollUndone
+from aces.events import GameOver, GameStarted
+from aces.walk import Visitor
 
 if t.TYPE_CHECKING:
     import gettext
 
     from aces.walk import Step
 
+__all__ = ["Tally"]
 
-class Tally:
+
+class Tally(Visitor["Tally"]):
     """Counts the steps of a walk: a visitor that keeps a few numbers."""
 
     def __init__(self) -> None:
@@ -32,30 +35,31 @@ class Tally:
         #: Games won and lost per player, every seated player included.
         self.wins: dict[str, int] = {}
         self.losses: dict[str, int] = {}
-        #: The last event, if it ended a game: an undo right after it takes
-        #: the result back.
-        self._over: GameOver | None = None
 
-    def add(self, step: Step) -> None:
+    def visit(self, step: Step[t.Any]) -> None:
         self.events += 1
         event = step.event
-        over, self._over = self._over, None
-        if isinstance(event, RollUndone) and over is not None:
-            if over.winner is not None:
-                self.wins[over.winner] -= 1
-            if over.loser is not None:
-                self.losses[over.loser] -= 1
+        if step.undone is not None:
+            # A roll taken back takes back the result it settled.
+            for settled in step.undone.settled:
+                if isinstance(settled, GameOver):
+                    self._count(settled, -1)
         elif isinstance(event, GameStarted):
             self.games += 1
             for name in event.players:
                 self.wins.setdefault(name, 0)
                 self.losses.setdefault(name, 0)
         elif isinstance(event, GameOver):
-            self._over = event
-            if event.winner is not None:
-                self.wins[event.winner] = self.wins.get(event.winner, 0) + 1
-            if event.loser is not None:
-                self.losses[event.loser] = self.losses.get(event.loser, 0) + 1
+            self._count(event, 1)
+
+    def result(self) -> Tally:
+        return self
+
+    def _count(self, over: GameOver, by: int) -> None:
+        if over.winner is not None:
+            self.wins[over.winner] = self.wins.get(over.winner, 0) + by
+        if over.loser is not None:
+            self.losses[over.loser] = self.losses.get(over.loser, 0) + by
 
     def line(self, source: str, lang: str, catalog: gettext.NullTranslations) -> str:
         """One line saying the log is sound, and what it holds."""

@@ -1,15 +1,37 @@
-"""The one reader of logs: a checked fold of events through the rules.
+"""The one reader of logs: a checked fold of events through the rules, and its visitors.
 
 :func:`walk` folds each game of a log through its game's ``evolve``, and
 re-runs ``decide`` on every recorded roll: a consequence the rules would
 not give, a roll by the wrong player, a die out of range, each stops the
-walk at that line. Every consumer (verification, narration, statistics)
-is a loop over the :class:`Step` values it yields, so nothing is ever
-narrated or counted past a bad event.
+walk at that line. Every consumer (verification, narration, a
+walkthrough, a resumed recording, and whatever comes next: a page, the
+statistics) is a :class:`Visitor` driven through the walk by
+:func:`drive`, so nothing is ever narrated or counted past a bad event.
+
+A visitor is a small class: :meth:`Visitor.visit` sees each step,
+:meth:`Visitor.end` hears that the log is read to its end, and
+:meth:`Visitor.result` gives what it gathered (as python-chess's
+``BaseVisitor[ResultT]`` does for games of chess):
+
+>>> import io
+>>> from aces.events import GameOver
+>>> from aces.log import read
+>>> class Winners(Visitor[list[str]]):
+...     def __init__(self) -> None:
+...         self.names: list[str] = []
+...     def visit(self, step: Step[t.Any]) -> None:
+...         if isinstance(step.event, GameOver) and step.event.winner is not None:
+...             self.names.append(step.event.winner)
+...     def result(self) -> list[str]:
+...         return self.names
+>>> with open("replays/three-players.jsonl", "rb") as log:
+...     drive(read(log, "three-players.jsonl"), "three-players.jsonl", Winners())
+['Cy']
 
 A ``roll_undone`` takes back the last roll of the game still standing:
-the walk keeps the state before each roll of the current game, and the
-step of the undo carries the state from before the roll it cancels.
+:class:`Standing` keeps the rolls of the current game that an undo may
+reach, with the state before each; the step of the undo carries the state
+from before the roll it cancels, and the roll itself (:attr:`Step.undone`).
 """
 
 from __future__ import annotations
@@ -19,9 +41,9 @@ import typing as t
 
 import msgspec
 
-from aces.errors import AcesError, LogError, OptionError, Plural, RollError
-from aces.events import GameStarted, Rolled, RollUndone
-from aces.log import Reader, shorten
+from aces.errors import LogError, OptionError, Plural, RollError, shorten
+from aces.events import GameStarted, Rolled, RollUndone, type_name
+from aces.log import Reader
 from aces.rules import Game, Roll, game_named
 
 if t.TYPE_CHECKING:
@@ -30,9 +52,14 @@ if t.TYPE_CHECKING:
     from aces.events import Event
     from aces.log import Record
 
+__all__ = ["UNDO_DEPTH", "Stand", "Standing", "Step", "Visitor", "drive", "walk"]
+
 #: How many rolls of one game an undo can reach back: far more than a
 #: table ever takes back, few enough that a hostile log costs little memory.
 UNDO_DEPTH: t.Final = 1000
+
+S = t.TypeVar("S")
+ResultT = t.TypeVar("ResultT", covariant=True)
 
 _ENCODER: t.Final = msgspec.json.Encoder()
 _FACES: t.Final = frozenset(range(1, 7))
@@ -46,29 +73,111 @@ _WRONG_COUNT: t.Final = Plural("{player} rolls {expected} die here, not {count}"
                                by="expected")
 
 
-class Step(t.NamedTuple):
+class Stand(t.NamedTuple, t.Generic[S]):
+    """A roll still standing: its line, the roll, the state before it, and
+    the events it settled."""
+
+    line: int
+    roll: Rolled
+    before: S
+    settled: tuple[Event, ...]
+
+
+class Step(t.NamedTuple, t.Generic[S]):
     """An event that fits the rules, with the state it leads to."""
 
     line: int
     event: Event
     #: The game's state after ``event``.
-    state: t.Any
-    game: Game[t.Any]
+    state: S
+    game: Game[S]
+    #: The roll a ``roll_undone`` takes back (``None`` for every other event).
+    undone: Stand[S] | None = None
 
 
-#: A roll of the current game that an undo may still take back: its line,
-#: the roll, and the game's state before it.
-Standing = tuple[int, Rolled, t.Any]
+class Standing(t.Generic[S]):
+    """The rolls of one game still standing, each with the state before it.
+
+    The one keeper of what an undo may take back, for the walk, the
+    recorder's :class:`~aces.record.Table` and anyone else: rolls are
+    :meth:`push`-ed as they are played, :meth:`undo` says the event that
+    takes back the last one, and :meth:`pop` takes it back. Only the last
+    :data:`UNDO_DEPTH` rolls are kept.
+    """
+
+    __slots__ = ("_rolls",)
+
+    def __init__(self) -> None:
+        self._rolls: collections.deque[Stand[S]] = collections.deque(maxlen=UNDO_DEPTH)
+
+    def __len__(self) -> int:
+        return len(self._rolls)
+
+    def push(self, line: int, roll: Rolled, before: S, settled: tuple[Event, ...]) -> None:
+        """A roll played at ``line``, from the state ``before``, settling ``settled``."""
+        self._rolls.append(Stand(line, roll, before, settled))
+
+    def undo(self) -> RollUndone | None:
+        """The event that takes back the last roll standing; ``None`` if none is left."""
+        if not self._rolls:
+            return None
+        line, roll, _, _ = self._rolls[-1]
+        return RollUndone(undoes=line, player=roll.player, dice=roll.dice, to=roll.to)
+
+    def pop(self) -> Stand[S]:
+        """Take back the last roll standing, and give it."""
+        return self._rolls.pop()
+
+
+class Visitor(t.Generic[ResultT]):
+    """Visits the steps of a walk, then gives a result.
+
+    Subclasses override :meth:`visit` (each step, in order) and
+    :meth:`result`, and :meth:`end` if the end of the log means something
+    to them. :func:`drive` calls them; a visitor never sees a step past the
+    first bad line, since the walk stops there.
+    """
+
+    def visit(self, step: Step[t.Any]) -> None:
+        """One step of the walk: an event that fits the rules."""
+
+    def end(self) -> None:
+        """The log is read to its end, and every step of it was sound."""
+
+    def result(self) -> ResultT:
+        """What the visitor gathered."""
+        raise NotImplementedError
+
+
+def drive(records: Iterable[Record], source: str, visitor: Visitor[ResultT], *,
+          allow_unfinished: bool = False) -> ResultT:
+    """Walk the log ``records`` through ``visitor``, and give its result.
+
+    :raises ~aces.errors.AcesError: at the first line that does not follow
+        the rules or cannot be read (see :func:`walk`); the visitor has seen
+        every step before it.
+    """
+    visit = visitor.visit
+    for step in walk(records, source, allow_unfinished=allow_unfinished):
+        visit(step)
+    visitor.end()
+    return visitor.result()
 
 
 def walk(
     records: Iterable[Record], source: str, *, allow_unfinished: bool = False
-) -> Iterator[Step]:
+) -> Iterator[Step[t.Any]]:
     """Yield every event of the log once it is known to follow the rules.
 
-    Raises :class:`~aces.errors.LogError` at the first line that does not.
     A last game that stops before it is over is an error too, unless
     ``allow_unfinished`` (a game still being recorded).
+
+    :raises ~aces.errors.LogError: at the first line that does not follow
+        the rules, or cannot be read (a
+        :class:`~aces.errors.TruncatedLogError` for a log cut short).
+    :raises ~aces.errors.OptionError: for a header whose options or players
+        its game refuses, and :raises ~aces.errors.RollError: for a roll
+        the rules refuse; both placed at their line.
     """
     # A reader hands over plain (line, event) pairs, cheaper than records.
     pairs = records.pairs() if type(records) is Reader else iter(records)
@@ -78,15 +187,16 @@ def walk(
         line, header = record
         if type(header) is not GameStarted:
             raise LogError(source, line, "a {type} event cannot follow a finished game;"
-                           " a new game must begin with game_started", type=_tag(header))
+                           " a new game must begin with game_started", type=type_name(header))
         try:
             game = game_named(header.game)
             state = game.start(header)
         except OptionError as exc:
-            raise LogError(source, line, "{reason}", reason=_bounded(exc)) from None
-        yield new(Step, (line, header, state, game))
+            exc.at(source, line)
+            raise
+        yield new(Step, (line, header, state, game, None))
         next_roll, decide, evolve = game.next_roll, game.decide, game.evolve
-        standing: collections.deque[Standing] = collections.deque(maxlen=UNDO_DEPTH)
+        standing: Standing[t.Any] = Standing()
         last_line = line
         while True:
             request = next_roll(state)
@@ -101,14 +211,15 @@ def walk(
             kind = type(event)
             if kind is not Rolled:
                 if kind is RollUndone:
-                    state = _undo(standing, t.cast("RollUndone", event), source, line)
-                    yield new(Step, (line, event, state, game))
+                    undone = _undo(standing, t.cast("RollUndone", event), source, line)
+                    state = undone.before
+                    yield new(Step, (line, event, state, game, undone))
                     continue
                 if request is None:
                     break
                 raise LogError(source, line, "{player} should roll here, but the log has"
                                " a {type} event", player=shorten(request.player),
-                               type=_tag(event))
+                               type=type_name(event))
             if request is None:
                 break
             roll: Rolled = event  # type: ignore[assignment]  # checked above, for free
@@ -120,14 +231,15 @@ def walk(
             try:
                 expected = decide(state, Roll(dice, roll.to))
             except (OptionError, RollError) as exc:
-                raise LogError(source, line, "{reason}", reason=_bounded(exc)) from None
+                exc.at(source, line)
+                raise
             consequences = iter(expected)
             if next(consequences) != roll:
                 raise LogError(source, line, "the rules give {expected} here, not {found}",
                                expected=_show(expected[0]), found=_show(roll))
-            standing.append((line, roll, state))
+            standing.push(line, roll, state, expected[1:])
             state = evolve(state, roll)
-            yield new(Step, (line, roll, state, game))
+            yield new(Step, (line, roll, state, game, None))
             for consequence in consequences:
                 record = next(pairs, None)
                 if record is None:
@@ -145,24 +257,21 @@ def walk(
                                    " not {found}", expected=_show(consequence),
                                    found=_show(event))
                 state = evolve(state, consequence)
-                yield new(Step, (line, consequence, state, game))
+                yield new(Step, (line, consequence, state, game, None))
 
 
-def _undo(standing: collections.deque[Standing], undo: RollUndone, source: str,
-          line: int) -> t.Any:
-    """The state before the roll ``undo`` takes back, once it is the right one."""
-    if not standing:
+def _undo(standing: Standing[S], undo: RollUndone, source: str, line: int) -> Stand[S]:
+    """The roll ``undo`` takes back, once it is the right one."""
+    expected = standing.undo()
+    if expected is None:
         # Translators: an error of a log. {depth}: how many rolls back an
         # undo may reach; keep roll_undone as it is.
         raise LogError(source, line, "roll_undone, but no roll of this game is left to take"
                        " back (an undo reaches back at most {depth} rolls)", depth=UNDO_DEPTH)
-    undoes, roll, before = standing[-1]
-    expected = RollUndone(undoes=undoes, player=roll.player, dice=roll.dice, to=roll.to)
     if undo != expected:
         raise LogError(source, line, "the rules give {expected} here, not {found}",
                        expected=_show(expected), found=_show(undo))
-    standing.pop()
-    return before
+    return standing.pop()
 
 
 def _refuse_roll(roll: Rolled, player: str, dice: int, stage: str, source: str,
@@ -181,18 +290,6 @@ def _refuse_roll(roll: Rolled, player: str, dice: int, stage: str, source: str,
     raise LogError(source, line, "{value} is not a face of a die (1 to 6)", value=shorten(value))
 
 
-def _bounded(error: AcesError) -> AcesError:
-    """``error`` with every value short enough for a one-line message."""
-    values = {name: shorten(value) if isinstance(value, str) else value
-              for name, value in error.values.items()}
-    return type(error)(error.message, **values)
-
-
-def _tag(event: Event) -> str:
-    return t.cast("str", type(event).__struct_config__.tag)
-
-
 def _show(event: Event) -> str:
     """An event as the log writes it, cut short if it is long."""
-    text = _ENCODER.encode(event).decode()
-    return text if len(text) <= _QUOTE else text[:_QUOTE] + "..."
+    return shorten(_ENCODER.encode(event).decode(), _QUOTE)

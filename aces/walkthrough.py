@@ -54,7 +54,8 @@ from aces.events import (
     TurnMissed,
     Unpaid,
 )
-from aces.narrate import PHRASEBOOKS, Narrator
+from aces.games import registration
+from aces.narrate import Narrator
 from aces.narrate.chances import (
     ChanceTeller,
     Moment,
@@ -64,11 +65,13 @@ from aces.narrate.chances import (
 )
 from aces.narrate.voice import Voice
 from aces.rules import fivedice, pot
+from aces.walk import Visitor, drive
 
 if t.TYPE_CHECKING:
     import gettext
     from collections.abc import Callable, Iterable, Sequence
 
+    from aces.games import Holding, Registration
     from aces.log import Record
     from aces.narrate.phrasebook import Phrasebook
     from aces.walk import Step
@@ -117,7 +120,8 @@ Part = Told | Aside | Standings
 def _explain(voice: Voice, rule: str, state: t.Any) -> str:
     """The aside for ``rule``, in the voice's language; ``state`` is the game's now."""
     _ = voice.gettext
-    threes = isinstance(state, fivedice.FiveDiceState) and state.threes
+    # A game played with the threes variation explains some rules its own way.
+    threes = getattr(state, "threes", False) is True
     texts: dict[str, Callable[[], str]] = {
         # Translators: the rule asides of "aces walkthrough": each explains a rule
         # of the games the first time it comes into play, in a sentence or three.
@@ -259,7 +263,7 @@ RULES: t.Final = (
 )
 
 
-def pot_rules(step: Step, before: pot.PotState) -> list[str]:
+def pot_rules(step: Step[t.Any], before: pot.PotState) -> list[str]:
     """The rules of Aces in the Pot that ``step`` puts into play, ``before`` it."""
     event = step.event
     if isinstance(event, Rolled):
@@ -302,7 +306,7 @@ def pot_rules(step: Step, before: pot.PotState) -> list[str]:
     return [] if rule is None else [rule]
 
 
-def fivedice_rules(step: Step, before: fivedice.FiveDiceState) -> list[str]:
+def fivedice_rules(step: Step[t.Any], before: fivedice.FiveDiceState) -> list[str]:
     """The rules of Aces (five dice) that ``step`` puts into play, ``before`` it."""
     event = step.event
     after: fivedice.FiveDiceState = step.state
@@ -329,51 +333,17 @@ def fivedice_rules(step: Step, before: fivedice.FiveDiceState) -> list[str]:
     return found if rule is None else [*found, rule]
 
 
-#: What puts each game's rules into play, and what its standings table shows.
-RULEBOOKS: t.Final[dict[str, Callable[[Step, t.Any], list[str]]]] = {
-    pot.NAME: pot_rules,
-    fivedice.NAME: fivedice_rules,
-}
-
-
-def _no_rules(step: Step, before: t.Any) -> list[str]:
-    """A game without a rulebook here: its events are told, no rule explained."""
-    return []
-
-
-#: The session aside of each game.
-SESSION_RULE: t.Final = {pot.NAME: "session", fivedice.NAME: "fd-session"}
-
-
-def _holding(state: t.Any) -> tuple[t.Any, ...]:
-    """What the standings of a state show: each player's chips or dice, and the pot or centre."""
-    if isinstance(state, fivedice.FiveDiceState):
-        return (state.players, state.held, state.centre)
-    if isinstance(state, pot.PotState):
-        return (state.players, state.chips, state.pot)
-    return ()
-
-
-def _holdings(voice: Voice, state: t.Any) -> Standings:
+def _holdings(voice: Voice, holding: Holding, label: str) -> Standings:
     """A state's standings as a table: each player's chips or dice, then the pot or centre."""
-    if isinstance(state, fivedice.FiveDiceState):
-        held, rest = state.held, state.centre
-        # Translators: the last column of the standings table of "aces walkthrough"
-        # (five-dice game): the dice in the centre, out of the game.
-        label = voice.gettext("Centre")
-    else:
-        held, rest = state.chips, state.pot
-        # Translators: the last column of the standings table of "aces walkthrough"
-        # (Aces in the Pot): the chips in the pot.
-        label = voice.gettext("Pot")
-    return Standings((*state.players, label), tuple(voice.number(n) for n in (*held, rest)))
+    return Standings((*holding.players, label),
+                     tuple(voice.number(n) for n in (*holding.held, holding.out)))
 
 
 # -- Building a walkthrough ---------------------------------------------------------
 
 
-class Walkthrough:
-    """A visitor over the steps of a walk, gathering the parts of a walkthrough.
+class Walkthrough(Visitor[list[Part]]):
+    """A visitor of the steps of a walk, gathering the parts of a walkthrough.
 
     The narration is the replay's own (:class:`~aces.narrate.Narrator`); the
     standings it has due when a roll is settled become a table, and the
@@ -389,44 +359,50 @@ class Walkthrough:
         self.label = self.voice.gettext("Rule")
         self._book: Phrasebook | None = None
         self._books: dict[str, Phrasebook] = {}
-        self._game = ""
+        self._game: Registration[t.Any] | None = None
         self._state: t.Any = None
-        #: The state after the last event that changed who holds what.
-        self._moved: t.Any = None
+        self._holding: Holding | None = None
+        #: What the players held after the last event that changed it.
+        self._moved: Holding | None = None
         #: Asides of the roll being settled, told once it is.
         self._pending: list[Aside] = []
         #: Each player's chance after every roll of the game, for its turning points.
         self._teller = ChanceTeller()
         self._moments: list[Moment] = []
 
-    def add(self, step: Step) -> None:
+    def visit(self, step: Step[t.Any]) -> None:
         """Tell one step; its asides wait until the roll that caused them is settled."""
         event = step.event
         kind = type(event)
         if self._book is None or kind is GameStarted or kind not in self._book.settling:
             self._settle()
         self._follow(step)
-        lines = self.narrator.narrate(step)
+        self.narrator.visit(step)
+        lines = self.narrator.take()
         if kind is GameStarted:
             self._start(t.cast("GameStarted", event))
         book = self._book
         assert book is not None, "walk() always begins with game_started"
         self._tell(lines, opens_game=kind is GameStarted)
-        if _holding(step.state) != _holding(self._state):
+        game = self._game
+        assert game is not None
+        holding = game.holding(step.state)
+        if holding != self._holding:
             # Chips or dice moved (or a roll was taken back): the standings
             # the narrator has due are these.
-            self._moved = step.state
+            self._moved = holding
+        self._holding = holding
         before, self._state = self._state, step.state
         if kind is GameOver:
             self._turning_points()
         if kind is GameStarted:
-            if self.narrator.games > 1:
-                self._explain(SESSION_RULE[self._game], step.state)
+            if self.narrator.games > 1 and game.session_rule is not None:
+                self._explain(game.session_rule, step.state)
             return
-        for rule in RULEBOOKS.get(self._game, _no_rules)(step, before):
+        for rule in game.rulebook(step, before):
             self._explain(rule, step.state)
 
-    def _follow(self, step: Step) -> None:
+    def _follow(self, step: Step[t.Any]) -> None:
         """Each player's chance once a roll is settled, from an exact solution."""
         teller = self._teller
         if teller.due(step):
@@ -460,25 +436,31 @@ class Walkthrough:
             self._pending.append(Aside(TURNING_POINTS, label, " ".join(said)))
         self._moments = []
 
-    def finish(self) -> list[Part]:
-        """The parts once the log is read: asides and standings still due, the verdict."""
+    def end(self) -> None:
+        """The log is read: asides and standings still due, then the verdict."""
         self._settle()
-        self._tell(self.narrator.finish())
+        self.narrator.end()
+        self._tell(self.narrator.take())
+
+    def result(self) -> list[Part]:
         return self.parts
 
     def _settle(self) -> None:
         """A roll is settled: its asides, then the standings if the narrator has them due."""
         self._flush()
-        if self.narrator.settle():
-            self.parts.append(_holdings(self.voice, self._moved))
+        self.narrator.settle()
+        if self.narrator.take():
+            assert self._moved is not None
+            assert self._book is not None
+            self.parts.append(_holdings(self.voice, self._moved, self._book.out_label()))
 
     def _start(self, event: GameStarted) -> None:
-        """The phrasebook of a new game (the narrator has refused unknown games)."""
+        """The registration and phrasebook of a new game (the walk has refused unknown games)."""
+        self._game = registration(event.game)
         book = self._books.get(event.game)
         if book is None:
-            book = self._books[event.game] = PHRASEBOOKS[event.game](self.voice)
+            book = self._books[event.game] = self._game.phrasebook(self.voice)
         self._book = book
-        self._game = event.game
 
     def _tell(self, lines: Sequence[str], *, opens_game: bool = False) -> None:
         if not lines:
@@ -506,13 +488,12 @@ class Walkthrough:
 
 def walkthrough(records: Iterable[Record], source: str, catalog: gettext.NullTranslations,
                 lang: str) -> list[Part]:
-    """A whole log as a walkthrough; :class:`~aces.errors.LogError` at a bad line."""
-    from aces.walk import walk
+    """A whole log as a walkthrough.
 
-    guide = Walkthrough(catalog, lang)
-    for step in walk(records, source):
-        guide.add(step)
-    return guide.finish()
+    :raises ~aces.errors.AcesError: at the first line of the log that is not
+        sound (see :func:`aces.walk.walk`).
+    """
+    return drive(records, source, Walkthrough(catalog, lang))
 
 
 # -- Rendering ----------------------------------------------------------------------

@@ -118,9 +118,9 @@ def test_a_mangled_log_is_verified_or_refused_in_one_line_never_told_past_its_da
     told: list[int] = []
     try:
         for step in walk(read(io.BytesIO(data), "fuzz.jsonl"), "fuzz.jsonl"):
-            narrator.narrate(step)
+            narrator.visit(step)
             told.append(step.line)
-        narrator.finish()
+        narrator.end()
     except AcesError as error:
         rendered = error.render()
         note(rendered)
@@ -160,7 +160,7 @@ def test_a_mangled_schema_1_log_is_read_or_refused_in_one_line(
     narrator = Narrator(translations("nb"), "nb")
     try:
         for step in walk(read(io.BytesIO(data), "old.jsonl"), "old.jsonl"):
-            narrator.narrate(step)
+            narrator.visit(step)
     except AcesError as error:
         rendered = error.render()
         assert "\n" not in rendered

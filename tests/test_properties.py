@@ -83,7 +83,7 @@ def write(events: Sequence[Event]) -> bytes:
     return out.getvalue()
 
 
-def walked(log: bytes) -> list[Step]:
+def walked(log: bytes) -> list[Step[t.Any]]:
     return list(walk(read(log.splitlines(keepends=True), SOURCE), SOURCE))
 
 
@@ -199,7 +199,7 @@ def departure(header: GameStarted, log: Sequence[Event]) -> int | None:
     return None if next(ruled, None) is None else len(log)
 
 
-def settles_differently(state: PotState, steps: Sequence[Step], index: int,
+def settles_differently(state: PotState, steps: Sequence[Step[t.Any]], index: int,
                         new: tuple[int, ...]) -> bool:
     """Whether the rulings settle the roll at ``steps[index]`` differently
     with the dice ``new``: written from the rulings, not from the code."""

@@ -33,13 +33,13 @@ def e1_rolls() -> list[Roll]:
     return [Roll(tuple(int(d) for d in roll.split())) for roll in E1.split("/")]
 
 
-def walked(events: Sequence[Event]) -> list[Step]:
+def walked(events: Sequence[Event]) -> list[Step[t.Any]]:
     out = io.BytesIO()
     LogWriter(out).write_all(events)
     return list(walk(read(io.BytesIO(out.getvalue()), "log"), "log", allow_unfinished=True))
 
 
-def assert_walks_the_same(steps: Sequence[Step]) -> None:
+def assert_walks_the_same(steps: Sequence[Step[t.Any]]) -> None:
     """The steps a table returned are the steps the walk finds in their log."""
     found = walked([s.event for s in steps])
     assert [(s.line, s.event, s.state) for s in found] == [
@@ -56,7 +56,7 @@ def new_table(players: Sequence[str] = PLAYERS, game: str = "pot",
 
 def test_a_game_recorded_roll_by_roll_is_the_game_played_from_its_dice() -> None:
     table = new_table()
-    steps: list[Step] = []
+    steps: list[Step[t.Any]] = []
     for roll in e1_rolls():
         steps += table.play(roll)
     header = engine.header(pot.GAME, PLAYERS, {})
@@ -134,7 +134,7 @@ def test_a_roll_the_rules_refuse_changes_nothing() -> None:
     assert (table.seq, table.state) == (seq, state)
 
 
-def recorded(rolls: Sequence[Roll]) -> list[Step]:
+def recorded(rolls: Sequence[Roll]) -> list[Step[t.Any]]:
     table = new_table()
     steps = table.start()
     for roll in rolls:
@@ -146,7 +146,7 @@ def resumed(events: Sequence[Event]) -> Table:
     """A table that followed a log of ``events`` (with what the walk yields of it)."""
     table = Table()
     for step in walked(events):
-        table.follow(step)
+        table.visit(step)
     return table
 
 
@@ -157,7 +157,7 @@ def test_a_table_resumed_from_a_log_carries_on_as_the_one_that_wrote_it() -> Non
         table = resumed([s.event for s in steps])
         assert table.seq == len(steps)
         assert table.games == 1
-        more: list[Step] = []
+        more: list[Step[t.Any]] = []
         for roll in rolls[cut:]:
             more += table.play(roll)
         assert [s.event for s in steps + more] == [s.event for s in recorded(rolls)]

@@ -20,10 +20,10 @@ def tally_of(*winners: str, extra_events: int = 0) -> Tally:
     tally = Tally()
     for winner in winners:
         header = GameStarted(schema=SCHEMA, game="pot", players=PLAYERS, options={})
-        tally.add(Step(1, header, None, POT))
+        tally.visit(Step(1, header, None, POT))
         for _ in range(extra_events):
-            tally.add(Step(2, ChipsToPot(player=winner, count=1), None, POT))
-        tally.add(Step(3, GameOver(winner=winner, pot=5), None, POT))
+            tally.visit(Step(2, ChipsToPot(player=winner, count=1), None, POT))
+        tally.visit(Step(3, GameOver(winner=winner, pot=5), None, POT))
     return tally
 
 
@@ -50,10 +50,10 @@ def test_losers_of_the_five_dice_game_are_counted() -> None:
     tally = Tally()
     header = GameStarted(schema=SCHEMA, game="five-dice", players=PLAYERS, options={})
     for loser in ("Cy", "Cy"):
-        tally.add(Step(1, header, None, POT))
-        tally.add(Step(2, GameOver(loser=loser), None, POT))
+        tally.visit(Step(1, header, None, POT))
+        tally.visit(Step(2, GameOver(loser=loser), None, POT))
     assert tally.line("x", "en", translations("en")).endswith("Losses: Ada 0, Bo 0, and Cy 2.")
     one = Tally()
-    one.add(Step(1, header, None, POT))
-    one.add(Step(2, GameOver(loser="Bo"), None, POT))
+    one.visit(Step(1, header, None, POT))
+    one.visit(Step(2, GameOver(loser="Bo"), None, POT))
     assert one.line("x", "nb", translations("nb")).endswith("Taper: Bo.")

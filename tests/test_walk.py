@@ -10,7 +10,7 @@ import pytest
 
 from aces import engine
 from aces.dice import DiceFile, RandomDice
-from aces.errors import LogError
+from aces.errors import AcesError, LogError, OptionError, RollError
 from aces.events import (
     SCHEMA,
     GameOver,
@@ -39,7 +39,7 @@ def e1() -> list[Event]:
     return list(engine.play(pot.GAME, header, DiceFile(E1_SCRIPT.split("/"), "e1")))
 
 
-def steps_of(events: Sequence[Event], *, allow_unfinished: bool = False) -> list[Step]:
+def steps_of(events: Sequence[Event], *, allow_unfinished: bool = False) -> list[Step[t.Any]]:
     """Write ``events`` as a log, numbered afresh, then read and walk it."""
     out = io.BytesIO()
     LogWriter(out).write_all(events)
@@ -47,10 +47,12 @@ def steps_of(events: Sequence[Event], *, allow_unfinished: bool = False) -> list
     return list(walk(read(lines, "game.jsonl"), "game.jsonl", allow_unfinished=allow_unfinished))
 
 
-def refusal(events: Sequence[Event]) -> LogError:
-    with pytest.raises(LogError) as caught:
+def refusal(events: Sequence[Event]) -> AcesError:
+    """The error that stops the walk: of its own kind, placed at its line."""
+    with pytest.raises(AcesError) as caught:
         steps_of(events)
     assert caught.value.source == "game.jsonl"
+    assert caught.value.exit_code == 1
     return caught.value
 
 
@@ -145,6 +147,7 @@ def test_impossible_dice_are_refused(dice: tuple[int, ...], reason: str) -> None
 
 def test_a_roll_naming_receivers_in_a_game_without_choices_is_refused() -> None:
     error = refusal(changed(e1(), 9, to=("Bo",)))
+    assert type(error) is RollError, "the rules' own kind of error, not a wrapper"
     assert error.line == 9
     assert "a roll names no receivers, but this one names Bo" in error.reason()
 
@@ -254,6 +257,7 @@ def test_one_die_is_said_in_the_singular_in_every_language() -> None:
 
 def test_a_header_refused_by_its_game_is_told_in_the_chosen_language() -> None:
     error = refusal(changed(e1(), 1, options={"chips": 0}))
+    assert type(error) is OptionError
     nb = translations("nb")
     assert error.render(nb.gettext, nb.ngettext) == \
         "game.jsonl, linje 1: hver spiller må ha minst 1 sjetong, ikke 0"

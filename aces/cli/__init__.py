@@ -8,11 +8,10 @@ functions; heavy modules are imported inside the commands, so ``aces
 from __future__ import annotations
 
 import os
-import sys
 
 import click
 
-from aces.cli._common import lang_option, reported
+from aces.cli._common import lang_option, reader_gone, reported
 from aces.cli._language import AcesGroup, version_option
 from aces.cli.logs import replay, verify
 from aces.cli.odds import odds
@@ -54,6 +53,4 @@ def main() -> None:
         cli(prog_name="aces")
     except BrokenPipeError:
         # The reader went away (``aces replay log | head``): not an error.
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, sys.stdout.fileno())
-        sys.exit(0)
+        reader_gone()

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
+import functools
 import sys
-import typing as t
 
 import click
 
@@ -17,12 +17,6 @@ from aces.cli._common import (
 )
 from aces.errors import AcesError, EmptyLogError, OptionError, os_reason
 
-if t.TYPE_CHECKING:
-    from collections.abc import Iterable
-
-    from aces.narrate import Narrator
-    from aces.walk import Step
-
 
 @click.command()
 @click.argument("log", metavar="LOG")
@@ -35,14 +29,12 @@ def verify(log: str, lang: str | None) -> None:
     """
     from aces import summary
     from aces.log import read
-    from aces.walk import walk
+    from aces.walk import drive
 
     with reported(lang):
         chosen, catalog = translations(lang)
         with open_log(log) as (stream, source):
-            tally = summary.Tally()
-            for step in walk(read(stream, source), source):
-                tally.add(step)
+            tally = drive(read(stream, source), source, summary.Tally())
             if not tally.events:
                 # Translators: an error. {source}: the log's file name, or <stdin>.
                 raise EmptyLogError("{source} is empty: it holds no events", source=source)
@@ -72,9 +64,11 @@ def replay(log: str, lang: str | None, stepwise: bool, odds: bool, page: str | N
     in Aces in the Pot, games lost in Aces). LOG may be '-' to read the log
     from standard input.
     """
+    from aces.cli._printer import Printer
     from aces.log import read
     from aces.narrate import Narrator
-    from aces.walk import walk
+    from aces.narrate.chances import ChanceNarrator
+    from aces.walk import drive
 
     if page is not None or number is not None:
         _page(log, lang, page, number, stepwise)
@@ -86,14 +80,18 @@ def replay(log: str, lang: str | None, stepwise: bool, odds: bool, page: str | N
             # the key name (Enter) stay as they are.
             raise OptionError("--step reads Enter from standard input, so the log cannot come"
                               " from there too; give the log's file name")
-        narrator = Narrator(catalog, chosen)
         # Translators: the prompt of "aces replay --step", on standard error.
         prompt = catalog.gettext("Press Enter for the next roll...")
+        narrator = (ChanceNarrator if odds else Narrator)(catalog, chosen)
+        printer = Printer(narrator, sys.stdout,
+                          functools.partial(_pause, prompt) if stepwise else None)
         with open_log(log) as (stream, source):
-            steps = walk(read(stream, source), source)
             try:
-                seen = _narrate(steps, narrator, sys.stdout, prompt if stepwise else None,
-                                odds)
+                try:
+                    seen = drive(read(stream, source), source, printer)
+                finally:
+                    # What was told goes out before an error goes to standard error.
+                    printer.flush()
             except BrokenPipeError:
                 reader_gone()
             except OSError as exc:
@@ -111,8 +109,8 @@ def _page(log: str, lang: str | None, page: str | None, number: int | None,
     """``aces replay --html``: the page of one game, written whole or not at all."""
     from aces.log import read
     from aces.page.html import render, write_atomically
-    from aces.page.replay import collect
-    from aces.walk import walk
+    from aces.page.replay import PageCollector
+    from aces.walk import drive
 
     with reported(lang):
         chosen, _ = translations(lang)
@@ -124,8 +122,7 @@ def _page(log: str, lang: str | None, page: str | None, number: int | None,
             raise OptionError("--step and --html cannot go together: a page has its own"
                               " controls")
         with open_log(log) as (stream, source):
-            steps = walk(read(stream, source), source)
-            data = collect(steps, source, number, chosen)
+            data = drive(read(stream, source), source, PageCollector(number, source, chosen))
         text = render(data)
         try:
             write_atomically(page, text)
@@ -134,65 +131,6 @@ def _page(log: str, lang: str | None, page: str | None, number: int | None,
             # file name; {reason}: the system's reason.
             raise AcesError("cannot write {file}: {reason}", file=page,
                             reason=os_reason(exc)) from None
-
-
-#: Lines gathered before each write: big enough that writing costs little.
-_BATCH: t.Final = 4096
-
-
-def _narrate(steps: Iterable[Step], narrator: Narrator, out: t.TextIO,
-             prompt: str | None, odds: bool = False) -> bool:
-    """Write the story of ``steps`` to ``out``; ``False`` if there were none.
-
-    Lines are written in batches, and whatever was told is written out
-    before an error in the log goes on its way to standard error. With
-    ``odds``, each settled roll is followed by every player's chance.
-    """
-    from aces.narrate.chances import ChanceTeller
-
-    lines: list[str] = []
-    seen = False
-    teller = ChanceTeller() if odds else None
-
-    def chances() -> None:
-        assert teller is not None
-        narrator.settle(lines)
-        said = teller.line(narrator.voice)
-        if said is not None:
-            lines.append(said)
-
-    try:
-        for step in steps:
-            seen = True
-            if teller is not None:
-                if teller.due(step):
-                    chances()
-                teller.take(step)
-            if prompt is not None and narrator.is_roll(step):
-                narrator.settle(lines)
-                _write(lines, out)
-                out.flush()
-                if not _pause(prompt):
-                    prompt = None
-            narrator.narrate(step, lines)
-            if len(lines) >= _BATCH:
-                _write(lines, out)
-        if seen:
-            if teller is not None:
-                chances()
-            narrator.finish(lines)
-    finally:
-        _write(lines, out)
-        out.flush()
-    return seen
-
-
-def _write(lines: list[str], out: t.TextIO) -> None:
-    if lines:
-        lines.append("")
-        text = "\n".join(lines)
-        lines.clear()
-        out.write(text)
 
 
 def _pause(prompt: str) -> bool:

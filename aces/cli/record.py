@@ -10,7 +10,6 @@ a typing mistake is taken back by an ``undo``, itself a line of the log.
 
 from __future__ import annotations
 
-import collections
 import contextlib
 import os
 import signal
@@ -24,6 +23,7 @@ from aces.cli._common import game_setup_options, lang_option, reported, translat
 from aces.errors import N_, AcesError, OptionError, os_reason
 
 if t.TYPE_CHECKING:
+    import collections
     import gettext
     from collections.abc import Iterator
 
@@ -374,17 +374,16 @@ class _Session:
         """A notice about the recording (a message marked with ``N_``), on standard error."""
         click.echo(self.catalog.gettext(message).format(**values), err=True)
 
-    def tell(self, steps: list[Step]) -> None:
+    def tell(self, steps: list[Step[t.Any]]) -> None:
         """Narrate what was appended, with the standings it leaves."""
-        lines: list[str] = []
         for step in steps:
-            self.narrator.narrate(step, lines)
-        self.narrator.settle(lines)
-        for line in lines:
+            self.narrator.visit(step)
+        self.narrator.settle()
+        for line in self.narrator.take():
             click.echo(line)
         sys.stdout.flush()
 
-    def append(self, steps: list[Step]) -> None:
+    def append(self, steps: list[Step[t.Any]]) -> None:
         assert self.writer is not None
         self.book.append(self.writer.encode(step.event for step in steps))
         self.tell(steps)
@@ -393,22 +392,20 @@ class _Session:
 
     def resume(self) -> None:
         from aces.errors import TruncatedLogError
-        from aces.events import SCHEMA, GameStarted
+        from aces.events import SCHEMA
         from aces.log import LogWriter, read
-        from aces.walk import walk
+        from aces.record import Resumed
+        from aces.walk import drive
 
-        story: collections.deque[str] = collections.deque(maxlen=_STORY)
+        resumed = Resumed(self.table, self.narrator, _STORY)
         with self.book.reader() as handle:
             reader = read(handle, self.book.path)
             torn = None
             try:
-                for step in walk(reader, self.book.path, allow_unfinished=True):
-                    self.table.follow(step)
-                    if type(step.event) is GameStarted:
-                        story.clear()
-                    story.extend(self.narrator.narrate(step))
+                drive(reader, self.book.path, resumed, allow_unfinished=True)
             except TruncatedLogError as exc:
                 torn = exc.line
+        story = resumed.story
         tail = reader.tail
         if tail.schema is not None and tail.schema != SCHEMA:
             # Translators: an error of "aces record" on a log written by an
@@ -461,7 +458,9 @@ class _Session:
                      number=table.games, log=path)
             # The story as far as the log goes; the standings are due once
             # the last roll is settled.
-            for line in story if table.unsettled else [*story, *self.narrator.settle()]:
+            if not table.unsettled:
+                self.narrator.settle()
+            for line in [*story, *self.narrator.take()]:
                 click.echo(line)
             if table.unsettled:
                 # Translators: a notice of "aces record": the last roll in the log
@@ -560,8 +559,8 @@ class _Session:
             except AcesError as exc:
                 self._refuse(exc)
         if self.table.request() is None and not self.table.unwritten:
-            finish = self.narrator.finish()
-            for line in finish:
+            self.narrator.end()
+            for line in self.narrator.take():
                 click.echo(line)
         else:
             self._stopped()

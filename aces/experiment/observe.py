@@ -27,11 +27,13 @@ from aces.events import (
     TryFailed,
     TryWon,
 )
+from aces.games import registration
 
 if t.TYPE_CHECKING:
     from collections.abc import Callable
 
     from aces.events import Event
+    from aces.games import Holding
     from aces.rules import OptionValue
     from aces.walk import Step
 
@@ -134,9 +136,9 @@ class GameObserver:
         self._header: GameStarted | None = None
         self._seats: dict[str, int] = {}
         self._rolls: list[_Roll] = []
-        self._holding: Callable[[t.Any, int], int] = _chips
+        self._holding: Callable[[t.Any], Holding] | None = None
         self._pot: int | None = None
-        handlers: dict[type[Event], Callable[[Step], GameRecord | None]] = {
+        handlers: dict[type[Event], Callable[[Step[t.Any]], GameRecord | None]] = {
             GameStarted: self._started,
             Rolled: self._rolled,
             RollUndone: self._undone,
@@ -148,48 +150,49 @@ class GameObserver:
         }
         self._handlers = handlers
 
-    def visit(self, step: Step) -> GameRecord | None:
+    def visit(self, step: Step[t.Any]) -> GameRecord | None:
         """Take one step; the game just closed, when this step begins another."""
         handler = self._handlers.get(type(step.event))
         closed = handler(step) if handler is not None else None
         if self.keep_rows and self._rolls:
             last = self._rolls[-1]
-            last.held = self._holding(step.state, self._seats[last.player])
+            assert self._holding is not None
+            last.held = self._holding(step.state).held[self._seats[last.player]]
         return closed
 
     def end(self) -> GameRecord | None:
         """The last game, once the walk is over."""
         return self._close()
 
-    def _started(self, step: Step) -> GameRecord | None:
+    def _started(self, step: Step[t.Any]) -> GameRecord | None:
         closed = self._close()
         header = t.cast("GameStarted", step.event)
         self._header = header
         self._seats = {name: seat for seat, name in enumerate(header.players)}
-        self._holding = _dice if header.game == "five-dice" else _chips
+        self._holding = registration(header.game).holding
         return closed
 
-    def _rolled(self, step: Step) -> None:
+    def _rolled(self, step: Step[t.Any]) -> None:
         self._rolls.append(_Roll(t.cast("Rolled", step.event)))
 
-    def _undone(self, step: Step) -> None:
+    def _undone(self, step: Step[t.Any]) -> None:
         self._rolls.pop()
 
-    def _opening_won(self, step: Step) -> None:
+    def _opening_won(self, step: Step[t.Any]) -> None:
         self._rolls[-1].winner = t.cast("OpeningWon", step.event).player
 
-    def _over(self, step: Step) -> None:
+    def _over(self, step: Step[t.Any]) -> None:
         over = t.cast("GameOver", step.event)
         self._rolls[-1].winner = over.winner if over.winner is not None else over.loser
         self._pot = over.pot
 
-    def _try_failed(self, step: Step) -> None:
+    def _try_failed(self, step: Step[t.Any]) -> None:
         self._rolls[-1].try_end = t.cast("TryFailed", step.event).roll
 
-    def _try_won(self, step: Step) -> None:
+    def _try_won(self, step: Step[t.Any]) -> None:
         self._rolls[-1].try_end = 4
 
-    def _again(self, step: Step) -> None:
+    def _again(self, step: Step[t.Any]) -> None:
         self._rolls[-1].again = True
 
     def _close(self) -> GameRecord | None:
@@ -234,14 +237,6 @@ class GameObserver:
                           self._pot if pot else None, normal, nothing,
                           (tries[1], tries[2], tries[3], tries[4]),
                           tuple(by_dice), tuple(agains), rows)
-
-
-def _chips(state: t.Any, seat: int) -> int:
-    return int(state.chips[seat])
-
-
-def _dice(state: t.Any, seat: int) -> int:
-    return int(state.held[seat])
 
 
 class Counts:

@@ -24,8 +24,11 @@ from babel.core import Locale
 from babel.numbers import format_percent
 
 from aces.events import GameStarted, Rolled
+from aces.narrate import Narrator
 
 if t.TYPE_CHECKING:
+    import gettext
+
     from aces.narrate.voice import Voice
     from aces.odds.position import Chances, PositionOdds
     from aces.walk import Step
@@ -101,18 +104,18 @@ class ChanceTeller:
         self._number = 0
         self._state: t.Any = None
 
-    def due(self, step: Step) -> bool:
+    def due(self, step: Step[t.Any]) -> bool:
         """Whether ``step`` ends a settled roll whose chances are still to be said."""
         return self._roll is not None and type(step.event) in (Rolled, GameStarted)
 
-    def take(self, step: Step) -> None:
+    def take(self, step: Step[t.Any]) -> None:
         """Follow one step of the walk."""
         event = step.event
         if type(event) is GameStarted:
-            from aces.odds.position import odds_for
+            from aces.odds.position import odds_of
 
             self.header = event
-            self.odds = odds_for(self.header)
+            self.odds = odds_of(event)
             self._game = step.game
             self._number = 0
             self._roll = None
@@ -165,6 +168,31 @@ def say_turning_point(voice: Voice, players: t.Sequence[str], moment: Moment, se
     # lose moved; {before}, {after}: percentages.
     return v.gettext("Roll {number}, {player}'s {dice}: {mover}'s chance to lose went from"
                      " {before} to {after}.").format(**values)
+
+
+class ChanceNarrator(Narrator):
+    """The replay's narrator, with every player's chance after each settled roll
+    (``aces replay --odds``)."""
+
+    def __init__(self, catalog: gettext.NullTranslations, lang: str) -> None:
+        super().__init__(catalog, lang)
+        self.teller = ChanceTeller()
+
+    def visit(self, step: Step[t.Any]) -> None:
+        if self.teller.due(step):
+            self._chances()
+        self.teller.take(step)
+        super().visit(step)
+
+    def end(self) -> None:
+        self._chances()
+        super().end()
+
+    def _chances(self) -> None:
+        self.settle()
+        said = self.teller.line(self.voice)
+        if said is not None:
+            self.lines.append(said)
 
 
 def turning_points(moments: t.Sequence[Moment], start: Chances,

@@ -54,7 +54,7 @@ class FiveDicePhrasebook(Phrasebook):
     settling = frozenset({DiceToCentre, DicePassed, GameOver})
     moving = frozenset({DiceToCentre, DicePassed})
 
-    def say(self, step: Step) -> Lines:
+    def say(self, step: Step[FiveDiceState]) -> Lines:
         event = step.event
         kind = type(event)
         state: FiveDiceState = step.state
@@ -98,7 +98,7 @@ class FiveDicePhrasebook(Phrasebook):
                              " right; whoever rolls the last 1 loses.")
         return (opening, rule, self.opening_rule(dice))
 
-    def tell(self, step: Step) -> Lines:
+    def tell(self, step: Step[FiveDiceState]) -> Lines:
         v = self.voice
         event = step.event
         state: FiveDiceState = step.state
@@ -194,6 +194,11 @@ class FiveDicePhrasebook(Phrasebook):
             players=self.entries("standings", dict(zip(state.players, state.held,
                                                        strict=True))),
             centre=v.number(state.centre))
+
+    def out_label(self) -> str:
+        # Translators: the last column of the standings table of "aces walkthrough"
+        # (five-dice game): the dice in the centre, out of the game.
+        return self.voice.gettext("Centre")
 
     def tally(self, scores: Mapping[str, int], games: int) -> str:
         v = self.voice

@@ -49,7 +49,7 @@ class Phrasebook:
         """The lines that open game ``number`` of the log."""
         raise NotImplementedError
 
-    def tell(self, step: Step) -> Lines:
+    def tell(self, step: Step[t.Any]) -> Lines:
         """An event in words, worked out afresh (see :meth:`say`)."""
         return self.tell_shared(step.event)
 
@@ -59,6 +59,11 @@ class Phrasebook:
 
     def tell_standings(self, state: t.Any) -> str:
         """The standings of ``state`` in words, worked out afresh."""
+        raise NotImplementedError
+
+    def out_label(self) -> str:
+        """The heading of what is out of the players' hands (the pot, the
+        centre), the last column of a walkthrough's standings table."""
         raise NotImplementedError
 
     def score(self, event: GameOver) -> str | None:
@@ -75,7 +80,7 @@ class Phrasebook:
 
     # -- Shared ----------------------------------------------------------------
 
-    def say(self, step: Step) -> Lines:
+    def say(self, step: Step[t.Any]) -> Lines:
         """An event in words, from the cache when it has been told before."""
         event = step.event
         lines = self._said.get(event)

@@ -50,7 +50,7 @@ class PotPhrasebook(Phrasebook):
     settling = frozenset({ChipsToPot, AceIgnored, ChipsPassed, Unpaid})
     moving = frozenset({ChipsToPot, ChipsPassed})
 
-    def say(self, step: Step) -> Lines:
+    def say(self, step: Step[PotState]) -> Lines:
         event = step.event
         key: t.Hashable = event
         if type(event) is Rolled and event.stage == "try":
@@ -81,7 +81,7 @@ class PotPhrasebook(Phrasebook):
             rule = v.gettext("The finish starts when only one chip is left in play.")
         return (opening, rule, self.opening_rule(1))
 
-    def tell(self, step: Step) -> Lines:
+    def tell(self, step: Step[PotState]) -> Lines:
         v = self.voice
         event = step.event
         if isinstance(event, Rolled):
@@ -217,6 +217,11 @@ class PotPhrasebook(Phrasebook):
             players=self.entries("standings", dict(zip(state.players, state.chips,
                                                        strict=True))),
             pot=v.number(state.pot))
+
+    def out_label(self) -> str:
+        # Translators: the last column of the standings table of "aces walkthrough"
+        # (Aces in the Pot): the chips in the pot.
+        return self.voice.gettext("Pot")
 
     def tally(self, scores: Mapping[str, int], games: int) -> str:
         v = self.voice

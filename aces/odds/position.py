@@ -74,6 +74,15 @@ class PositionOdds(t.Protocol):
         ...
 
 
+#: The games whose odds are known here.
+GAMES: t.Final = ("pot", "five-dice")
+
+
+def odds_of(header: GameStarted) -> PositionOdds | None:
+    """:func:`odds_for` a game of :data:`GAMES`; ``None`` for any other game."""
+    return odds_for(header) if header.game in GAMES else None
+
+
 def odds_for(header: GameStarted) -> PositionOdds:
     """The odds of a game's every state: solved once for its table.
 

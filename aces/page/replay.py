@@ -22,12 +22,16 @@ from babel.numbers import format_decimal, format_percent
 
 from aces.errors import EmptyLogError, OptionError, Plural
 from aces.events import GameStarted, Rolled, RollUndone
+from aces.games import registration
 from aces.i18n import LANGUAGES, babel_locale, translations
 from aces.narrate import Narrator
+from aces.walk import Visitor, drive
 
 if t.TYPE_CHECKING:
     from collections.abc import Iterable
 
+    from aces.games import Registration
+    from aces.log import Record
     from aces.odds.position import Chances, PositionOdds
     from aces.walk import Step
 
@@ -113,23 +117,30 @@ def shown(chances: Chances, lang: str) -> list[str]:
     return out
 
 
-class PageCollector:
-    """Gathers the page of game ``number`` (from 1) of a log, step by step."""
+class PageCollector(Visitor[dict[str, t.Any]]):
+    """Gathers the page of game ``number`` (from 1) of a log, step by step.
 
-    def __init__(self, number: int, source: str) -> None:
-        self.number = number
+    Without a number, a log of one game gives that game, and a session is
+    refused with the count of its games, to choose from. The result is the
+    page's data, opening in ``lang``.
+    """
+
+    def __init__(self, number: int | None, source: str, lang: str) -> None:
+        self.asked = number
+        self.number = number or 1
         self.source = source
-        self.narrators = {lang: Narrator(translations(lang), lang) for lang in LANGUAGES}
+        self.lang = lang
+        self.narrators = {code: Narrator(translations(code), code) for code in LANGUAGES}
         self.games = 0
-        self._game: t.Any = None
+        self._game: Registration[t.Any] | None = None
         self._odds: PositionOdds | None = None
         self._header: GameStarted | None = None
-        self._intro: dict[str, list[str]] = {lang: [] for lang in LANGUAGES}
+        self._intro: dict[str, list[str]] = {code: [] for code in LANGUAGES}
         self._rolls: list[dict[str, t.Any]] = []
         self._state: t.Any = None
         self._start_state: t.Any = None
 
-    def visit(self, step: Step) -> None:
+    def visit(self, step: Step[t.Any]) -> None:
         """Take one step of the walk."""
         event = step.event
         kind = type(event)
@@ -137,11 +148,11 @@ class PageCollector:
             self._settle()
             self.games += 1
             if self.games == self.number:
-                from aces.odds.position import odds_for
+                from aces.odds.position import odds_of
 
                 self._header = t.cast("GameStarted", event)
-                self._game = step.game
-                self._odds = odds_for(self._header)
+                self._game = registration(self._header.game)
+                self._odds = odds_of(self._header)
                 self._start_state = step.state
         if self.games > self.number:
             return  # the rest of the log is still walked, and so checked
@@ -149,14 +160,12 @@ class PageCollector:
         if mine and kind in (Rolled, RollUndone):
             self._settle()
             self._rolls.append({"seq": step.line, "type": "rolled" if kind is Rolled
-                                else "roll_undone", "text": {lang: [] for lang in LANGUAGES}})
-        for lang, narrator in self.narrators.items():
-            if not mine:
-                narrator.narrate(step)
-            elif self._rolls:
-                narrator.narrate(step, self._rolls[-1]["text"][lang])
-            else:
-                narrator.narrate(step, self._intro[lang])
+                                else "roll_undone", "text": {code: [] for code in LANGUAGES}})
+        for code, narrator in self.narrators.items():
+            narrator.visit(step)
+            told = narrator.take()
+            if mine:
+                (self._rolls[-1]["text"] if self._rolls else self._intro)[code].extend(told)
         if mine:
             self._state = step.state
             if kind is Rolled:
@@ -168,6 +177,16 @@ class PageCollector:
                 self._rolls[-1].update(player=self._seat(undo.player), dice=list(undo.dice),
                                        undoes=undo.undoes)
 
+    def end(self) -> None:
+        """The log is read: the last roll settled, and a session's verdict if it
+        closes the game asked for."""
+        self._settle()
+        if self.games == self.number:
+            target = self._rolls[-1]["text"] if self._rolls else self._intro
+            for code, narrator in self.narrators.items():
+                narrator.end()
+                target[code].extend(narrator.take())
+
     def _seat(self, name: str) -> int:
         assert self._header is not None
         return self._header.players.index(name)
@@ -177,44 +196,46 @@ class PageCollector:
         if self.games != self.number or self._header is None:
             return
         target = self._rolls[-1]["text"] if self._rolls else self._intro
-        for lang, narrator in self.narrators.items():
-            narrator.settle(target[lang])
-        if self._rolls and "chances" not in self._rolls[-1]:
+        for code, narrator in self.narrators.items():
+            narrator.settle()
+            target[code].extend(narrator.take())
+        if self._rolls and "held" not in self._rolls[-1]:
             self._rolls[-1].update(self._position(self._state))
 
     def _position(self, state: t.Any) -> dict[str, t.Any]:
         """The table after a roll: chips or dice, pot or centre, who rolls, the chances."""
-        assert self._odds is not None
-        request = self._game.next_roll(state)
-        chances = self._odds.chances(state)
-        if self._header is not None and self._header.game == "pot":
-            held, middle = list(state.chips), state.pot
-        else:
-            held, middle = list(state.held), state.centre
-        return {
-            "held": held,
-            "middle": middle,
+        assert self._game is not None
+        request = self._game.rules.next_roll(state)
+        holding = self._game.holding(state)
+        position: dict[str, t.Any] = {
+            "held": list(holding.held),
+            "middle": holding.out,
             "next": None if request is None else self._seat(request.player),
-            "chances": [{"chance": round(p, 6), "exact": chances.exact,
-                         "margin": round(chances.margin, 6)} for p in chances.by_seat],
-            "shown": {lang: shown(chances, lang) for lang in LANGUAGES},
+            "chances": None,
+            "shown": None,
         }
+        if self._odds is not None:
+            chances = self._odds.chances(state)
+            position["chances"] = [{"chance": round(p, 6), "exact": chances.exact,
+                                    "margin": round(chances.margin, 6)}
+                                   for p in chances.by_seat]
+            position["shown"] = {code: shown(chances, code) for code in LANGUAGES}
+        return position
 
-    def result(self, lang: str) -> dict[str, t.Any]:
-        """The page's data, once the walk is over; ``lang`` opens the page."""
-        self._settle()
+    def result(self) -> dict[str, t.Any]:
+        """The page's data, once the walk is over."""
+        if not self.games:
+            raise EmptyLogError("{source} is empty: it holds no events", source=self.source)
+        if self.asked is None and self.games > 1:
+            # Translators: an error of "aces replay --html" on a log of several
+            # games. {count}: how many; keep --game N as it is.
+            raise OptionError("the log holds {count} games: choose one with --game N,"
+                              " 1 to {count}", count=self.games)
         if self._header is None:
             raise OptionError(_MISSING_GAME, number=self.number, count=self.games)
-        if self.games == self.number:
-            # The last game of the log: the replay closes with a session's verdict.
-            for language, narrator in self.narrators.items():
-                target = self._rolls[-1]["text"] if self._rolls else self._intro
-                narrator.finish(target[language])
         header = self._header
         start = {**self._position(self._start_state), "text": self._intro}
         self._label([start, *self._rolls])
-        odds = self._odds
-        assert odds is not None
         return {
             "format": FORMAT,
             "source": self.source,
@@ -223,14 +244,13 @@ class PageCollector:
             "players": list(header.players),
             "options": dict(header.options),
             "measure": "win" if header.game == "pot" else "lose",
-            "exact": odds.exact,
-            "lang": lang,
+            "exact": self._odds is not None and self._odds.exact,
+            "lang": self.lang,
             "languages": list(LANGUAGES),
-            "labels": {language: labels(language) for language in LANGUAGES},
+            "labels": {code: labels(code) for code in LANGUAGES},
             "start": start,
             "rolls": self._rolls,
         }
-
 
     def _label(self, positions: list[dict[str, t.Any]]) -> None:
         """The name of each moment, in every language: the start, or roll k of n."""
@@ -249,21 +269,7 @@ class PageCollector:
                 position.setdefault("label", {})[lang] = name
 
 
-def collect(steps: Iterable[Step], source: str, number: int | None,
+def collect(records: Iterable[Record], source: str, number: int | None,
             lang: str) -> dict[str, t.Any]:
-    """The page's data for game ``number`` of the log walked by ``steps``.
-
-    Without a number, a log of one game gives that game and a session is
-    refused with the count of its games, to choose from.
-    """
-    collector = PageCollector(number or 1, source)
-    for step in steps:
-        collector.visit(step)
-    if not collector.games:
-        raise EmptyLogError("{source} is empty: it holds no events", source=source)
-    if number is None and collector.games > 1:
-        # Translators: an error of "aces replay --html" on a log of several
-        # games. {count}: how many; keep --game N as it is.
-        raise OptionError("the log holds {count} games: choose one with --game N, 1 to {count}",
-                          count=collector.games)
-    return collector.result(lang)
+    """The page's data for game ``number`` of a log (see :class:`PageCollector`)."""
+    return drive(records, source, PageCollector(number, source, lang))

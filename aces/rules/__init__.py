@@ -58,7 +58,7 @@ class Game(t.Generic[S]):
     check_players: t.Callable[[Sequence[str]], None]
     start: t.Callable[[GameStarted], S]
     next_roll: t.Callable[[S], RollRequest | None]
-    decide: t.Callable[[S, Roll], Sequence[Event]]
+    decide: t.Callable[[S, Roll], tuple[Event, ...]]
     evolve: t.Callable[[S, Event], S]
     #: The most dice one roll of a game with this header can show, and the
     #: most receivers it can name: what the widest line of its log holds.
@@ -93,20 +93,17 @@ def check_names(players: Sequence[str], minimum: int) -> None:
 
 
 def games() -> dict[str, Game[t.Any]]:
-    """Every game the package knows, by the name the log uses."""
-    from aces.rules import fivedice, pot
+    """The rules of every game registered (:mod:`aces.games`), by the name the log uses."""
+    from aces.games import registered
 
-    return {game.name: game for game in (pot.GAME, fivedice.GAME)}
+    return {name: game.rules for name, game in registered().items()}
 
 
 def game_named(name: str) -> Game[t.Any]:
-    """The game called ``name``; :class:`OptionError` for an unknown one."""
-    known = games()
-    try:
-        return known[name]
-    except KeyError:
-        raise OptionError(
-            "unknown game {name!r}; the games are: {known}",
-            name=name,
-            known=", ".join(sorted(known)),
-        ) from None
+    """The rules of the game called ``name``.
+
+    :raises ~aces.errors.OptionError: for a game nobody registered.
+    """
+    from aces.games import registration
+
+    return registration(name).rules

@@ -39,6 +39,7 @@ from aces.events import (
     Rolled,
     TurnMissed,
 )
+from aces.games import Holding
 from aces.rules import Game, OptionValue, Roll, RollRequest, check_names
 from aces.rules.opening import Opening, decided
 
@@ -176,6 +177,11 @@ class FiveDiceState(msgspec.Struct, frozen=True):
         return (seat - 1) % len(self.players)
 
 
+def holding(state: FiveDiceState) -> Holding:
+    """Each player's dice, and the dice in the centre."""
+    return Holding(state.players, state.held, state.centre)
+
+
 def start(header: GameStarted) -> FiveDiceState:
     """The state before the opening: everyone holds the same dice."""
     check_players(header.players)
@@ -257,7 +263,7 @@ def _after_fixed(state: FiveDiceState, seat: int, paid: Settlement) -> list[int]
 # -- Deciding -----------------------------------------------------------------
 
 
-def decide(state: FiveDiceState, roll: Roll) -> list[Event]:
+def decide(state: FiveDiceState, roll: Roll) -> tuple[Event, ...]:
     """The events a roll produces, up to the point where the next roll is due.
 
     The first event is always the :class:`Rolled` itself, with the receivers
@@ -278,7 +284,7 @@ def decide(state: FiveDiceState, roll: Roll) -> list[Event]:
             events.append(outcome)
     else:
         _decide_turn(state, roll, events)
-    return events
+    return tuple(events)
 
 
 def _check_receivers(state: FiveDiceState, player: str, roll: Roll) -> None:

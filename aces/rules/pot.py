@@ -43,6 +43,7 @@ from aces.events import (
     TurnMissed,
     Unpaid,
 )
+from aces.games import Holding
 from aces.rules import Game, OptionValue, Roll, RollRequest, check_names
 from aces.rules.opening import Opening, decided
 
@@ -167,6 +168,11 @@ class PotState(msgspec.Struct, frozen=True):
     def holders(self) -> tuple[int, ...]:
         """Seats that hold at least one chip."""
         return tuple(seat for seat, held in enumerate(self.chips) if held)
+
+
+def holding(state: PotState) -> Holding:
+    """Each player's chips, and the chips in the pot."""
+    return Holding(state.players, state.chips, state.pot)
 
 
 def start(header: GameStarted) -> PotState:

@@ -108,8 +108,10 @@ def time_replay(path: Path) -> float:
     start = time.perf_counter()
     with path.open("rb") as handle, Path(os.devnull).open("w") as out:
         for step in walk(read(handle, str(path)), str(path)):
-            out.writelines(f"{line}\n" for line in narrator.narrate(step))
-        out.writelines(f"{line}\n" for line in narrator.finish())
+            narrator.visit(step)
+            out.writelines(f"{line}\n" for line in narrator.take())
+        narrator.end()
+        out.writelines(f"{line}\n" for line in narrator.take())
     return time.perf_counter() - start
 
 

@@ -40,7 +40,6 @@ from aces.odds import position
 from aces.page.html import render, write_atomically
 from aces.page.replay import collect
 from aces.rules import game_named
-from aces.walk import walk
 
 TARGET_WRITE = 2.0
 TARGET_SIZE = 250_000
@@ -66,8 +65,7 @@ def write_time(log: bytes, page: Path, repeats: int = 3) -> float:
     for _ in range(repeats):
         position._odds.cache_clear()
         start = time.perf_counter()
-        lines = log.splitlines(keepends=True)
-        data = collect(walk(read(lines, "log"), "log"), "log", None, "en")
+        data = collect(read(log.splitlines(keepends=True), "log"), "log", None, "en")
         write_atomically(str(page), render(data))
         times.append(time.perf_counter() - start)
     return statistics.median(times)

@@ -22,7 +22,7 @@ from aces.narrate import Narrator, tell
 from aces.narrate.fivedice import FiveDicePhrasebook
 from aces.narrate.voice import Voice
 from aces.rules import fivedice
-from aces.walk import Step, walk
+from aces.walk import Step, drive, walk
 
 if t.TYPE_CHECKING:
     from collections.abc import Mapping, Sequence
@@ -64,11 +64,8 @@ def story(log: bytes, lang: str) -> list[str]:
 
 def unfinished_story(log: bytes, lang: str) -> list[str]:
     """The story of a game that stops part-way (for openings alone)."""
-    narrator = Narrator(translations(lang), lang)
-    out: list[str] = []
-    for step in walk(read(io.BytesIO(log), "t"), "t", allow_unfinished=True):
-        narrator.narrate(step, out)
-    return narrator.finish(out)
+    return drive(read(io.BytesIO(log), "t"), "t", Narrator(translations(lang), lang),
+                 allow_unfinished=True)
 
 
 def assert_in_order(lines: Sequence[str], expected: Sequence[str]) -> None:
@@ -264,7 +261,8 @@ def test_standings_follow_every_roll_that_moved_dice_and_no_other() -> None:
     narrator = Narrator(translations("en"), "en")
     moved = False
     for step in steps:
-        lines = narrator.narrate(step)
+        narrator.visit(step)
+        lines = narrator.take()
         shown = [line for line in lines if line.startswith("Standings:")]
         if isinstance(step.event, (DiceToCentre, DicePassed)):
             moved = True
@@ -276,7 +274,8 @@ def test_standings_follow_every_roll_that_moved_dice_and_no_other() -> None:
         else:
             assert len(shown) == (1 if moved else 0), step
             moved = False
-    assert narrator.finish() == []
+    narrator.end()
+    assert narrator.take() == []
 
 
 def test_standings_count_every_die_in_hand_and_in_the_centre() -> None:

@@ -15,7 +15,7 @@ from aces.i18n import translations
 from aces.log import LogWriter, read
 from aces.narrate import Narrator
 from aces.rules import game_named
-from aces.walk import Step, walk
+from aces.walk import Step, drive, walk
 
 if t.TYPE_CHECKING:
     from collections.abc import Iterator
@@ -24,25 +24,43 @@ POT: t.Final = game_named("pot")
 E1: t.Final = "2/3/5/1 6/3 5/6 6/1 1/1 6/1 4/2 5/6 6/1 1/3 4/5 2"
 
 
-def steps(script: str = E1) -> Iterator[Step]:
+def log_bytes(script: str = E1) -> bytes:
     game = game_named("pot")
     out = io.BytesIO()
     start = engine.header(game, ["Ada", "Bo", "Cy"], {})
     LogWriter(out).write_all(engine.play(game, start, DiceFile(script.split("/"), "E1")))
-    return walk(read(io.BytesIO(out.getvalue()), "E1"), "E1")
+    return out.getvalue()
+
+
+def steps(script: str = E1) -> Iterator[Step[t.Any]]:
+    return walk(read(io.BytesIO(log_bytes(script)), "E1"), "E1")
 
 
 def narrator(lang: str = "en") -> Narrator:
     return Narrator(translations(lang), lang)
 
 
-def test_narrate_appends_to_the_list_it_is_given() -> None:
+def told(teller: Narrator, step: Step[t.Any]) -> list[str]:
+    teller.visit(step)
+    return teller.take()
+
+
+def test_lines_stay_until_taken() -> None:
     teller = narrator()
-    out = ["before"]
-    first = next(steps())
-    assert teller.narrate(first, out) is out
-    assert out[0] == "before"
-    assert out[1].startswith("Aces in the Pot, game 1")
+    first, second = list(steps())[:2]
+    teller.visit(first)
+    teller.visit(second)
+    lines = teller.take()
+    assert lines[0].startswith("Aces in the Pot, game 1")
+    assert lines[-1] == "Ada rolls 2."
+    assert teller.take() == []
+    assert teller.result() == []
+
+
+def test_a_driven_narrator_gives_the_whole_story() -> None:
+    story = drive(read(io.BytesIO(log_bytes()), "E1"), "E1", narrator())
+    assert story[0].startswith("Aces in the Pot, game 1")
+    assert story[-1] == "Bo wins the pot of 5 chips."
 
 
 def test_only_rolls_are_rolls() -> None:
@@ -52,25 +70,28 @@ def test_only_rolls_are_rolls() -> None:
 
 def test_standings_wait_for_the_roll_to_be_settled() -> None:
     teller = narrator()
-    told: list[str] = []
+    lines: list[str] = []
     for step in steps():
-        told = teller.narrate(step)
+        lines = told(teller, step)
         if isinstance(step.event, ChipsPassed):
             break
     # Cy's 1-6: the chip to the pot and the chip to Ada are told, the
     # standings not yet: settle() shows them, once.
-    assert told == ["Cy passes 1 chip to Ada on the left."]
-    assert teller.settle() == ["Standings: Ada 3, Bo 2, and Cy 0; in the pot: 1."]
-    assert teller.settle() == []
+    assert lines == ["Cy passes 1 chip to Ada on the left."]
+    teller.settle()
+    assert teller.take() == ["Standings: Ada 3, Bo 2, and Cy 0; in the pot: 1."]
+    teller.settle()
+    assert teller.take() == []
 
 
-def test_finish_shows_standings_still_due() -> None:
+def test_the_end_shows_standings_still_due() -> None:
     teller = narrator()
     for step in steps():
-        teller.narrate(step)
+        told(teller, step)
         if isinstance(step.event, ChipsPassed):
             break
-    assert teller.finish() == ["Standings: Ada 3, Bo 2, and Cy 0; in the pot: 1."]
+    teller.end()
+    assert teller.result() == ["Standings: Ada 3, Bo 2, and Cy 0; in the pot: 1."]
 
 
 def test_games_are_numbered_through_the_log() -> None:
@@ -78,7 +99,7 @@ def test_games_are_numbered_through_the_log() -> None:
     headers = []
     for _ in range(3):
         for step in steps():
-            lines = teller.narrate(step)
+            lines = told(teller, step)
             if isinstance(step.event, GameStarted):
                 headers.append(lines[0])
     assert [h.split(":")[0] for h in headers] == [
@@ -89,7 +110,7 @@ def test_games_are_numbered_through_the_log() -> None:
 def test_a_game_without_a_phrasebook_is_refused() -> None:
     header = GameStarted(schema=SCHEMA, game="chess", players=("Ada", "Bo"), options={})
     with pytest.raises(AcesError) as caught:
-        narrator().narrate(Step(1, header, None, POT))
+        narrator().visit(Step(1, header, None, POT))
     assert "chess" in str(caught.value)
     nb = caught.value.render(translations("nb").gettext)
     assert nb.startswith("replay kan ennå ikke gjenfortelle")

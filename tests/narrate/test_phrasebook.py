@@ -23,13 +23,13 @@ def test_the_cache_starts_afresh_when_full(monkeypatch: pytest.MonkeyPatch) -> N
     book = PotPhrasebook(Voice(translations("en"), "en"))
     names = [f"P{n}" for n in range(10)]
     for name in names:
-        lines = book.say(Step(1, ChipsToPot(player=name, count=2), None, POT))
+        lines = book.say(Step[t.Any](1, ChipsToPot(player=name, count=2), None, POT))
         assert lines == (f"{name} puts 2 chips in the pot.",)
         assert len(book._said) <= 3
 
 
 def test_the_same_event_is_put_into_words_once() -> None:
     book = PotPhrasebook(Voice(translations("nb"), "nb"))
-    step = Step(1, ChipsToPot(player="Ada", count=1), None, POT)
-    assert book.say(step) is book.say(Step(2, ChipsToPot(player="Ada", count=1), None, POT))
+    step = Step[t.Any](1, ChipsToPot(player="Ada", count=1), None, POT)
+    assert book.say(step) is book.say(Step[t.Any](2, ChipsToPot(player="Ada", count=1), None, POT))
     assert book.say(step) == ("Ada legger 1 sjetong i potten.",)

@@ -16,7 +16,7 @@ import pytest
 
 from aces import engine
 from aces.dice import DiceFile, RandomDice
-from aces.errors import DiceFileError, LogError, OptionError, RollError
+from aces.errors import DiceFileError, OptionError, RollError
 from aces.events import (
     SCHEMA,
     DicePassed,
@@ -89,7 +89,7 @@ def fold(events: Sequence[Event]) -> FiveDiceState:
 def scenario(given: Sequence[Event], when: Sequence[int], then: Sequence[Event],
              to: tuple[str, ...] = ()) -> FiveDiceState:
     """Check one decision; return the state after it."""
-    assert fivedice.decide(fold(given), Roll(tuple(when), to)) == list(then)
+    assert fivedice.decide(fold(given), Roll(tuple(when), to)) == tuple(then)
     history = [*given, *then]
     records = (Record(line, event) for line, event in enumerate(history, start=1))
     assert len(list(walk(records, "scenario", allow_unfinished=True))) == len(history)
@@ -398,7 +398,7 @@ def test_ruling_5_a_log_with_a_bad_receiver_is_refused_at_its_line() -> None:
     history = [*opened_by(started(threes=True), "Ada"),
                turn("Ada", 3, 4, 4, 4, 4, to=("Ada",)), passed("Ada", "Ada", 1, 3)]
     records = [Record(line, event) for line, event in enumerate(history, start=1)]
-    with pytest.raises(LogError, match="line 6: Ada cannot give a 3 to themselves"):
+    with pytest.raises(RollError, match="line 6: Ada cannot give a 3 to themselves"):
         list(walk(records, "game.jsonl"))
 
 

@@ -1,0 +1,232 @@
+"""The registry of games: a third game, defined here in the tests alone.
+
+"Race to ten" is a small game of its own: the players roll one die in turn,
+each face is added to the roller's score, and the first to reach the target
+wins. It uses the events every game has (``rolled``, ``game_over``), brings
+its rules and an English phrasebook, and is registered once, by the fixture
+below; no module of the package names it. The real commands then play it,
+verify it, replay it and walk through it.
+"""
+
+from __future__ import annotations
+
+import typing as t
+
+import msgspec
+import pytest
+
+from aces.errors import OptionError, RollError
+from aces.events import GameOver, Rolled
+from aces.games import Holding, Registration, register, registered, registration, unregister
+from aces.narrate.phrasebook import Phrasebook
+from aces.rules import Game, OptionValue, Roll, RollRequest, check_names, game_named, games
+
+from clitest import ENGLISH, run
+
+if t.TYPE_CHECKING:
+    from collections.abc import Iterator, Mapping, Sequence
+    from pathlib import Path
+
+    from aces.events import Event, GameStarted
+    from aces.narrate.phrasebook import Lines
+    from aces.walk import Step
+
+
+# -- The rules ------------------------------------------------------------------
+
+
+class RaceOptions(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    target: int = 10
+
+
+class RaceState(msgspec.Struct, frozen=True):
+    players: tuple[str, ...]
+    seats: dict[str, int]
+    target: int
+    scores: tuple[int, ...]
+    turn: int = 0
+    winner: str | None = None
+
+
+def options(raw: Mapping[str, OptionValue]) -> dict[str, OptionValue]:
+    try:
+        parsed = msgspec.convert(dict(raw), type=RaceOptions)
+    except msgspec.ValidationError as exc:
+        raise OptionError("invalid option: {detail}", detail=str(exc)) from None
+    return {"target": parsed.target}
+
+
+def check_players(players: Sequence[str]) -> None:
+    check_names(players, 2)
+
+
+def start(header: GameStarted) -> RaceState:
+    check_players(header.players)
+    target = options(header.options)["target"]
+    assert isinstance(target, int)
+    return RaceState(players=header.players, target=target, scores=(0,) * len(header.players),
+                     seats={name: seat for seat, name in enumerate(header.players)})
+
+
+def next_roll(state: RaceState) -> RollRequest | None:
+    if state.winner is not None:
+        return None
+    return RollRequest(state.players[state.turn], 1, "turn")
+
+
+def decide(state: RaceState, roll: Roll) -> tuple[Event, ...]:
+    if roll.to:
+        raise RollError("nothing is given by choice in a race")
+    player = state.players[state.turn]
+    rolled = Rolled(player=player, dice=roll.dice, stage="turn")
+    if state.scores[state.turn] + roll.dice[0] >= state.target:
+        return (rolled, GameOver(winner=player))
+    return (rolled,)
+
+
+def evolve(state: RaceState, event: Event) -> RaceState:
+    match event:
+        case Rolled(dice=(face,)):
+            scores = list(state.scores)
+            scores[state.turn] += face
+            return msgspec.structs.replace(state, scores=tuple(scores),
+                                           turn=(state.turn + 1) % len(state.players))
+        case GameOver(winner=winner):
+            return msgspec.structs.replace(state, winner=winner)
+    return state
+
+
+RACE_RULES: t.Final = Game[RaceState](
+    name="race", options=options, check_players=check_players, start=start,
+    next_roll=next_roll, decide=decide, evolve=evolve, widest_roll=lambda header: (1, 0))
+
+
+# -- The words ------------------------------------------------------------------
+
+
+class RacePhrasebook(Phrasebook):
+    game = "race"
+    moving = frozenset({Rolled})
+
+    def header(self, number: int, event: GameStarted) -> Lines:
+        v = self.voice
+        return (v.gettext("Race to {target}, game {number}: {players}.").format(
+            target=event.options["target"], number=v.number(number),
+            players=v.names(event.players)),)
+
+    def tell(self, step: Step[t.Any]) -> Lines:
+        v = self.voice
+        match step.event:
+            case Rolled(player=player, dice=(face,)):
+                return (v.gettext("{player} rolls {value}.").format(player=player,
+                                                                     value=v.number(face)),)
+            case GameOver(winner=winner):
+                return (v.gettext("{player} reaches the target and wins.").format(
+                    player=winner),)
+        return self.tell_shared(step.event)
+
+    def standings_key(self, state: RaceState) -> t.Hashable:
+        return (state.players, state.scores)
+
+    def tell_standings(self, state: RaceState) -> str:
+        return self.voice.gettext("Scores: {players}.").format(
+            players=self.entries("standings", dict(zip(state.players, state.scores,
+                                                       strict=True))))
+
+    def out_label(self) -> str:
+        return self.voice.gettext("Target")
+
+    def tally(self, scores: Mapping[str, int], games: int) -> str:
+        return self.voice.gettext("Races won after {count} games: {players}.").format(
+            count=games, players=self.entries("tally", scores))
+
+    def verdict(self, scores: Mapping[str, int], games: int) -> str:
+        best = max(scores.values())
+        leaders = [name for name, won in scores.items() if won == best]
+        return self.voice.gettext("Most races won: {players}.").format(
+            players=self.voice.names(leaders))
+
+
+def race_rules(step: Step[RaceState], before: RaceState) -> Sequence[str]:
+    """Play passes to the left: explained at the first roll."""
+    return ("left",) if isinstance(step.event, Rolled) else ()
+
+
+RACE: t.Final = Registration(
+    rules=RACE_RULES, phrasebook=RacePhrasebook,
+    holding=lambda state: Holding(state.players, state.scores, state.target),
+    rulebook=race_rules, session_rule="session")
+
+
+@pytest.fixture
+def race() -> Iterator[Registration[RaceState]]:
+    register(RACE)
+    yield RACE
+    unregister("race")
+
+
+# -- The tests ------------------------------------------------------------------
+
+
+def test_the_built_in_games_are_registered_once_each() -> None:
+    assert sorted(registered()) == ["five-dice", "pot"]
+    assert games() == {name: game.rules for name, game in registered().items()}
+    with pytest.raises(ValueError, match="registered already"):
+        register(registration("pot"))
+
+
+def test_a_registered_game_is_known_by_every_table(race: Registration[RaceState]) -> None:
+    assert registration("race") is race
+    assert game_named("race") is race.rules
+    assert "race" in games()
+
+
+def test_an_unregistered_game_is_unknown_again() -> None:
+    with pytest.raises(OptionError, match="unknown game 'race'; the games are: five-dice, pot"):
+        game_named("race")
+
+
+def test_a_third_game_is_played_verified_replayed_and_walked_through(
+    race: Registration[RaceState], tmp_path: Path,
+) -> None:
+    log = tmp_path / "race.jsonl"
+    played = run("play", "--game", "race", "--players", "Ada,Bo", "--seed", "4", "--games", "2",
+                 "-o", str(log), env=ENGLISH)
+    assert played.exit_code == 0, played.output
+    lines = log.read_bytes().splitlines()
+    assert b'"game":"race"' in lines[0]
+
+    verified = run("verify", str(log), env=ENGLISH)
+    assert verified.exit_code == 0, verified.output
+    assert "follows the rules: 2 games and" in verified.output
+    assert "Wins:" in verified.output
+
+    replayed = run("replay", str(log), env=ENGLISH)
+    assert replayed.exit_code == 0, replayed.output
+    story = replayed.output.splitlines()
+    assert story[0] == "Race to 10, game 1: Ada and Bo."
+    assert story[1].startswith("Ada rolls ")
+    assert story[2].startswith("Scores: Ada ")
+    assert sum(line.endswith("reaches the target and wins.") for line in story) == 2
+    assert any(line.startswith("Races won after 2 games: Ada ") for line in story)
+    assert story[-1].startswith("Most races won: ")
+
+    walked = run("walkthrough", str(log), "--format", "markdown", env=ENGLISH)
+    assert walked.exit_code == 0, walked.output
+    assert "> **Rule:** Play passes to the left" in walked.output
+    assert "| Ada | Bo | Target |" in walked.output
+    assert "every game starts level" in walked.output  # the session rule, at game 2
+
+
+def test_a_third_games_log_that_breaks_its_rules_is_refused_at_the_line(
+    race: Registration[RaceState], tmp_path: Path,
+) -> None:
+    log = tmp_path / "race.jsonl"
+    assert run("play", "--game", "race", "--players", "Ada,Bo", "--seed", "4",
+               "-o", str(log)).exit_code == 0
+    lines = log.read_text().splitlines()
+    cut = tmp_path / "cut.jsonl"
+    cut.write_text("\n".join(lines[:3]) + "\n")
+    result = run("verify", str(cut), env=ENGLISH)
+    assert result.exit_code == 1
+    assert "line 3: the log ends before the game is over" in result.output
