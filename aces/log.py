@@ -72,9 +72,13 @@ _EVENT: t.Final = msgspec.json.Decoder(Event)
 _ENCODER: t.Final = msgspec.json.Encoder()
 _BOM: t.Final = b"\xef\xbb\xbf"
 _HEX: t.Final = frozenset("0123456789abcdef")
-#: Distinct lines (but for their number and digest) a reader remembers the
-#: events of: a log of many games repeats a few hundred.
-_CACHE_LIMIT: t.Final = 4096
+#: The bytes of distinct lines (but for their number and digest) whose
+#: events a reader remembers, counting each twice, for the line and its
+#: event: a log of many games repeats a few hundred short lines, and a log
+#: of long lines must not fill the memory with them.
+_CACHE_BUDGET: t.Final = 4 << 20
+#: What remembering one line costs besides its bytes, roughly.
+_ENTRY: t.Final = 256
 _HASH: t.Final = hashlib.blake2b(digest_size=DIGEST_WIDTH // 2)
 #: The longest detail of a bad line quoted in an error.
 _DETAIL: t.Final = 160
@@ -185,6 +189,7 @@ def _read(lines: Iterator[bytes], source: str, tail: Tail) -> Iterator[tuple[int
     limit = EVENT_LIMIT
     cache: dict[bytes, Event] = {}
     get = cache.get
+    held = 0
     copy = _HASH.copy
     width = DIGEST_WIDTH
     head = _HEAD
@@ -202,8 +207,11 @@ def _read(lines: Iterator[bytes], source: str, tail: Tail) -> Iterator[tuple[int
                 rest = raw[start + width:]
                 if type(event) is not GameStarted:
                     # Headers are one of a kind (their seeds differ): not kept.
-                    if len(cache) >= _CACHE_LIMIT:
+                    weight = 2 * len(rest) + _ENTRY
+                    held += weight
+                    if held > _CACHE_BUDGET:
                         cache.clear()
+                        held = weight
                     cache[rest] = event
             h = copy()
             h.update(previous)

@@ -112,7 +112,8 @@ class Table(Visitor["Table"]):
         kind = type(event)
         if kind is GameStarted:
             self.games += 1
-            self._game = _Game(step.game, t.cast("GameStarted", event), step.state, Standing())
+            header = t.cast("GameStarted", event)
+            self._game = _Game(step.game, header, step.state, Standing(len(header.players)))
             self._pending = []
             return
         game = self._game
@@ -140,7 +141,7 @@ class Table(Visitor["Table"]):
         game = game_named(header.game)
         self._finished = self._game
         self.games += 1
-        self._game = _Game(game, header, game.start(header), Standing())
+        self._game = _Game(game, header, game.start(header), Standing(len(header.players)))
         self._unwritten = True
 
     def start(self) -> list[Step[t.Any]]:

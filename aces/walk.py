@@ -57,6 +57,10 @@ __all__ = ["UNDO_DEPTH", "Stand", "Standing", "Step", "Visitor", "drive", "walk"
 #: How many rolls of one game an undo can reach back: far more than a
 #: table ever takes back, few enough that a hostile log costs little memory.
 UNDO_DEPTH: t.Final = 1000
+#: Seats, over all the states an undo can go back to, that a walk keeps: at
+#: a table of thousands of players fewer rolls can be taken back, so that
+#: the states kept never cost more than a few megabytes.
+UNDO_SEATS: t.Final = 1_000_000
 
 S = t.TypeVar("S")
 ResultT = t.TypeVar("ResultT", covariant=True)
@@ -102,13 +106,20 @@ class Standing(t.Generic[S]):
     recorder's :class:`~aces.record.Table` and anyone else: rolls are
     :meth:`push`-ed as they are played, :meth:`undo` says the event that
     takes back the last one, and :meth:`pop` takes it back. Only the last
-    :data:`UNDO_DEPTH` rolls are kept.
+    :func:`undo_depth` rolls are kept, for a table of ``players``
+    (:data:`UNDO_DEPTH` but at a table of thousands).
     """
 
     __slots__ = ("_rolls",)
 
-    def __init__(self) -> None:
-        self._rolls: collections.deque[Stand[S]] = collections.deque(maxlen=UNDO_DEPTH)
+    def __init__(self, players: int = 0) -> None:
+        depth = undo_depth(players) if players else UNDO_DEPTH
+        self._rolls: collections.deque[Stand[S]] = collections.deque(maxlen=depth)
+
+    @property
+    def depth(self) -> int:
+        """How many rolls back an undo can reach here."""
+        return self._rolls.maxlen or 0
 
     def __len__(self) -> int:
         return len(self._rolls)
@@ -196,7 +207,7 @@ def walk(
             raise
         yield new(Step, (line, header, state, game, None))
         next_roll, decide, evolve = game.next_roll, game.decide, game.evolve
-        standing: Standing[t.Any] = Standing()
+        standing: Standing[t.Any] = Standing(len(header.players))
         last_line = line
         while True:
             request = next_roll(state)
@@ -260,6 +271,15 @@ def walk(
                 yield new(Step, (line, consequence, state, game, None))
 
 
+def undo_depth(players: int) -> int:
+    """How many rolls an undo can reach back at a table of ``players``.
+
+    >>> undo_depth(4), undo_depth(4000)
+    (1000, 250)
+    """
+    return min(UNDO_DEPTH, max(10, UNDO_SEATS // players))
+
+
 def _undo(standing: Standing[S], undo: RollUndone, source: str, line: int) -> Stand[S]:
     """The roll ``undo`` takes back, once it is the right one."""
     expected = standing.undo()
@@ -267,7 +287,8 @@ def _undo(standing: Standing[S], undo: RollUndone, source: str, line: int) -> St
         # Translators: an error of a log. {depth}: how many rolls back an
         # undo may reach; keep roll_undone as it is.
         raise LogError(source, line, "roll_undone, but no roll of this game is left to take"
-                       " back (an undo reaches back at most {depth} rolls)", depth=UNDO_DEPTH)
+                       " back (an undo reaches back at most {depth} rolls)",
+                       depth=standing.depth)
     if undo != expected:
         raise LogError(source, line, "the rules give {expected} here, not {found}",
                        expected=_show(expected), found=_show(undo))

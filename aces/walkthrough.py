@@ -63,13 +63,14 @@ from aces.narrate.chances import (
     say_turning_point,
     turning_points,
 )
+from aces.narrate.phrasebook import LARGE_TABLE, changed_seats
 from aces.narrate.voice import Voice
 from aces.rules import fivedice, pot
 from aces.walk import Visitor, drive
 
 if t.TYPE_CHECKING:
     import gettext
-    from collections.abc import Callable, Iterable, Sequence
+    from collections.abc import Callable, Iterable, Iterator, Sequence
 
     from aces.games import Holding, Registration
     from aces.log import Record
@@ -333,10 +334,20 @@ def fivedice_rules(step: Step[t.Any], before: fivedice.FiveDiceState) -> list[st
     return found if rule is None else [*found, rule]
 
 
-def _holdings(voice: Voice, holding: Holding, label: str) -> Standings:
-    """A state's standings as a table: each player's chips or dice, then the pot or centre."""
-    return Standings((*holding.players, label),
-                     tuple(voice.number(n) for n in (*holding.held, holding.out)))
+def _holdings(voice: Voice, holding: Holding, label: str, shown: Holding, *,
+              full: bool = False) -> Standings:
+    """A state's standings as a table: each player's chips or dice, then the pot or centre.
+
+    At a large table (more than :data:`~aces.narrate.phrasebook.LARGE_TABLE`
+    players) only the players whose holdings changed since ``shown`` get a
+    column, unless ``full``, as in the replay's standings line.
+    """
+    players: Sequence[str] = holding.players
+    held = holding.held
+    if len(players) > LARGE_TABLE and not full:
+        seats = changed_seats(held, shown.held)
+        players, held = [players[s] for s in seats], tuple(held[s] for s in seats)
+    return Standings((*players, label), tuple(voice.number(n) for n in (*held, holding.out)))
 
 
 # -- Building a walkthrough ---------------------------------------------------------
@@ -364,6 +375,8 @@ class Walkthrough(Visitor[list[Part]]):
         self._holding: Holding | None = None
         #: What the players held after the last event that changed it.
         self._moved: Holding | None = None
+        #: What the last standings table of this game showed (or its start).
+        self._shown: Holding | None = None
         #: Asides of the roll being settled, told once it is.
         self._pending: list[Aside] = []
         #: Each player's chance after every roll of the game, for its turning points.
@@ -374,8 +387,9 @@ class Walkthrough(Visitor[list[Part]]):
         """Tell one step; its asides wait until the roll that caused them is settled."""
         event = step.event
         kind = type(event)
-        if self._book is None or kind is GameStarted or kind not in self._book.settling:
-            self._settle()
+        book = self._book
+        if book is None or kind is GameStarted or kind not in book.settling:
+            self._settle(full=book is not None and kind in book.milestones)
         self._follow(step)
         self.narrator.visit(step)
         lines = self.narrator.take()
@@ -387,6 +401,8 @@ class Walkthrough(Visitor[list[Part]]):
         game = self._game
         assert game is not None
         holding = game.holding(step.state)
+        if kind is GameStarted:
+            self._shown = holding
         if holding != self._holding:
             # Chips or dice moved (or a roll was taken back): the standings
             # the narrator has due are these.
@@ -443,16 +459,28 @@ class Walkthrough(Visitor[list[Part]]):
         self._tell(self.narrator.take())
 
     def result(self) -> list[Part]:
-        return self.parts
+        return self.take()
 
-    def _settle(self) -> None:
+    def take(self) -> list[Part]:
+        """The parts told since the last take, to write out now.
+
+        Consecutive :class:`Told` parts continue one another: a renderer
+        joins them as one block (see :func:`render_stream`).
+        """
+        parts, self.parts = self.parts, []
+        return parts
+
+    def _settle(self, *, full: bool = False) -> None:
         """A roll is settled: its asides, then the standings if the narrator has them due."""
         self._flush()
-        self.narrator.settle()
+        self.narrator.settle(full=full)
         if self.narrator.take():
             assert self._moved is not None
+            assert self._shown is not None
             assert self._book is not None
-            self.parts.append(_holdings(self.voice, self._moved, self._book.out_label()))
+            self.parts.append(_holdings(self.voice, self._moved, self._book.out_label(),
+                                        self._shown, full=full))
+            self._shown = self._moved
 
     def _start(self, event: GameStarted) -> None:
         """The registration and phrasebook of a new game (the walk has refused unknown games)."""
@@ -463,12 +491,7 @@ class Walkthrough(Visitor[list[Part]]):
         self._book = book
 
     def _tell(self, lines: Sequence[str], *, opens_game: bool = False) -> None:
-        if not lines:
-            return
-        last = self.parts[-1] if self.parts else None
-        if isinstance(last, Told) and not opens_game:
-            self.parts[-1] = Told((*last.lines, *lines), last.opens_game)
-        else:
+        if lines:
             self.parts.append(Told(tuple(lines), opens_game))
 
     def _explain(self, rule: str, state: t.Any) -> None:
@@ -486,30 +509,77 @@ class Walkthrough(Visitor[list[Part]]):
         self._pending.clear()
 
 
+def stream(records: Iterable[Record], source: str, catalog: gettext.NullTranslations,
+           lang: str) -> Iterator[Part]:
+    """A log as a walkthrough, part by part as the log is read.
+
+    Memory stays flat however long the log: each step's parts are handed
+    on as soon as they are told.
+
+    :raises ~aces.errors.AcesError: at the first line of the log that is not
+        sound (see :func:`aces.walk.walk`), after every part before it.
+    """
+    from aces.walk import walk
+
+    guide = Walkthrough(catalog, lang)
+    for step in walk(records, source):
+        guide.visit(step)
+        yield from guide.take()
+    guide.end()
+    yield from guide.take()
+
+
 def walkthrough(records: Iterable[Record], source: str, catalog: gettext.NullTranslations,
                 lang: str) -> list[Part]:
-    """A whole log as a walkthrough.
+    """A whole log as a walkthrough, each run of told lines as one part.
 
     :raises ~aces.errors.AcesError: at the first line of the log that is not
         sound (see :func:`aces.walk.walk`).
     """
-    return drive(records, source, Walkthrough(catalog, lang))
+    parts: list[Part] = []
+    lines: list[str] = []
+    opens_game = False
+    for part in [*drive(records, source, Walkthrough(catalog, lang)), None]:
+        if isinstance(part, Told) and not part.opens_game and lines:
+            lines.extend(part.lines)
+            continue
+        if lines:
+            parts.append(Told(tuple(lines), opens_game))
+            lines = []
+        if isinstance(part, Told):
+            lines, opens_game = list(part.lines), part.opens_game
+        elif part is not None:
+            parts.append(part)
+    return parts
 
 
 # -- Rendering ----------------------------------------------------------------------
 
 
-def render(parts: Sequence[Part], fmt: Format) -> str:
+def render(parts: Iterable[Part], fmt: Format) -> str:
     """The walkthrough as Markdown, reStructuredText or plain text."""
-    renderers: dict[str, Callable[[Part, bool], list[str]]] = {
-        "markdown": _markdown, "rst": _rst, "text": _text}
-    blocks: list[str] = []
-    started = False
+    return "".join(render_stream(parts, fmt))
+
+
+def render_stream(parts: Iterable[Part], fmt: Format) -> Iterator[str]:
+    """The text of each part in turn, ready to write out as it comes.
+
+    A :class:`Told` part that follows another and opens no game continues
+    its block, so a walkthrough streamed piece by piece reads the same as
+    one rendered whole.
+    """
+    renderer = _RENDERERS[fmt]
+    started = told = False
     for part in parts:
-        new_game = isinstance(part, Told) and part.opens_game and started
-        started = True
-        blocks.append("\n".join(renderers[fmt](part, new_game)))
-    return "\n\n".join(blocks) + "\n"
+        is_told = isinstance(part, Told)
+        new_game = is_told and part.opens_game and started  # type: ignore[union-attr]
+        if started:
+            continues = is_told and told and not part.opens_game  # type: ignore[union-attr]
+            yield "\n" if continues else "\n\n"
+        yield "\n".join(renderer(part, new_game))
+        started, told = True, is_told
+    if started:
+        yield "\n"
 
 
 _MARKDOWN_SPECIAL: t.Final = re.compile(r"([\\`*_{}\[\]<>()#+!|~])")
@@ -557,3 +627,7 @@ def _text(part: Part, new_game: bool) -> list[str]:
     widths = [max(len(a), len(b)) for a, b in zip(part.header, part.row, strict=True)]
     return ["    " + "  ".join(cell.rjust(width) for cell, width in zip(row, widths, strict=True))
             for row in (part.header, part.row)]
+
+
+_RENDERERS: t.Final[dict[str, Callable[[Part, bool], list[str]]]] = {
+    "markdown": _markdown, "rst": _rst, "text": _text}

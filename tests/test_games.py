@@ -125,13 +125,10 @@ class RacePhrasebook(Phrasebook):
                     player=winner),)
         return self.tell_shared(step.event)
 
-    def standings_key(self, state: RaceState) -> t.Hashable:
-        return (state.players, state.scores)
-
-    def tell_standings(self, state: RaceState) -> str:
+    def tell_standings(self, state: RaceState, counts: Mapping[str, int], *,
+                       every: bool) -> str:
         return self.voice.gettext("Scores: {players}.").format(
-            players=self.entries("standings", dict(zip(state.players, state.scores,
-                                                       strict=True))))
+            players=self.entries("standings", counts))
 
     def out_label(self) -> str:
         return self.voice.gettext("Target")

@@ -22,12 +22,18 @@ from aces.cli.stats import stats
 from aces.cli.walkthrough import walkthrough
 
 
-@click.group(cls=AcesGroup, context_settings={"help_option_names": ["-h", "--help"]})
+# invoke_without_command: bare ``aces`` prints its help and exits 0, as git
+# and pip do; a help asked for is no error.
+@click.group(cls=AcesGroup, invoke_without_command=True, subcommand_metavar="COMMAND [ARGS]...",
+             context_settings={"help_option_names": ["-h", "--help"]})
 @version_option
 @lang_option
 @click.pass_context
 def cli(ctx: click.Context, lang: str | None) -> None:
     """Aces in the Pot and Aces: play, record, verify and narrate dice games."""
+    if ctx.invoked_subcommand is None:
+        click.echo(ctx.get_help())
+        ctx.exit(0)
     if lang is not None:
         from aces.i18n import negotiate
 

@@ -8,6 +8,7 @@ chosen language.
 from __future__ import annotations
 
 import contextlib
+import errno
 import os
 import sys
 import typing as t
@@ -107,6 +108,9 @@ def open_output(path: str | None) -> Iterator[t.BinaryIO]:
         sys.stdout.buffer.flush()
         return
     try:
+        if Path(path).is_dir():
+            # Opening a folder to create it says "it exists", which misleads.
+            raise IsADirectoryError(errno.EISDIR, os.strerror(errno.EISDIR), path)
         handle = Path(path).open("xb")  # noqa: SIM115 - closed below
     except FileExistsError:
         raise OptionError(

@@ -63,6 +63,10 @@ def replay(log: str, lang: str | None, stepwise: bool, odds: bool, page: str | N
     each game ends; for a log of several games, the tally so far (pots won
     in Aces in the Pot, games lost in Aces). LOG may be '-' to read the log
     from standard input.
+
+    At a table of more than twelve players, a standings line names only the
+    players whose chips (or dice) changed since the line before; the whole
+    table is shown when the finish begins.
     """
     from aces.cli._printer import Printer
     from aces.log import read

@@ -9,9 +9,9 @@ import click
 from aces.cli._common import (
     game_setup_options,
     lang_option,
+    open_log,
     open_output,
     reported,
-    source_name,
     writing,
 )
 from aces.errors import OptionError
@@ -85,11 +85,14 @@ def game_options(
               help="Seed for the dice; the same seed plays the same games.")
 @click.option("--games", type=click.IntRange(min=1), default=1, show_default=True,
               help="Games to play one after another in one log.")
-@click.option("--dice-file", type=click.File("rb"), default=None,
+# Paths click does not check (readable=False): open_log and open_output open
+# them and say what is wrong with a file in the user's language, as verify
+# does; click's own checks speak English.
+@click.option("--dice-file", type=click.Path(readable=False), default=None,
               help="Dice of a real game, one roll per line ('-' for standard input), with"
                    " as many values as the roller holds dice. five-dice --threes: name whom"
                    " each 3 goes to after '>', in the order of the 3s: '3 6 3 > Bo Cy'.")
-@click.option("-o", "--output", type=click.Path(dir_okay=False), default=None,
+@click.option("-o", "--output", type=click.Path(readable=False), default=None,
               help="Write the log to this new file (default: standard output).")
 @lang_option
 def play(
@@ -102,7 +105,7 @@ def play(
     threes_to: str | None,
     seed: int | None,
     games: int,
-    dice_file: t.BinaryIO | None,
+    dice_file: str | None,
     output: str | None,
     lang: str | None,
 ) -> None:
@@ -111,6 +114,7 @@ def play(
     The dice come from a generator (reproducible with --seed) or from
     --dice-file, the rolls of a real game typed in, one per line.
     """
+    import contextlib
     import os
 
     from aces import engine
@@ -140,13 +144,16 @@ def play(
                               " each 3 goes to after '>'")
         # Check everything before the first line is written.
         engine.header(game, seats, options)
-        typed = (DiceFile(dice_file, source_name(dice_file), seats)
-                 if dice_file is not None else None)
+        files = contextlib.ExitStack()
+        typed = None
+        if dice_file is not None:
+            rolls, source_file = files.enter_context(open_log(dice_file))
+            typed = DiceFile(rolls, source_file, seats)
         if typed is None and seed is None:
             import secrets
 
             seed = secrets.randbelow(2**32)
-        with writing(output), open_output(output) as stream:
+        with files, writing(output), open_output(output) as stream:
             writer = LogWriter(stream)
             for number in range(games):
                 # Each game records the seed that replays it alone.

@@ -46,7 +46,9 @@ _FLAGS: t.Final = {"finish": "--finish", "chips": "--chips", "dice": "--dice-eac
 
 
 @click.command()
-@click.argument("log", metavar="LOG", type=click.Path(dir_okay=False))
+# A plain string: the log is opened (and a folder refused) by _LockedLog, in
+# the user's language, not by click.
+@click.argument("log", metavar="LOG")
 @click.option("--players", default=None, metavar="NAMES|N",
               help="Players in seat order, comma-separated (Ada,Bo,Cy), or a number. Needed"
                    " for a new log; to resume, leave it out or give the same.")
@@ -348,6 +350,7 @@ class _Session:
         self.given = given
         self.catalog = catalog
         self.interactive = interactive
+        self.lang = lang
         self.table = Table()
         self.narrator: Narrator = Narrator(catalog, lang)
         self.writer: LogWriter | None = None
@@ -583,7 +586,9 @@ class _Session:
     def _refuse(self, exc: AcesError) -> None:
         """A line that cannot be played: ask again at a terminal, else stop."""
         if self.interactive:
-            click.echo(exc.render(self.catalog.gettext, self.catalog.ngettext), err=True)
+            from aces.cli._common import message
+
+            click.echo(message(exc, self.lang), err=True)
             return
         from aces.errors import DiceFileError
 

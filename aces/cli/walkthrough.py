@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+import sys
 import typing as t
 
 import click
 
-from aces.cli._common import lang_option, open_log, reported, translations
+from aces.cli._common import lang_option, open_log, reported, translations, writing
 from aces.errors import EmptyLogError
+
+if t.TYPE_CHECKING:
+    from collections.abc import Iterable
 
 
 @click.command()
@@ -23,15 +27,37 @@ def walkthrough(log: str, lang: str | None, fmt: str) -> None:
     Every event is told as by aces replay; the first time a rule comes into
     play, a short aside explains it, and the standings are shown as a small
     table whenever they change. LOG may be '-' for standard input.
+
+    At a table of more than twelve players, a standings table shows only the
+    players whose chips (or dice) changed since the table before; the whole
+    table is shown when the finish begins.
     """
     from aces import walkthrough as guide
     from aces.log import read
 
     with reported(lang):
         chosen, catalog = translations(lang)
-        with open_log(log) as (stream, source):
-            parts = guide.walkthrough(read(stream, source), source, catalog, chosen)
-        if not parts:
-            # Translators: an error. {source}: the log's file name, or <stdin>.
-            raise EmptyLogError("{source} is empty: it holds no events", source=source)
-        click.echo(guide.render(parts, t.cast("guide.Format", fmt)), nl=False)
+        with open_log(log) as (handle, source):
+            parts = guide.stream(read(handle, source), source, catalog, chosen)
+            if not _write(guide.render_stream(parts, t.cast("guide.Format", fmt)), sys.stdout):
+                # Translators: an error. {source}: the log's file name, or <stdin>.
+                raise EmptyLogError("{source} is empty: it holds no events", source=source)
+
+
+def _write(texts: Iterable[str], out: t.TextIO) -> bool:
+    """Write the walkthrough as it is told; ``False`` if there was nothing.
+
+    Whatever was told before a bad line of the log is written out before
+    the error goes on its way to standard error. A write that fails is one
+    line naming standard output; a closed pipe ends quietly (aces.cli.main).
+    """
+    written = False
+    try:
+        for text in texts:
+            with writing(None):
+                out.write(text)
+            written = True
+    finally:
+        with writing(None):
+            out.flush()
+    return written

@@ -73,6 +73,8 @@ class Narrator(Visitor[list[str]]):
         self._sessions: dict[str, _Session] = {}
         #: The state whose standings are still to be shown.
         self._due: t.Any = None
+        #: The state of the last standings shown in this game (or its start).
+        self._shown: t.Any = None
 
     @staticmethod
     def is_roll(step: Step[t.Any]) -> bool:
@@ -88,11 +90,11 @@ class Narrator(Visitor[list[str]]):
         if kind is GameStarted:
             self.settle()
             self._start(t.cast("GameStarted", event), out)
+            self._shown = step.state
             return
         assert book is not None, "walk() always begins with game_started"
         if self._due is not None and kind not in book.settling:
-            out.append(book.standings(self._due))
-            self._due = None
+            self._show(book, full=kind in book.milestones)
         out.extend(book.say(step))
         if kind in book.moving:
             self._due = step.state
@@ -110,11 +112,20 @@ class Narrator(Visitor[list[str]]):
         lines, self.lines = self.lines, []
         return lines
 
-    def settle(self) -> None:
-        """Tell the standings now if they have changed since last told."""
+    def settle(self, *, full: bool = False) -> None:
+        """Tell the standings now if they have changed since last told.
+
+        ``full``: name every player, even at a large table (a milestone).
+        """
         if self._due is not None and self._book is not None:
-            self.lines.append(self._book.standings(self._due))
-            self._due = None
+            self._show(self._book, full=full)
+
+    def _show(self, book: Phrasebook, *, full: bool = False) -> None:
+        """The standings due, if anything they name has changed."""
+        line = book.standings(self._due, self._shown, full=full)
+        if line is not None:
+            self.lines.append(line)
+        self._shown, self._due = self._due, None
 
     def end(self) -> None:
         """The closing lines once the log is read: the verdict of a session."""

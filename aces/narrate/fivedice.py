@@ -182,18 +182,22 @@ class FiveDicePhrasebook(Phrasebook):
         """A session of the five-dice game counts games lost."""
         return event.loser
 
-    def standings_key(self, state: FiveDiceState) -> t.Hashable:
-        return (state.players, state.held, state.centre)
-
-    def tell_standings(self, state: FiveDiceState) -> str:
+    def tell_standings(self, state: FiveDiceState, counts: Mapping[str, int], *,
+                       every: bool) -> str:
         v = self.voice
-        # Translators: the standings after a roll of the five-dice game.
-        # {players}: every player with the dice held, as a list ("Ada 2, Bo 1,
-        # and Cy 0"); {centre}: the dice in the centre.
-        return v.gettext("Standings: {players}; in the centre: {centre}.").format(
-            players=self.entries("standings", dict(zip(state.players, state.held,
-                                                       strict=True))),
-            centre=v.number(state.centre))
+        players, centre = self.entries("standings", counts), v.number(state.centre)
+        if every:
+            # Translators: the standings after a roll of the five-dice game.
+            # {players}: every player with the dice held, as a list ("Ada 2, Bo
+            # 1, and Cy 0"); {centre}: the dice in the centre.
+            return v.gettext("Standings: {players}; in the centre: {centre}.").format(
+                players=players, centre=centre)
+        # Translators: the standings after a roll of the five-dice game at a
+        # table of many players, where only the players whose dice changed are
+        # named. {players}: those players with the dice each now holds, as a
+        # list ("Ada 2 and Bo 1"); {centre}: the dice in the centre.
+        return v.gettext("Standings, for those whose dice changed: {players}; in the"
+                         " centre: {centre}.").format(players=players, centre=centre)
 
     def out_label(self) -> str:
         # Translators: the last column of the standings table of "aces walkthrough"

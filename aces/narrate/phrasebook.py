@@ -10,9 +10,12 @@ a little context, so each distinct event is put into words once.
 
 from __future__ import annotations
 
+import itertools
+import operator
 import typing as t
 
 from aces.events import OpeningTied, OpeningWon, RollUndone
+from aces.memo import Memo, weigh
 
 if t.TYPE_CHECKING:
     from collections.abc import Mapping
@@ -23,9 +26,27 @@ if t.TYPE_CHECKING:
 
 Lines = tuple[str, ...]
 
-#: Distinct events remembered before the cache starts afresh; a log of new
-#: names in every game must not grow it without end.
-CACHE_LIMIT: t.Final = 50_000
+#: The bytes of sentences (and the events they tell) each cache may hold
+#: before it starts afresh; a log of new names in every game must not grow
+#: it without end.
+CACHE_BUDGET: t.Final = 8 << 20
+#: The most players whose standings line names everyone. At a larger table
+#: a line names only the players whose holdings changed since the line
+#: before, and the full table is shown at the game's milestones (the start
+#: of the finish): a line listing thousands of players after every roll
+#: would make the story grow with the square of the table.
+LARGE_TABLE: t.Final = 12
+
+
+def changed_seats(now: tuple[int, ...], then: tuple[int, ...]) -> list[int]:
+    """The seats whose holdings differ, found at C speed: a table may have thousands.
+
+    >>> changed_seats((2, 0, 3), (2, 1, 2))
+    [1, 2]
+    """
+    if now is then:
+        return []
+    return list(itertools.compress(range(len(now)), map(operator.ne, now, then)))
 
 
 class Phrasebook:
@@ -37,11 +58,13 @@ class Phrasebook:
     settling: t.ClassVar[frozenset[type]] = frozenset()
     #: Events that change the standings.
     moving: t.ClassVar[frozenset[type]] = frozenset()
+    #: Events before which a large table's standings name every player.
+    milestones: t.ClassVar[frozenset[type]] = frozenset()
 
     def __init__(self, voice: Voice) -> None:
         self.voice = voice
-        self._said: dict[t.Hashable, Lines] = {}
-        self._standings: dict[t.Hashable, str] = {}
+        self._said: Memo[t.Hashable, Lines] = Memo(CACHE_BUDGET)
+        self._standings: Memo[t.Hashable, str] = Memo(CACHE_BUDGET)
 
     # -- For subclasses --------------------------------------------------------
 
@@ -53,12 +76,12 @@ class Phrasebook:
         """An event in words, worked out afresh (see :meth:`say`)."""
         return self.tell_shared(step.event)
 
-    def standings_key(self, state: t.Any) -> t.Hashable:
-        """What the standings line of ``state`` depends on."""
-        raise NotImplementedError
+    def tell_standings(self, state: t.Any, counts: Mapping[str, int], *, every: bool) -> str:
+        """The standings of ``state`` in words, worked out afresh.
 
-    def tell_standings(self, state: t.Any) -> str:
-        """The standings of ``state`` in words, worked out afresh."""
+        ``counts`` holds the players to name, with what each holds: every
+        player (``every``), or at a large table those whose holdings changed.
+        """
         raise NotImplementedError
 
     def out_label(self) -> str:
@@ -88,20 +111,37 @@ class Phrasebook:
             lines = self.remember(self._said, event, self.tell(step))
         return lines
 
-    def standings(self, state: t.Any) -> str:
-        """The standings line of ``state``, from the cache when it can."""
-        key = self.standings_key(state)
+    def standings(self, state: t.Any, shown: t.Any, *, full: bool = False) -> str | None:
+        """The standings line of ``state``, from the cache when it can.
+
+        ``shown`` is the state of the last standings line of this game (or
+        its start). At a large table only the players whose holdings
+        changed since then are named, unless ``full``; ``None`` when none did.
+        """
+        from aces.games import registration
+
+        holding = registration(self.game).holding
+        now = holding(state)
+        players, held = now.players, now.held
+        if len(held) > LARGE_TABLE and not full:
+            changed = {players[seat]: held[seat]
+                       for seat in changed_seats(held, holding(shown).held)}
+            if not changed:
+                return None
+            return self.tell_standings(state, changed, every=False)
+        everyone = dict(zip(players, held, strict=True))
+        if len(held) > LARGE_TABLE:
+            return self.tell_standings(state, everyone, every=True)
+        key = now
         line = self._standings.get(key)
         if line is None:
-            line = self.remember(self._standings, key, self.tell_standings(state))
+            line = self.remember(self._standings, key,
+                                 self.tell_standings(state, everyone, every=True))
         return line
 
     @staticmethod
-    def remember(cache: dict[t.Hashable, t.Any], key: t.Hashable, value: t.Any) -> t.Any:
-        if len(cache) >= CACHE_LIMIT:
-            cache.clear()
-        cache[key] = value
-        return value
+    def remember(cache: Memo[t.Any, t.Any], key: t.Hashable, value: t.Any) -> t.Any:
+        return cache.keep(key, value, weigh(key) + weigh(value))
 
     def opening_rule(self, dice: int) -> str:
         """How the opening goes, when everyone rolls ``dice`` dice."""

@@ -49,6 +49,7 @@ class PotPhrasebook(Phrasebook):
     game = pot.NAME
     settling = frozenset({ChipsToPot, AceIgnored, ChipsPassed, Unpaid})
     moving = frozenset({ChipsToPot, ChipsPassed})
+    milestones = frozenset({FinishStarted})
 
     def say(self, step: Step[PotState]) -> Lines:
         event = step.event
@@ -205,18 +206,22 @@ class PotPhrasebook(Phrasebook):
                           "{player} wins the pot of {count} chips.",
                           chips).format(player=event.winner, count=v.number(chips))
 
-    def standings_key(self, state: PotState) -> t.Hashable:
-        return (state.players, state.chips, state.pot)
-
-    def tell_standings(self, state: PotState) -> str:
+    def tell_standings(self, state: PotState, counts: Mapping[str, int], *,
+                       every: bool) -> str:
         v = self.voice
-        # Translators: the standings after a roll. {players}: every player
-        # with the chips held, as a list ("Ada 2, Bo 1, and Cy 0"); {pot}:
-        # the chips in the pot.
-        return v.gettext("Standings: {players}; in the pot: {pot}.").format(
-            players=self.entries("standings", dict(zip(state.players, state.chips,
-                                                       strict=True))),
-            pot=v.number(state.pot))
+        players, pot_ = self.entries("standings", counts), v.number(state.pot)
+        if every:
+            # Translators: the standings after a roll. {players}: every player
+            # with the chips held, as a list ("Ada 2, Bo 1, and Cy 0"); {pot}:
+            # the chips in the pot.
+            return v.gettext("Standings: {players}; in the pot: {pot}.").format(
+                players=players, pot=pot_)
+        # Translators: the standings after a roll at a table of many players,
+        # where only the players whose chips changed are named. {players}:
+        # those players with the chips each now holds, as a list ("Ada 2 and
+        # Bo 1"); {pot}: the chips in the pot.
+        return v.gettext("Standings, for those whose chips changed: {players}; in the pot:"
+                         " {pot}.").format(players=players, pot=pot_)
 
     def out_label(self) -> str:
         # Translators: the last column of the standings table of "aces walkthrough"

@@ -25,10 +25,15 @@ from babel.lists import format_list
 from babel.numbers import format_decimal
 
 from aces.i18n import babel_locale
+from aces.memo import Memo, weigh
 
 if t.TYPE_CHECKING:
     import gettext
     from collections.abc import Sequence
+
+
+#: The bytes each of a voice's memos may hold.
+_BUDGET: t.Final = 2 << 20
 
 
 class Voice:
@@ -43,14 +48,14 @@ class Voice:
         self.ngettext = catalog.ngettext
         self.pgettext = catalog.pgettext
         self.npgettext = catalog.npgettext
-        self._numbers: dict[int, str] = {}
-        self._lists: dict[tuple[str, ...], str] = {}
+        self._numbers: Memo[int, str] = Memo(_BUDGET)
+        self._lists: Memo[tuple[str, ...], str] = Memo(_BUDGET)
 
     def number(self, value: int) -> str:
         """A whole number as the language writes it (``20,000``, ``20 000``)."""
         text = self._numbers.get(value)
         if text is None:
-            text = self._numbers[value] = format_decimal(value, locale=self.locale)
+            text = self._numbers.keep(value, format_decimal(value, locale=self.locale), 160)
         return text
 
     def names(self, items: Sequence[str]) -> str:
@@ -58,7 +63,8 @@ class Voice:
         key = tuple(items)
         text = self._lists.get(key)
         if text is None:
-            text = self._lists[key] = format_list(list(key), locale=self.locale)
+            text = format_list(list(key), locale=self.locale)
+            self._lists.keep(key, text, weigh(key) + weigh(text))
         return text
 
     @staticmethod

@@ -44,6 +44,7 @@ from aces.events import (
     Unpaid,
 )
 from aces.games import Holding
+from aces.memo import Memo, weigh
 from aces.rules import Game, OptionValue, Roll, RollRequest, check_names
 from aces.rules.opening import Opening, decided
 
@@ -201,9 +202,21 @@ def next_roll(state: PotState) -> RollRequest | None:
     return None
 
 
-@functools.lru_cache(maxsize=1024)
 def _request(player: str, dice: int, stage: Stage) -> RollRequest:
-    """The same few requests, asked for once per roll of every game, made once."""
+    """The same few requests, asked for once per roll of every game, made once.
+
+    Only for short names: a thousand names of 60 KB each are not worth keeping.
+    """
+    if len(player) > _SHORT_NAME:
+        return RollRequest(player, dice, stage)
+    return _short_request(player, dice, stage)
+
+
+_SHORT_NAME: t.Final = 64
+
+
+@functools.lru_cache(maxsize=1024)
+def _short_request(player: str, dice: int, stage: Stage) -> RollRequest:
     return RollRequest(player, dice, stage)
 
 
@@ -213,9 +226,12 @@ def _request(player: str, dice: int, stage: Stage) -> RollRequest:
 #: Decisions already made, by everything in a state that decides can read.
 #: Games revisit the same situations over and over (a checked session of
 #: 20,000 games decides each one thousands of times), and both the key and
-#: the events are immutable, so remembering them keeps decide pure.
-_DECIDED: dict[tuple[t.Any, ...], tuple[Event, ...]] = {}
-_DECIDED_LIMIT: t.Final = 1 << 15
+#: the events are immutable, so remembering them keeps decide pure. The
+#: memo is bounded in bytes, and a table of many players is not remembered
+#: at all: its key holds every seat's chips and it never comes back.
+_DECIDED: Memo[tuple[t.Any, ...], tuple[Event, ...]] = Memo(16 << 20)
+#: The most players whose decisions are remembered.
+_MEMO_PLAYERS: t.Final = 16
 
 
 def decide(state: PotState, roll: Roll) -> tuple[Event, ...]:
@@ -227,13 +243,13 @@ def decide(state: PotState, roll: Roll) -> tuple[Event, ...]:
     receivers named in ``roll.to`` are refused with :class:`RollError`, as
     no die or chip is ever given by choice here.
     """
+    if len(state.players) > _MEMO_PLAYERS:
+        return _decide(state, roll)
     key = _decision_key(state, roll)
     events = _DECIDED.get(key)
     if events is None:
         events = _decide(state, roll)
-        if len(_DECIDED) >= _DECIDED_LIMIT:
-            _DECIDED.clear()
-        _DECIDED[key] = events
+        _DECIDED.keep(key, events, weigh(key) + weigh(events))
     return events
 
 
@@ -290,12 +306,12 @@ def _decide_turn(state: PotState, dice: tuple[int, ...], events: list[Event]) ->
     chips = list(state.chips)
     chips[seat] -= paid.to_pot + paid.to_left
     chips[left] += paid.to_left
-    holders = [s for s, held_now in enumerate(chips) if held_now]
+    # Counted at C speed: a table may have thousands of seats.
     in_play = sum(chips)
     if (state.finish == "last-chip" and in_play == 1) or (
-        state.finish == "last-holder" and len(holders) == 1
+        state.finish == "last-holder" and len(chips) - chips.count(0) == 1
     ):
-        holder = holders[0]
+        holder = next(s for s, held_now in enumerate(chips) if held_now)
         events.append(FinishStarted(player=state.players[holder], chips=in_play))
         events.append(TryStarted(player=state.players[holder]))
         return

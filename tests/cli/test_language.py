@@ -214,3 +214,43 @@ def test_clicks_messages_are_english_outside_a_run() -> None:
     with speaking(NB):
         assert click.core._("Usage:") == "Bruk:"  # type: ignore[attr-defined]
     assert click.core._("Usage:") == "Usage:"  # type: ignore[attr-defined]
+
+
+# -- Files, numbers and bare aces, in the user's language --------------------------------
+
+
+@pytest.mark.parametrize("kind", ["missing", "folder"])
+@pytest.mark.parametrize("args", [["play", "--players", "3", "--dice-file"], ["verify"],
+                                  ["replay"], ["walkthrough"]])
+def test_a_file_that_cannot_be_read_gets_the_same_norwegian_reason_everywhere(
+    tmp_path: t.Any, args: list[str], kind: str
+) -> None:
+    path = tmp_path / "nofile" if kind == "missing" else tmp_path
+    reason = ("filen eller mappen finnes ikke" if kind == "missing"
+              else "det er en mappe, ikke en fil")
+    result = run("--lang", "nb", *args, str(path))
+    assert result.exit_code != 0
+    assert result.stderr == f"aces: kan ikke lese {path}: {reason}\n"
+
+
+@pytest.mark.parametrize("args", [["play", "--players", "3", "-o"], ["record"]])
+def test_a_folder_is_no_file_to_write_in_norwegian(tmp_path: t.Any, args: list[str]) -> None:
+    result = run("--lang", "nb", *args, str(tmp_path), "--players", "3")
+    assert result.exit_code == 2
+    assert result.stderr == f"aces: kan ikke skrive {tmp_path}: det er en mappe, ikke en fil\n"
+
+
+def test_a_decimal_in_an_error_is_written_the_languages_way() -> None:
+    result = run("odds", "--players", "3", "--quantile", "2", "--lang", "nb")
+    assert result.exit_code == 2
+    assert result.stderr == "aces: --quantile må være mellom 0 og 1, ikke 2,0\n"
+
+
+@pytest.mark.parametrize(("args", "usage"), [([], "Usage: aces [OPTIONS] COMMAND [ARGS]..."),
+                                             (["--lang", "nb"], "Bruk: aces [VALG] KOMMANDO")])
+def test_bare_aces_prints_its_help_and_succeeds(args: list[str], usage: str) -> None:
+    result = run(*args)
+    assert result.exit_code == 0
+    assert result.stdout.startswith(usage)
+    assert "replay" in result.stdout
+    assert result.stderr == ""

@@ -314,7 +314,7 @@ def test_a_schema_1_log_is_not_added_to(tmp_path: Path) -> None:
 def test_a_folder_is_no_log(tmp_path: Path) -> None:
     result = run("record", str(tmp_path), *TABLE)
     assert result.exit_code == 2
-    assert "is a directory" in result.stderr
+    assert "it is a folder, not a file" in result.stderr
 
 
 # -- Logs a crash left behind ------------------------------------------------------------

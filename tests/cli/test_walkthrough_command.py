@@ -68,14 +68,18 @@ def test_a_missing_log_is_one_line_on_standard_error(tmp_path: Path) -> None:
     assert "nowhere.jsonl" in result.stderr
 
 
-def test_a_bad_line_is_named_and_nothing_is_printed(tmp_path: Path, e1_log: Path) -> None:
-    log = tmp_path / "bad.jsonl"
+def test_a_bad_line_is_named_and_nothing_past_it_is_printed(tmp_path: Path,
+                                                            e1_log: Path) -> None:
+    log, cut = tmp_path / "bad.jsonl", tmp_path / "cut.jsonl"
     lines = e1_log.read_bytes().splitlines(keepends=True)
+    cut.write_bytes(b"".join(lines[:6]))
     lines[6] = b"not an event\n"
     log.write_bytes(b"".join(lines))
     result = run("walkthrough", str(log), "--lang", "nb")
     assert result.exit_code == 1
-    assert result.stdout == ""
+    # Streamed: what the first six lines tell, and not a word more.
+    assert result.stdout == run("walkthrough", str(cut), "--lang", "nb").stdout
+    assert "Ada" in result.stdout
     assert result.stderr.startswith(f"aces: {log}, linje 7: ")
     assert "Traceback" not in result.stderr
 

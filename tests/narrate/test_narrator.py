@@ -114,3 +114,43 @@ def test_a_game_without_a_phrasebook_is_refused() -> None:
     assert "chess" in str(caught.value)
     nb = caught.value.render(translations("nb").gettext)
     assert nb.startswith("replay kan ennå ikke gjenfortelle")
+
+
+def big_table(tmp_path: t.Any, players: int) -> list[str]:
+    from worstcases import many_players
+
+    path = tmp_path / "big.jsonl"
+    many_players(path, players)
+    with path.open("rb") as handle:
+        teller = narrator()
+        for step in walk(read(handle, "big"), "big"):
+            teller.visit(step)
+        teller.end()
+        return teller.take()
+
+
+def test_a_large_tables_standings_name_only_the_players_whose_chips_changed(
+        tmp_path: t.Any) -> None:
+    story = big_table(tmp_path, 40)
+    standings = [line for line in story if line.startswith("Standings")]
+    # Each 1-1 empties one seat: 39 lines naming that seat alone, then the
+    # last seat's 1-3, and the whole table when the finish begins.
+    assert standings[0] == "Standings, for those whose chips changed: P1 0; in the pot: 2."
+    assert all(line.count(" 0") == 1 for line in standings[:-1])
+    assert standings[-1].startswith("Standings: P1 0, P2 0, ")
+    assert standings[-1].endswith("P40 1; in the pot: 79.")
+    assert story[story.index(standings[-1]) + 1].startswith("Only one chip is left in play")
+
+
+def test_a_table_of_twelve_is_shown_whole(tmp_path: t.Any) -> None:
+    story = big_table(tmp_path, 12)
+    standings = [line for line in story if line.startswith("Standings")]
+    assert standings[0] == ("Standings: P1 0, P2 2, P3 2, P4 2, P5 2, P6 2, P7 2, P8 2, P9 2,"
+                            " P10 2, P11 2, and P12 2; in the pot: 2.")
+
+
+def test_the_story_of_a_large_table_grows_with_the_log_not_its_square(tmp_path: t.Any) -> None:
+    small, large = big_table(tmp_path, 250), big_table(tmp_path, 1000)
+    words = [sum(map(len, story)) for story in (small, large)]
+    # Four times the players: four times the story, give or take, not sixteen.
+    assert words[1] < 5 * words[0]

@@ -19,13 +19,14 @@ POT: t.Final = game_named("pot")
 
 
 def test_the_cache_starts_afresh_when_full(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(phrasebook, "CACHE_LIMIT", 3)
+    monkeypatch.setattr(phrasebook, "CACHE_BUDGET", 4000)
     book = PotPhrasebook(Voice(translations("en"), "en"))
-    names = [f"P{n}" for n in range(10)]
+    names = [f"P{n}" for n in range(100)]
     for name in names:
         lines = book.say(Step[t.Any](1, ChipsToPot(player=name, count=2), None, POT))
         assert lines == (f"{name} puts 2 chips in the pot.",)
-        assert len(book._said) <= 3
+        assert 0 < book._said.weight <= 4000
+    assert len(book._said) < 50
 
 
 def test_the_same_event_is_put_into_words_once() -> None:

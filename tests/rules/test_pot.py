@@ -593,3 +593,28 @@ def test_decide_remembers_decisions_without_changing_them() -> None:
             assert pot.decide(state, roll) == fresh
             for event in fresh:
                 state = game.evolve(state, event)
+
+
+def test_the_memo_of_decisions_holds_megabytes_not_every_name_ever_seen() -> None:
+    import tracemalloc
+
+    tracemalloc.start()
+    try:
+        for game in range(1000):
+            # Eight long names, new in every game: each remembered decision
+            # would keep 40 KB alive.
+            names = [f"{seat}{game}-" + "x" * 5000 for seat in range(8)]
+            state = pot.start(engine.header(pot.GAME, names, {}))
+            pot.decide(state, Roll((3,)))
+        held = tracemalloc.get_traced_memory()[0]
+    finally:
+        tracemalloc.stop()
+    assert held < 24 << 20
+
+
+def test_a_table_of_many_players_is_decided_afresh_every_time() -> None:
+    names = [f"P{n}" for n in range(1, 41)]
+    state = pot.start(engine.header(pot.GAME, names, {}))
+    before = len(pot._DECIDED)
+    assert pot.decide(state, Roll((3,))) == (Rolled(player="P1", dice=(3,), stage="opening"),)
+    assert len(pot._DECIDED) == before

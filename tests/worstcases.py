@@ -1,0 +1,68 @@
+"""Legal logs that are the hardest for a reader: many players, many rolls, many games.
+
+Shared by the tests that bound what a command costs and by the benchmark
+(tests/benchmarks/worst.py). Each log is played by the package's own
+engine from scripted dice, so it verifies.
+"""
+
+from __future__ import annotations
+
+import typing as t
+
+from aces import engine
+from aces.dice import DiceFile, RandomDice
+from aces.log import LogWriter
+from aces.rules import game_named
+
+if t.TYPE_CHECKING:
+    from pathlib import Path
+
+POT: t.Final = game_named("pot")
+
+
+def seat_names(count: int) -> list[str]:
+    """``count`` distinct short names: P1, P2, P3..."""
+    return [f"P{n}" for n in range(1, count + 1)]
+
+
+def many_players(path: Path, players: int, *, idle_rounds: int = 1) -> int:
+    """A game of Aces in the Pot at a table of ``players``; the events written.
+
+    Everyone opens with one die (the first seat with a 6, the rest lower),
+    then plays ``idle_rounds`` rounds of rolls that move nothing; then each
+    seat in turn rolls 1-1 and puts both its chips in the pot, until the last
+    seat's 1-3 leaves one chip in play and wins the finish. Every roll of
+    the last stretch changes the standings of one player.
+    """
+    dice = ["6", *(str(1 + n % 5) for n in range(players - 1))]
+    dice += ["2 3"] * (players * idle_rounds)
+    dice += ["1 1"] * (players - 1)
+    dice += ["1 3", "2 3", "4 5", "2 2"]
+    return _write(path, [engine.header(POT, seat_names(players), {})], dice)
+
+
+def long_game(path: Path, rolls: int) -> int:
+    """A game of Aces in the Pot for two with ``rolls`` rolls that move nothing."""
+    dice = ["6", "1", *(["2 3"] * rolls), "1 1", "1 3", "2 3", "4 5", "2 2"]
+    return _write(path, [engine.header(POT, ["Ada", "Bo"], {})], dice)
+
+
+def session(path: Path, games: int) -> int:
+    """A session of ``games`` random games of Aces in the Pot for four players."""
+    players = ["Ada", "Bo", "Cy", "Dag"]
+    with path.open("wb") as out:
+        writer = LogWriter(out)
+        for number in range(games):
+            start = engine.header(POT, players, {}, seed=number + 1)
+            writer.write_all(engine.play(POT, start, RandomDice(number + 1)))
+    return writer.written
+
+
+def _write(path: Path, headers: list[t.Any], dice: list[str]) -> int:
+    source = DiceFile(dice, "worst-case dice")
+    with path.open("wb") as out:
+        writer = LogWriter(out)
+        for start in headers:
+            writer.write_all(engine.play(POT, start, source))
+    source.check_finished()
+    return writer.written
