@@ -56,13 +56,7 @@ from aces.events import (
 )
 from aces.games import registration
 from aces.narrate import Narrator
-from aces.narrate.chances import (
-    ChanceTeller,
-    Moment,
-    measure_of,
-    say_turning_point,
-    turning_points,
-)
+from aces.narrate.chances import ChanceTeller, TurningPoints, measure_of, say_turning_point
 from aces.narrate.phrasebook import LARGE_TABLE, changed_seats
 from aces.narrate.voice import Voice
 from aces.rules import fivedice, pot
@@ -380,8 +374,8 @@ class Walkthrough(Visitor[list[Part]]):
         #: Asides of the roll being settled, told once it is.
         self._pending: list[Aside] = []
         #: Each player's chance after every roll of the game, for its turning points.
-        self._teller = ChanceTeller()
-        self._moments: list[Moment] = []
+        self._teller = ChanceTeller(exact_only=True)
+        self._turns: TurningPoints | None = None
 
     def visit(self, step: Step[t.Any]) -> None:
         """Tell one step; its asides wait until the roll that caused them is settled."""
@@ -419,15 +413,15 @@ class Walkthrough(Visitor[list[Part]]):
             self._explain(rule, step.state)
 
     def _follow(self, step: Step[t.Any]) -> None:
-        """Each player's chance once a roll is settled, from an exact solution."""
+        """Each player's chance once a roll is settled, where it is exact."""
         teller = self._teller
         if teller.due(step):
             moment = teller.moment()
-            if moment is not None:
-                self._moments.append(moment)
-        if type(step.event) is GameStarted:
-            self._moments = []
+            if moment is not None and self._turns is not None:
+                self._turns.add(moment)
         teller.take(step)
+        if type(step.event) is GameStarted:
+            self._turns = TurningPoints(teller.start()) if teller.odds is not None else None
 
     def _turning_points(self) -> None:
         """The rolls that moved a chance most, once the game is over.
@@ -435,22 +429,22 @@ class Walkthrough(Visitor[list[Part]]):
         Only where the chances are exact: an estimate's margin would be
         taken for a move.
         """
-        teller = self._teller
+        teller, turns = self._teller, self._turns
         last = teller.moment(over=True)
-        if last is not None:
-            self._moments.append(last)
-        if teller.odds is None or not teller.odds.exact or teller.header is None:
+        if turns is None or teller.header is None:
             return
+        if last is not None:
+            turns.add(last)
         header = teller.header
-        said = [say_turning_point(self.voice, header.players, moment, seat, was, now,
-                                  measure_of(header.game))
-                for moment, seat, was, now in turning_points(self._moments, teller.start())]
+        said = [say_turning_point(self.voice, header.players, turn.moment, turn.seat,
+                                  turn.before, turn.after, measure_of(header.game))
+                for turn in turns.points()]
         if said:
             # Translators: the label of the aside of "aces walkthrough" that
             # names the rolls that moved a player's chance most.
             label = self.voice.gettext("Turning points")
             self._pending.append(Aside(TURNING_POINTS, label, " ".join(said)))
-        self._moments = []
+        self._turns = None
 
     def end(self) -> None:
         """The log is read: asides and standings still due, then the verdict."""

@@ -12,7 +12,9 @@ page's own file and counts them, and that collects console errors.
 
 from __future__ import annotations
 
+import json
 import os
+import re
 import shutil
 import typing as t
 from dataclasses import dataclass, field
@@ -26,6 +28,16 @@ if t.TYPE_CHECKING:
     from playwright.sync_api import Browser, ConsoleMessage, Dialog, Page, Request, Route
 
 REQUIRED: t.Final = "ACES_BROWSER_REQUIRED"
+_DATA: t.Final = re.compile(r'<script type="application/json" id="aces-data">(.*?)</script>',
+                            re.S)
+
+
+def page_data(page: Path) -> dict[str, t.Any]:
+    """The JSON a page embeds, read back as a browser's ``JSON.parse`` would."""
+    found = _DATA.search(page.read_text(encoding="utf-8"))
+    assert found is not None
+    data: dict[str, t.Any] = json.loads(found.group(1))
+    return data
 
 
 def chromium_path() -> str | None:

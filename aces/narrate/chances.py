@@ -18,6 +18,7 @@ where the game's chain is solved, an estimate with its margin where not.
 from __future__ import annotations
 
 import functools
+import heapq
 import typing as t
 
 from babel.core import Locale
@@ -46,7 +47,16 @@ def _pattern(locale: str) -> str:
 
 def percent(voice: Voice, value: float) -> str:
     """A chance as the language writes a percentage, to a tenth of a point."""
-    return str(format_percent(value, _pattern(voice.locale), locale=voice.locale))
+    return percent_in(value, voice.locale)
+
+
+def percent_in(value: float, locale: str) -> str:
+    """A chance as the Babel ``locale`` writes a percentage, to a tenth of a point.
+
+    >>> percent_in(0.2454, "nb_NO"), percent_in(0.2454, "en")
+    ('24,5\xa0%', '24.5%')
+    """
+    return str(format_percent(value, _pattern(locale), locale=locale))
 
 
 def measure_of(game: str) -> Measure:
@@ -96,7 +106,9 @@ class ChanceTeller:
     One solve serves every game of a table (:func:`aces.odds.position.odds_for`).
     """
 
-    def __init__(self) -> None:
+    def __init__(self, *, exact_only: bool = False) -> None:
+        #: Say nothing of a game whose chances would only be estimated.
+        self.exact_only = exact_only
         self.odds: PositionOdds | None = None
         self.header: GameStarted | None = None
         self._game: t.Any = None
@@ -116,6 +128,8 @@ class ChanceTeller:
 
             self.header = event
             self.odds = odds_of(event)
+            if self.exact_only and self.odds is not None and not self.odds.exact:
+                self.odds = None
             self._game = step.game
             self._number = 0
             self._roll = None
@@ -195,21 +209,49 @@ class ChanceNarrator(Narrator):
             self.lines.append(said)
 
 
-def turning_points(moments: t.Sequence[Moment], start: Chances,
-                   count: int = 3) -> list[tuple[Moment, int, float, float]]:
-    """The ``count`` rolls that moved one player's chance most, in the game's order.
+class Turn(t.NamedTuple):
+    """A turning point: the roll, the seat whose chance it moved most, and
+    that chance before and after it."""
 
-    Each comes with the player (a seat) whose chance moved most on that
-    roll, and that chance before and after it.
+    moment: Moment
+    seat: int
+    before: float
+    after: float
+
+
+class TurningPoints:
+    """The ``count`` rolls of a game that moved one player's chance most.
+
+    Fed one settled roll at a time, it keeps only the biggest moves so far,
+    so a game of any length costs the same memory.
     """
-    moves = []
-    before = start
+
+    def __init__(self, start: Chances, count: int = 3) -> None:
+        self.count = count
+        self._before = start
+        self._biggest: list[tuple[float, int, Turn]] = []
+
+    def add(self, moment: Moment) -> None:
+        """One more settled roll."""
+        was, now = self._before.by_seat, moment.chances.by_seat
+        seat = max(range(len(was)), key=lambda s: abs(now[s] - was[s]))
+        move = (abs(now[seat] - was[seat]), -moment.number,
+                Turn(moment, seat, was[seat], now[seat]))
+        if len(self._biggest) < self.count:
+            heapq.heappush(self._biggest, move)
+        else:
+            heapq.heappushpop(self._biggest, move)
+        self._before = moment.chances
+
+    def points(self) -> list[Turn]:
+        """The turning points so far, in the game's order."""
+        return sorted((turn for _, _, turn in self._biggest),
+                      key=lambda turn: turn.moment.number)
+
+
+def turning_points(moments: t.Iterable[Moment], start: Chances, count: int = 3) -> list[Turn]:
+    """The ``count`` rolls of ``moments`` that moved one player's chance most."""
+    points = TurningPoints(start, count)
     for moment in moments:
-        seat = max(range(len(before.by_seat)),
-                   key=lambda s: abs(moment.chances.by_seat[s] - before.by_seat[s]))
-        change = abs(moment.chances.by_seat[seat] - before.by_seat[seat])
-        moves.append((change, moment, seat, before.by_seat[seat], moment.chances.by_seat[seat]))
-        before = moment.chances
-    biggest = sorted(moves, key=lambda move: -move[0])[:count]
-    return [(moment, seat, was, now) for _, moment, seat, was, now in
-            sorted(biggest, key=lambda move: move[1].number)]
+        points.add(moment)
+    return points.points()

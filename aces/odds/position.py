@@ -78,9 +78,28 @@ class PositionOdds(t.Protocol):
 GAMES: t.Final = ("pot", "five-dice")
 
 
+#: The largest tables whose chances are estimated: beyond, a game runs so
+#: long that playing thousands of them on from every roll of a log would
+#: cost minutes, and no chance is given at all.
+MAX_ESTIMATE_PLAYERS: t.Final = 12
+MAX_ESTIMATE_PIECES: t.Final = 60
+
+
 def odds_of(header: GameStarted) -> PositionOdds | None:
-    """:func:`odds_for` a game of :data:`GAMES`; ``None`` for any other game."""
-    return odds_for(header) if header.game in GAMES else None
+    """:func:`odds_for` a game of :data:`GAMES` small enough to solve or to
+    estimate; ``None`` for any other (the replay and the page then say no
+    chance at all)."""
+    from aces.rules import game_named
+
+    if header.game not in GAMES:
+        return None
+    options = game_named(header.game).options(header.options)
+    pieces = len(header.players) * int(options.get("chips", options.get("dice", 1)))
+    odds = odds_for(header)
+    if not odds.exact and (len(header.players) > MAX_ESTIMATE_PLAYERS
+                           or pieces > MAX_ESTIMATE_PIECES):
+        return None
+    return odds
 
 
 def odds_for(header: GameStarted) -> PositionOdds:

@@ -82,7 +82,7 @@ def chart(positions: Sequence[dict[str, t.Any]], players: int, lang: str,
     for level in (0.0, 0.25, 0.5, 0.75, 1.0):
         parts.append(f'<line x1="0" x2="{WIDTH}" y1="{y(level)}" y2="{y(level)}"'
                      f' stroke="#bbb" stroke-width="1" vector-effect="non-scaling-stroke"/>')
-    for seat in range(players):
+    for seat in range(players if positions[0]["chances"] is not None else 0):
         points = " ".join(f"{x(k)},{y(position['chances'][seat]['chance'])}"
                           for k, position in enumerate(positions))
         dash = DASHES[seat % len(DASHES)]
@@ -148,3 +148,32 @@ def write_atomically(path: str, text: str) -> None:
     except BaseException:
         Path(temporary).unlink(missing_ok=True)
         raise
+
+
+def render_simulation(data: dict[str, t.Any]) -> str:
+    """The whole simulation page for the data of :func:`aces.page.simulation.collect`;
+    without a script it shows the exact values of the game asked for."""
+    from babel.numbers import format_decimal
+
+    from aces.i18n import babel_locale
+    from aces.narrate.chances import percent_in
+
+    lang = data["lang"]
+    words = data["labels"][lang]
+    table = next(entry for entry in data["tables"] if entry["players"] == data["players"]
+                 and entry["finish"] == data["finish"])
+    seats = data["seats"][lang][:table["players"]]
+    locale = babel_locale(lang)
+    fields = {name.replace("-", "_"): markup_text(value) for name, value in words.items()}
+    fields.update(
+        lang=markup_text(lang),
+        caption=markup_text(words["share"]),
+        seat_heads="".join(f'<th scope="col">{markup_text(seat)}</th>' for seat in seats),
+        exact_cells="".join(
+            f"<td>{markup_text(percent_in(p, locale))}</td>" for p in table["exact"]["by_seat"])
+        + f'<td>{markup_text(format_decimal(table["exact"]["rolls"], "0.00", locale=locale))}</td>',
+        css=_asset("simulate.css"),
+        js=_asset("simulate.js"),
+        data=script_json(data),
+    )
+    return string.Template(_asset("simulate.html")).substitute(fields)

@@ -14,17 +14,17 @@ The result is a plain dictionary: the JSON the page embeds, whose fields
 
 from __future__ import annotations
 
-import functools
 import typing as t
 
 from babel.core import Locale
-from babel.numbers import format_decimal, format_percent
+from babel.numbers import format_decimal
 
 from aces.errors import EmptyLogError, OptionError, Plural
 from aces.events import GameStarted, Rolled, RollUndone
 from aces.games import registration
 from aces.i18n import LANGUAGES, babel_locale, translations
 from aces.narrate import Narrator
+from aces.narrate.chances import percent_in
 from aces.walk import Visitor, drive
 
 if t.TYPE_CHECKING:
@@ -83,22 +83,16 @@ def labels(lang: str) -> dict[str, str]:
         # Translators: on the replay page of a game too large to solve.
         "estimated": _("Too many states to solve exactly: the chances are estimated by"
                        " playing games on from each moment, ± a 95 % margin."),
+        # Translators: on the replay page of a game too large even to estimate.
+        "no_odds": _("This game is too large for its chances to be worked out."),
         # Translators: the keys of the replay page; keep the key names.
         "keys": _("Keys: ← and → one roll, Home and End the first and the last,"
                   " space plays and pauses."),
     }
 
 
-@functools.cache
-def _percent_pattern(lang: str) -> str:
-    """The language's own percent pattern (``17 %`` in Norwegian) with one decimal."""
-    pattern = str(Locale.parse(babel_locale(lang)).percent_formats[None].pattern)
-    last = pattern.rfind("0")
-    return pattern[:last + 1] + ".0" + pattern[last + 1:]
-
-
 def _percent(value: float, lang: str) -> str:
-    return str(format_percent(value, _percent_pattern(lang), locale=babel_locale(lang)))
+    return percent_in(value, babel_locale(lang))
 
 
 def shown(chances: Chances, lang: str) -> list[str]:

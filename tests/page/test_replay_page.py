@@ -4,7 +4,6 @@ logs that go wrong. What the page does in a browser is in test_browser.py."""
 from __future__ import annotations
 
 import html
-import json
 import re
 import typing as t
 from pathlib import Path
@@ -17,18 +16,11 @@ from aces.log import read
 from aces.odds.position import odds_for
 from aces.walk import walk
 
+from browser import page_data
 from clitest import NO_LOCALE, one_line_error, run
 
 REPLAYS = Path(__file__).resolve().parents[2] / "replays"
 DATA = re.compile(r'<script type="application/json" id="aces-data">(.*?)</script>', re.S)
-
-
-def page_data(page: Path) -> dict[str, t.Any]:
-    """The JSON a page embeds, read back as a browser's ``JSON.parse`` would."""
-    found = DATA.search(page.read_text(encoding="utf-8"))
-    assert found is not None
-    data: dict[str, t.Any] = json.loads(found.group(1))
-    return data
 
 
 def write_page(log: Path, page: Path, *options: str) -> dict[str, t.Any]:

@@ -81,7 +81,8 @@
     $("held-head").textContent = data.game === "pot" ? w.chips : w.dice;
     $("chance-head").textContent = data.measure === "win" ? w.win : w.lose;
     $("middle-head").textContent = data.game === "pot" ? w.pot : w.centre;
-    $("odds-note").textContent = data.exact ? w.exact : w.estimated;
+    $("odds-note").textContent = data.start.chances === null ? w.no_odds
+      : (data.exact ? w.exact : w.estimated);
     $("title").textContent = data.start.text[lang][0] || "";
     document.querySelectorAll("#rolls li").forEach(function (item, k) {
       item.querySelector("a").textContent = at(k).label[lang];
@@ -120,7 +121,7 @@
       held.textContent = String(now.held[seat]);
       var chance = document.createElement("td");
       chance.className = "num";
-      chance.textContent = now.shown[lang][seat];
+      chance.textContent = now.shown ? now.shown[lang][seat] : "";
       row.appendChild(head); row.appendChild(held); row.appendChild(chance);
       body.appendChild(row);
     });
