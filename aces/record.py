@@ -120,9 +120,9 @@ class Table(Visitor["Table"]):
         assert game is not None, "a walk begins with game_started"
         if kind is Rolled:
             roll = t.cast("Rolled", event)
-            settled = game.rules.decide(game.state, Roll(roll.dice, roll.to))[1:]
-            game.standing.push(step.line, roll, game.state, settled)
-            self._pending = list(settled)
+            decided = game.rules.decide(game.state, Roll(roll.dice, roll.to))
+            game.standing.push((step.line, roll, game.state, decided))
+            self._pending = list(decided[1:])
         elif kind is RollUndone:
             game.standing.pop()
             self._pending = []
@@ -175,7 +175,7 @@ class Table(Visitor["Table"]):
         steps = self.start()
         line = self.seq + 1
         steps += self._apply(events)
-        game.standing.push(line, t.cast("Rolled", events[0]), before, events[1:])
+        game.standing.push((line, t.cast("Rolled", events[0]), before, events))
         return steps
 
     def undo(self) -> list[Step[t.Any]]:

@@ -79,12 +79,17 @@ _WRONG_COUNT: t.Final = Plural("{player} rolls {expected} die here, not {count}"
 
 class Stand(t.NamedTuple, t.Generic[S]):
     """A roll still standing: its line, the roll, the state before it, and
-    the events it settled."""
+    the events the rules decided for it (the roll itself first)."""
 
     line: int
     roll: Rolled
     before: S
-    settled: tuple[Event, ...]
+    decided: tuple[Event, ...]
+
+    @property
+    def settled(self) -> tuple[Event, ...]:
+        """The events the roll settled, after the roll itself."""
+        return self.decided[1:]
 
 
 class Step(t.NamedTuple, t.Generic[S]):
@@ -110,11 +115,17 @@ class Standing(t.Generic[S]):
     (:data:`UNDO_DEPTH` but at a table of thousands).
     """
 
-    __slots__ = ("_rolls",)
+    __slots__ = ("_rolls", "push")
 
     def __init__(self, players: int = 0) -> None:
         depth = undo_depth(players) if players else UNDO_DEPTH
-        self._rolls: collections.deque[Stand[S]] = collections.deque(maxlen=depth)
+        self._rolls: collections.deque[tuple[int, Rolled, S, tuple[Event, ...]]] = \
+            collections.deque(maxlen=depth)
+        #: Keep a roll just played: its line, the roll, the state before it
+        #: and the events decided for it, as a plain tuple (the deque's own
+        #: append, as the walk calls it for every roll of a log).
+        self.push: t.Callable[[tuple[int, Rolled, S, tuple[Event, ...]]], None] = \
+            self._rolls.append
 
     @property
     def depth(self) -> int:
@@ -123,10 +134,6 @@ class Standing(t.Generic[S]):
 
     def __len__(self) -> int:
         return len(self._rolls)
-
-    def push(self, line: int, roll: Rolled, before: S, settled: tuple[Event, ...]) -> None:
-        """A roll played at ``line``, from the state ``before``, settling ``settled``."""
-        self._rolls.append(Stand(line, roll, before, settled))
 
     def undo(self) -> RollUndone | None:
         """The event that takes back the last roll standing; ``None`` if none is left."""
@@ -137,7 +144,7 @@ class Standing(t.Generic[S]):
 
     def pop(self) -> Stand[S]:
         """Take back the last roll standing, and give it."""
-        return self._rolls.pop()
+        return Stand._make(self._rolls.pop())
 
 
 class Visitor(t.Generic[ResultT]):
@@ -208,6 +215,7 @@ def walk(
         yield new(Step, (line, header, state, game, None))
         next_roll, decide, evolve = game.next_roll, game.decide, game.evolve
         standing: Standing[t.Any] = Standing(len(header.players))
+        push = standing.push
         last_line = line
         while True:
             request = next_roll(state)
@@ -248,7 +256,7 @@ def walk(
             if next(consequences) != roll:
                 raise LogError(source, line, "the rules give {expected} here, not {found}",
                                expected=_show(expected[0]), found=_show(roll))
-            standing.push(line, roll, state, expected[1:])
+            push((line, roll, state, expected))
             state = evolve(state, roll)
             yield new(Step, (line, roll, state, game, None))
             for consequence in consequences:

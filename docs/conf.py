@@ -1,8 +1,8 @@
-"""Sphinx configuration for the aces documentation, in English and Norwegian Bokmål.
+"""Sphinx configuration for the aces documentation, in English, Bokmål and Nynorsk.
 
-Build both languages, with warnings as errors, with ``scripts/docs.py``; or
-one at a time with ``sphinx-build -W -b html docs OUT`` and
-``sphinx-build -W -b html -D language=nb docs OUT``. Every number, table,
+Build every language, with warnings as errors, with ``scripts/docs.py``; or
+one at a time with ``sphinx-build -W -b html docs OUT/en`` and
+``sphinx-build -W -b html -D language=nn docs OUT/nn``. Every number, table,
 plot and walkthrough in the pages is computed by the package's own
 extension (:mod:`aces.sphinxext`) while the pages are built.
 """
@@ -12,7 +12,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from aces import __version__
-from aces.sphinxext.locales import compiled
+from aces.sphinxext.locales import compiled, languages
 
 project = "aces"
 author = "The aces developers"
@@ -26,14 +26,18 @@ extensions = [
 ]
 
 language = "en"
-# The Norwegian catalogs, compiled outside the source tree (see aces.sphinxext.locales).
-locale_dirs = [compiled(Path(__file__).parent / "locale")]
+# The site's languages are the catalogs that exist: English, and every
+# docs/locale/LANG (see aces.sphinxext.locales); each page links to itself in
+# every one of them. The catalogs are compiled outside the source tree.
+LOCALE = Path(__file__).parent / "locale"
+aces_languages = languages(LOCALE)
+locale_dirs = [compiled(LOCALE)]
 gettext_auto_build = False
 gettext_compact = False
 gettext_uuid = False
 gettext_location = False
 gettext_last_translator = "The aces developers"
-gettext_language_team = "Norwegian Bokmål"
+gettext_language_team = "The aces developers"
 
 # Curly quotes and ellipses, but "--option" stays two hyphens in the help texts.
 smartquotes_action = "qe"
@@ -42,6 +46,12 @@ exclude_patterns = ["_build", "_templates", "locale"]
 aces_log_root = ".."
 
 html_theme = "furo"
+# The language switcher lives in furo's announcement bar (see _templates/page.html),
+# a quiet bar at the top of every page when the site has more than one language.
+_BAR = {"color-announcement-background": "var(--color-background-secondary)",
+        "color-announcement-text": "var(--color-foreground-primary)"}
+html_theme_options = {"light_css_variables": _BAR, "dark_css_variables": _BAR,
+                      **({"announcement": "languages"} if len(aces_languages) > 1 else {})}
 # Furo's icons with their titles translatable (the theme writes them in English).
 templates_path = ["_templates"]
 html_title = "aces"

@@ -1,13 +1,16 @@
 """Build the documentation in every language, and keep its translations in step.
 
-    .venv/bin/python scripts/docs.py build [OUT]   # HTML in OUT/en and OUT/nb, doctests; -W
+    .venv/bin/python scripts/docs.py build [OUT]   # HTML in OUT/en, OUT/nb, OUT/nn..., doctests
     .venv/bin/python scripts/docs.py update        # extract the messages, merge into each .po
+    .venv/bin/python scripts/docs.py init LANG     # start the catalogs of a new language
     .venv/bin/python scripts/docs.py check         # fail if a catalog is out of step
 
+The languages are the catalogs that exist: English, the language of the
+pages, and every ``docs/locale/LANG`` (see ``aces.sphinxext.locales``).
 ``build`` runs ``sphinx-build -W --keep-going`` once per language (English
-from ``docs/`` as it is, Norwegian with ``-D language=nb``) and once with
-the doctest builder, side by side in separate processes, and fails if any
-of them has a warning. OUT defaults to ``build/docs``.
+from ``docs/`` as it is, the others with ``-D language=LANG``) and once
+with the doctest builder, side by side in separate processes, and fails if
+any of them has a warning. OUT defaults to ``build/docs``.
 
 ``update`` runs the gettext builder into a temporary folder and merges each
 template into ``docs/locale/LANG/LC_MESSAGES/NAME.po`` with Babel: kept
@@ -15,8 +18,10 @@ translations stay, new messages come in untranslated (never fuzzy), and
 messages the pages no longer have are dropped. ``check`` fails on a message
 left untranslated, a fuzzy entry, a catalog missing a message of the pages
 or holding one they no longer have, or a translation whose inline markup
-(roles such as ``:aces:`try``` and ``literals``) differs from its message's.
-The test suite (tests/docs/test_build.py) runs the same build and checks.
+(roles such as ``:aces:`try``` and ``literals``) differs from its message's,
+in every language alike. ``init`` creates the catalogs of a new language,
+every message untranslated, the theme's words included. The test suite
+(tests/docs/test_build.py) runs the same build and checks.
 """
 
 from __future__ import annotations
@@ -33,20 +38,17 @@ from pathlib import Path
 
 ROOT: t.Final = Path(__file__).resolve().parent.parent
 DOCS: t.Final = ROOT / "docs"
-LOCALE: t.Final = DOCS / "locale"
-#: The languages of the site; English is the language of the sources.
-LANGUAGES: t.Final = ("en", "nb")
-TRANSLATED: t.Final = ("nb",)
 
 HEADER: t.Final = """\
-# Norwegian Bokmål translations of the aces documentation.
+# {name} translations of the aces documentation.
 # Copyright (C) 2026 The aces developers
 # This file is distributed under the same license as the aces project.
 #"""
 #: Catalogs kept by hand: ``sphinx`` holds the theme's words as well as those
 #: of our templates, which are all the gettext builder finds; update only
 #: adds what is missing to it, and check does not mind its extra words.
-KEPT_BY_HAND: t.Final = frozenset({"sphinx"})
+THEME: t.Final = "sphinx"
+KEPT_BY_HAND: t.Final = frozenset({THEME})
 
 #: Inline markup a translation must keep as it is: roles, literals, references.
 _MARKUP: t.Final = re.compile(r":[a-z-]+:`[^`]+`|``[^`]+``|`[^`]+`_")
@@ -70,6 +72,18 @@ class Build(t.NamedTuple):
     def passed(self) -> bool:
         """Sphinx finished and warned of nothing."""
         return self.returncode == 0 and not self.warnings.strip()
+
+
+def languages(docs: Path = DOCS) -> list[str]:
+    """The languages of the site: English, the language of the pages, then each catalog's."""
+    from aces.sphinxext.locales import languages as found
+
+    return found(docs / "locale")
+
+
+def translated(docs: Path = DOCS) -> list[str]:
+    """The languages that have catalogs: every one but English."""
+    return languages(docs)[1:]
 
 
 def sphinx(builder: str, out: Path, *extra: str, source: Path = DOCS) -> list[str]:
@@ -101,22 +115,25 @@ def finish(name: str, command: list[str], process: subprocess.Popen[str]) -> Bui
     return Build(name, out, process.returncode, output, text)
 
 
-def build(out: Path) -> list[Build]:
-    """Build every language and run the doctests, in parallel; the result of each."""
+def build(out: Path, docs: Path = DOCS, only: t.Sequence[str] | None = None,
+          doctest: bool = True) -> list[Build]:
+    """Build each language (``only`` those, if given) and run the doctests, in parallel."""
     jobs = {f"html-{lang}": sphinx("html", out / lang, *(() if lang == "en" else
-                                                          ("-D", f"language={lang}")))
-            for lang in LANGUAGES}
-    jobs["doctest"] = sphinx("doctest", out / "doctest")
+                                                          ("-D", f"language={lang}")),
+                                   source=docs)
+            for lang in languages(docs) if only is None or lang in only}
+    if doctest:
+        jobs["doctest"] = sphinx("doctest", out / "doctest", source=docs)
     running = {name: run(command) for name, command in jobs.items()}
     return [finish(name, jobs[name], process) for name, process in running.items()]
 
 
-def extract(out: Path) -> dict[str, t.Any]:
+def extract(out: Path, docs: Path = DOCS) -> dict[str, t.Any]:
     """Run the gettext builder into ``out``; the template of each page, by name."""
     from babel.messages.pofile import read_po
 
     warning_file(out).parent.mkdir(parents=True, exist_ok=True)
-    subprocess.run(sphinx("gettext", out), check=True)
+    subprocess.run(sphinx("gettext", out, source=docs), check=True)
     templates = {}
     for pot in sorted(out.rglob("*.pot")):
         with pot.open("rb") as handle:
@@ -156,19 +173,51 @@ def _messages_part(po: bytes) -> bytes:
     return po.split(b"\n\n", 1)[-1]
 
 
-def update() -> None:
+def _name(lang: str) -> str:
+    """A language's English name, for the first line of its catalogs."""
+    from babel import Locale, UnknownLocaleError
+
+    try:
+        return str(Locale.parse(lang).english_name or lang)
+    except (ValueError, UnknownLocaleError):
+        return lang
+
+
+def init(lang: str, docs: Path = DOCS) -> None:
+    """Start the catalogs of a new language: every message, none translated yet.
+
+    The theme's words (kept by hand) are those the other languages' ``sphinx.po`` hold.
+    """
+    from babel.messages.catalog import Catalog
+
+    folder = docs / "locale" / lang / "LC_MESSAGES"
+    if folder.exists():
+        raise SystemExit(f"{folder} exists already: run update to bring it in step")
+    theme = Catalog(locale=lang, project="aces", copyright_holder="The aces developers",
+                    fuzzy=False, header_comment=HEADER.format(name=_name(lang)))
+    for other in sorted((docs / "locale").glob(f"*/LC_MESSAGES/{THEME}.po")):
+        for message in _load(other, other.parent.parent.name):
+            if message.id and message.id not in theme:
+                theme.add(message.id, ("", "") if isinstance(message.id, tuple) else "",
+                          flags=message.flags - {"fuzzy"})
+    folder.mkdir(parents=True)
+    _write(folder / f"{THEME}.po", theme)
+    update(docs)
+
+
+def update(docs: Path = DOCS) -> None:
     """Merge freshly extracted templates into every language's catalogs."""
     from babel.messages.catalog import Catalog
 
     with tempfile.TemporaryDirectory(prefix="aces-docs-pot-") as scratch:
-        templates = extract(Path(scratch))
-    for lang in TRANSLATED:
-        folder = LOCALE / lang / "LC_MESSAGES"
+        templates = extract(Path(scratch), docs)
+    for lang in translated(docs):
+        folder = docs / "locale" / lang / "LC_MESSAGES"
         for name, template in templates.items():
             path = folder / f"{name}.po"
             catalog = _load(path, lang) if path.exists() else Catalog(
                 locale=lang, project="aces", copyright_holder="The aces developers",
-                fuzzy=False, header_comment=HEADER)
+                fuzzy=False, header_comment=HEADER.format(name=_name(lang)))
             catalog.project, catalog.version = "aces", template.version
             catalog.last_translator = catalog.language_team = "The aces developers"
             catalog.msgid_bugs_address = ""
@@ -199,11 +248,12 @@ def markup(text: str) -> Counter[str]:
     return Counter(_MARKUP.findall(text))
 
 
-def problems(templates: dict[str, t.Any]) -> list[str]:
-    """What is out of step between the pages and the catalogs; empty when sound."""
+def problems(templates: dict[str, t.Any], docs: Path = DOCS) -> list[str]:
+    """What is out of step between the pages and the catalogs, in every language;
+    empty when sound."""
     found = []
-    for lang in TRANSLATED:
-        folder = LOCALE / lang / "LC_MESSAGES"
+    for lang in translated(docs):
+        folder = docs / "locale" / lang / "LC_MESSAGES"
         for name, template in templates.items():
             path = folder / f"{name}.po"
             if not path.exists():
@@ -219,28 +269,39 @@ def problems(templates: dict[str, t.Any]) -> list[str]:
             for message in catalog:
                 if not message.id:
                     continue
-                where = f"{lang}/{name}: {message.id[:60]!r}"
+                # A plural message (the theme's search results) has a form for each count.
+                source = message.id[0] if isinstance(message.id, tuple) else message.id
+                forms = message.string if isinstance(message.string, tuple) else (
+                    message.string,)
+                where = f"{lang}/{name}: {source[:60]!r}"
                 if message.fuzzy:
                     found.append(f"{where} is fuzzy")
-                if not message.string:
+                if not all(forms):
                     found.append(f"{where} is not translated")
-                elif markup(message.string) != markup(message.id):
+                elif any(markup(form) != markup(source) for form in forms):
                     found.append(f"{where}: the markup differs in the translation")
     return found
 
 
-def check() -> list[str]:
+def check(docs: Path = DOCS) -> list[str]:
     """Extract the pages' messages now and compare them with the catalogs."""
     with tempfile.TemporaryDirectory(prefix="aces-docs-pot-") as scratch:
-        return problems(extract(Path(scratch)))
+        return problems(extract(Path(scratch), docs), docs)
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("command", choices=["build", "update", "check"])
+    parser.add_argument("command", choices=["build", "update", "init", "check"])
     parser.add_argument("out", nargs="?", default=str(ROOT / "build" / "docs"),
-                        help="where build writes the sites (default: build/docs)")
+                        help="where build writes the sites (default: build/docs);"
+                             " for init, the new language (nn, sv...)")
     options = parser.parse_args(argv)
+    if options.command == "init":
+        if options.out == parser.get_default("out") or not options.out.isidentifier():
+            parser.error("init needs the code of the new language, such as sv")
+        init(options.out)
+        print(f"docs/locale/{options.out}: translate every message, then run check")
+        return 0
     if options.command == "build":
         failed = False
         for result in build(Path(options.out)):

@@ -65,3 +65,16 @@ def browser() -> t.Iterator[t.Any]:
     from browser import launch
 
     yield from launch()
+
+
+@pytest.fixture(scope="session")
+def site(tmp_path_factory: pytest.TempPathFactory) -> dict[str, t.Any]:
+    """The documentation built once, every language and the doctests, by name, and
+    the fresh message templates (tests/docs: the build's checks, and the browser's)."""
+    from docsite import load_tool
+
+    tool = load_tool()
+    out = tmp_path_factory.mktemp("docs")
+    builds: dict[str, t.Any] = {result.name: result for result in tool.build(out)}
+    builds["templates"] = tool.extract(out / "gettext")
+    return builds

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import math
+import sys
 import typing as t
 
 import click
@@ -13,6 +15,7 @@ from aces.errors import N_
 
 if t.TYPE_CHECKING:
     import gettext
+    from collections.abc import Callable, Iterator
 
     from aces.odds import Odds
 
@@ -31,6 +34,11 @@ OUTCOME_NAMES: t.Final = (
     # Translators: an outcome of one roll: one die shows 1 and the other 6.
     N_("an ace and a six"),
 )
+#: Games with at least this many states show a progress bar while they are
+#: solved (on a terminal): a second or more of work.
+PROGRESS_FROM: t.Final = 20_000
+#: Steps of the progress bar.
+_STEPS: t.Final = 1000
 #: Rows of the length table, at most.
 LENGTH_ROWS: t.Final = 20
 #: The smallest chance the length table shows (0.1 % with one decimal).
@@ -55,13 +63,14 @@ def odds(players: int, chips: int, finish: str, quantile: float, as_json: bool,
     """Exact chances of Aces in the Pot, never sampled.
 
     One roll of two dice, what a roll costs, the finish, and for the whole
-    game each seat's chance to win (seat 0 rolls first after the opening),
+    game each seat's chance to win (seat 1 rolls first after the opening),
     the expected number of rolls and how the length of a game is spread.
 
     The keys of --json: game, players, options; roll and roll_cost, each
     exact fraction as text ("4/9") beside its value; try_success and
-    finish_from_holder, the finish with one chip; win_by_seat, a chance for
-    each seat; expected_rolls and sd_rolls; length_cdf, whose k-th entry
+    finish_from_holder, the finish with one chip, from the holder on to the
+    left; win_by_seat, a chance for each seat, the first entry for seat 1
+    (who rolls first after the opening); expected_rolls and sd_rolls; length_cdf, whose k-th entry
     (counted from 1) is the chance that the game is over within k rolls, up
     to quantile, reached after rolls_at_quantile rolls; states, the size of
     the chain solved.
@@ -74,12 +83,36 @@ def odds(players: int, chips: int, finish: str, quantile: float, as_json: bool,
         chosen, catalog = translations(lang)
         with numbers_in_errors(chosen):
             options = pot.options({"finish": finish, "chips": chips})
-            answer = exact(players, chips, t.cast("pot.Finish", options["finish"]),
-                                      quantile)
+            with _progress(None if as_json else players, chips, catalog) as progress:
+                answer = exact(players, chips, t.cast("pot.Finish", options["finish"]),
+                               quantile, progress)
         text = json.dumps(as_dict(answer), indent=2) if as_json else report(answer, chosen,
                                                                            catalog)
         with writing(None):
             click.echo(text)
+
+
+@contextlib.contextmanager
+def _progress(players: int | None, chips: int, catalog: gettext.NullTranslations,
+              ) -> Iterator[Callable[[float], None] | None]:
+    """A progress bar on standard error while a big game is solved: on a
+    terminal only, and never for --json (``players`` is ``None``), so that
+    what a program reads is only the answer."""
+    if players is None or not sys.stderr.isatty():
+        yield None
+        return
+    from aces.odds import check_size
+
+    if check_size(players, chips) < PROGRESS_FROM:
+        yield None
+        return
+    # Translators: the label of the progress bar while the exact odds are worked out.
+    label = catalog.gettext("Solving")
+    with click.progressbar(length=_STEPS, file=sys.stderr, label=label) as bar:
+        def advance(done: float) -> None:
+            bar.update(min(_STEPS, round(done * _STEPS)) - bar.pos)
+
+        yield advance
 
 
 def as_dict(answer: Odds) -> dict[str, t.Any]:
@@ -168,11 +201,11 @@ def report(answer: Odds, lang: str, catalog: gettext.NullTranslations) -> str:
 
     solution = answer.solution
     lines.append(_("The whole game"))
-    lines.append("  " + _("Seat 0 rolls first after the opening; the others follow to the left."))
-    # Translators: column headings: a seat number (0 rolls first) and its chance to win.
+    lines.append("  " + _("Seat 1 rolls first after the opening; the others follow to the left."))
+    # Translators: column headings: a seat number (1 rolls first) and its chance to win.
     rows = [[_("seat"), _("chance to win")]]
-    rows += [[str(seat), percent(chance, lang, 2)]
-             for seat, chance in enumerate(solution.win_by_seat)]
+    rows += [[integer(seat, lang), percent(chance, lang, 2)]
+             for seat, chance in enumerate(solution.win_by_seat, start=1)]
     lines.append(table(rows, "    "))
     # Translators: rolls count every roll of two dice after the opening, tries included.
     lines.append("  " + _("Rolls in a game: {mean} on average, standard deviation {sd}.").format(

@@ -83,7 +83,8 @@ def simulate(players: int, games: int, seed: int | None, game_name: str, finish:
     with a few dice in all (one die each, say), have an exact answer.
 
     The keys of --json: game, players, options, games, seed; win_by_seat
-    (pot) or loss_by_seat (five-dice), a share for each seat, and
+    (pot) or loss_by_seat (five-dice), a share for each seat, the first
+    entry for seat 1 (who rolls first after the opening), and
     win_by_seat_ci or loss_by_seat_ci, a [low, high] interval for each;
     expected_rolls, expected_rolls_ci and sd_rolls for the game's length;
     rolls_per_turn (five-dice only); confidence (0.95); exact, the exact
@@ -217,7 +218,7 @@ def report(sim: Simulation, seed: int, summary: Summary, exact: Exact | None, la
             game=_(GAME_NAMES.get(sim.game, sim.game)), games=integer(summary.games, lang)),
         ", ".join(details),
         "",
-        _("Seat 0 rolls first after the opening; the others follow to the left."),
+        _("Seat 1 rolls first after the opening; the others follow to the left."),
     ]
     losers = sim.game in COUNTS_LOSERS
     # Translators: column headings: a seat number, its share of the simulated wins (of the
@@ -230,12 +231,19 @@ def report(sim: Simulation, seed: int, summary: Summary, exact: Exact | None, la
     rows = [header]
     for seat, (share, interval) in enumerate(
             zip(summary.win_by_seat, summary.win_intervals, strict=True)):
-        row = [str(seat), percent(share, lang, 2), _interval(interval, lang, catalog)]
+        row = [integer(seat + 1, lang), percent(share, lang, 2),
+               _interval(interval, lang, catalog)]
         if exact is not None:
             value = exact.win_by_seat[seat]
             row += [percent(value, lang, 2), yes if interval.holds(value) else no]
         rows.append(row)
-    lines += [table(rows, "  "), ""]
+    lines.append(table(rows, "  "))
+    if exact is not None:
+        # Translators: under the table of "aces simulate", beside the exact
+        # answers: a "no" in its last column is what chance alone gives now and then.
+        lines.append(_("About one 95% interval in twenty misses the exact value by chance"
+                       " alone, so an occasional no is expected."))
+    lines.append("")
 
     low, high = summary.rolls_interval
     # Translators: rolls count every roll after the opening (Aces in the Pot: tries

@@ -102,32 +102,33 @@ class FiveDicePhrasebook(Phrasebook):
         v = self.voice
         event = step.event
         state: FiveDiceState = step.state
-        if isinstance(event, Rolled):
-            return (self._roll(event, state),)
-        if isinstance(event, DiceToCentre):
-            # Translators: the narrator; a roller's 1s go to the centre, out
-            # of the game. {player}: the roller; {count}: the dice.
-            return (v.ngettext("{player} puts {count} die in the centre.",
-                               "{player} puts {count} dice in the centre.",
-                               event.count).format(player=event.player,
-                                                   count=v.number(event.count)),)
-        if isinstance(event, DicePassed):
-            return (self._passed(event),)
-        if isinstance(event, RollAgain):
-            held = state.held[state.seats[event.player]]
-            # Translators: the narrator; the roll moved dice, so the same
-            # player rolls again. {player}: who rolls; {count}: the dice
-            # still held, all of which are rolled.
-            return (v.ngettext("{player} rolls again with {count} die.",
-                               "{player} rolls again with {count} dice.",
-                               held).format(player=event.player, count=v.number(held)),)
-        if isinstance(event, TurnMissed):
-            # Translators: the narrator; a player without dice cannot roll,
-            # but stays in the game. {player}: that player.
-            return (v.gettext("{player} holds no dice and misses the turn.")
-                    .format(player=event.player),)
-        if isinstance(event, GameOver):
-            return (self._lost(event, state),)
+        match event:
+            case Rolled():
+                return (self._roll(event, state),)
+            case DiceToCentre():
+                # Translators: the narrator; a roller's 1s go to the centre, out
+                # of the game. {player}: the roller; {count}: the dice.
+                return (v.ngettext("{player} puts {count} die in the centre.",
+                                   "{player} puts {count} dice in the centre.",
+                                   event.count).format(player=event.player,
+                                                       count=v.number(event.count)),)
+            case DicePassed():
+                return (self._passed(event),)
+            case RollAgain():
+                held = state.held[state.seats[event.player]]
+                # Translators: the narrator; the roll moved dice, so the same
+                # player rolls again. {player}: who rolls; {count}: the dice
+                # still held, all of which are rolled.
+                return (v.ngettext("{player} rolls again with {count} die.",
+                                   "{player} rolls again with {count} dice.",
+                                   held).format(player=event.player, count=v.number(held)),)
+            case TurnMissed():
+                # Translators: the narrator; a player without dice cannot roll,
+                # but stays in the game. {player}: that player.
+                return (v.gettext("{player} holds no dice and misses the turn.")
+                        .format(player=event.player),)
+            case GameOver():
+                return (self._lost(event, state),)
         return self.tell_shared(event, total=state.dice_each > 1)
 
     def _roll(self, event: Rolled, state: FiveDiceState) -> str:

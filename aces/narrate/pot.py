@@ -85,61 +85,62 @@ class PotPhrasebook(Phrasebook):
     def tell(self, step: Step[PotState]) -> Lines:
         v = self.voice
         event = step.event
-        if isinstance(event, Rolled):
-            return (self._roll(event, step.state),)
-        if isinstance(event, ChipsToPot):
-            # Translators: the narrator; aces cost a player chips. {player}:
-            # the roller; {count}: the chips that go into the pot.
-            return (v.ngettext("{player} puts {count} chip in the pot.",
-                               "{player} puts {count} chips in the pot.",
-                               event.count).format(player=event.player,
-                                                   count=v.number(event.count)),)
-        if isinstance(event, AceIgnored):
-            # Translators: the narrator; an ace would have sent the last chip
-            # in play to the pot, which the rules never allow.
-            return (v.gettext("The ace is ignored: the last chip in play never goes to"
-                              " the pot."),)
-        if isinstance(event, ChipsPassed):
-            # Translators: the narrator; sixes pass chips to the left.
-            # {player}: who passes; {count}: the chips passed; {receiver}: the
-            # player on the left who gets them.
-            return (v.ngettext("{player} passes {count} chip to {receiver} on the left.",
-                               "{player} passes {count} chips to {receiver} on the left.",
-                               event.count).format(player=event.player, receiver=event.to,
-                                                   count=v.number(event.count)),)
-        if isinstance(event, Unpaid):
-            # Translators: the narrator; the roller has run out of chips
-            # part-way through a roll. {player}: the roller.
-            return (v.gettext("{player} is broke, so the rest of the roll costs nothing.")
-                    .format(player=event.player),)
-        if isinstance(event, TurnMissed):
-            # Translators: the narrator; a player without chips cannot roll.
-            # {player}: that player.
-            return (v.gettext("{player} has empty hands and misses the turn.")
-                    .format(player=event.player),)
-        if isinstance(event, FinishStarted):
-            return (self._finish(event),)
-        if isinstance(event, TryStarted):
-            # Translators: the narrator; the finish. {player}: who makes the
-            # try (three rolls, none of which may show a six).
-            return (v.gettext("{player} makes a try and needs three rolls without a six"
-                              " to win the pot.").format(player=event.player),)
-        if isinstance(event, TryFailed):
-            # Translators: the narrator; a six ended a try. {roll}: which roll
-            # of the try it was (1, 2 or 3).
-            return (v.gettext("The try is over: roll {roll} shows a six.")
-                    .format(roll=v.number(event.roll)),)
-        if isinstance(event, PlayResumed):
-            # Translators: the narrator; the finish of the last-holder game,
-            # where the failed holder still has chips. {player}: who rolls next.
-            return (v.gettext("The holder still has chips, so normal play goes on and"
-                              " {player} rolls next.").format(player=event.player),)
-        if isinstance(event, TryWon):
-            # Translators: the narrator; a try succeeded. {player}: who made it.
-            return (v.gettext("Three rolls without a six: {player} has done it!")
-                    .format(player=event.player),)
-        if isinstance(event, GameOver):
-            return (self._won(event),)
+        match event:
+            case Rolled():
+                return (self._roll(event, step.state),)
+            case ChipsToPot():
+                # Translators: the narrator; aces cost a player chips. {player}:
+                # the roller; {count}: the chips that go into the pot.
+                return (v.ngettext("{player} puts {count} chip in the pot.",
+                                   "{player} puts {count} chips in the pot.",
+                                   event.count).format(player=event.player,
+                                                       count=v.number(event.count)),)
+            case AceIgnored():
+                # Translators: the narrator; an ace would have sent the last chip
+                # in play to the pot, which the rules never allow.
+                return (v.gettext("The ace is ignored: the last chip in play never goes to"
+                                  " the pot."),)
+            case ChipsPassed():
+                # Translators: the narrator; sixes pass chips to the left.
+                # {player}: who passes; {count}: the chips passed; {receiver}: the
+                # player on the left who gets them.
+                return (v.ngettext("{player} passes {count} chip to {receiver} on the left.",
+                                   "{player} passes {count} chips to {receiver} on the left.",
+                                   event.count).format(player=event.player, receiver=event.to,
+                                                       count=v.number(event.count)),)
+            case Unpaid():
+                # Translators: the narrator; the roller has run out of chips
+                # part-way through a roll. {player}: the roller.
+                return (v.gettext("{player} is broke, so the rest of the roll costs nothing.")
+                        .format(player=event.player),)
+            case TurnMissed():
+                # Translators: the narrator; a player without chips cannot roll.
+                # {player}: that player.
+                return (v.gettext("{player} has empty hands and misses the turn.")
+                        .format(player=event.player),)
+            case FinishStarted():
+                return (self._finish(event),)
+            case TryStarted():
+                # Translators: the narrator; the finish. {player}: who makes the
+                # try (three rolls, none of which may show a six).
+                return (v.gettext("{player} makes a try and needs three rolls without a six"
+                                  " to win the pot.").format(player=event.player),)
+            case TryFailed():
+                # Translators: the narrator; a six ended a try. {roll}: which roll
+                # of the try it was (1, 2 or 3).
+                return (v.gettext("The try is over: roll {roll} shows a six.")
+                        .format(roll=v.number(event.roll)),)
+            case PlayResumed():
+                # Translators: the narrator; the finish of the last-holder game,
+                # where the failed holder still has chips. {player}: who rolls next.
+                return (v.gettext("The holder still has chips, so normal play goes on and"
+                                  " {player} rolls next.").format(player=event.player),)
+            case TryWon():
+                # Translators: the narrator; a try succeeded. {player}: who made it.
+                return (v.gettext("Three rolls without a six: {player} has done it!")
+                        .format(player=event.player),)
+            case GameOver():
+                return (self._won(event),)
         return self.tell_shared(event)
 
     def _roll(self, event: Rolled, state: PotState) -> str:

@@ -24,6 +24,8 @@ from aces.errors import OptionError
 from aces.rules import pot
 
 if t.TYPE_CHECKING:
+    from collections.abc import Callable
+
     from aces.odds.solve import Solution
 
 #: The most states solved exactly: eight players with two chips each (about
@@ -94,8 +96,18 @@ def check_size(players: int, chips: int) -> int:
     return states
 
 
-def exact(players: int, chips: int, finish: pot.Finish, quantile: float) -> Odds:
-    """Solve a game: who wins, how long it lasts, up to the given quantile of its length."""
+#: How the work of :func:`exact` is shared out, for its progress: building
+#: the chain, solving it, and the distribution of the game's length.
+_SHARES: t.Final = (0.05, 0.8, 0.15)
+
+
+def exact(players: int, chips: int, finish: pot.Finish, quantile: float,
+          progress: Callable[[float], None] | None = None) -> Odds:
+    """Solve a game: who wins, how long it lasts, up to the given quantile of its length.
+
+    ``progress`` hears, now and then, the share of the work done so far
+    (from 0 to 1), for a progress bar.
+    """
     from aces.odds.chain import build
     from aces.odds.solve import length_cdf, solve
 
@@ -103,6 +115,17 @@ def exact(players: int, chips: int, finish: pot.Finish, quantile: float) -> Odds
         raise OptionError("--quantile must be between 0 and 1, not {quantile}",
                           quantile=quantile)
     check_size(players, chips)
+    build_share, solve_share, length_share = _SHARES
+
+    def part(start: float, share: float) -> Callable[[float], None] | None:
+        if progress is None:
+            return None
+        report = progress
+        return lambda done: report(start + share * done)
+
     chain = build(players, chips, finish)
-    return Odds(players, chips, finish, chain.size, solve(chain), length_cdf(chain, quantile),
-                quantile)
+    if progress is not None:
+        progress(build_share)
+    solution = solve(chain, part(build_share, solve_share))
+    cdf = length_cdf(chain, quantile, part(build_share + solve_share, length_share))
+    return Odds(players, chips, finish, chain.size, solution, cdf, quantile)

@@ -26,6 +26,8 @@ import typing as t
 import numpy as np
 
 if t.TYPE_CHECKING:
+    from collections.abc import Callable
+
     from numpy.typing import NDArray
 
     from aces.odds.chain import Chain
@@ -49,9 +51,12 @@ class Solution(t.NamedTuple):
     sd_rolls: float
 
 
-def solve(chain: Chain) -> Solution:
-    """Win chances by seat, and the mean and spread of the number of rolls."""
-    values = state_values(chain)
+def solve(chain: Chain, progress: Callable[[float], None] | None = None) -> Solution:
+    """Win chances by seat, and the mean and spread of the number of rolls.
+
+    ``progress`` hears the share of the states solved, after each layer.
+    """
+    values = state_values(chain, progress)
     row = values[chain.start]
     n = chain.players
     expected = float(row[n])
@@ -63,7 +68,8 @@ def solve(chain: Chain) -> Solution:
     )
 
 
-def state_values(chain: Chain) -> NDArray[np.float64]:
+def state_values(chain: Chain,
+                 progress: Callable[[float], None] | None = None) -> NDArray[np.float64]:
     """For every state: the win chance of each seat from the roller, then
     ``E`` (rolls to come) and ``Z = 2 E + E[rolls**2]``.
 
@@ -129,6 +135,8 @@ def state_values(chain: Chain) -> NDArray[np.float64]:
         else:  # pragma: no cover - the chain always converges
             raise RuntimeError("the exact solution did not converge")
         values[lo:hi] = layer[:count]
+        if progress is not None:
+            progress(hi / chain.size)
     return values
 
 
@@ -144,10 +152,12 @@ def _flat(target: NDArray[np.int64], rot: NDArray[np.int64],
     return target[:, None] * width + turned
 
 
-def length_cdf(chain: Chain, quantile: float) -> list[float]:
+def length_cdf(chain: Chain, quantile: float,
+               progress: Callable[[float], None] | None = None) -> list[float]:
     """The chance that the game is over within ``k`` rolls, for ``k = 1, 2, ...``.
 
-    The list ends at the first ``k`` where the chance reaches ``quantile``.
+    The list ends at the first ``k`` where the chance reaches ``quantile``;
+    ``progress`` hears how far the chance has come towards it.
 
     >>> from aces.odds.chain import build
     >>> [round(p, 4) for p in length_cdf(build(2, 1, "last-chip"), 0.5)]
@@ -170,4 +180,8 @@ def length_cdf(chain: Chain, quantile: float) -> list[float]:
         mass[size] = 0.0
         left = float(mass.sum())
         cdf.append(min(over, 1.0))
+        if progress is not None:
+            progress(min(over / quantile, 1.0))
+    if progress is not None:
+        progress(1.0)
     return cdf

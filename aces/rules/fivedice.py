@@ -40,7 +40,7 @@ from aces.events import (
     TurnMissed,
 )
 from aces.games import Holding
-from aces.rules import Game, OptionValue, Roll, RollRequest, check_names
+from aces.rules import Game, OptionValue, Roll, RollRequest, check_names, on
 from aces.rules.opening import Opening, decided
 
 if t.TYPE_CHECKING:
@@ -348,57 +348,58 @@ def evolve(state: FiveDiceState, event: Event) -> FiveDiceState:
     return handler(state, event)
 
 
-def _rolled(state: FiveDiceState, event: t.Any) -> FiveDiceState:
+def _rolled(state: FiveDiceState, event: Rolled) -> FiveDiceState:
     if state.phase == "opening":
         return msgspec.structs.replace(state, opening=state.opening.record(sum(event.dice)))
     # The turn passes unless a roll_again follows.
     return msgspec.structs.replace(state, turn=state.left_of(state.turn))
 
 
-def _opening_tied(state: FiveDiceState, event: t.Any) -> FiveDiceState:
+def _opening_tied(state: FiveDiceState, event: OpeningTied) -> FiveDiceState:
     seats = tuple(state.seats[name] for name in event.players)
     return msgspec.structs.replace(state, opening=Opening(seats))
 
 
-def _opening_won(state: FiveDiceState, event: t.Any) -> FiveDiceState:
+def _opening_won(state: FiveDiceState, event: OpeningWon) -> FiveDiceState:
     return msgspec.structs.replace(state, phase="play", turn=state.seats[event.player])
 
 
-def _dice_to_centre(state: FiveDiceState, event: t.Any) -> FiveDiceState:
+def _dice_to_centre(state: FiveDiceState, event: DiceToCentre) -> FiveDiceState:
     held = list(state.held)
     held[state.seats[event.player]] -= event.count
     return msgspec.structs.replace(state, held=tuple(held), centre=state.centre + event.count)
 
 
-def _dice_passed(state: FiveDiceState, event: t.Any) -> FiveDiceState:
+def _dice_passed(state: FiveDiceState, event: DicePassed) -> FiveDiceState:
     held = list(state.held)
     held[state.seats[event.player]] -= event.count
     held[state.seats[event.to]] += event.count
     return msgspec.structs.replace(state, held=tuple(held))
 
 
-def _roll_again(state: FiveDiceState, event: t.Any) -> FiveDiceState:
+def _roll_again(state: FiveDiceState, event: RollAgain) -> FiveDiceState:
     return msgspec.structs.replace(state, turn=state.seats[event.player])
 
 
-def _turn_missed(state: FiveDiceState, event: t.Any) -> FiveDiceState:
+def _turn_missed(state: FiveDiceState, event: TurnMissed) -> FiveDiceState:
     return msgspec.structs.replace(state, turn=state.left_of(state.seats[event.player]))
 
 
-def _game_over(state: FiveDiceState, event: t.Any) -> FiveDiceState:
-    return msgspec.structs.replace(state, phase="over", loser=state.seats[event.loser])
+def _game_over(state: FiveDiceState, event: GameOver) -> FiveDiceState:
+    loser = None if event.loser is None else state.seats[event.loser]
+    return msgspec.structs.replace(state, phase="over", loser=loser)
 
 
-_EVOLVE: dict[type, Callable[[FiveDiceState, t.Any], FiveDiceState]] = {
-    Rolled: _rolled,
-    OpeningTied: _opening_tied,
-    OpeningWon: _opening_won,
-    DiceToCentre: _dice_to_centre,
-    DicePassed: _dice_passed,
-    RollAgain: _roll_again,
-    TurnMissed: _turn_missed,
-    GameOver: _game_over,
-}
+_EVOLVE: dict[type, Callable[[FiveDiceState, t.Any], FiveDiceState]] = dict([
+    on(Rolled, _rolled),
+    on(OpeningTied, _opening_tied),
+    on(OpeningWon, _opening_won),
+    on(DiceToCentre, _dice_to_centre),
+    on(DicePassed, _dice_passed),
+    on(RollAgain, _roll_again),
+    on(TurnMissed, _turn_missed),
+    on(GameOver, _game_over),
+])
 
 
 GAME: t.Final = Game[FiveDiceState](

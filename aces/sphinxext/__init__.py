@@ -35,7 +35,6 @@ from pathlib import Path
 
 from docutils import nodes
 from docutils.parsers.rst import directives
-from sphinx.errors import SphinxError
 from sphinx.util.docutils import SphinxDirective
 
 from aces import __version__
@@ -54,12 +53,6 @@ if t.TYPE_CHECKING:
 #: Builders that only read the text (to translate or to test it): the
 #: computed parts of a page are left out of them.
 TEXT_ONLY: t.Final = frozenset({"gettext", "doctest"})
-
-
-class AcesDocsError(SphinxError):
-    """The build cannot go on: the language it asks for is not one the package speaks."""
-
-    category = "aces documentation error"
 
 
 def _failures(env: BuildEnvironment) -> dict[str, list[str]]:
@@ -98,15 +91,20 @@ def _finish(app: Sphinx, exception: Exception | None) -> None:
 
 
 def language(config_language: str | None) -> str:
-    """The package's language for a build's ``language`` setting (``nb``, ``nb_NO``...)."""
+    """The package's language for a build's ``language`` setting (``nb``, ``nb_NO``...).
+
+    The site's languages are those of its own catalogs; a language the
+    package does not (yet) speak has its computed parts (narration, plots,
+    command output) in English, the language of the sources, until the
+    package's catalog for it exists.
+    """
     from aces.errors import OptionError
     from aces.i18n import negotiate
 
     try:
         return negotiate(config_language or "en", {})
-    except OptionError as exc:
-        raise AcesDocsError(f"the documentation cannot be built in {config_language!r}:"
-                            f" {exc}") from None
+    except OptionError:
+        return "en"
 
 
 def _catalog(lang: str) -> gettext.NullTranslations:
@@ -312,8 +310,7 @@ class LanguageDirective(_AcesDirective):
     has_content = True
 
     def run(self) -> list[nodes.Node]:
-        wanted = language(self.arguments[0])
-        if self.builder == "gettext" or wanted != self.lang:
+        if self.builder == "gettext" or self.arguments[0] != (self.config.language or "en"):
             return []
         return self.parse_content_to_nodes(allow_section_headings=True)
 
@@ -340,6 +337,7 @@ def setup(app: Sphinx) -> ExtensionMetadata:
     # Plots are drawn to files, never to a screen.
     matplotlib.use("Agg")
     app.setup_extension("sphinx_click")
+    app.setup_extension("aces.sphinxext.languages")
     app.add_config_value("aces_log_root", "..", "env", types=[str])
     app.add_role("aces", number_role)
     app.add_directive("aces-walkthrough", WalkthroughDirective)

@@ -169,7 +169,8 @@ def simulated_finish(players: int, count: int, seed: int = SEED) -> NDArray[np.i
 
 @functools.cache
 def game(players: int, finish: pot.Finish = "last-chip", chips: int = 2) -> Solution:
-    """The exact answers for a whole game (seat 0 rolls first after the opening)."""
+    """The exact answers for a whole game (``win_by_seat[0]`` is the seat that rolls
+    first after the opening, seat 1 on the pages)."""
     from aces.odds.chain import build
     from aces.odds.solve import solve
 
@@ -252,10 +253,22 @@ def games_for_error(p: float, error: Fraction, z: float = 1.959963984540054) -> 
     return math.ceil(z * z * p * (1 - p) / float(error) ** 2)
 
 
+def seat_index(seat: int, players: int) -> int:
+    """Where seat ``seat`` is in a list by seat: the pages count seats as
+    readers do, from 1 (seat 1 rolls first after the opening).
+
+    >>> seat_index(1, 4), seat_index(4, 4)
+    (0, 3)
+    """
+    if not 1 <= seat <= players:
+        raise ValueError(f"seats are counted from 1 to {players}, not {seat}")
+    return seat - 1
+
+
 def best_seat(players: int) -> int:
-    """The seat (0 rolls first after the opening) with the best chance to win."""
+    """The seat (counted from 1, who rolls first after the opening) with the best chance."""
     chances = game(players).win_by_seat
-    return chances.index(max(chances))
+    return chances.index(max(chances)) + 1
 
 
 def games_to_tell_apart(players: int, z: float = 1.959963984540054) -> int:
@@ -264,7 +277,7 @@ def games_to_tell_apart(players: int, z: float = 1.959963984540054) -> int:
     The interval's half-width is ``z * sqrt(p (1 - p) / n)``; it must be
     smaller than the distance from the best seat's exact chance to ``1 / players``.
     """
-    p = game(players).win_by_seat[best_seat(players)]
+    p = game(players).win_by_seat[best_seat(players) - 1]
     gap = abs(p - 1 / players)
     return math.ceil(z * z * p * (1 - p) / (gap * gap))
 

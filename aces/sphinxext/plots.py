@@ -270,9 +270,10 @@ def _seats(c: _Context, players: int, games: int) -> tuple[Figure, str]:
     # were perfectly fair (one in the number of players).
     axes.axhline(1 / players, color="#888888", linewidth=0.8, linestyle="--",
                  label=_("a fair share"))
-    axes.set_xticks(seats, [integer(int(s), c.lang) for s in seats])
-    # Translators: an axis label: seat 0 rolls first after the opening.
-    axes.set_xlabel(_("seat (0 rolls first)"))
+    # Seats as a reader counts them: seat 1 rolls first after the opening.
+    axes.set_xticks(seats, [integer(int(s) + 1, c.lang) for s in seats])
+    # Translators: an axis label: seat 1 rolls first after the opening.
+    axes.set_xlabel(_("seat (1 rolls first)"))
     axes.set_ylabel(_("chance to win the pot"))
     _percent_axis(c, axes, 1)
     axes.legend(frameon=False, fontsize=8)
@@ -318,6 +319,7 @@ def _length(c: _Context, players: int, games: int) -> tuple[Figure, str]:
 def _lln(c: _Context, players: int, seat: int, games: int) -> tuple[Figure, str]:
     _ = c._
     figure, axes = _figure()
+    seat = les.seat_index(seat, players)
     p = les.game(players).win_by_seat[seat]
     _band(c, axes, p, games)
     won = les.simulated_games(players, games).winners == seat

@@ -3,7 +3,8 @@
 A lesson writes ``:aces:`try``` where it wants the chance that a try
 succeeds; the role asks :func:`quantity` for it and :func:`show` writes it
 (``15625/46656``). A name may take whole-number arguments and a format:
-``:aces:`win(4, 3):percent2``` is seat 3's chance to win a game of four,
+``:aces:`win(4, 3):percent2``` is seat 3's chance to win a game of four
+(seats counted from 1, as the pages count them),
 as a percentage with two decimals, in the build's language (``25.77%``,
 ``25,77 %``).
 
@@ -103,13 +104,14 @@ _named("sim-try")(lambda count: Quantity(
 
 # -- Whole games ----------------------------------------------------------------------
 
-_named("win")(lambda players, seat: Quantity(les.game(players).win_by_seat[seat], "percent", 1))
+_named("win")(lambda players, seat: Quantity(
+    les.game(players).win_by_seat[les.seat_index(seat, players)], "percent", 1))
 _named("fair")(lambda players: Quantity(Fraction(1, players), "percent", 1))
 _named("best-of")(lambda players, games: Quantity(
     games * max(les.game(players).win_by_seat), "decimal", 1))
 _named("fair-of")(lambda players, games: Quantity(Fraction(games, players), "decimal", 1))
-_named("edge")(lambda players: Quantity(
-    max(les.game(players).win_by_seat) - 1 / players, "percent", 2))
+_named("edge-points")(lambda players: Quantity(
+    100 * (max(les.game(players).win_by_seat) - Fraction(1, players)), "decimal", 2))
 _named("best-seat")(lambda players: Quantity(les.best_seat(players), "integer"))
 _named("best")(lambda players: Quantity(max(les.game(players).win_by_seat), "percent", 1))
 _named("rolls-mean")(lambda players: Quantity(les.game(players).expected_rolls, "decimal", 1))
@@ -124,7 +126,8 @@ _named("rolls-within")(lambda players, rolls: Quantity(
 _named("rolls-shortest")(lambda players: Quantity(
     next(k for k, p in enumerate(les.length_cdf(players), start=1) if p > 0), "integer"))
 _named("games-for")(lambda players, seat, per_unit: Quantity(
-    les.games_for_error(les.game(players).win_by_seat[seat], Fraction(1, per_unit)), "integer"))
+    les.games_for_error(les.game(players).win_by_seat[les.seat_index(seat, players)],
+                        Fraction(1, per_unit)), "integer"))
 _named("tell-apart")(lambda players: Quantity(les.games_to_tell_apart(players), "integer"))
 _named("sim-rolls")(lambda players, games: Quantity(
     les.simulated_summary(players, games).expected_rolls, "decimal", 1))

@@ -156,8 +156,8 @@ def _seat_label(c: _Context, seat: int, holder: bool) -> str:
         return c.catalog.ngettext("{count} seat to the left", "{count} seats to the left",
                                   seat).format(count=seat)
     # Translators: a column heading of a table in the documentation: a seat
-    # at the table, counted from the player who rolls first (seat 0).
-    return c._("seat {seat}").format(seat=seat)
+    # at the table, counted from the player who rolls first (seat 1).
+    return c._("seat {seat}").format(seat=c.whole(seat + 1))
 
 
 def _players_label(c: _Context) -> str:
@@ -238,6 +238,7 @@ def _length(c: _Context, players: int, step: int) -> Table:
 @_named("lln")
 def _lln(c: _Context, players: int, seat: int, largest: int) -> Table:
     _ = c._
+    seat = les.seat_index(seat, players)
     exact = les.game(players).win_by_seat[seat]
     # Translators: column headings of a table in the documentation: how many
     # games were simulated, the share a seat won, its 95% confidence

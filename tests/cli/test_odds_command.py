@@ -138,3 +138,67 @@ def test_length_rows_end_at_the_quantile() -> None:
     assert rows[0] == 6
     assert rows[-1] == len(cdf)
     assert len(rows) <= 12
+
+
+def test_seats_are_counted_from_one_and_json_keeps_its_list() -> None:
+    out = run("--players", "3").stdout
+    assert "Seat 1 rolls first after the opening" in out
+    seats = re.findall(r"^    (\d)\s+\d+\.\d\d%$", out, re.MULTILINE)
+    assert seats == ["1", "2", "3"]
+    data = json.loads(run("--players", "3", "--json").stdout)
+    assert len(data["win_by_seat"]) == 3
+    assert data["win_by_seat"][0] == pytest.approx(solve(build(3, 2, "last-chip")).win_by_seat[0])
+
+
+def on_a_terminal(*args: str) -> tuple[str, str]:
+    """``aces`` with standard error on a terminal (a pty): what it printed to
+    standard output, and what it drew on the terminal."""
+    import os
+    import pty
+    import subprocess
+    import sys
+
+    master, slave = pty.openpty()
+    env = {**os.environ, "LANG": "C", "LANGUAGE": "", "LC_ALL": "", "LC_MESSAGES": ""}
+    process = subprocess.Popen([sys.executable, "-m", "aces", *args], stdout=subprocess.PIPE,
+                               stderr=slave, env=env)
+    os.close(slave)
+    drawn = b""
+    while True:
+        try:
+            chunk = os.read(master, 4096)
+        except OSError:
+            break
+        if not chunk:
+            break
+        drawn += chunk
+    out, _ = process.communicate(timeout=120)
+    os.close(master)
+    assert process.returncode == 0
+    return out.decode(), drawn.decode(errors="replace")
+
+
+def test_a_big_game_shows_a_progress_bar_on_a_terminal_only() -> None:
+    out, drawn = on_a_terminal("odds", "--players", "7", "--quantile", "0.5")
+    assert "Solving" in drawn
+    assert "100%" in drawn
+    assert "Solving" not in out
+    assert "Seat 1 rolls first" in out
+
+
+def test_no_progress_bar_for_json_even_on_a_terminal() -> None:
+    out, drawn = on_a_terminal("odds", "--players", "7", "--quantile", "0.5", "--json")
+    assert drawn == ""
+    assert json.loads(out)["players"] == 7
+
+
+def test_no_progress_bar_in_a_pipe() -> None:
+    # CliRunner's standard error is no terminal.
+    result = run("--players", "7", "--quantile", "0.5")
+    assert result.exit_code == 0
+    assert result.stderr == ""
+
+
+def test_a_small_game_shows_no_progress_bar_on_a_terminal() -> None:
+    _, drawn = on_a_terminal("odds", "--players", "3")
+    assert drawn == ""

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import sys
 import typing as t
 
@@ -253,3 +254,18 @@ def test_five_dice_bad_input_in_norwegian() -> None:
     assert "--chips" in line
     assert "five-dice" in line
     assert "is not an option" not in line
+
+
+def test_seats_are_counted_from_one_and_a_miss_is_expected_now_and_then() -> None:
+    out = run("--players", "3", "--games", "3000", "--seed", "2").stdout
+    assert "Seat 1 rolls first after the opening" in out
+    assert re.findall(r"^  (\d)\s+\d", out, re.MULTILINE) == ["1", "2", "3"]
+    table_end = out.index("  3 ")
+    note = out.index("About one 95% interval in twenty misses the exact value by chance alone")
+    assert note > table_end
+    assert out[table_end:note].count("\n") == 1
+
+
+def test_no_note_on_misses_without_exact_values() -> None:
+    out = run("--players", "3", "--games", "3000", "--seed", "2", "--no-exact").stdout
+    assert "in twenty" not in out

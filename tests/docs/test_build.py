@@ -1,24 +1,26 @@
-"""The documentation builds in both languages with warnings as errors, and says what the code says.
+"""The documentation builds in every language with warnings as errors, and says what the code says.
 
 The site is built once for the session, exactly as ``scripts/docs.py
-build`` builds it (English, Norwegian and the doctests, each with ``-W``),
-and the translation catalogs are checked against a fresh extraction.
+build`` builds it (English, Bokmål, Nynorsk and the doctests, each with
+``-W``), and the translation catalogs are checked against a fresh
+extraction. The languages are those of the catalogs in ``docs/locale``.
 """
 
 from __future__ import annotations
 
 import html
-import importlib.util
 import io
 import re
+import shutil
 import subprocess
 import sys
+import tempfile
 import typing as t
 from pathlib import Path
 
 import pytest
 
-from aces import engine
+from aces import engine, i18n
 from aces.cli._numbers import percent
 from aces.dice import RandomDice
 from aces.i18n import translations
@@ -28,28 +30,28 @@ from aces.odds.finish import try_success
 from aces.odds.outcomes import CHANCES, Outcome
 from aces.rules import game_named
 
+from docsite import load_tool
+
 ROOT: t.Final = Path(__file__).resolve().parent.parent.parent
 
 
-def _load_tool() -> t.Any:
-    spec = importlib.util.spec_from_file_location("docs_tool", ROOT / "scripts" / "docs.py")
-    assert spec is not None
-    assert spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+tool = load_tool()
+#: The site's languages, read from its catalogs as the build reads them.
+LANGUAGES: t.Final = tuple(tool.languages())
+NORWEGIAN: t.Final = ("nb", "nn")
 
 
-tool = _load_tool()
+def test_the_site_is_built_in_english_bokmal_and_nynorsk() -> None:
+    assert LANGUAGES[0] == "en"
+    assert {"nb", "nn"} <= set(LANGUAGES)
 
 
-@pytest.fixture(scope="session")
-def site(tmp_path_factory: pytest.TempPathFactory) -> dict[str, t.Any]:
-    """Every build of the site, by name, and the fresh message templates."""
-    out = tmp_path_factory.mktemp("docs")
-    builds: dict[str, t.Any] = {result.name: result for result in tool.build(out)}
-    builds["templates"] = tool.extract(out / "gettext")
-    return builds
+def spoken_by_the_package(lang: str) -> None:
+    """The computed parts of a page (narration, plots, command output) speak the
+    package's languages; skip, saying why, for a language it does not speak yet."""
+    if lang not in i18n.LANGUAGES:
+        pytest.skip(f"the package has no catalog for {lang!r} yet: the computed parts"
+                    " of that site fall back to English")
 
 
 def visible_text(page: Path) -> str:
@@ -69,7 +71,7 @@ def pages(root: Path) -> list[Path]:
             if page.name not in ("search.html", "genindex.html")]
 
 
-@pytest.mark.parametrize("name", ["html-en", "html-nb", "doctest"])
+@pytest.mark.parametrize("name", [*(f"html-{lang}" for lang in LANGUAGES), "doctest"])
 def test_each_build_passes_without_a_warning(site: dict[str, t.Any], name: str) -> None:
     result = site[name]
     assert result.returncode == 0, result.output
@@ -117,8 +119,8 @@ def test_the_doctests_ran_and_passed(site: dict[str, t.Any]) -> None:
     assert "0 failures in tests" in report
 
 
-def test_both_sites_have_every_part(site: dict[str, t.Any]) -> None:
-    for lang in ("en", "nb"):
+def test_every_site_has_every_part(site: dict[str, t.Any]) -> None:
+    for lang in LANGUAGES:
         root = site[f"html-{lang}"].out
         names = {page.relative_to(root).as_posix() for page in pages(root)}
         assert {"rules/pot.html", "rules/five-dice.html", "rules/rulings.html",
@@ -143,38 +145,183 @@ def test_the_numbers_are_the_codes_own(site: dict[str, t.Any]) -> None:
     english = site["html-en"].out / "lessons"
     assert str(CHANCES[Outcome(0, 0)]) in visible_text(english / "nothing.html")
     assert str(try_success()) in visible_text(english / "three-rolls.html")
-    norwegian = visible_text(site["html-nb"].out / "lessons" / "nothing.html")
-    assert percent(float(CHANCES[Outcome(0, 0)]), "nb") in norwegian
 
 
-@pytest.mark.parametrize("lang", ["en", "nb"])
+@pytest.mark.parametrize("lang", NORWEGIAN)
+def test_the_norwegian_numbers_are_formatted_for_norwegian(site: dict[str, t.Any],
+                                                           lang: str) -> None:
+    spoken_by_the_package(lang)
+    norwegian = visible_text(site[f"html-{lang}"].out / "lessons" / "nothing.html")
+    assert percent(float(CHANCES[Outcome(0, 0)]), lang) in norwegian
+    assert "," in percent(float(CHANCES[Outcome(0, 0)]), lang)
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
 def test_a_walkthrough_is_the_logs_own_narration(site: dict[str, t.Any], lang: str) -> None:
+    spoken_by_the_package(lang)
     log = ROOT / "replays" / "three-players.jsonl"
     with log.open("rb") as stream:
         story = tell(read(stream, log.name), log.name, translations(lang), lang)
     page = visible_text(site[f"html-{lang}"].out / "walkthroughs" / "three-players.html")
-    told = [line for line in story if not line.startswith(("Standings", "Stillingen"))]
+    told = [line for line in story if not line.startswith(("Standings", "Stillingen",
+                                                            "Stillinga"))]
     assert all(html.unescape(line) in page for line in told)
-    assert ("Regel" if lang == "nb" else "Rule") in page
+    assert ("Rule" if lang == "en" else "Regel") in page
 
 
 #: Common English words that Norwegian never uses.
 ENGLISH: t.Final = re.compile(r"\b(the|and|which|with|from|that|this|when|each|every)\b")
 
 
-def test_the_norwegian_site_has_no_english_prose(site: dict[str, t.Any]) -> None:
-    root = site["html-nb"].out
+@pytest.mark.parametrize("lang", NORWEGIAN)
+def test_the_norwegian_sites_have_no_english_prose(site: dict[str, t.Any], lang: str) -> None:
+    spoken_by_the_package(lang)
+    root = site[f"html-{lang}"].out
     found = {}
     for page in pages(root):
         words = ENGLISH.findall(visible_text(page))
         if words:
             found[page.relative_to(root).as_posix()] = words[:5]
     assert found == {}
-    assert 'lang="nb"' in (root / "index.html").read_text(encoding="utf-8")
+    assert f'lang="{lang}"' in (root / "index.html").read_text(encoding="utf-8")
+
+
+#: Bokmål forms a Nynorsk text never has (Nynorsk says ikkje, eg/jeg → eg, kva, kven...).
+BOKMAL: t.Final = re.compile(r"\b(ikke|hva|hvem|hvor|hvorfor|jeg|nå|spiller|spillere|sjetonger"
+                             r"|terninger|hvis|bare|noen|mye)\b")
+
+
+def test_the_nynorsk_site_has_no_bokmal(site: dict[str, t.Any]) -> None:
+    spoken_by_the_package("nn")
+    root = site["html-nn"].out
+    found = {}
+    for page in pages(root):
+        words = BOKMAL.findall(visible_text(page))
+        if words:
+            found[page.relative_to(root).as_posix()] = words[:5]
+    assert found == {}
+
+
+def test_the_nynorsk_pages_own_words_are_nynorsk(site: dict[str, t.Any]) -> None:
+    """Whatever the package speaks, the pages' own text (the catalogs) is Nynorsk."""
+    for name in ("rules/pot.html", "lessons/nothing.html", "translating.html"):
+        article = (site["html-nn"].out / name).read_text(encoding="utf-8")
+        # The pages' own paragraphs, not the computed parts (which the package narrates).
+        text = " ".join(re.findall(r"<p>(.*?)</p>", article, flags=re.DOTALL))
+        assert BOKMAL.findall(html.unescape(re.sub(r"<[^>]+>", " ", text))) == [], name
 
 
 def test_the_catalogs_are_complete_and_in_step(site: dict[str, t.Any]) -> None:
     assert tool.problems(site["templates"]) == []
+
+
+# -- The site between its languages --------------------------------------------------------
+
+
+def switcher(page: Path) -> dict[str, str]:
+    """The language switcher of a page: each language's link (the page's own: "")."""
+    text = page.read_text(encoding="utf-8")
+    nav = re.search(r'<nav class="aces-languages"[^>]*>(.*?)</nav>', text, flags=re.DOTALL)
+    assert nav is not None, page
+    links = dict(re.findall(r'<a href="([^"]+)" hreflang="([^"]+)"', nav.group(1)))
+    current = re.findall(r'<span lang="([^"]+)" aria-current="page">', nav.group(1))
+    return {**{lang: href for href, lang in links.items()}, **dict.fromkeys(current, "")}
+
+
+def test_every_page_links_to_itself_in_every_language(site: dict[str, t.Any]) -> None:
+    for lang in LANGUAGES:
+        root = site[f"html-{lang}"].out
+        for page in pages(root):
+            name = page.relative_to(root).as_posix()
+            links = switcher(page)
+            assert set(links) == set(LANGUAGES), name
+            assert links[lang] == "", name
+            for other, href in links.items():
+                if other != lang:
+                    target = (page.parent / href).resolve()
+                    assert target == (site[f"html-{other}"].out / name).resolve(), (name, href)
+                    assert target.is_file(), (name, href)
+            head = page.read_text(encoding="utf-8").split("</head>", 1)[0]
+            alternates = set(re.findall(r'<link rel="alternate" hreflang="([^"]+)"', head))
+            assert alternates == {*LANGUAGES, "x-default"}, name
+
+
+@pytest.mark.parametrize("lang", NORWEGIAN)
+def test_the_norwegian_sites_search_with_the_norwegian_stemmer(site: dict[str, t.Any],
+                                                               lang: str) -> None:
+    root = site[f"html-{lang}"].out
+    assert "NorwegianStemmer" in (root / "_static" / "language_data.js").read_text("utf-8")
+    index = (root / "searchindex.js").read_text(encoding="utf-8")
+    # «sluttspillet» and «sluttspelet» are indexed under their stem.
+    assert '"sluttsp' in index
+    assert '"sluttspillet"' not in index
+    assert '"sluttspelet"' not in index
+
+
+def test_the_nynorsk_site_has_the_themes_words_in_nynorsk(site: dict[str, t.Any]) -> None:
+    """Sphinx ships no Nynorsk: every word of the theme a page shows comes from our catalog."""
+    from babel.messages.pofile import read_po
+
+    with (ROOT / "docs" / "locale" / "nn" / "LC_MESSAGES" / "sphinx.po").open("rb") as handle:
+        theme = [message.id for message in read_po(handle) if isinstance(message.id, str)
+                 and message.id.strip() and "%" not in message.id]
+    root = site["html-nn"].out
+    for page in [*pages(root), root / "search.html"]:
+        text = page.read_text(encoding="utf-8")
+        shown = [word for word in theme
+                 if re.search(rf'>\s*{re.escape(word.strip())}\s*<|"{re.escape(word)}"', text)]
+        assert shown == [], page.relative_to(root).as_posix()
+
+
+@pytest.mark.parametrize("lang", NORWEGIAN)
+def test_the_search_page_speaks_the_sites_language(site: dict[str, t.Any], lang: str) -> None:
+    words = (site[f"html-{lang}"].out / "_static" / "translations.js").read_text("utf-8")
+    assert '"Search Results": "S\\u00f8k' in words
+    assert "${resultCount}" in words
+
+
+def test_a_new_language_needs_only_its_catalogs(tmp_path: Path) -> None:
+    """A throwaway language, added as catalogs alone, is checked as strictly as the
+    others and built with a page in it that links to every other language."""
+    docs = tmp_path / "docs"
+    shutil.copytree(ROOT / "docs", docs, ignore=shutil.ignore_patterns("_build"))
+    (tmp_path / "replays").symlink_to(ROOT / "replays")
+    tool.init("sv", docs)
+    assert tool.languages(docs) == [*LANGUAGES, "sv"]
+    with tempfile.TemporaryDirectory() as scratch:
+        templates = tool.extract(Path(scratch), docs)
+    untranslated = [problem for problem in tool.problems(templates, docs)
+                    if problem.startswith("sv/")]
+    assert untranslated
+    assert all(problem.endswith("is not translated") for problem in untranslated)
+    assert not [problem for problem in tool.problems(templates, docs)
+                if not problem.startswith("sv/")]
+    translate_as(docs, "sv", "nb")
+    assert tool.problems(templates, docs) == []
+    [built] = tool.build(tmp_path / "out", docs, only=["sv"], doctest=False)
+    assert built.passed, built.output + built.warnings
+    page = built.out / "rules" / "pot.html"
+    assert 'lang="sv"' in page.read_text(encoding="utf-8")
+    assert set(switcher(page)) == {*LANGUAGES, "sv"}
+    assert "Ess i potten" in visible_text(page)
+
+
+def translate_as(docs: Path, lang: str, model: str) -> None:
+    """Fill every message of ``lang``'s catalogs with ``model``'s translation."""
+    from babel.messages.pofile import read_po, write_po
+
+    folder = docs / "locale" / lang / "LC_MESSAGES"
+    for po in folder.rglob("*.po"):
+        source = docs / "locale" / model / "LC_MESSAGES" / po.relative_to(folder)
+        with source.open("rb") as handle:
+            done = read_po(handle, locale=model)
+        with po.open("rb") as handle:
+            catalog = read_po(handle, locale=lang)
+        for message in catalog:
+            if message.id:
+                message.string = done[message.id].string
+        with po.open("wb") as handle:
+            write_po(handle, catalog)
 
 
 def test_the_markup_check_catches_a_broken_translation() -> None:

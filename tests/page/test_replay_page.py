@@ -1,5 +1,5 @@
 """``aces replay --html``: the page's data, its safety with hostile names, and
-logs that go wrong. What the page does in a browser is in test_browser.py."""
+logs that go wrong. What the page does in a browser is in test_replay_in_browser.py."""
 
 from __future__ import annotations
 

@@ -577,24 +577,6 @@ def test_a_dice_file_line_naming_a_receiver_is_refused_at_its_line() -> None:
                                  " names Bo")
 
 
-def test_decide_remembers_decisions_without_changing_them() -> None:
-    """Memoised decide gives exactly what deciding afresh gives, every time."""
-    from aces.dice import RandomDice
-    from aces.engine import header
-
-    game = pot.GAME
-    for seed in range(30):
-        state = game.start(header(game, ["Ada", "Bo", "Cy", "Dag"], {}, seed))
-        dice = RandomDice(seed)
-        while (request := game.next_roll(state)) is not None:
-            roll = dice.roll(request)
-            fresh = pot._decide(state, roll)
-            assert pot.decide(state, roll) == fresh
-            assert pot.decide(state, roll) == fresh
-            for event in fresh:
-                state = game.evolve(state, event)
-
-
 def test_the_memo_of_decisions_holds_megabytes_not_every_name_ever_seen() -> None:
     import tracemalloc
 

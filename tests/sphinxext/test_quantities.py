@@ -72,3 +72,15 @@ def test_arguments_reach_the_computation() -> None:
 def test_a_bad_spec_says_why(spec: str, reason: str) -> None:
     with pytest.raises(SpecError, match=re.escape(reason)):
         quantity(spec)
+
+
+def test_seats_are_counted_from_one_as_the_pages_count_them() -> None:
+    from aces.sphinxext import lessons as les
+
+    chances = les.game(4).win_by_seat
+    assert quantity("win(4, 1)").value == chances[0]
+    assert quantity("win(4, 4)").value == chances[3]
+    assert quantity("best-seat(4)").value == chances.index(max(chances)) + 1
+    for seat in ("0", "5"):
+        with pytest.raises(SpecError):
+            quantity(f"win(4, {seat})")

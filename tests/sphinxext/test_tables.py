@@ -56,3 +56,8 @@ def test_numbers_are_written_the_languages_way() -> None:
 def test_a_bad_table_says_why(spec: str) -> None:
     with pytest.raises(SpecError):
         table(spec, translations("en"), "en")
+
+
+def test_seats_are_headed_from_one() -> None:
+    seats = table("seats(2, 3)", translations("en"), "en")
+    assert seats.header[1:] == ("seat 1", "seat 2", "seat 3")

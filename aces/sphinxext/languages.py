@@ -1,0 +1,82 @@
+"""The site between its languages: a switcher on every page, ``hreflang`` alternates,
+and Norwegian search.
+
+Each language is built into its own folder side by side (``OUT/en``,
+``OUT/nb``, ``OUT/nn``...), so the same page in another language is the
+same path under a sibling folder. ``aces_languages`` in ``conf.py`` names
+the languages (read from the catalogs that exist, see
+:func:`aces.sphinxext.locales.languages`); every page's template context
+gets ``aces_languages``: each language's own name, a relative link to the
+page in it, and whether it is the page's language.
+"""
+
+from __future__ import annotations
+
+import posixpath
+import typing as t
+
+if t.TYPE_CHECKING:
+    from sphinx.application import Sphinx
+    from sphinx.config import Config
+
+#: Sphinx names the Norwegian search language (its stemmer and stop words)
+#: ``no``; both written standards are searched with it.
+SEARCH_LANGUAGE: t.Final = {"nb": "no", "nn": "no"}
+
+
+class Alternate(t.NamedTuple):
+    """The page in one language, as the switcher and the ``<head>`` link to it."""
+
+    code: str
+    name: str
+    href: str
+    current: bool
+
+
+def own_name(code: str) -> str:
+    """A language's name in the language itself, as a switcher shows it.
+
+    >>> [own_name(code) for code in ("en", "nb", "nn")]
+    ['English', 'Norsk bokmål', 'Norsk nynorsk']
+    """
+    from babel import Locale, UnknownLocaleError
+
+    try:
+        name = Locale.parse(code).get_display_name(code)
+    except (ValueError, UnknownLocaleError):
+        name = None
+    return (name[:1].upper() + name[1:]) if name else code
+
+
+def alternates(page: str, current: str, codes: t.Sequence[str]) -> list[Alternate]:
+    """The page ``page`` (a path under one language's folder) in each language.
+
+    >>> [a.href for a in alternates("rules/pot.html", "nb", ["en", "nb", "nn"])]
+    ['../../en/rules/pot.html', 'pot.html', '../../nn/rules/pot.html']
+    """
+    here = posixpath.dirname(posixpath.join(current, page))
+    return [Alternate(code, own_name(code),
+                      posixpath.relpath(posixpath.join(code, page), here or "."),
+                      code == current)
+            for code in codes]
+
+
+def _search_language(app: Sphinx, config: Config) -> None:
+    if config.html_search_language is None and config.language in SEARCH_LANGUAGE:
+        config.html_search_language = SEARCH_LANGUAGE[config.language]
+
+
+def _context(app: Sphinx, pagename: str, templatename: str, context: dict[str, t.Any],
+             doctree: object) -> None:
+    codes = list(app.config.aces_languages)
+    current = app.config.language or "en"
+    if len(codes) < 2 or current not in codes:
+        context["aces_languages"] = []
+        return
+    context["aces_languages"] = alternates(app.builder.get_target_uri(pagename), current, codes)
+
+
+def setup(app: Sphinx) -> None:
+    app.add_config_value("aces_languages", [], "html", types=[list, tuple])
+    app.connect("config-inited", _search_language)
+    app.connect("html-page-context", _context)
