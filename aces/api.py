@@ -105,6 +105,18 @@ class Game:
         """Who won the opening and rolled first."""
         return self.players[self._record.starter]
 
+    def seat(self, player: str) -> int:
+        """``player``'s seat counted as the odds count seats: 1 for the player
+        who starts, 2 for the one on their left, and so on.
+
+        >>> import aces
+        >>> game = aces.play(["Ada", "Bo", "Cy"], seed=3)
+        >>> game.starter, game.seat(game.starter)
+        ('Cy', 1)
+        """
+        seats = len(self.players)
+        return (self.players.index(player) - self._record.starter) % seats + 1
+
     @property
     def winner(self) -> str | None:
         """Aces in the Pot: who won the pot."""
@@ -220,19 +232,22 @@ class Log:
         self._games: int | None = None
 
     def __iter__(self) -> Iterator[Game]:
+        # The walk itself, not aces.walk.drive: each game is handed on as soon
+        # as it is over, and only its steps are held.
         from aces.experiment.observe import GameObserver
         from aces.log import read
         from aces.walk import walk
 
         source = str(self.path)
-        observer = GameObserver(keep_rows=True)
+        closed: list[GameRecord] = []
+        observer = GameObserver(closed.append, keep_rows=True)
         steps: list[Step[t.Any]] = []
         try:
             with self.path.open("rb") as stream:
                 for step in walk(read(stream, source), source):
-                    closed = observer.visit(step)
-                    if closed is not None:
-                        yield Game(steps, closed)
+                    observer.visit(step)
+                    if closed:
+                        yield Game(steps, closed.pop())
                         steps = []
                     steps.append(step)
         except OSError as exc:
@@ -240,9 +255,9 @@ class Log:
 
             raise AcesError("cannot read {path}: {reason}", path=source,
                             reason=os_reason(exc)) from None
-        last = observer.end()
-        if last is not None:
-            yield Game(steps, last)
+        observer.end()
+        if closed:
+            yield Game(steps, closed.pop())
 
     def __len__(self) -> int:
         if self._games is None:
@@ -331,8 +346,9 @@ def play(players: int | Sequence[str] = 3, *, game: str = "pot", seed: int | Non
     ``players`` is a number (default names) or the names in seat order.
     ``dice`` are the rolls of a real game, one roll per item, or one text
     with the rolls split by ``/`` or new lines, as in a dice file. Options
-    are the game's: ``chips``, ``finish`` (Aces in the Pot), ``dice``,
-    ``threes``, ``threes_to`` (the five-dice game).
+    are the game's, named as the command line names them: ``chips``,
+    ``finish`` (Aces in the Pot), ``dice_each``, ``threes``, ``threes_to``
+    (the five-dice game).
 
     :raises aces.errors.OptionError: for options the rules do not accept.
     :raises aces.errors.DiceFileError: for dice that do not fit the game.
@@ -350,6 +366,7 @@ def play(players: int | Sequence[str] = 3, *, game: str = "pot", seed: int | Non
     from aces.rules import game_named
 
     rules = game_named(game)
+    options = _options(options)
     if isinstance(players, int):
         from aces.cli.play import players_from
 
@@ -379,19 +396,26 @@ def play(players: int | Sequence[str] = 3, *, game: str = "pot", seed: int | Non
     return played[0] if games == 1 else Session(played)
 
 
+def _options(given: dict[str, OptionValue]) -> dict[str, OptionValue]:
+    """Options as the command line names them (``dice_each``) as the log names them."""
+    options = dict(given)
+    if "dice_each" in options:
+        options["dice"] = options.pop("dice_each")
+    return options
+
+
 def _walked(events: list[Event]) -> Game:
     from aces.experiment.observe import GameObserver
+    from aces.log import Record
     from aces.walk import walk
 
-    observer = GameObserver(keep_rows=True)
-    from aces.log import Record
-
     steps = list(walk([Record(line, event) for line, event in enumerate(events, 1)], "<game>"))
+    closed: list[GameRecord] = []
+    observer = GameObserver(closed.append, keep_rows=True)
     for step in steps:
         observer.visit(step)
-    record = observer.end()
-    assert record is not None
-    return Game(steps, record)
+    observer.end()
+    return Game(steps, closed[0])
 
 
 # -- Odds and simulation --------------------------------------------------------------
@@ -454,7 +478,7 @@ def odds(players: int | PotState = 3, *, game: str = "pot",
     ``Game.moments``, the state before a roll): then the odds are from
     that moment on, by player.
     The five-dice game has exact odds for small tables only (a few dice in
-    all).
+    all): ``aces.odds(3, game="five-dice", dice_each=1)``.
 
     :raises aces.errors.OptionError: for a table too big to solve exactly.
 
@@ -469,6 +493,7 @@ def odds(players: int | PotState = 3, *, game: str = "pot",
 
     if not isinstance(players, int):
         return _state_odds(players)
+    options = _options(options)
     if game == "five-dice":
         from aces.simulate.fivedice import FiveDiceSimulation
 
@@ -577,6 +602,7 @@ def simulate(players: int = 3, *, game: str = "pot", games: int = 10_000,
     from aces.simulate.stats import summarize
 
     check_games(games)
+    options = _options(options)
     if seed is None:
         import secrets
 

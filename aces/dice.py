@@ -26,6 +26,9 @@ if t.TYPE_CHECKING:
 
     from aces.rules import RollRequest
 
+__all__ = ["COMMANDS", "FACES", "Command", "DiceFile", "DiceLine", "DiceSource", "RandomDice",
+           "check_count", "command_words", "parse_entry", "parse_lines", "parse_roll", "receiver"]
+
 FACES: t.Final = range(1, 7)
 #: What separates dice (and receivers): spaces, commas, and the dash of ``1-6``.
 _SEPARATOR: t.Final = re.compile(r"[\s,\-]+")

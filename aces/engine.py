@@ -29,6 +29,8 @@ if t.TYPE_CHECKING:
     from aces.events import Event
     from aces.rules import Game, OptionValue
 
+__all__ = ["header", "play", "too_wide", "widest_line"]
+
 
 def header(
     game: Game[t.Any],
@@ -40,6 +42,9 @@ def header(
 
     Besides the players and the options, the game must fit its log: no
     line of it may be longer than a reader accepts (see :func:`widest_line`).
+
+    :raises ~aces.errors.OptionError: for players or options the game
+        refuses, or a game whose log could hold a line too long to read.
     """
     game.check_players(players)
     start = GameStarted(
@@ -86,7 +91,13 @@ def too_wide() -> OptionError:
 
 
 def play(game: Game[t.Any], start: GameStarted, dice: DiceSource) -> Iterator[Event]:
-    """Play one whole game, yielding its events from the header on."""
+    """Play one whole game, yielding its events from the header on.
+
+    :raises ~aces.errors.DiceFileError: for a roll of a dice file the rules
+        refuse, or dice that run out before the game is over.
+    :raises ~aces.errors.RollError: for a generated roll the rules refuse
+        (which would be a bug of a ``choose`` policy).
+    """
     state = game.start(start)
     yield start
     while (request := game.next_roll(state)) is not None:

@@ -34,11 +34,13 @@ with ``ngettext`` by the value it names:
 from __future__ import annotations
 
 import errno
+import string
 import typing as t
 
 __all__ = ["N_", "QUOTE", "AcesError", "DiceFileError", "EmptyLogError", "Gettext",
-           "LocatedError", "LogError", "NGettext", "OptionError", "Plural", "RollError", "Show",
-           "TruncatedLogError", "os_reason", "shorten"]
+           "LocatedError", "LogError", "NGettext", "Names", "OneOf", "OptionError", "Plural",
+           "RollError", "Show", "TruncatedLogError", "fill", "os_reason", "shorten", "shown",
+           "visible"]
 
 Gettext = t.Callable[[str], str]
 NGettext = t.Callable[[str, str, int], str]
@@ -102,6 +104,49 @@ def N_(message: str) -> str:  # noqa: N802 - the gettext convention
 # {source}: a file name, or <stdin>; {line}: a line number.
 _WHERE: t.Final = N_("{source}, line {line}")
 
+# Translators: how a message quotes what a user typed or a file holds, where
+# the message has {name!r}: the language's quotation marks around {text}.
+QUOTES: t.Final = N_("'{text}'")
+
+
+def shown(value: object) -> str:
+    """A value as a message may show it: control characters and line breaks
+    escaped (as ``repr`` does), so that nothing a file holds can steer the
+    terminal; without quotation marks, which the language chooses.
+
+    >>> print(shown("Ada" + chr(27) + "[2J"), shown("Bo"), shown(7))
+    Ada\\x1b[2J Bo 7
+    """
+    if isinstance(value, str):
+        return visible(value)
+    return repr(value)
+
+
+class _Quoting(string.Formatter):
+    """``str.format`` whose ``!r`` quotes a value in the language's quotation marks."""
+
+    def __init__(self, quotes: str) -> None:
+        self.quotes = quotes
+
+    def convert_field(self, value: t.Any, conversion: str | None) -> t.Any:
+        if conversion == "r":
+            return self.quotes.format(text=shown(value))
+        return super().convert_field(value, conversion)
+
+
+def fill(template: str, gettext: Gettext = _identity, /, **values: object) -> str:
+    """``template.format(**values)``, with every ``{name!r}`` in the quotation
+    marks of ``gettext``'s language: the one way a message quotes a value.
+
+    >>> fill("unknown game {name!r}", name="dice")
+    "unknown game 'dice'"
+    >>> fill("unknown game {name!r}", lambda m: "«{text}»" if m == QUOTES else m, name="x")
+    'unknown game «x»'
+    """
+    if "!r}" not in template:
+        return template.format(**values)
+    return _Quoting(gettext(QUOTES)).format(template, **values)
+
 
 class Plural(t.NamedTuple):
     """An error message with a singular and a plural msgid, for ``ngettext``.
@@ -129,6 +174,30 @@ def shorten(value: object, limit: int = QUOTE) -> str:
     """
     text = value if isinstance(value, str) else str(value)
     return text if len(text) <= limit else text[:limit] + "..."
+
+
+def visible(text: str) -> str:
+    """Text from a file, a name or an option, safe to show a person: every
+    character that a terminal would obey rather than show (controls, C1
+    controls, bidirectional overrides, line separators, anything not
+    printable) becomes an escape, as ``repr`` writes it.
+
+    The one way text from input reaches a terminal: every value an error
+    quotes goes through here (:meth:`AcesError.reason`, and :func:`shown`
+    for a quoted one), as do the notices of ``aces record``.
+
+    >>> print(visible("Bo" + chr(0x1B) + "]0;PWNED" + chr(7) + " " + chr(0x202E) + "oB"))
+    Bo\\x1b]0;PWNED\\x07 \\u202eoB
+    >>> visible("Åse 🎲")
+    'Åse 🎲'
+    """
+    if text.isprintable():
+        return text
+    return "".join(c if c.isprintable() else repr(c)[1:-1] for c in text)
+
+
+def _visible(value: object) -> object:
+    return visible(value) if isinstance(value, str) else value
 
 
 class AcesError(ValueError):
@@ -171,13 +240,13 @@ class AcesError(ValueError):
         found in a log) is translated too.
         """
         values = {name: value.reason(gettext, ngettext, show) if isinstance(value, AcesError)
-                  else show(value) for name, value in self.values.items()}
+                  else _visible(show(value)) for name, value in self.values.items()}
         message = self.message
         if isinstance(message, Plural):
             count = self.values[message.by]
             assert isinstance(count, int), f"{message.by} chooses a plural form"
-            return ngettext(message.singular, message.plural, count).format(**values)
-        return gettext(message).format(**values)
+            return fill(ngettext(message.singular, message.plural, count), gettext, **values)
+        return fill(gettext(message), gettext, **values)
 
     def render(self, gettext: Gettext = _identity, ngettext: NGettext = _english,
                show: Show = _as_is) -> str:
@@ -186,7 +255,7 @@ class AcesError(ValueError):
         reason = self.reason(gettext, ngettext, show)
         if self.source is None:
             return reason
-        where = gettext(_WHERE).format(source=self.source, line=self.line)
+        where = gettext(_WHERE).format(source=visible(self.source), line=self.line)
         return f"{where}: {reason}"
 
     def __str__(self) -> str:

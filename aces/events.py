@@ -21,6 +21,11 @@ import typing as t
 
 import msgspec
 
+__all__ = ["EVENT_TYPES", "SCHEMA", "AceIgnored", "BaseEvent", "ChipsPassed", "ChipsToPot",
+           "DicePassed", "DiceToCentre", "Event", "FinishStarted", "GameOver", "GameStarted",
+           "OpeningTied", "OpeningWon", "PlayResumed", "RollAgain", "RollUndone", "Rolled", "Stage",
+           "TryFailed", "TryStarted", "TryWon", "TurnMissed", "Unpaid", "type_name"]
+
 #: The schema version written into every ``game_started`` event. Schema 2
 #: added the digest chain and ``roll_undone``; schema 1 logs are read
 #: through :func:`aces.upgrade.upcast_v1_v2`.

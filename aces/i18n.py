@@ -34,6 +34,9 @@ from aces.errors import OptionError
 if t.TYPE_CHECKING:
     from collections.abc import Mapping
 
+__all__ = ["DEFAULT", "DOMAIN", "LOCALES_VARIABLE", "babel_locale", "languages", "locales_dir",
+           "negotiate", "translations", "unknown_language"]
+
 #: The language of the source: always offered, with or without a catalog.
 DEFAULT: t.Final = "en"
 DOMAIN: t.Final = "aces"

@@ -25,13 +25,15 @@ import typing as t
 
 import msgspec
 
+__all__ = ["OBJECT", "REF", "Memo", "weigh"]
+
 K = t.TypeVar("K")
 V = t.TypeVar("V")
 
 #: What a reference to an object costs where it is held (a slot, a tuple item).
-_REF: t.Final = 8
+REF: t.Final = 8
 #: The rough size of an object's header: its type, reference count and size.
-_OBJECT: t.Final = 56
+OBJECT: t.Final = 56
 
 
 class Memo(t.Generic[K, V]):
@@ -75,12 +77,12 @@ def weigh(value: object) -> int:
     True
     """
     if isinstance(value, (str, bytes)):
-        return _OBJECT + len(value)
+        return OBJECT + len(value)
     if isinstance(value, (tuple, list, frozenset, set)):
-        return _OBJECT + sum(_REF + weigh(item) for item in value)
+        return OBJECT + sum(REF + weigh(item) for item in value)
     if isinstance(value, dict):
-        return _OBJECT + sum(2 * _REF + weigh(k) + weigh(v) for k, v in value.items())
+        return OBJECT + sum(2 * REF + weigh(k) + weigh(v) for k, v in value.items())
     if isinstance(value, msgspec.Struct):
-        return _OBJECT + sum(_REF + weigh(getattr(value, name))
+        return OBJECT + sum(REF + weigh(getattr(value, name))
                              for name in value.__struct_fields__)
-    return _OBJECT
+    return OBJECT

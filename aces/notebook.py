@@ -19,6 +19,8 @@ if t.TYPE_CHECKING:
 
     from aces.experiment.pool import Pooled
 
+__all__ = ["bars", "escape", "section", "stats_html", "table"]
+
 #: The size of a bar chart, in pixels.
 _WIDTH: t.Final = 360
 _BAR: t.Final = 22

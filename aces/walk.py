@@ -41,7 +41,7 @@ import typing as t
 
 import msgspec
 
-from aces.errors import LogError, OptionError, Plural, RollError, shorten
+from aces.errors import N_, AcesError, LogError, OptionError, Plural, RollError, shorten
 from aces.events import GameStarted, Rolled, RollUndone, type_name
 from aces.log import Reader
 from aces.rules import Game, Roll, game_named
@@ -52,7 +52,7 @@ if t.TYPE_CHECKING:
     from aces.events import Event
     from aces.log import Record
 
-__all__ = ["UNDO_DEPTH", "Stand", "Standing", "Step", "Visitor", "drive", "walk"]
+__all__ = ["UNDO_DEPTH", "Stand", "Standing", "Step", "Visitor", "drive", "undo_depth", "walk"]
 
 #: How many rolls of one game an undo can reach back: far more than a
 #: table ever takes back, few enough that a hostile log costs little memory.
@@ -303,6 +303,26 @@ def _undo(standing: Standing[S], undo: RollUndone, source: str, line: int) -> St
     return standing.pop()
 
 
+#: The stages of a game by the names a log gives them, in words to translate.
+_STAGES: t.Final = {
+    # Translators: in an error of a log, the stage a roll belongs to: the
+    # opening, where everyone rolls to see who starts.
+    "opening": N_("opening"),
+    # Translators: in an error of a log, the stage a roll belongs to: a
+    # player's turn in normal play.
+    "turn": N_("turn"),
+    # Translators: in an error of a log, the stage a roll belongs to: a try
+    # for the pot (three rolls without a six).
+    "try": N_("try"),
+}
+
+
+def _stage(name: str) -> AcesError | str:
+    """A stage of the game in words of the user's language."""
+    words = _STAGES.get(name)
+    return shorten(name) if words is None else AcesError(words)
+
+
 def _refuse_roll(roll: Rolled, player: str, dice: int, stage: str, source: str,
                  line: int) -> t.NoReturn:
     if roll.player != player or roll.stage != stage:
@@ -310,8 +330,8 @@ def _refuse_roll(roll: Rolled, player: str, dice: int, stage: str, source: str,
         # roll and in which stage of the game (opening, turn or try); {found}
         # and {found_stage}: the roll the log has instead.
         raise LogError(source, line, "{player} should roll here ({stage}), not {found}"
-                       " ({found_stage})", player=shorten(player), stage=stage,
-                       found=shorten(roll.player), found_stage=roll.stage)
+                       " ({found_stage})", player=shorten(player), stage=_stage(stage),
+                       found=shorten(roll.player), found_stage=_stage(roll.stage))
     if len(roll.dice) != dice:
         raise LogError(source, line, _WRONG_COUNT, player=shorten(player), expected=dice,
                        count=len(roll.dice))

@@ -8,18 +8,12 @@ in the reader's language, and rendered as Markdown, reStructuredText or
 plain text; the documentation's directive (:mod:`aces.sphinxext`) turns
 the same parts into a page. Nothing here reads a file or prints.
 
->>> import io
->>> from aces.dice import DiceFile
->>> from aces.engine import header, play
+Worked example E1 of the rulings, as a walkthrough:
+
 >>> from aces.i18n import translations
->>> from aces.log import LogWriter, read
->>> from aces.rules import game_named
->>> game = game_named("pot")
->>> log = io.BytesIO()
->>> dice = DiceFile("2/3/5/1 6/3 5/6 6/1 1/1 6/1 4/2 5/6 6/1 1/3 4/5 2".split("/"), "E1")
->>> LogWriter(log).write_all(play(game, header(game, ["Ada", "Bo", "Cy"], {}), dice))
->>> parts = walkthrough(read(io.BytesIO(log.getvalue()).readlines(), "E1"), "E1",
-...                     translations("en"), "en")
+>>> from aces.log import read
+>>> with open("replays/e1-last-chip.jsonl", "rb") as log:
+...     parts = walkthrough(read(log, "E1"), "E1", translations("en"), "en")
 >>> text = render(parts, "text")
 >>> print(text[text.index("Cy rolls 1-6."):].split(2 * chr(10))[0])
 Cy rolls 1-6.
@@ -32,6 +26,7 @@ Cy passes 1 chip to Ada on the left.
 from __future__ import annotations
 
 import re
+import string
 import textwrap
 import typing as t
 
@@ -71,7 +66,8 @@ if t.TYPE_CHECKING:
     from aces.narrate.phrasebook import Phrasebook
     from aces.walk import Step
 
-__all__ = ["FORMATS", "Aside", "Part", "Standings", "Told", "render", "walkthrough"]
+__all__ = ["FORMATS", "RULES", "Aside", "Part", "Standings", "Told", "Walkthrough",
+           "fivedice_rules", "pot_rules", "render", "render_stream", "stream", "walkthrough"]
 
 #: The key of the aside that names a game's turning points.
 TURNING_POINTS: t.Final = "turning-points"
@@ -576,14 +572,38 @@ def render_stream(parts: Iterable[Part], fmt: Format) -> Iterator[str]:
         yield "\n"
 
 
-_MARKDOWN_SPECIAL: t.Final = re.compile(r"([\\`*_{}\[\]<>()#+!|~])")
-_RST_SPECIAL: t.Final = re.compile(r"([\\`*_|])")
+#: Every ASCII punctuation character. reStructuredText takes any of them
+#: after a backslash as itself, so with all of them escaped no name
+#: (``.. include:: /etc/passwd``, ``|subst|``, ``:role:`x```, ``1.``,
+#: ``- x``) can become a directive, a role, a substitution or a list.
+_RST_SPECIAL: t.Final = re.compile("([" + re.escape(string.punctuation) + "])")
+#: The characters that open markup anywhere in a line of CommonMark (HTML,
+#: links, images, emphasis, code, tables, entities), each escaped; and what
+#: opens a block at the start of a line's content (a list, a heading).
+_MARKDOWN_SPECIAL: t.Final = re.compile(r"([\\`*_{}\[\]<>()#+!|~&$])")
+_MARKDOWN_START: t.Final = re.compile(r"^(\d*)([.)=-])")
+
+
+def escape_rst(text: str) -> str:
+    r"""Text for reStructuredText: every ASCII punctuation mark escaped.
+
+    >>> print(escape_rst(".. include:: /etc/passwd"))
+    \.\. include\:\: \/etc\/passwd
+    """
+    return _RST_SPECIAL.sub(r"\\\1", text)
+
+
+def escape_markdown(text: str) -> str:
+    r"""Text for CommonMark: whatever could open markup escaped, the rest as it is.
+
+    >>> print(escape_markdown("<script>x</script> [a](b) 1-6."), escape_markdown("1. x"))
+    \<script\>x\</script\> \[a\]\(b\) 1-6. 1\. x
+    """
+    return _MARKDOWN_START.sub(r"\1\\\2", _MARKDOWN_SPECIAL.sub(r"\\\1", text))
 
 
 def _markdown(part: Part, new_game: bool) -> list[str]:
-    def escape(text: str) -> str:
-        return _MARKDOWN_SPECIAL.sub(r"\\\1", text)
-
+    escape = escape_markdown
     if isinstance(part, Told):
         lines = ["---", ""] if new_game else []
         return lines + [f"- {escape(line)}" for line in part.lines]
@@ -591,20 +611,18 @@ def _markdown(part: Part, new_game: bool) -> list[str]:
         return [f"> **{escape(part.label)}:** {escape(part.text)}"]
     return ["| " + " | ".join(escape(cell) for cell in part.header) + " |",
             "|" + "---:|" * len(part.header),
-            "| " + " | ".join(part.row) + " |"]
+            "| " + " | ".join(escape(cell) for cell in part.row) + " |"]
 
 
 def _rst(part: Part, new_game: bool) -> list[str]:
-    def escape(text: str) -> str:
-        return _RST_SPECIAL.sub(r"\\\1", text)
-
+    escape = escape_rst
     if isinstance(part, Told):
         lines = ["----", ""] if new_game else []
         return lines + [f"| {escape(line)}" for line in part.lines]
     if isinstance(part, Aside):
         return [f".. admonition:: {escape(part.label)}", "",
                 *textwrap.wrap(escape(part.text), 76, initial_indent="   ",
-                               subsequent_indent="   ")]
+                               subsequent_indent="   ", break_on_hyphens=False)]
     out = [".. list-table::", "   :header-rows: 1", ""]
     for row in (part.header, part.row):
         out.append(f"   * - {escape(row[0])}")

@@ -38,3 +38,12 @@ $aces play --game five-dice --players Ada,Bo,Cy --dice-each 1 --seed 296 -o five
 # Worked example E3, and the threes variation with the receivers typed in.
 $aces play --game five-dice --players Ada,Bo,Cy --dice-each 1 --dice-file e3.dice -o e3-one-die.jsonl
 $aces play --game five-dice --players Ada,Bo,Cy --dice-each 2 --threes --dice-file threes.dice -o five-dice-threes.jsonl
+
+# A class experiment: six groups of four play twenty games each, and the lesson
+# "The class experiment" pools them with aces stats while the docs are built.
+$aces play --players Emma,Noah,Nora,Jakob --games 20 --seed 1000 -o class-group-1.jsonl
+$aces play --players Sofie,Filip,Ella,Lukas --games 20 --seed 2000 -o class-group-2.jsonl
+$aces play --players Olivia,Oskar,Ingrid,Aksel --games 20 --seed 3000 -o class-group-3.jsonl
+$aces play --players Maja,Emil,Leah,Henrik --games 20 --seed 4000 -o class-group-4.jsonl
+$aces play --players Frida,Isak,Sara,Mathias --games 20 --seed 5000 -o class-group-5.jsonl
+$aces play --players Astrid,Jonas,Selma,Magnus --games 20 --seed 6000 -o class-group-6.jsonl

@@ -253,6 +253,8 @@ def translation_problems(lang: str, catalog: Catalog, template: Catalog) -> Iter
                        f" the message {sorted(wanted)}")
     for context, msgid in sorted(expected - present, key=str):
         yield f"{lang}: {msgid!r} (context {context!r}) is missing; run update"
+    for context, msgid in sorted(present - expected, key=str):
+        yield f"{lang}: {msgid!r} (context {context!r}) is no longer used; run update"
 
 
 def problems(root: Path = ROOT) -> list[str]:

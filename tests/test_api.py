@@ -82,7 +82,7 @@ def test_a_game_played_from_dice_is_the_worked_example(tmp_path: Path) -> None:
     assert [g.winner for g in aces.load(tmp_path / "e1.jsonl")] == ["Bo"]
     with pytest.raises(OptionError, match="already exists"):
         game.save(tmp_path / "e1.jsonl")
-    assert game.narrate("nb")[-1] == "Bo vinner potten på 5 sjetonger."
+    assert game.narrate("nb")[-1] == "Bo vinner potten på fem sjetonger."
 
 
 def test_a_session_is_the_same_as_the_command_plays(tmp_path: Path) -> None:

@@ -92,7 +92,8 @@ def test_a_line_with_the_wrong_number_of_dice_is_refused() -> None:
 
 @pytest.mark.parametrize(("lang", "expected"), [
     ("en", "table.txt, line 1: Ada rolls 1 die here, but the line has 2"),
-    ("nb", "table.txt, linje 1: Ada skal kaste 1 terning her, men linjen har 2"),
+    ("nb", "table.txt, linje 1: Ada skal kaste én terning her, men linjen har 2"),
+    ("nn", "table.txt, linje 1: Ada skal kaste éin terning her, men linja har 2"),
 ])
 def test_one_die_is_said_in_the_singular(lang: str, expected: str) -> None:
     with pytest.raises(DiceFileError) as caught:

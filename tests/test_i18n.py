@@ -140,7 +140,7 @@ def test_catalogs_are_found_from_the_editable_install(tmp_path: Path) -> None:
     package, locales, last = probe(tmp_path)
     assert Path(package).parent == ROOT / "aces"
     assert Path(locales) == ROOT / "locales"
-    assert last == "Bo vinner potten på 5 sjetonger."
+    assert last == "Bo vinner potten på fem sjetonger."
 
 
 def test_catalogs_are_found_from_a_wheel(tmp_path: Path) -> None:
@@ -159,7 +159,7 @@ def test_catalogs_are_found_from_a_wheel(tmp_path: Path) -> None:
     package, locales, last = probe(tmp_path, unpacked)
     assert Path(package).is_relative_to(unpacked)
     assert Path(locales) == unpacked / "aces" / "locales"
-    assert last == "Bo vinner potten på 5 sjetonger."
+    assert last == "Bo vinner potten på fem sjetonger."
 
 
 @pytest.mark.parametrize("lang", ["../../etc/passwd", "/etc/passwd", "nb/../../../etc/passwd",

@@ -42,7 +42,7 @@ def test_a_catalog_makes_a_language(danish: Path) -> None:
 def test_lang_accepts_the_new_language(danish: Path, e1_log: Path) -> None:
     result = run("replay", str(e1_log), "--lang", "da")
     assert result.exit_code == 0, result.output
-    assert result.stdout.splitlines()[-1] == "Bo vinner potten på 5 sjetonger."
+    assert result.stdout.splitlines()[-1] == "Bo vinner potten på fem sjetonger."
     helped = run("--lang", "da", "--help")
     assert helped.stdout.startswith("Bruk: aces [VALG]")
     assert "en, da, nb, nn" in " ".join(helped.stdout.split())

@@ -29,7 +29,8 @@ def tally_of(*winners: str, extra_events: int = 0) -> Tally:
 
 @pytest.mark.parametrize(("lang", "expected"), [
     ("en", "log.jsonl follows the rules: 1 game and 2 events. Won by Bo."),
-    ("nb", "log.jsonl følger reglene: 1 spill og 2 hendelser. Vinner: Bo."),
+    ("nb", "log.jsonl følger reglene: 1 parti og 2 hendelser. Vinner: Bo."),
+    ("nn", "log.jsonl følgjer reglane: 1 parti og 2 hendingar. Vinnar: Bo."),
 ])
 def test_one_game(lang: str, expected: str) -> None:
     assert tally_of("Bo").line("log.jsonl", lang, translations(lang)) == expected
@@ -38,8 +39,10 @@ def test_one_game(lang: str, expected: str) -> None:
 @pytest.mark.parametrize(("lang", "expected"), [
     ("en", "log.jsonl follows the rules: 3 games and 3,006 events."
            " Wins: Ada 1, Bo 2, and Cy 0."),
-    ("nb", "log.jsonl følger reglene: 3 spill og 3\xa0006 hendelser."
+    ("nb", "log.jsonl følger reglene: 3 partier og 3\xa0006 hendelser."
            " Potter vunnet: Ada 1, Bo 2 og Cy 0."),
+    ("nn", "log.jsonl følgjer reglane: 3 parti og 3\xa0006 hendingar."
+           " Pottar vunne: Ada 1, Bo 2 og Cy 0."),
 ])
 def test_a_session_counts_wins_per_player(lang: str, expected: str) -> None:
     tally = tally_of("Bo", "Ada", "Bo", extra_events=1000)

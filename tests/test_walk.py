@@ -252,7 +252,7 @@ def test_one_die_is_said_in_the_singular_in_every_language() -> None:
     assert error.line == 2
     assert error.reason() == "Ada rolls 1 die here, not 2"
     nb = translations("nb")
-    assert error.reason(nb.gettext, nb.ngettext) == "Ada skal kaste 1 terning her, ikke 2"
+    assert error.reason(nb.gettext, nb.ngettext) == "Ada skal kaste én terning her, ikke 2"
 
 
 def test_a_header_refused_by_its_game_is_told_in_the_chosen_language() -> None:
@@ -260,7 +260,7 @@ def test_a_header_refused_by_its_game_is_told_in_the_chosen_language() -> None:
     assert type(error) is OptionError
     nb = translations("nb")
     assert error.render(nb.gettext, nb.ngettext) == \
-        "game.jsonl, linje 1: hver spiller må ha minst 1 sjetong, ikke 0"
+        "game.jsonl, linje 1: hver spiller må ha minst én sjetong, ikke 0"
 
 
 # -- Rolls taken back ------------------------------------------------------------

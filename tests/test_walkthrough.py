@@ -260,3 +260,82 @@ def test_a_roll_taken_back_shows_the_standings_from_before_it() -> None:
     assert tables[:3] == [("3", "2", "0", "1"), ("2", "2", "2", "0"), ("3", "2", "0", "1")]
     found = rules(parts)
     assert len(found) == len(set(found))
+
+
+# -- No name becomes markup ------------------------------------------------------
+
+#: Names that are markup in reStructuredText, Markdown or HTML, each a name
+#: the rules accept.
+MARKUP_NAMES: t.Final = (
+    ".. include:: /etc/passwd", "|evil|", ":raw-html:`<b>x</b>`", "`site <http://x.example>`_",
+    "[a](javascript:alert(1))", "<script>alert(1)</script>", "1.", "- x", "&amp;", "**bold**",
+    "![i](x.png)", "[#]_",
+)
+
+
+def marked_up_parts() -> list[Part]:
+    game = game_named("pot")
+    start = engine.header(game, MARKUP_NAMES, {})
+    out = io.BytesIO()
+    from aces.dice import RandomDice
+
+    LogWriter(out).write_all(engine.play(game, start, RandomDice(5)))
+    return parts_of(out.getvalue())
+
+
+def test_no_name_becomes_a_directive_role_or_substitution_in_rst() -> None:
+    text = render(marked_up_parts(), "rst")
+    tree = publish_doctree(text, settings_overrides={
+        "report_level": Reporter.SEVERE_LEVEL + 1, "halt_level": Reporter.SEVERE_LEVEL + 1,
+        "file_insertion_enabled": True, "raw_enabled": True})
+    shown = tree.astext()
+    assert "root:" not in shown
+    for kind in (nodes.system_message, nodes.substitution_reference, nodes.problematic,
+                 nodes.raw, nodes.reference, nodes.target, nodes.footnote_reference,
+                 nodes.enumerated_list, nodes.bullet_list, nodes.literal_block, nodes.emphasis,
+                 nodes.strong, nodes.image):
+        assert not list(tree.findall(kind)), kind
+    for name in MARKUP_NAMES:
+        assert name in shown
+
+
+def test_no_name_becomes_markup_in_markdown() -> None:
+    from markdown_it import MarkdownIt
+
+    parts = marked_up_parts()
+    asides = sum(isinstance(part, Aside) for part in parts)
+    tokens = MarkdownIt("commonmark").enable("table").parse(render(parts, "markdown"))
+    kinds = [token.type for token in tokens]
+    kinds += [child.type for token in tokens for child in token.children or []]
+    for kind in ("link_open", "image", "html_inline", "html_block", "code_inline",
+                 "ordered_list_open", "em_open", "heading_open"):
+        assert kind not in kinds, kind
+    assert kinds.count("strong_open") == asides   # the label of each aside alone
+    # Told lines are items of top-level lists: no name opens a list in one.
+    assert all(token.level == 0 for token in tokens if token.type == "bullet_list_open")
+    html = MarkdownIt("commonmark").enable("table").render(render(parts, "markdown"))
+    for name in MARKUP_NAMES:
+        assert html_escape(name) in html
+
+
+def html_escape(text: str) -> str:
+    import html
+
+    return html.escape(text, quote=False)
+
+
+def test_no_name_becomes_markup_in_the_documentations_html() -> None:
+    from docutils.core import publish_from_doctree
+    from docutils.frontend import get_default_settings
+    from docutils.utils import new_document
+    from docutils.writers.html5_polyglot import Writer
+
+    from aces.sphinxext import walkthrough_nodes
+
+    document = new_document("walkthrough", get_default_settings(Writer))
+    document += walkthrough_nodes(marked_up_parts())
+    html = publish_from_doctree(document, writer=Writer()).decode()
+    for markup in ("<script>", "<b>", 'href="javascript'):
+        assert markup not in html
+    for name in MARKUP_NAMES:
+        assert html_escape(name) in html

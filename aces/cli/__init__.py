@@ -21,6 +21,8 @@ from aces.cli.simulate import simulate
 from aces.cli.stats import stats
 from aces.cli.walkthrough import walkthrough
 
+__all__ = ["cli", "main"]
+
 
 # invoke_without_command: bare ``aces`` prints its help and exits 0, as git
 # and pip do; a help asked for is no error.

@@ -35,10 +35,13 @@ import copy
 import gettext as stdlib_gettext
 import inspect
 import os
+import re
 import sys
 import typing as t
 
 import click
+
+from aces.errors import N_
 
 if t.TYPE_CHECKING:
     from collections.abc import Iterator, Mapping, Sequence
@@ -203,9 +206,24 @@ def _name_the_number(param: click.Parameter, gettext: Gettext) -> None:
 # -- Click's own messages ------------------------------------------------------------------
 
 
+class _Message(str):
+    """One of click's messages, translated: its ``format`` quotes a ``{name!r}``
+    in the language's quotation marks, as every message of aces does
+    (:func:`aces.errors.fill`)."""
+
+    __slots__ = ()
+
+    def format(self, *args: object, **kwargs: object) -> str:
+        from aces.errors import fill
+
+        return fill(str(self), current(), **kwargs) if not args else super().format(*args)
+
+
 def _gettext(message: str) -> str:
     catalog = _CATALOG.get()
-    return stdlib_gettext.gettext(message) if catalog is None else catalog.gettext(message)
+    if catalog is None:
+        return stdlib_gettext.gettext(message)
+    return _Message(catalog.gettext(message))
 
 
 def _ngettext(singular: str, plural: str, n: int) -> str:
@@ -216,10 +234,10 @@ def _ngettext(singular: str, plural: str, n: int) -> str:
         return stdlib_gettext.ngettext(singular, plural, n)
     ours = RENAMED.get((singular, plural))
     if ours is None:
-        return catalog.ngettext(singular, plural, n)
+        return _Message(catalog.ngettext(singular, plural, n))
     # Translated under our name; untranslated (English), click's own words.
     text = catalog.ngettext(*ours, n)
-    return stdlib_gettext.ngettext(singular, plural, n) if text in ours else text
+    return stdlib_gettext.ngettext(singular, plural, n) if text in ours else _Message(text)
 
 
 def _install() -> None:
@@ -291,9 +309,7 @@ class AcesGroup(click.Group):
                 # to read more, without click's usage block.
                 command = (exc.ctx.command_path if exc.ctx
                            else _command_path(tree, arguments, prog_name or "aces"))
-                hint = current()("Try '{command} {option}' for help.").format(
-                    command=command, option="--help")
-                click.echo(f"aces: {exc.format_message()} {hint}", err=True)
+                click.echo(f"aces: {usage_error(exc.format_message(), command)}", err=True)
                 sys.exit(exc.exit_code)
             except click.ClickException as exc:
                 exc.show()
@@ -302,6 +318,36 @@ class AcesGroup(click.Group):
                 click.echo(current()("Aborted!"), err=True)
                 sys.exit(1)
             sys.exit(code if isinstance(code, int) else 0)
+
+
+def usage_error(reason: str, command: str) -> str:
+    """A usage error and where to read more, as one sentence of the language.
+
+    ``reason`` is click's, which may end in a full stop of its own (click
+    adds one to some messages, whatever the language); it is left out, so
+    that the translation alone decides how the sentence is punctuated.
+
+    Click quotes some values itself, outside its messages (an option's
+    name, the choices of a value: ``'--format'``, ``'rst'``); they are
+    quoted again in the language's quotation marks.
+
+    >>> usage_error("No such option '--x'.", "aces play")
+    "No such option '--x'. Try 'aces play --help' for help."
+    """
+    from aces.errors import QUOTES
+
+    gettext = current()
+    quotes = gettext(QUOTES)
+    if quotes != QUOTES:
+        reason = re.sub(r"'([^'\s][^']*)'", lambda m: quotes.format(text=m.group(1)), reason)
+    return gettext(_USAGE_ERROR).format(
+        reason=reason.removesuffix("."), command=command, option="--help")
+
+
+# Translators: a usage error on one line. {reason}: click's error, without a
+# full stop at the end; {command}: the command, like "aces replay"; {option}:
+# its help option, "--help".
+_USAGE_ERROR: t.Final = N_("{reason}. Try '{command} {option}' for help.")
 
 
 def _command_path(root: click.Command, args: Sequence[str], prog: str) -> str:

@@ -67,14 +67,19 @@ def integer(value: int, lang: str) -> str:
     return str(format_decimal(value, locale=locale))
 
 
-def fraction(value: Fraction) -> str:
-    """``4/9``; a whole number stands alone.
+def fraction(value: Fraction, lang: str | None = None) -> str:
+    """``4/9``; a whole number stands alone. With ``lang``, the numerator and
+    the denominator are grouped by thousands as the language does.
 
     >>> from fractions import Fraction
-    >>> fraction(Fraction(2, 36)), fraction(Fraction(1))
-    ('1/18', '1')
+    >>> fraction(Fraction(2, 36)), fraction(Fraction(1)), fraction(Fraction(15625, 46656), "nb")
+    ('1/18', '1', '15\xa0625/46\xa0656')
     """
-    return str(value)
+    if lang is None:
+        return str(value)
+    if value.denominator == 1:
+        return integer(value.numerator, lang)
+    return f"{integer(value.numerator, lang)}/{integer(value.denominator, lang)}"
 
 
 def table(rows: Sequence[Sequence[str]], indent: str = "") -> str:

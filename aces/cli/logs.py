@@ -17,6 +17,8 @@ from aces.cli._common import (
 )
 from aces.errors import AcesError, EmptyLogError, OptionError, os_reason
 
+__all__ = ["replay", "verify"]
+
 
 @click.command()
 @click.argument("log", metavar="LOG")

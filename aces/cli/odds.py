@@ -19,6 +19,8 @@ if t.TYPE_CHECKING:
 
     from aces.odds import Odds
 
+__all__ = ["LENGTH_ROWS", "OUTCOME_NAMES", "SHOWN", "as_dict", "length_rows", "odds", "report"]
+
 #: What each outcome of a roll is called, in the order of aces.odds.outcomes.OUTCOMES.
 OUTCOME_NAMES: t.Final = (
     # Translators: an outcome of one roll of two dice: neither die shows 1 or 6.
@@ -168,7 +170,7 @@ def report(answer: Odds, lang: str, catalog: gettext.NullTranslations) -> str:
     rows = [[_("outcome"), _("chance"), ""]]
     for name, outcome in zip(OUTCOME_NAMES, OUTCOMES, strict=True):
         chance = CHANCES[outcome]
-        rows.append([_(name), fraction(chance), percent(float(chance), lang)])
+        rows.append([_(name), fraction(chance, lang), percent(float(chance), lang)])
     lines += [table(rows, "  "), ""]
 
     lines.append(_("What a normal roll costs, on average, in chips"))
@@ -178,17 +180,17 @@ def report(answer: Odds, lang: str, catalog: gettext.NullTranslations) -> str:
     for label, held in (("1", 1), (_("2 or more"), 2)):
         cost = roll_cost(held)
         rows.append([label] + [
-            f"{fraction(part)} ({decimal(float(part), lang)})"
+            f"{fraction(part, lang)} ({decimal(float(part), lang)})"
             for part in (cost.to_pot, cost.to_left, cost.total)])
     lines += [table(rows, "  "), ""]
 
     success = try_success()
     lines.append(_("The finish"))
-    # Translators: {fraction}: an exact fraction such as 15625/46656; {percent}: the same
-    # chance as a percentage.
+    # Translators: {fraction}: an exact fraction such as 15,625/46,656; {percent}: the
+    # same chance as a percentage, rounded (hence "about equal to").
     lines.append("  " + _("One try (three rolls without a six) succeeds with chance"
-                          " {fraction} = {percent}.").format(
-        fraction=fraction(success), percent=percent(float(success), lang)))
+                          " {fraction} \u2248 {percent}.").format(
+        fraction=fraction(success, lang), percent=percent(float(success), lang)))
     lines.append("  " + _("With one chip left, each player's chance to win, counted from"
                           " the holder who tries first:"))
     # Translators: column headings: a player, named by seat from the holder, and the chance.

@@ -21,6 +21,8 @@ if t.TYPE_CHECKING:
 
     from aces.rules import Game, OptionValue
 
+__all__ = ["DEFAULT_NAMES", "game_options", "play", "players_from"]
+
 #: Names for ``--players N``: short, distinct, and the same in every language.
 DEFAULT_NAMES: t.Final = ("Ada", "Bo", "Cy", "Dag", "Eli", "Fia", "Gro", "Hal", "Ida", "Jon")
 

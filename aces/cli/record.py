@@ -20,7 +20,7 @@ from pathlib import Path
 import click
 
 from aces.cli._common import game_setup_options, lang_option, reported, translations
-from aces.errors import N_, AcesError, OptionError, os_reason
+from aces.errors import N_, AcesError, OptionError, os_reason, visible
 
 if t.TYPE_CHECKING:
     import collections
@@ -33,6 +33,8 @@ if t.TYPE_CHECKING:
     from aces.narrate import Narrator
     from aces.rules import Game, OptionValue, Roll, RollRequest
     from aces.walk import Step
+
+__all__ = ["record"]
 
 #: Lines of the story so far shown when a game is resumed.
 _STORY: t.Final = 12
@@ -375,7 +377,9 @@ class _Session:
 
     def say(self, message: str, **values: object) -> None:
         """A notice about the recording (a message marked with ``N_``), on standard error."""
-        click.echo(self.catalog.gettext(message).format(**values), err=True)
+        shown = {name: visible(value) if isinstance(value, str) else value
+                 for name, value in values.items()}
+        click.echo(self.catalog.gettext(message).format(**shown), err=True)
 
     def tell(self, steps: list[Step[t.Any]]) -> None:
         """Narrate what was appended, with the standings it leaves."""

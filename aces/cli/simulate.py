@@ -21,6 +21,9 @@ if t.TYPE_CHECKING:
     from aces.simulate import Exact, Simulation
     from aces.simulate.stats import Summary
 
+__all__ = ["COUNTS_LOSERS", "GAME_NAMES", "PROGRESS_FROM", "QUICK_EXACT_STATES", "Unsolved",
+           "as_dict", "report", "simulate"]
+
 #: The games' names in the report.
 GAME_NAMES: t.Final = {
     "pot": N_("Aces in the Pot"),

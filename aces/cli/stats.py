@@ -16,6 +16,8 @@ if t.TYPE_CHECKING:
 
     from aces.experiment.pool import Source
 
+__all__ = ["PLOT_FORMATS", "stats"]
+
 # Translators: the last line of "aces stats" when damaged logs were left out.
 _LEFT_OUT: t.Final = Plural("{count} log was left out; the others were pooled",
                             "{count} logs were left out; the others were pooled", by="count")

@@ -13,6 +13,8 @@ from aces.errors import EmptyLogError
 if t.TYPE_CHECKING:
     from collections.abc import Iterable
 
+__all__ = ["walkthrough"]
+
 
 @click.command()
 @click.argument("log", metavar="LOG")

@@ -33,6 +33,8 @@ from aces.experiment.inference import (
 if t.TYPE_CHECKING:
     from aces.experiment.observe import Counts, Rules
 
+__all__ = ["QUANTILES", "Length", "Result", "Seats", "Share", "analyse", "share"]
+
 #: The quantiles of the game's length that a report shows.
 QUANTILES: t.Final = (0.25, 0.5, 0.75, 0.9)
 

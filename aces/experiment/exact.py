@@ -26,6 +26,8 @@ from aces.errors import OptionError
 if t.TYPE_CHECKING:
     from aces.experiment.observe import Rules
 
+__all__ = ["Expected", "exact"]
+
 #: The length distribution is carried until this much of it is known; the
 #: rest is one last category, "longer".
 _LENGTH_MASS: t.Final = 0.9999

@@ -21,7 +21,9 @@ if t.TYPE_CHECKING:
     from aces.experiment.analysis import Result, Share
     from aces.experiment.inference import Fit
     from aces.experiment.observe import GameRecord, Rules
-    from aces.experiment.pool import Pooled
+    from aces.experiment.pool import LogResult, Pooled
+
+__all__ = ["COUNTS_LOSERS", "CsvTable", "as_dict", "cell", "options_text", "result_dict", "text_of"]
 
 #: The game that counts the loser of each game rather than the winner.
 COUNTS_LOSERS: t.Final = frozenset({"five-dice"})
@@ -39,10 +41,24 @@ def as_dict(pooled: Pooled) -> dict[str, t.Any]:
                   "left_out": None if log.error is None else str(log.error)}
                  for log in pooled.logs],
         "groups": [{**result_dict(group.pooled),
-                    "logs": [{"log": name, **result_dict(result)}
-                             for name, result in group.logs]}
+                    "logs": [log_dict(log, group.rules) for log in group.logs]}
                    for group in pooled.groups],
     }
+
+
+def log_dict(log: LogResult, rules: Rules) -> dict[str, t.Any]:
+    """One log's own numbers, beside the pooled ones."""
+    by_seat = "loss_by_seat" if rules.game in COUNTS_LOSERS else "win_by_seat"
+    data: dict[str, t.Any] = {
+        "log": log.source, "games": log.games, "rolls": log.rolls,
+        f"{by_seat}_counts": list(log.wins), by_seat: log.shares,
+        "expected_rolls": log.mean_length, f"{by_seat}_p": log.p_seats}
+    for key, pair in (("moved_nothing", log.nothing), ("tries_won", log.tries),
+                      ("roll_again", log.agains)):
+        if pair is not None:
+            data[key] = {"count": pair[0], "of": pair[1],
+                         "share": pair[0] / pair[1] if pair[1] else None}
+    return data
 
 
 def result_dict(result: Result) -> dict[str, t.Any]:

@@ -26,6 +26,9 @@ import typing as t
 if t.TYPE_CHECKING:
     from collections.abc import Sequence
 
+__all__ = ["ALPHA", "MIN_EXPECTED", "Z95", "Fit", "Interval", "Row", "chi2_sf", "goodness_of_fit",
+           "mean_interval", "merge", "quantile", "rows_fit", "upper_gamma", "wilson"]
+
 #: A category is tested only when it expects at least this many.
 MIN_EXPECTED: t.Final = 5.0
 #: Below this p-value the data count as evidence against the exact chances.

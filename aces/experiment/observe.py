@@ -1,12 +1,12 @@
 """What a class experiment counts, read from the steps of a walk.
 
-:class:`GameObserver` is a visitor of :func:`aces.walk.walk`: it takes the
-steps one at a time and hands back a :class:`GameRecord` for each game
-once the game is over for good (an undo may still take back the roll that
-ended it, so a game is closed only by the next game's header or the end of
-the log). :class:`Counts` adds games of one set of rules up; counts of
-several logs add up the same way, so a pooled count is the sum of the
-logs' counts and nothing else.
+:class:`GameObserver` is a :class:`~aces.walk.Visitor`, driven through a
+log by :func:`aces.walk.drive`: it hands each game, as a
+:class:`GameRecord`, to its ``on_game`` once the game is over for good (an
+undo may still take back the roll that ended it, so a game is closed only
+by the next game's header or the end of the log). :class:`Counts` adds
+games of one set of rules up; counts of several logs add up the same way,
+so a pooled count is the sum of the logs' counts and nothing else.
 
 Seats in the counts are counted from the player who won the opening and
 rolls first, as the exact odds count them: index 0 is that player, 1 the
@@ -28,6 +28,7 @@ from aces.events import (
     TryWon,
 )
 from aces.games import registration
+from aces.walk import Visitor
 
 if t.TYPE_CHECKING:
     from collections.abc import Callable
@@ -36,6 +37,8 @@ if t.TYPE_CHECKING:
     from aces.games import Holding
     from aces.rules import OptionValue
     from aces.walk import Step
+
+__all__ = ["Counts", "GameObserver", "GameRecord", "RollRow", "Rules"]
 
 #: The faces that move something in a normal roll of Aces in the Pot.
 _POT_MOVERS: t.Final = frozenset((1, 6))
@@ -107,101 +110,110 @@ class GameRecord(t.NamedTuple):
         return (self.result - self.starter) % len(self.players)
 
 
-class _Roll:
-    """A roll still standing in the current game, and what it set off."""
+class GameObserver(Visitor[int]):
+    """Turns the steps of a walk into :class:`GameRecord` values, handed to
+    ``on_game`` as each game closes; its result is the number of steps seen.
 
-    __slots__ = ("again", "dice", "held", "player", "stage", "try_end", "winner")
-
-    def __init__(self, roll: Rolled) -> None:
-        self.player = roll.player
-        self.dice = roll.dice
-        self.stage = roll.stage
-        self.held = -1
-        self.again = False
-        #: 1, 2, 3 for a try ended by a six on that roll, 4 for a try won.
-        self.try_end = 0
-        #: The opening's winner or the game's result, by name.
-        self.winner: str | None = None
-
-
-class GameObserver:
-    """Turns the steps of a walk into :class:`GameRecord` values.
-
-    ``keep_rows`` keeps each roll for the table of rolls; without it a game
-    costs a few numbers a roll while it is being played, and nothing after.
+    A roll costs one append while its game is played: the few rolls whose
+    consequences matter (an opening won, a try ended, a roll again, the
+    end) are marked by their index, so an undo takes a roll back with its
+    marks. ``keep_rows`` also keeps what each roller holds after the roll,
+    for the table of rolls.
     """
 
-    def __init__(self, keep_rows: bool = False) -> None:
+    def __init__(self, on_game: Callable[[GameRecord], None], keep_rows: bool = False) -> None:
+        self.on_game = on_game
         self.keep_rows = keep_rows
+        self.steps = 0
         self._header: GameStarted | None = None
         self._seats: dict[str, int] = {}
-        self._rolls: list[_Roll] = []
+        self._rolls: list[Rolled] = []
+        #: By the index of a roll: the player it made win the opening or the
+        #: game (or lose it), how it ended a try (1-3 a six on that roll, 4
+        #: won), and whether a roll again followed it.
+        self._named: dict[int, str] = {}
+        self._try_end: dict[int, int] = {}
+        self._again: set[int] = set()
+        self._held: list[int] = []
         self._holding: Callable[[t.Any], Holding] | None = None
         self._pot: int | None = None
-        handlers: dict[type[Event], Callable[[Step[t.Any]], GameRecord | None]] = {
+        handlers: dict[type[Event], Callable[[Step[t.Any]], None]] = {
             GameStarted: self._started,
-            Rolled: self._rolled,
             RollUndone: self._undone,
             OpeningWon: self._opening_won,
             GameOver: self._over,
             TryFailed: self._try_failed,
             TryWon: self._try_won,
-            RollAgain: self._again,
+            RollAgain: self._again_rolled,
         }
         self._handlers = handlers
 
-    def visit(self, step: Step[t.Any]) -> GameRecord | None:
-        """Take one step; the game just closed, when this step begins another."""
-        handler = self._handlers.get(type(step.event))
-        closed = handler(step) if handler is not None else None
+    def visit(self, step: Step[t.Any]) -> None:
+        """Take one step; a new header closes the game before it."""
+        self.steps += 1
+        event = step.event
+        if type(event) is Rolled:
+            self._rolls.append(event)
+            if self.keep_rows:
+                self._held.append(0)
+        else:
+            handler = self._handlers.get(type(event))
+            if handler is not None:
+                handler(step)
         if self.keep_rows and self._rolls:
-            last = self._rolls[-1]
             assert self._holding is not None
-            last.held = self._holding(step.state).held[self._seats[last.player]]
-        return closed
+            seat = self._seats[self._rolls[-1].player]
+            self._held[-1] = self._holding(step.state).held[seat]
 
-    def end(self) -> GameRecord | None:
-        """The last game, once the walk is over."""
-        return self._close()
+    def end(self) -> None:
+        """The log is over: so is its last game."""
+        self._close()
 
-    def _started(self, step: Step[t.Any]) -> GameRecord | None:
-        closed = self._close()
+    def result(self) -> int:
+        return self.steps
+
+    def _started(self, step: Step[t.Any]) -> None:
+        self._close()
         header = t.cast("GameStarted", step.event)
         self._header = header
         self._seats = {name: seat for seat, name in enumerate(header.players)}
         self._holding = registration(header.game).holding
-        return closed
-
-    def _rolled(self, step: Step[t.Any]) -> None:
-        self._rolls.append(_Roll(t.cast("Rolled", step.event)))
 
     def _undone(self, step: Step[t.Any]) -> None:
         self._rolls.pop()
+        if self.keep_rows:
+            self._held.pop()
+        index = len(self._rolls)
+        self._named.pop(index, None)
+        self._try_end.pop(index, None)
+        self._again.discard(index)
 
     def _opening_won(self, step: Step[t.Any]) -> None:
-        self._rolls[-1].winner = t.cast("OpeningWon", step.event).player
+        self._named[len(self._rolls) - 1] = t.cast("OpeningWon", step.event).player
 
     def _over(self, step: Step[t.Any]) -> None:
         over = t.cast("GameOver", step.event)
-        self._rolls[-1].winner = over.winner if over.winner is not None else over.loser
+        who = over.winner if over.winner is not None else over.loser
+        if who is not None:
+            self._named[len(self._rolls) - 1] = who
         self._pot = over.pot
 
     def _try_failed(self, step: Step[t.Any]) -> None:
-        self._rolls[-1].try_end = t.cast("TryFailed", step.event).roll
+        self._try_end[len(self._rolls) - 1] = t.cast("TryFailed", step.event).roll
 
     def _try_won(self, step: Step[t.Any]) -> None:
-        self._rolls[-1].try_end = 4
+        self._try_end[len(self._rolls) - 1] = 4
 
-    def _again(self, step: Step[t.Any]) -> None:
-        self._rolls[-1].again = True
+    def _again_rolled(self, step: Step[t.Any]) -> None:
+        self._again.add(len(self._rolls) - 1)
 
-    def _close(self) -> GameRecord | None:
+    def _close(self) -> None:
         header, rolls = self._header, self._rolls
-        if header is None:
-            return None
-        self._header, self._rolls = None, []
-        if not rolls:
-            return None
+        named, try_end, again, held = self._named, self._try_end, self._again, self._held
+        self._header, self._rolls, self._held = None, [], []
+        self._named, self._try_end, self._again = {}, {}, set()
+        if header is None or not rolls:
+            return
         seats = self._seats
         starter = result = -1
         played = normal = nothing = 0
@@ -210,33 +222,36 @@ class GameObserver:
         by_dice = [0] * width
         agains = [0] * width
         pot = header.game == "pot"
-        for roll in rolls:
+        movers = _POT_MOVERS
+        for index, roll in enumerate(rolls):
             stage = roll.stage
             if stage == "opening":
-                if roll.winner is not None:
-                    starter = seats[roll.winner]
+                if index in named:
+                    starter = seats[named[index]]
                 continue
             played += 1
-            if roll.winner is not None:
-                result = seats[roll.winner]
             if stage == "try":
-                tries[roll.try_end] += 1
+                tries[try_end.get(index, 0)] += 1
             elif pot:
                 normal += 1
-                if _POT_MOVERS.isdisjoint(roll.dice):
+                if movers.isdisjoint(roll.dice):
                     nothing += 1
             else:
                 by_dice[len(roll.dice)] += 1
-                agains[len(roll.dice)] += roll.again
+                agains[len(roll.dice)] += index in again
+        last = len(rolls) - 1
+        if last in named:
+            result = seats[named[last]]
         rows: tuple[RollRow, ...] = ()
         if self.keep_rows:
             rows = tuple(RollRow(number, roll.player, seats[roll.player] + 1, roll.stage,
-                                 roll.dice, roll.held)
-                         for number, roll in enumerate(rolls, 1))
-        return GameRecord(Rules.of(header), header.players, starter, result, played,
-                          self._pot if pot else None, normal, nothing,
-                          (tries[1], tries[2], tries[3], tries[4]),
-                          tuple(by_dice), tuple(agains), rows)
+                                 roll.dice, after)
+                         for number, (roll, after) in enumerate(zip(rolls, held, strict=True),
+                                                                 1))
+        self.on_game(GameRecord(Rules.of(header), header.players, starter, result, played,
+                                self._pot if pot else None, normal, nothing,
+                                (tries[1], tries[2], tries[3], tries[4]),
+                                tuple(by_dice), tuple(agains), rows))
 
 
 class Counts:

@@ -19,6 +19,8 @@ if t.TYPE_CHECKING:
 
     from aces.experiment.pool import Pooled
 
+__all__ = ["MOST_GROUPS", "plot"]
+
 #: The most sets of rules drawn in one figure.
 MOST_GROUPS: t.Final = 8
 

@@ -13,6 +13,8 @@ is read, and a few numbers (its result) once it is done.
 
 from __future__ import annotations
 
+import contextlib
+import gc
 import typing as t
 
 from aces.errors import AcesError, EmptyLogError, os_reason
@@ -23,6 +25,8 @@ if t.TYPE_CHECKING:
 
     from aces.experiment.analysis import Result
     from aces.experiment.observe import Counts, GameRecord, Rules
+
+__all__ = ["Group", "LogSummary", "Pooled", "Sink", "Source", "pool", "records"]
 
 
 class Sink(t.Protocol):
@@ -48,12 +52,35 @@ class LogSummary(t.NamedTuple):
     error: AcesError | None
 
 
+class LogResult(t.NamedTuple):
+    """One log's own numbers for a set of rules, kept beside the pool: a
+    few numbers a log, so that memory stays flat however many logs come."""
+
+    source: str
+    games: int
+    rolls: int
+    #: Games won (lost, in five-dice) by seat from the starter.
+    wins: tuple[int, ...]
+    mean_length: float | None
+    #: ``(count, out of)``: normal rolls that moved nothing, tries won, rolls
+    #: followed by a roll again; ``None`` where the game has none.
+    nothing: tuple[int, int] | None
+    tries: tuple[int, int] | None
+    agains: tuple[int, int] | None
+    #: The p-value of the test of the seats, when there is one.
+    p_seats: float | None
+
+    @property
+    def shares(self) -> list[float | None]:
+        return [won / self.games if self.games else None for won in self.wins]
+
+
 class Group(t.NamedTuple):
     """One set of rules: the pooled result and each log's own beside it."""
 
     rules: Rules
     pooled: Result
-    logs: list[tuple[str, Result]]
+    logs: list[LogResult]
 
 
 class Pooled(t.NamedTuple):
@@ -78,12 +105,13 @@ def pool(sources: Iterable[Source], sink: Sink | None = None, keep_rows: bool = 
     from aces.experiment.observe import Counts
 
     totals: dict[Rules, Counts] = {}
-    each: dict[Rules, list[tuple[str, Result]]] = {}
+    each: dict[Rules, list[LogResult]] = {}
     summaries: list[LogSummary] = []
     for done, source in enumerate(sources, 1):
         name = _name(source)
         try:
-            counts, games, rolls = _count(source, sink, keep_rows)
+            with _collector_paused():
+                counts, games, rolls = _count(source, sink, keep_rows)
         except AcesError as error:
             if sink is not None:
                 sink.discard()
@@ -97,11 +125,56 @@ def pool(sources: Iterable[Source], sink: Sink | None = None, keep_rows: bool = 
                     totals[rules] += part
                 else:
                     totals[rules] = part + Counts(rules.players)
-                each.setdefault(rules, []).append((name, analyse(rules, part)))
+                each.setdefault(rules, []).append(log_result(name, rules, part))
         if progress is not None:
             progress(done)
     groups = [Group(rules, analyse(rules, totals[rules]), each[rules]) for rules in totals]
     return Pooled(summaries, groups)
+
+
+def log_result(source: str, rules: Rules, counts: Counts) -> LogResult:
+    """A log's numbers for one set of rules."""
+    from aces.experiment.exact import exact
+    from aces.experiment.inference import goodness_of_fit
+
+    expected = exact(rules)
+    fit = goodness_of_fit(counts.wins, expected.seats) if expected.seats else None
+    games = counts.games
+    pot = rules.game == "pot"
+    dice = [k for k, n in enumerate(counts.by_dice) if n and k >= 2]
+    return LogResult(
+        source=source,
+        games=games,
+        rolls=counts.rolls,
+        wins=tuple(counts.wins),
+        mean_length=counts.rolls / games if games else None,
+        nothing=(counts.nothing, counts.normal) if pot else None,
+        tries=(counts.tries[3], sum(counts.tries)) if pot else None,
+        agains=None if pot else (sum(counts.agains[k] for k in dice),
+                                 sum(counts.by_dice[k] for k in dice)),
+        p_seats=None if fit is None else fit.p,
+    )
+
+
+@contextlib.contextmanager
+def _collector_paused() -> Iterator[None]:
+    """Pause Python's cycle collector while one log is read.
+
+    Reading makes and drops a great many small objects, freed by their
+    reference counts; only a few per log are in cycles. Left running, the
+    collector scans the long-lived objects (NumPy's and the exact odds'
+    among them) over and over for nothing: a third of the time of a
+    thousand logs. It resumes between logs, so a log's few cycles are freed
+    before the next log is read, and memory stays flat.
+    """
+    if not gc.isenabled():
+        yield
+        return
+    gc.disable()
+    try:
+        yield
+    finally:
+        gc.enable()
 
 
 def _name(source: Source) -> str:
@@ -113,43 +186,55 @@ def _name(source: Source) -> str:
 def _count(source: Source, sink: Sink | None,
            keep_rows: bool) -> tuple[dict[Rules, Counts], int, int]:
     """The counts of one log by rules, its games and its rolls; raises at a bad line."""
-    from aces.experiment.observe import Counts
+    from aces.experiment.observe import Counts, GameObserver
+    from aces.log import read
+    from aces.walk import drive
 
     counts: dict[Rules, Counts] = {}
-    games = rolls = 0
+    games: list[int] = [0, 0]
+
     with _opened(source) as (stream, name):
-        for record in records(stream, name, keep_rows):
-            games += 1
-            rolls += record.rolls
+        def count(record: GameRecord) -> None:
+            games[0] += 1
+            games[1] += record.rolls
             part = counts.get(record.rules)
             if part is None:
                 part = counts[record.rules] = Counts(record.rules.players)
             part.add(record)
             if sink is not None:
-                sink.game(name, games, record)
-    return counts, games, rolls
+                sink.game(name, games[0], record)
+
+        if not drive(read(stream, name), name, GameObserver(count, keep_rows)):
+            raise _empty(name)
+    return counts, games[0], games[1]
+
+
+def _empty(source: str) -> EmptyLogError:
+    # Translators: an error. {source}: the log's file name, or <stdin>.
+    return EmptyLogError("{source} is empty: it holds no events", source=source)
 
 
 def records(stream: t.BinaryIO, source: str, keep_rows: bool = False) -> Iterator[GameRecord]:
-    """The games of one log, each once it is over; raises at a bad line."""
+    """The games of one log, each as soon as it is over; raises at a bad line.
+
+    A generator over the walk itself (not :func:`~aces.walk.drive`, which
+    runs a log to its end), so that a caller can stop after any game.
+    """
     from aces.experiment.observe import GameObserver
     from aces.log import read
     from aces.walk import walk
 
-    observer = GameObserver(keep_rows)
-    visit = observer.visit
-    seen = False
+    closed: list[GameRecord] = []
+    observer = GameObserver(closed.append, keep_rows)
     for step in walk(read(stream, source), source):
-        seen = True
-        closed = visit(step)
-        if closed is not None:
-            yield closed
-    if not seen:
-        # Translators: an error. {source}: the log's file name, or <stdin>.
-        raise EmptyLogError("{source} is empty: it holds no events", source=source)
-    last = observer.end()
-    if last is not None:
-        yield last
+        observer.visit(step)
+        if closed:
+            yield closed.pop()
+    if not observer.steps:
+        raise _empty(source)
+    observer.end()
+    if closed:
+        yield closed.pop()
 
 
 class _Opened:

@@ -20,6 +20,8 @@ if t.TYPE_CHECKING:
     from aces.experiment.observe import Rules
     from aces.experiment.pool import Group, Pooled
 
+__all__ = ["conclusion", "report", "rules_name"]
+
 
 class _Writer:
     """Numbers and sentences in one language."""
@@ -314,8 +316,8 @@ def _length(length: Length, w: _Writer) -> list[str]:
                                                            last=w.integer(last)))
         # Translators: {count}: how many groups of lengths the test compares; {parts}: the
         # groups, as numbers of rolls.
-        lines.append("  " + _("The test compares {count} groups of lengths, each expecting at"
-                              " least 5 games (rolls): {parts}.").format(
+        lines.append("  " + _("The test compares {count} groups of game lengths, in rolls,"
+                              " each expecting at least 5 games: {parts}.").format(
             count=w.integer(len(parts)), parts=w.list(parts)))
     return lines + _test(length.fit, w, [])
 
@@ -334,26 +336,34 @@ def _beside(group: Group, w: _Writer) -> list[str]:
     header.append(_("p (seats)"))
     rows = [header]
 
-    def row(name: str, result: Result) -> list[str]:
-        cells = [name, w.integer(result.games)]
-        cells += [w.percent(s.observed) if s.observed is not None else ""
-                  for s in result.seats.shares]
-        cells.append("" if result.length.mean is None else w.decimal(result.length.mean, 1))
-        shares = [result.nothing, result.tries] if pot else [result.agains]
-        cells += ["" if s is None or s.observed is None else w.percent(s.observed)
-                  for s in shares]
-        fit = result.seats.fit
-        cells.append("" if fit is None else w.p(fit.p))
-        return cells
+    def percent(pair: tuple[int, int] | None) -> str:
+        return "" if pair is None or not pair[1] else w.percent(pair[0] / pair[1])
 
-    rows += [row(name, result) for name, result in group.logs]
+    for log in group.logs:
+        cells = [log.source, w.integer(log.games)]
+        cells += ["" if share is None else w.percent(share) for share in log.shares]
+        cells.append("" if log.mean_length is None else w.decimal(log.mean_length, 1))
+        cells += [percent(log.nothing), percent(log.tries)] if pot else [percent(log.agains)]
+        cells.append("" if log.p_seats is None else w.p(log.p_seats))
+        rows.append(cells)
+    result = group.pooled
     # Translators: the last row of the table of logs: all of them together.
-    rows.append(row(_("pooled"), group.pooled))
+    cells = [_("pooled"), w.integer(result.games)]
+    cells += [w.percent(s.observed) if s.observed is not None else ""
+              for s in result.seats.shares]
+    cells.append("" if result.length.mean is None else w.decimal(result.length.mean, 1))
+    shares = [result.nothing, result.tries] if pot else [result.agains]
+    cells += ["" if s is None or s.observed is None else w.percent(s.observed) for s in shares]
+    fit = result.seats.fit
+    cells.append("" if fit is None else w.p(fit.p))
+    rows.append(cells)
     lines = [_("Each log beside the pooled result"), table(rows, "  ")]
-    smallest = min((result for _name, result in group.logs), key=lambda r: r.games)
-    first, pooled_first = smallest.seats.shares[0], group.pooled.seats.shares[0]
-    if (len(group.logs) > 1 and first.interval is not None
-            and pooled_first.interval is not None):
+    smallest = min(group.logs, key=lambda log: log.games)
+    pooled_first = result.seats.shares[0]
+    if len(group.logs) > 1 and smallest.games and pooled_first.interval is not None:
+        from aces.experiment.inference import wilson
+
+        first = wilson(smallest.wins[0], smallest.games)
         # Translators: {small} and {big}: the width of a 95 % interval, in percentage
         # points; {count}: the games of the smallest log; {total}: all games pooled.
         lines.append("  " + w.catalog.ngettext(
@@ -364,7 +374,7 @@ def _beside(group: Group, w: _Writer) -> list[str]:
             " percentage points wide for a log of {count} games, and {big} for all {total}"
             " pooled.",
             smallest.games).format(
-                small=w.decimal(100 * (first.interval.high - first.interval.low), 1),
+                small=w.decimal(100 * (first.high - first.low), 1),
                 count=w.integer(smallest.games),
                 big=w.decimal(100 * (pooled_first.interval.high - pooled_first.interval.low), 1),
                 total=w.integer(group.pooled.games)))

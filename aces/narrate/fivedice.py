@@ -13,7 +13,7 @@ with a loser rather than a winner, so a session counts games lost.
 >>> from aces.walk import Step
 >>> book = FiveDicePhrasebook(Voice(translations("nb"), "nb"))
 >>> book.say(Step(9, DicePassed(player="Ada", to="Cy", count=2, face=5), None, None))
-('Ada sender 2 terninger til høyre, til Cy.',)
+('Ada sender to terninger til høyre, til Cy.',)
 """
 
 from __future__ import annotations
@@ -39,6 +39,8 @@ if t.TYPE_CHECKING:
     from aces.events import GameStarted
     from aces.rules.fivedice import FiveDiceState
     from aces.walk import Step
+
+__all__ = ["FiveDicePhrasebook"]
 
 #: Events whose words depend on the game's options as well as the event.
 _BY_OPTIONS: t.Final = frozenset({Rolled, OpeningTied, OpeningWon})
@@ -83,7 +85,7 @@ class FiveDicePhrasebook(Phrasebook):
             "Aces, game {number}: {players} have {count} dice each.",
             dice,
         ).format(number=v.number(number), players=v.names(event.players),
-                 count=v.number(dice))
+                 count=v.count(dice))
         if event.options.get("threes"):
             # Translators: the narrator explains the rules of this game, with
             # the threes variation: where the dice of each face go, and who
@@ -111,7 +113,7 @@ class FiveDicePhrasebook(Phrasebook):
                 return (v.ngettext("{player} puts {count} die in the centre.",
                                    "{player} puts {count} dice in the centre.",
                                    event.count).format(player=event.player,
-                                                       count=v.number(event.count)),)
+                                                       count=v.count(event.count)),)
             case DicePassed():
                 return (self._passed(event),)
             case RollAgain():
@@ -121,7 +123,7 @@ class FiveDicePhrasebook(Phrasebook):
                 # still held, all of which are rolled.
                 return (v.ngettext("{player} rolls again with {count} die.",
                                    "{player} rolls again with {count} dice.",
-                                   held).format(player=event.player, count=v.number(held)),)
+                                   held).format(player=event.player, count=v.count(held)),)
             case TurnMissed():
                 # Translators: the narrator; a player without dice cannot roll,
                 # but stays in the game. {player}: that player.
@@ -148,7 +150,7 @@ class FiveDicePhrasebook(Phrasebook):
 
     def _passed(self, event: DicePassed) -> str:
         v = self.voice
-        values = {"player": event.player, "receiver": event.to, "count": v.number(event.count)}
+        values = {"player": event.player, "receiver": event.to, "count": v.count(event.count)}
         if event.face == fivedice.TWO:
             # Translators: the narrator; 2s go to the player on the left.
             # {player}: who passes; {count}: the dice; {receiver}: who gets them.
@@ -212,7 +214,7 @@ class FiveDicePhrasebook(Phrasebook):
         # the games lost, as a list.
         return v.ngettext("Losses after {count} game: {players}.",
                           "Losses after {count} games: {players}.",
-                          games).format(count=v.number(games),
+                          games).format(count=v.count(games),
                                         players=self.entries("tally", scores))
 
     def verdict(self, scores: Mapping[str, int], games: int) -> str:
@@ -224,10 +226,10 @@ class FiveDicePhrasebook(Phrasebook):
             # {player}: who lost the most games; {count}: how many; {games}:
             # the games in the session.
             return v.gettext("{player} lost the most games: {count} of {games}.").format(
-                player=losers[0], count=v.number(worst), games=v.number(games))
+                player=losers[0], count=v.count(worst), games=v.count(games))
         # Translators: the last line of a session of the five-dice game with a
         # tie. {players}: the players sharing the most losses, as a list;
         # {count}: the games each of them lost.
         return v.ngettext("{players} lost the most games, {count} game each.",
                           "{players} lost the most games, {count} games each.",
-                          worst).format(players=v.names(losers), count=v.number(worst))
+                          worst).format(players=v.names(losers), count=v.count(worst))

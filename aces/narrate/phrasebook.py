@@ -24,6 +24,8 @@ if t.TYPE_CHECKING:
     from aces.narrate.voice import Voice
     from aces.walk import Step
 
+__all__ = ["CACHE_BUDGET", "LARGE_TABLE", "Lines", "Phrasebook", "changed_seats"]
+
 Lines = tuple[str, ...]
 
 #: The bytes of sentences (and the events they tell) each cache may hold

@@ -2,8 +2,8 @@
 
 Every sentence is a gettext message with named placeholders, so the
 English and Norwegian narrations (and any language added later) come from
-the same code. Counts of chips go through ``ngettext``; numbers and lists
-through Babel (see :class:`~aces.narrate.voice.Voice`).
+the same code. Counts of chips go through ``ngettext``, small ones in words;
+numbers and lists through Babel (see :class:`~aces.narrate.voice.Voice`).
 
 >>> from aces.i18n import translations
 >>> from aces.narrate.voice import Voice
@@ -11,7 +11,7 @@ through Babel (see :class:`~aces.narrate.voice.Voice`).
 >>> from aces.walk import Step
 >>> book = PotPhrasebook(Voice(translations("nb"), "nb"))
 >>> book.say(Step(9, ChipsPassed(player="Ada", to="Bo", count=2), None, None))
-('Ada sender 2 sjetonger til venstre, til Bo.',)
+('Ada sender to sjetonger til venstre, til Bo.',)
 """
 
 from __future__ import annotations
@@ -39,8 +39,11 @@ if t.TYPE_CHECKING:
     from collections.abc import Mapping
 
     from aces.events import GameStarted
+    from aces.narrate.voice import Voice
     from aces.rules.pot import PotState
     from aces.walk import Step
+
+__all__ = ["PotPhrasebook"]
 
 
 class PotPhrasebook(Phrasebook):
@@ -51,16 +54,37 @@ class PotPhrasebook(Phrasebook):
     moving = frozenset({ChipsToPot, ChipsPassed})
     milestones = frozenset({FinishStarted})
 
+    def __init__(self, voice: Voice) -> None:
+        super().__init__(voice)
+        #: The sixes of the last roll of a try: a failed try counts them.
+        self._sixes = 0
+
     def say(self, step: Step[PotState]) -> Lines:
         event = step.event
         key: t.Hashable = event
         if type(event) is Rolled and event.stage == "try":
             # A roll of a try is told with its number in the try.
             key = (event, step.state.try_rolls)
+            self._sixes = event.dice.count(pot.SIX)
+        elif type(event) is TryFailed:
+            # Told with the sixes that ended it, from the roll just before.
+            key = (event, self._sixes)
+        elif type(event) is PlayResumed:
+            # Told with the holder whose try failed: the player on the right.
+            key = (event, self._holder(step))
         lines = self._said.get(key)
         if lines is None:
             lines = self.remember(self._said, key, self.tell(step))
         return lines
+
+    @staticmethod
+    def _holder(step: Step[PotState]) -> str:
+        """Who made the try that play resumes after: the right-hand neighbour
+        of the player who rolls next."""
+        state: PotState = step.state
+        players = state.players
+        return players[(state.seats[t.cast("PlayResumed", step.event).player] - 1)
+                       % len(players)]
 
     def header(self, number: int, event: GameStarted) -> Lines:
         v = self.voice
@@ -73,7 +97,7 @@ class PotPhrasebook(Phrasebook):
             "Aces in the Pot, game {number}: {players} have {count} chips each.",
             chips,
         ).format(number=v.number(number), players=v.names(event.players),
-                 count=v.number(chips))
+                 count=v.count(chips))
         if event.options.get("finish") == "last-holder":
             # Translators: the narrator explains the finish of this game.
             rule = v.gettext("The finish starts when only one player still holds chips.")
@@ -94,7 +118,7 @@ class PotPhrasebook(Phrasebook):
                 return (v.ngettext("{player} puts {count} chip in the pot.",
                                    "{player} puts {count} chips in the pot.",
                                    event.count).format(player=event.player,
-                                                       count=v.number(event.count)),)
+                                                       count=v.count(event.count)),)
             case AceIgnored():
                 # Translators: the narrator; an ace would have sent the last chip
                 # in play to the pot, which the rules never allow.
@@ -107,7 +131,7 @@ class PotPhrasebook(Phrasebook):
                 return (v.ngettext("{player} passes {count} chip to {receiver} on the left.",
                                    "{player} passes {count} chips to {receiver} on the left.",
                                    event.count).format(player=event.player, receiver=event.to,
-                                                       count=v.number(event.count)),)
+                                                       count=v.count(event.count)),)
             case Unpaid():
                 # Translators: the narrator; the roller has run out of chips
                 # part-way through a roll. {player}: the roller.
@@ -126,15 +150,20 @@ class PotPhrasebook(Phrasebook):
                 return (v.gettext("{player} makes a try and needs three rolls without a six"
                                   " to win the pot.").format(player=event.player),)
             case TryFailed():
-                # Translators: the narrator; a six ended a try. {roll}: which roll
-                # of the try it was (1, 2 or 3).
-                return (v.gettext("The try is over: roll {roll} shows a six.")
-                        .format(roll=v.number(event.roll)),)
+                sixes = max(self._sixes, 1)
+                # Translators: the narrator; sixes ended a try. {roll}: which roll
+                # of the try it was (1, 2 or 3); {count}: the sixes it shows.
+                return (v.ngettext("The try is over: roll {roll} shows a six.",
+                                   "The try is over: roll {roll} shows {count} sixes.",
+                                   sixes).format(roll=v.number(event.roll),
+                                                 count=v.count(sixes)),)
             case PlayResumed():
                 # Translators: the narrator; the finish of the last-holder game,
-                # where the failed holder still has chips. {player}: who rolls next.
-                return (v.gettext("The holder still has chips, so normal play goes on and"
-                                  " {player} rolls next.").format(player=event.player),)
+                # where the failed holder still has chips. {holder}: who made the
+                # try; {player}: who rolls next, the player on the holder's left.
+                return (v.gettext("{holder} still has chips, so normal play goes on."
+                                  " {player} rolls next.").format(holder=self._holder(step),
+                                                                  player=event.player),)
             case TryWon():
                 # Translators: the narrator; a try succeeded. {player}: who made it.
                 return (v.gettext("Three rolls without a six: {player} has done it!")
@@ -191,7 +220,7 @@ class PotPhrasebook(Phrasebook):
             "Only {player} still holds chips, {count} chip in all: the finish begins.",
             "Only {player} still holds chips, {count} chips in all: the finish begins.",
             event.chips,
-        ).format(player=event.player, count=v.number(event.chips))
+        ).format(player=event.player, count=v.count(event.chips))
 
     def _won(self, event: GameOver) -> str:
         v = self.voice
@@ -205,7 +234,7 @@ class PotPhrasebook(Phrasebook):
         # {count}: the chips in the pot.
         return v.ngettext("{player} wins the pot of {count} chip.",
                           "{player} wins the pot of {count} chips.",
-                          chips).format(player=event.winner, count=v.number(chips))
+                          chips).format(player=event.winner, count=v.count(chips))
 
     def tell_standings(self, state: PotState, counts: Mapping[str, int], *,
                        every: bool) -> str:
@@ -235,7 +264,7 @@ class PotPhrasebook(Phrasebook):
         # played so far; {players}: each player with the pots won, as a list.
         return v.ngettext("Pots won after {count} game: {players}.",
                           "Pots won after {count} games: {players}.",
-                          games).format(count=v.number(games),
+                          games).format(count=v.count(games),
                                         players=self.entries("tally", scores))
 
     def verdict(self, scores: Mapping[str, int], games: int) -> str:
@@ -246,9 +275,9 @@ class PotPhrasebook(Phrasebook):
             # Translators: the last line of a session. {player}: who won the
             # most pots; {count}: how many; {games}: the games in the session.
             return v.gettext("{player} won the most pots: {count} of {games}.").format(
-                player=leaders[0], count=v.number(best), games=v.number(games))
+                player=leaders[0], count=v.count(best), games=v.count(games))
         # Translators: the last line of a session with a tie. {players}: the
         # players sharing the most pots, as a list; {count}: pots won by each.
         return v.ngettext("{players} share the most pots, {count} pot each.",
                           "{players} share the most pots, {count} pots each.",
-                          best).format(players=v.names(leaders), count=v.number(best))
+                          best).format(players=v.names(leaders), count=v.count(best))

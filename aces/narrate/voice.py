@@ -31,6 +31,8 @@ if t.TYPE_CHECKING:
     import gettext
     from collections.abc import Sequence
 
+__all__ = ["Voice"]
+
 
 #: The bytes each of a voice's memos may hold.
 _BUDGET: t.Final = 2 << 20
@@ -50,6 +52,7 @@ class Voice:
         self.npgettext = catalog.npgettext
         self._numbers: Memo[int, str] = Memo(_BUDGET)
         self._lists: Memo[tuple[str, ...], str] = Memo(_BUDGET)
+        self._words = _words(catalog.pgettext)
 
     def number(self, value: int) -> str:
         """A whole number as the language writes it (``20,000``, ``20 000``)."""
@@ -57,6 +60,23 @@ class Voice:
         if text is None:
             text = self._numbers.keep(value, format_decimal(value, locale=self.locale), 160)
         return text
+
+    def count(self, value: int) -> str:
+        """A count in running text: in words from 2 to 12 where the language
+        writes small counts so (Norwegian: «to seksere»), else as :meth:`number`.
+
+        One is left to the singular form of each message, which knows the
+        gender of what is counted («én sjetong», «ett ess»).
+
+        >>> from aces.i18n import translations
+        >>> nb = Voice(translations("nb"), "nb")
+        >>> nb.count(2), nb.count(12), nb.count(13), nb.count(20000)
+        ('to', 'tolv', '13', '20\xa0000')
+        >>> Voice(translations("en"), "en").count(2)
+        '2'
+        """
+        word = self._words.get(value)
+        return self.number(value) if word is None else word
 
     def names(self, items: Sequence[str]) -> str:
         """A list as the language writes it (``Ada, Bo, and Cy``, ``Ada, Bo og Cy``)."""
@@ -71,3 +91,35 @@ class Voice:
     def dice(values: Sequence[int]) -> str:
         """Dice as players call them out, the same in every language: ``1-6``."""
         return "-".join(map(str, values))
+
+
+def _words(pgettext: t.Callable[[str, str], str]) -> dict[int, str]:
+    """The small counts a language writes in words; a figure translated as
+    itself (English, the source) stays a figure."""
+    words = {
+        # Translators: the number 2 as running text writes a small count, as
+        # in "Bo passes two chips"; keep the figure if your language writes
+        # figures there (English does). The same for 3 to 12 below.
+        2: pgettext("count in words", "2"),
+        # Translators: the number 3 in words (see 2).
+        3: pgettext("count in words", "3"),
+        # Translators: the number 4 in words (see 2).
+        4: pgettext("count in words", "4"),
+        # Translators: the number 5 in words (see 2).
+        5: pgettext("count in words", "5"),
+        # Translators: the number 6 in words (see 2).
+        6: pgettext("count in words", "6"),
+        # Translators: the number 7 in words (see 2).
+        7: pgettext("count in words", "7"),
+        # Translators: the number 8 in words (see 2).
+        8: pgettext("count in words", "8"),
+        # Translators: the number 9 in words (see 2).
+        9: pgettext("count in words", "9"),
+        # Translators: the number 10 in words (see 2).
+        10: pgettext("count in words", "10"),
+        # Translators: the number 11 in words (see 2).
+        11: pgettext("count in words", "11"),
+        # Translators: the number 12 in words (see 2).
+        12: pgettext("count in words", "12"),
+    }
+    return {value: word for value, word in words.items() if word != str(value)}

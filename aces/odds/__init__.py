@@ -28,6 +28,8 @@ if t.TYPE_CHECKING:
 
     from aces.odds.solve import Solution
 
+__all__ = ["MAX_STATES", "Odds", "check_players", "check_size", "exact", "most_players"]
+
 #: The most states solved exactly: eight players with two chips each (about
 #: 490,000 states) take a few seconds; nine need 3.1 million, a minute and
 #: gigabytes, which is the simulation's job.

@@ -42,6 +42,9 @@ from aces.rules.opening import Opening
 if t.TYPE_CHECKING:
     from numpy.typing import NDArray
 
+__all__ = ["SETTLE_CAP", "Chain", "Phase", "build", "rules_successor", "settle_tables",
+           "state_count"]
+
 Phase = t.Literal["play", "try"]
 
 #: A roll of two dice moves at most two chips, so :func:`~aces.rules.pot.settle`

@@ -28,6 +28,8 @@ from aces.rules.pot import TRY_ROLLS
 if t.TYPE_CHECKING:
     from fractions import Fraction
 
+__all__ = ["finish_by_seat", "try_success"]
+
 
 def try_success() -> Fraction:
     """The chance that one try of three rolls shows no six: ``(25/36)**3``."""

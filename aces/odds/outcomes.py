@@ -22,6 +22,9 @@ from fractions import Fraction
 from aces.dice import FACES
 from aces.rules.pot import ACE, SIX, settle
 
+__all__ = ["CHANCES", "NO_SIX", "OUTCOMES", "OUTCOME_INDEX", "ROLLS", "Cost", "Outcome", "example",
+           "outcome_of", "roll_cost"]
+
 
 class Outcome(t.NamedTuple):
     """What a roll of two dice means to the rules."""

@@ -32,6 +32,8 @@ if t.TYPE_CHECKING:
 
     from aces.odds.chain import Chain
 
+__all__ = ["TOLERANCE", "Solution", "length_cdf", "solve", "state_values"]
+
 #: Iterations stop once no value moves by more than this, relative to its size.
 TOLERANCE: t.Final = 1e-14
 _MAX_ITERATIONS: t.Final = 20_000

@@ -25,6 +25,8 @@ import typing as t
 from importlib import resources
 from pathlib import Path
 
+from aces.errors import visible
+
 if t.TYPE_CHECKING:
     from collections.abc import Sequence
 
@@ -39,8 +41,14 @@ HEIGHT: t.Final = 300
 
 
 def markup_text(text: str) -> str:
-    """Untrusted text as HTML text: every character that could open markup escaped."""
-    return html.escape(text, quote=True)
+    """Untrusted text as HTML text: made visible as everywhere a person reads it
+    (:func:`aces.errors.visible`), then every character that could open markup
+    escaped.
+
+    >>> markup_text('<img src=x onerror="alert(1)">')
+    '&lt;img src=x onerror=&quot;alert(1)&quot;&gt;'
+    """
+    return html.escape(visible(text), quote=True)
 
 
 def script_json(data: t.Any) -> str:

@@ -22,6 +22,9 @@ if t.TYPE_CHECKING:
 
     from aces.events import Event, GameStarted, Stage
 
+__all__ = ["Game", "OptionValue", "Roll", "RollRequest", "check_names", "evolver", "game_named",
+           "games", "on"]
+
 S = t.TypeVar("S")
 E = t.TypeVar("E")
 
@@ -84,8 +87,30 @@ def on(kind: type[E], handler: t.Callable[[S, E], S]) -> tuple[type, t.Callable[
     return kind, handler
 
 
+def evolver(*handlers: tuple[type, t.Callable[[S, t.Any], S]]) -> t.Callable[[S, Event], S]:
+    """A game's ``evolve``, from its handlers filed with :func:`on`.
+
+    >>> from aces.events import TryStarted, TryWon
+    >>> evolve = evolver(on(TryWon, lambda state, event: [*state, event.player]))
+    >>> evolve([], TryWon(player="Bo")), evolve([], TryStarted(player="Bo"))
+    (['Bo'], [])
+    """
+    get = dict(handlers).get
+
+    def evolve(state: S, event: Event) -> S:
+        """The state after one event. Pure: ``state`` is never changed, and
+        an event that changes nothing in this game leaves it as it is."""
+        handler = get(type(event))
+        return state if handler is None else handler(state, event)
+
+    return evolve
+
+
 def check_names(players: Sequence[str], minimum: int) -> None:
-    """Seats need distinct, non-empty names, and at least ``minimum`` of them."""
+    """Seats need distinct, non-empty names, and at least ``minimum`` of them.
+
+    :raises ~aces.errors.OptionError: naming the first seat that breaks this.
+    """
     if len(players) < minimum:
         raise OptionError(
             "this game needs at least {minimum} players, not {count}",

@@ -40,14 +40,19 @@ from aces.events import (
     TurnMissed,
 )
 from aces.games import Holding
-from aces.rules import Game, OptionValue, Roll, RollRequest, check_names, on
+from aces.rules import Game, OptionValue, Roll, RollRequest, check_names, evolver, on
 from aces.rules.opening import Opening, decided
 
 if t.TYPE_CHECKING:
     import random
-    from collections.abc import Callable, Mapping, Sequence
+    from collections.abc import Mapping, Sequence
 
     from aces.events import Event, GameStarted
+
+__all__ = ["ACE", "FIVE", "GAME", "MIN_PLAYERS", "NAME", "POLICIES", "THREE", "TWO",
+           "FiveDiceOptions", "FiveDiceState", "Phase", "Policy", "Settlement", "check_players",
+           "choose", "decide", "evolve", "holding", "next_roll", "options", "settle", "start",
+           "widest_roll"]
 
 NAME: t.Final = "five-dice"
 POLICIES: t.Final = ("random", "fewest", "most")
@@ -75,6 +80,9 @@ class FiveDiceOptions(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
 def options(raw: Mapping[str, OptionValue]) -> dict[str, OptionValue]:
     """Check options and fill in the defaults.
 
+    :raises ~aces.errors.OptionError: for an option the game does not have,
+        or a value it cannot take.
+
     >>> options({"dice": 1})
     {'dice': 1, 'threes': False, 'threes_to': 'random'}
     """
@@ -89,6 +97,8 @@ def options(raw: Mapping[str, OptionValue]) -> dict[str, OptionValue]:
 
 
 def check_players(players: Sequence[str]) -> None:
+    """:raises ~aces.errors.OptionError: for too few seats or unusable names
+    (see :func:`aces.rules.check_names`)."""
     check_names(players, MIN_PLAYERS)
 
 
@@ -340,14 +350,6 @@ def _decide_turn(state: FiveDiceState, roll: Roll, events: list[Event]) -> None:
 # -- Evolving -----------------------------------------------------------------
 
 
-def evolve(state: FiveDiceState, event: Event) -> FiveDiceState:
-    """The state after one event. Pure: ``state`` is never changed."""
-    handler = _EVOLVE.get(type(event))
-    if handler is None:
-        return state
-    return handler(state, event)
-
-
 def _rolled(state: FiveDiceState, event: Rolled) -> FiveDiceState:
     if state.phase == "opening":
         return msgspec.structs.replace(state, opening=state.opening.record(sum(event.dice)))
@@ -390,7 +392,8 @@ def _game_over(state: FiveDiceState, event: GameOver) -> FiveDiceState:
     return msgspec.structs.replace(state, phase="over", loser=loser)
 
 
-_EVOLVE: dict[type, Callable[[FiveDiceState, t.Any], FiveDiceState]] = dict([
+#: The state after one event (see :func:`aces.rules.evolver`).
+evolve: t.Final = evolver(
     on(Rolled, _rolled),
     on(OpeningTied, _opening_tied),
     on(OpeningWon, _opening_won),
@@ -399,7 +402,7 @@ _EVOLVE: dict[type, Callable[[FiveDiceState, t.Any], FiveDiceState]] = dict([
     on(RollAgain, _roll_again),
     on(TurnMissed, _turn_missed),
     on(GameOver, _game_over),
-])
+)
 
 
 GAME: t.Final = Game[FiveDiceState](

@@ -23,6 +23,8 @@ from aces.events import OpeningTied, OpeningWon
 if t.TYPE_CHECKING:
     from collections.abc import Sequence
 
+__all__ = ["Opening", "decided"]
+
 
 class Opening(msgspec.Struct, frozen=True):
     """Contending seats, and the values rolled so far in the current round."""

@@ -44,14 +44,19 @@ from aces.events import (
     Unpaid,
 )
 from aces.games import Holding
-from aces.memo import Memo, weigh
-from aces.rules import Game, OptionValue, Roll, RollRequest, check_names, on
+from aces.memo import OBJECT, REF, Memo, weigh
+from aces.rules import Game, OptionValue, Roll, RollRequest, check_names, evolver, on
 from aces.rules.opening import Opening, decided
 
 if t.TYPE_CHECKING:
-    from collections.abc import Callable, Mapping, Sequence
+    from collections.abc import Mapping, Sequence
 
     from aces.events import Event, GameStarted, Stage
+
+__all__ = ["ACE", "FINISHES", "GAME", "MIN_PLAYERS", "NAME", "SIX", "TRY_ROLLS", "Finish", "Phase",
+           "PotOptions", "PotState", "Settlement", "Situation", "check_players", "decide",
+           "decide_afresh", "evolve", "holding", "next_roll", "options", "settle", "situation",
+           "start", "widest_roll"]
 
 NAME: t.Final = "pot"
 FINISHES: t.Final = ("last-chip", "last-holder")
@@ -75,6 +80,9 @@ class PotOptions(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
 def options(raw: Mapping[str, OptionValue]) -> dict[str, OptionValue]:
     """Check options and fill in the defaults.
 
+    :raises ~aces.errors.OptionError: for an option the game does not have,
+        or a value it cannot take.
+
     >>> options({"finish": "last-holder"})
     {'finish': 'last-holder', 'chips': 2}
     """
@@ -88,6 +96,8 @@ def options(raw: Mapping[str, OptionValue]) -> dict[str, OptionValue]:
 
 
 def check_players(players: Sequence[str]) -> None:
+    """:raises ~aces.errors.OptionError: for too few seats or unusable names
+    (see :func:`aces.rules.check_names`)."""
     check_names(players, MIN_PLAYERS)
 
 
@@ -313,8 +323,43 @@ def decide(state: PotState, roll: Roll) -> tuple[Event, ...]:
     events = _DECIDED.get(key)
     if events is None:
         events = decide_afresh(_situation(Situation, key[:-1]), roll)
-        _DECIDED.keep(key, events, weigh(key) + weigh(events))
+        _DECIDED.keep(key, events, _weight(key, events))
     return events
+
+
+#: The names of the last table weighed, and what they weigh.
+_weighed: list[t.Any] = [None, 0]
+
+
+def _weight(key: tuple[t.Any, ...], events: tuple[Event, ...]) -> int:
+    """The bytes a remembered decision keeps alive, roughly.
+
+    The players' names are shared by every decision of a table (and by the
+    events, which name players with the very same strings), so they are
+    counted in full once a table, with the first decision of a table that
+    was not the last one weighed, and as a reference after that. Counting
+    them in every entry would make the budget hold a third of what it
+    should, and the memo would start afresh before it paid.
+    """
+    players = key[0]
+    if players is _weighed[0]:
+        names = REF
+    else:
+        names = weigh(players)
+        _weighed[:] = [players, names]
+    # The key and its chips, the roll and its dice, the events and their
+    # fields; small numbers and the phase are shared by everything.
+    roll = key[-1]
+    return (names + OBJECT * (4 + len(events)) + _OPENING * (key[5] is not None)
+            + REF * (len(key) + len(key[4]) + 2 * len(roll.dice) + 2 * len(events)
+                      + _FIELDS * len(events)))
+
+
+#: The bytes of an opening in a key, at the most: the seats and values of
+#: every player of a table whose decisions are remembered.
+_OPENING: t.Final = 3 * OBJECT + 2 * _MEMO_PLAYERS * REF
+#: The fields of an event of this game, at the most.
+_FIELDS: t.Final = 3
 
 
 def decide_afresh(seen: Situation, roll: Roll) -> tuple[Event, ...]:
@@ -412,14 +457,6 @@ def _decide_try(state: Situation, dice: tuple[int, ...], events: list[Event]) ->
 # -- Evolving -----------------------------------------------------------------
 
 
-def evolve(state: PotState, event: Event) -> PotState:
-    """The state after one event. Pure: ``state`` is never changed."""
-    handler = _EVOLVE.get(type(event))
-    if handler is None:
-        return state
-    return handler(state, event)
-
-
 def _rolled(state: PotState, event: Rolled) -> PotState:
     if state.phase == "opening":
         return msgspec.structs.replace(state, opening=state.opening.record(event.dice[0]))
@@ -469,7 +506,8 @@ def _game_over(state: PotState, event: GameOver) -> PotState:
     return msgspec.structs.replace(state, phase="over", winner=winner)
 
 
-_EVOLVE: dict[type, Callable[[PotState, t.Any], PotState]] = dict([
+#: The state after one event (see :func:`aces.rules.evolver`).
+evolve: t.Final = evolver(
     on(Rolled, _rolled),
     on(OpeningTied, _opening_tied),
     on(OpeningWon, _opening_won),
@@ -479,7 +517,7 @@ _EVOLVE: dict[type, Callable[[PotState, t.Any], PotState]] = dict([
     on(TryStarted, _try_started),
     on(PlayResumed, _play_resumed),
     on(GameOver, _game_over),
-])
+)
 
 
 GAME: t.Final = Game[PotState](

@@ -30,6 +30,8 @@ if t.TYPE_CHECKING:
     from aces.rules import OptionValue
     from aces.simulate.batch import Tally
 
+__all__ = ["FACTORIES", "Exact", "Factory", "Simulation", "check_games", "simulation"]
+
 
 class Exact(t.NamedTuple):
     """The exact values a simulation's estimates can be held against."""

@@ -21,6 +21,9 @@ if t.TYPE_CHECKING:
 
     from numpy.typing import NDArray
 
+__all__ = ["BATCH", "Engine", "Finished", "Plays", "RandomRolls", "Rolls", "ScriptedRolls", "Tally",
+           "play_each", "results", "tally"]
+
 #: Games stepped together; small enough for the working arrays to stay in cache.
 BATCH: t.Final = 1 << 15
 

@@ -40,6 +40,8 @@ if t.TYPE_CHECKING:
     from aces.rules import pot
     from aces.simulate.batch import Rolls
 
+__all__ = ["CHECK_EVERY", "ChipEngine"]
+
 #: Rolls between two sweeps for finished games.
 CHECK_EVERY: t.Final = 8
 

@@ -53,6 +53,9 @@ if t.TYPE_CHECKING:
     from aces.simulate import Exact
     from aces.simulate.batch import Tally
 
+__all__ = ["CHUNK", "FIELD", "MAX_DICE", "MAX_PLAYERS", "Batch", "Dice", "FairDice",
+           "FiveDiceEngine", "FiveDiceSimulation", "ScriptedDice", "pack", "unpack"]
+
 #: The most players, and dice in all, a simulation takes.
 MAX_PLAYERS: t.Final = 100
 MAX_DICE: t.Final = 1000

@@ -46,6 +46,9 @@ if t.TYPE_CHECKING:
 
     from numpy.typing import NDArray
 
+__all__ = ["MAX_BRANCHES", "MAX_STATES", "Branch", "Chain", "branch_count", "build",
+           "loss_values", "solvable", "solve", "state_count"]
+
 #: The most states a chain may have: the solver holds a square matrix of
 #: them for every seat (six players with one die each have 462 states).
 MAX_STATES: t.Final = 500

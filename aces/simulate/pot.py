@@ -37,6 +37,8 @@ if t.TYPE_CHECKING:
     from aces.simulate.batch import Engine, Tally
     from aces.simulate.tables import Table
 
+__all__ = ["MAX_CHIPS", "MAX_PLAYERS", "MAX_TABLE_STATES", "PotSimulation", "table_of"]
+
 #: Up to this many states, games are played by the chain's transition table
 #: (eight players with two chips each have about 490,000); beyond, by chips.
 MAX_TABLE_STATES: t.Final = MAX_EXACT_STATES

@@ -23,6 +23,8 @@ import numpy as np
 if t.TYPE_CHECKING:
     from aces.simulate.batch import Tally
 
+__all__ = ["Z95", "Interval", "Summary", "summarize", "wilson"]
+
 #: The two-sided 95 % point of the standard normal distribution.
 Z95: t.Final = 1.959963984540054
 

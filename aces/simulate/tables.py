@@ -39,6 +39,8 @@ if t.TYPE_CHECKING:
 
     from aces.simulate.batch import Rolls
 
+__all__ = ["CHECK_EVERY", "WIDE_CELLS", "Table"]
+
 #: Rolls between two sweeps for finished games.
 CHECK_EVERY: t.Final = 8
 #: Tables up to this many cells are spread out by roll, saving a look-up per

@@ -18,6 +18,9 @@
     translation catalogs.
 ``.. aces-commands::``
     The command reference, by sphinx-click, in the build's language.
+``.. aces-stats:: LOG...`` and ``.. aces-api::``
+    A class's logs pooled by ``aces stats``, and the reference of the
+    public API (:mod:`aces.sphinxext.experiment`).
 
 Whatever cannot be computed (a missing or invalid log, an unknown number)
 is reported as an error at its document and line, with the reason, the
@@ -49,6 +52,10 @@ if t.TYPE_CHECKING:
     from sphinx.util.typing import ExtensionMetadata
 
     from aces.walkthrough import Part
+
+__all__ = ["TEXT_ONLY", "CommandsDirective", "LanguageDirective", "OutputDirective",
+           "PlotDirective", "TableDirective", "WalkthroughDirective", "language", "number_role",
+           "setup", "table_node", "walkthrough_nodes"]
 
 #: Builders that only read the text (to translate or to test it): the
 #: computed parts of a page are left out of them.
@@ -346,6 +353,11 @@ def setup(app: Sphinx) -> ExtensionMetadata:
     app.add_directive("aces-output", OutputDirective)
     app.add_directive("aces-language", LanguageDirective)
     app.add_directive("aces-commands", CommandsDirective)
+    from aces.sphinxext.experiment import ApiDirective, StatsDirective
+
+    app.setup_extension("sphinx.ext.autodoc")
+    app.add_directive("aces-stats", StatsDirective)
+    app.add_directive("aces-api", ApiDirective)
     app.connect("builder-inited", _started)
     app.connect("env-purge-doc", _purge)
     app.connect("env-merge-info", _merge)

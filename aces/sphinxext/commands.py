@@ -20,6 +20,8 @@ if t.TYPE_CHECKING:
     import click
     from sphinx.util.docutils import SphinxDirective
 
+__all__ = ["CLI", "reference"]
+
 #: The command tree sphinx-click is documenting now (see :func:`reference`).
 CLI: click.Command | None = None
 

@@ -19,6 +19,8 @@ if t.TYPE_CHECKING:
     from sphinx.application import Sphinx
     from sphinx.config import Config
 
+__all__ = ["SEARCH_LANGUAGE", "Alternate", "alternates", "own_name", "setup"]
+
 #: Sphinx names the Norwegian search language (its stemmer and stop words)
 #: ``no``; both written standards are searched with it.
 SEARCH_LANGUAGE: t.Final = {"nb": "no", "nn": "no"}

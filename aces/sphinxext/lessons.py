@@ -37,6 +37,14 @@ if t.TYPE_CHECKING:
     from aces.odds.solve import Solution
     from aces.simulate.stats import Summary
 
+__all__ = ["NOTHING", "SEED", "SIX", "TRY", "Games", "best_seat", "chance", "cost",
+           "cost_per_outcome", "fd_leave", "fd_turn_length", "fd_turn_rolls", "finish_chances",
+           "first_six", "game", "games_for_error", "games_to_tell_apart", "length_cdf",
+           "length_pmf", "outcome_codes", "rolls_quantile", "rolls_with", "running_mean",
+           "running_share", "sample_sizes", "seat_index", "simulated_cost", "simulated_finish",
+           "simulated_first_six", "simulated_games", "simulated_summary", "simulated_turns",
+           "uniform_rolls"]
+
 #: The seed of every simulation in the documentation: the pages are the
 #: same at every build, and a reader can repeat each run.
 SEED: t.Final = 2026

@@ -29,6 +29,8 @@ from babel.messages.pofile import read_po
 if t.TYPE_CHECKING:
     from babel.messages.catalog import Catalog
 
+__all__ = ["SOURCE", "compiled", "languages", "script"]
+
 #: The language the pages are written in.
 SOURCE: t.Final = "en"
 

@@ -29,6 +29,8 @@ if t.TYPE_CHECKING:
     from matplotlib.figure import Figure
     from numpy.typing import NDArray
 
+__all__ = ["BAND", "DPI", "EXACT", "HEIGHT", "OTHER", "PLOTS", "SIMULATED", "WIDTH", "Plot", "plot"]
+
 #: Colours that stay apart for readers with the common colour blindnesses.
 EXACT: t.Final = "#d55e00"
 SIMULATED: t.Final = "#0072b2"

@@ -29,6 +29,9 @@ from aces.sphinxext import lessons as les
 if t.TYPE_CHECKING:
     from collections.abc import Mapping
 
+__all__ = ["CALL", "REGISTRY", "Kind", "Maker", "Quantity", "SpecError", "named", "quantity",
+           "show"]
+
 Kind = t.Literal["fraction", "percent", "decimal", "integer"]
 
 

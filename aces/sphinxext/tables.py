@@ -28,6 +28,8 @@ if t.TYPE_CHECKING:
     from collections.abc import Callable
     from fractions import Fraction
 
+__all__ = ["TABLES", "Maker", "Table", "table"]
+
 
 class Table(t.NamedTuple):
     """A header row and the rows under it, every cell a finished string."""

@@ -165,7 +165,7 @@ def test_norwegian_names_the_candidates_in_norwegian(tmp_path: Path) -> None:
             "--threes", "--lang", "nb")
     # Opening: Ada 6, Bo 11, Bodil 6, Bjørn 6; Bo starts.
     error = one_line_error(played(tmp_path, ["4 2", "6 5", "3 3", "2 4", "3 4 > b"], args))
-    assert error.endswith("'b' kan være Bo, Bodil eller Bjørn; skriv mer av navnet")
+    assert error.endswith("«b» kan være Bo, Bodil eller Bjørn; skriv mer av navnet")
 
 
 @pytest.mark.parametrize("word", ["undo", "help", "?", "quit", "avslutt"])

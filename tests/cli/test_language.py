@@ -109,23 +109,27 @@ def test_lang_before_the_command_reaches_the_command(tmp_path: t.Any) -> None:
 
 
 @pytest.mark.parametrize(("args", "message"), [
-    (["replay"], "Mangler argument 'LOG'. Prøv «aces replay --help» for å få hjelp."),
+    (["replay"], "mangler argumentet «LOG»; prøv «aces replay --help» for å få hjelp"),
     (["walkthrough", "x", "--format", "html"],
-     "Ugyldig verdi for '--format': 'html' er ikke en av 'markdown', 'rst', 'text'."
-     " Prøv «aces walkthrough --help» for å få hjelp."),
-    (["frobnicate"], "Kommandoen 'frobnicate' finnes ikke. Prøv «aces --help» for å få hjelp."),
+     "ugyldig verdi for «--format»: «html» er ikke en av «markdown», «rst», «text»;"
+     " prøv «aces walkthrough --help» for å få hjelp"),
+    (["frobnicate"], "kommandoen «frobnicate» finnes ikke; prøv «aces --help» for å få hjelp"),
     (["replay", "x", "--frobnicate"],
-     "Valget '--frobnicate' finnes ikke. Prøv «aces replay --help» for å få hjelp."),
+     "valget «--frobnicate» finnes ikke; prøv «aces replay --help» for å få hjelp"),
+    (["replay", "x", "--lnag", "nb"],
+     "valget «--lnag» finnes ikke (mente du «--lang»?); prøv «aces replay --help» for å få"
+     " hjelp"),
     (["play", "--seed"],
-     "Valget '--seed' trenger 1 verdi. Prøv «aces play --help» for å få hjelp."),
-    (["play", "--chips", "x"], "Ugyldig verdi for '--chips': 'x' er ikke et gyldig heltall."
-     " Prøv «aces play --help» for å få hjelp."),
+     "valget «--seed» trenger 1 verdi; prøv «aces play --help» for å få hjelp"),
+    (["play", "--chips", "x"], "ugyldig verdi for «--chips»: «x» er ikke et gyldig heltall;"
+     " prøv «aces play --help» for å få hjelp"),
     (["odds", "--players", "3", "--quantile", "x"],
-     "Ugyldig verdi for '--quantile': 'x' er ikke et gyldig desimaltall."
-     " Prøv «aces odds --help» for å få hjelp."),
+     "ugyldig verdi for «--quantile»: «x» er ikke et gyldig desimaltall;"
+     " prøv «aces odds --help» for å få hjelp"),
 ])
 def test_usage_errors_in_norwegian(args: list[str], message: str) -> None:
-    """A usage error is one line, like every other error, in the chosen language."""
+    """A usage error is one line, like every other error, in the chosen language:
+    «» quotes, a small letter first and no full stop, as every Norwegian error."""
     result = run("--lang", "nb", *args)
     assert result.exit_code == 2
     assert result.stderr.splitlines() == [f"aces: {message}"]
@@ -154,17 +158,29 @@ def test_the_version_in_both_languages() -> None:
     assert run("--lang", "nb", "--version").stdout.startswith("aces, versjon ")
 
 
+@pytest.mark.parametrize(("args", "message"), [
+    (["replay"], "manglar argumentet «LOG»; prøv «aces replay --help» for å få hjelp"),
+    (["play", "--chips", "x"], "ugyldig verdi for «--chips»: «x» er ikkje eit gyldig heiltal;"
+     " prøv «aces play --help» for å få hjelp"),
+    (["frobnicate"], "kommandoen «frobnicate» finst ikkje; prøv «aces --help» for å få hjelp"),
+])
+def test_usage_errors_in_nynorsk(args: list[str], message: str) -> None:
+    result = run("--lang", "nn", *args)
+    assert result.exit_code == 2
+    assert result.stderr.splitlines() == [f"aces: {message}"]
+
+
 def test_a_usage_error_leaves_out_the_usage_block() -> None:
     """The usage is one --help away; the error itself stays on one line."""
     result = run("--lang", "nb", "replay")
     assert "Bruk:" not in result.stderr
-    assert result.stderr.endswith("Prøv «aces replay --help» for å få hjelp.\n")
+    assert result.stderr.endswith("; prøv «aces replay --help» for å få hjelp\n")
 
 
 @pytest.mark.parametrize(("env", "line"), [
     ({}, "aces: unknown language 'xx'; the languages are: en, nb, nn\n"),
-    ({"LANG": "nb_NO.UTF-8"}, "aces: ukjent språk 'xx'; språkene er: en, nb, nn\n"),
-    ({"LANGUAGE": "nn"}, "aces: ukjent språk 'xx'; språka er: en, nb, nn\n"),
+    ({"LANG": "nb_NO.UTF-8"}, "aces: ukjent språk «xx»; språkene er: en, nb, nn\n"),
+    ({"LANGUAGE": "nn"}, "aces: ukjent språk «xx»; språka er: en, nb, nn\n"),
 ])
 @pytest.mark.parametrize("args", [["--lang", "xx", "verify", "-"], ["verify", "-", "--lang=xx"],
                                   ["--lang", "xx", "--help"], ["replay", "--help", "--lang", "xx"]])

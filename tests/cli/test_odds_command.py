@@ -81,17 +81,39 @@ def test_the_readable_table_in_english() -> None:
     out = result.stdout
     assert "4/9" in out
     assert "44.4%" in out
-    assert "15625/46656 = 33.5%" in out
+    # Digits grouped, and a rounded value is only about equal.
+    assert "15,625/46,656 \u2248 33.5%" in out
     assert "99% of games are over within" in out
     # Two 1-1 rolls and a 1-1 with its second ace ignored, then a try.
     assert "The shortest games take 6 rolls." in out
 
 
-def test_norwegian_numbers_have_a_decimal_comma() -> None:
-    result = run("--players", "3", "--lang", "nb")
+@pytest.mark.parametrize("lang", ["nb", "nn"])
+def test_norwegian_numbers_have_a_decimal_comma(lang: str) -> None:
+    result = run("--players", "3", "--lang", lang)
     assert result.exit_code == 0, result.output
     assert "44,4\xa0%" in result.stdout
     assert "44.4" not in result.stdout
+    assert "15\xa0625/46\xa0656 \u2248 33,5\xa0%" in result.stdout
+
+
+def test_the_report_in_bokmal_words() -> None:
+    out = run("--players", "3", "--lang", "nb").stdout
+    assert "3 spillere, 2 sjetonger hver, sluttspillet «siste sjetong» (last-chip)" in out
+    assert ("Et forsøk (tre kast uten sekser) lykkes med sannsynligheten"
+            " 15\xa0625/46\xa0656 \u2248 33,5\xa0%.") in out
+    assert "Hele partiet" in out
+
+
+def test_the_report_in_nynorsk_words() -> None:
+    out = run("--players", "3", "--finish", "last-holder", "--lang", "nn").stdout
+    assert out.startswith("Eksakte sannsyn i Ess i potten\n"
+                          "3 spelarar, 2 sjetongar kvar, sluttspelet «siste med sjetongar»"
+                          " (last-holder)\n")
+    assert ("Eit forsøk (tre kast utan seksar) lukkast med sannsynet"
+            " 15\xa0625/46\xa0656 \u2248 33,5\xa0%.") in out
+    assert "Heile partiet" in out
+    assert "sannsynlighet" not in out
 
 
 @pytest.mark.parametrize("players", ["1", "0", "-3"])

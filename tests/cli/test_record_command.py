@@ -96,7 +96,7 @@ def test_a_game_typed_in_is_the_log_play_writes_from_the_same_dice(tmp_path: Pat
 
 def test_the_story_is_told_in_the_chosen_language(tmp_path: Path) -> None:
     result = recorded(tmp_path / "e1.jsonl", E1, *TABLE, "--lang", "nb")
-    assert result.stdout.splitlines()[-1] == "Bo vinner potten på 5 sjetonger."
+    assert result.stdout.splitlines()[-1] == "Bo vinner potten på fem sjetonger."
 
 
 @pytest.mark.parametrize("cut", [0, 1, 4, 9, 13])
@@ -190,7 +190,12 @@ def test_a_typing_mistake_is_taken_back_and_the_correction_told(tmp_path: Path) 
     assert [type(e).__name__ for e in events].count("RollUndone") == 1
     story = run("replay", str(log), "--lang", "nb")
     assert story.exit_code == 0
-    assert story.stdout.splitlines()[-1] == "Bo vinner potten på 5 sjetonger."
+    assert "Angret: Bo kastet 6-6, men det kastet er tatt tilbake med alt det førte til." \
+        in story.stdout.splitlines()
+    assert story.stdout.splitlines()[-1] == "Bo vinner potten på fem sjetonger."
+    nynorsk = run("replay", str(log), "--lang", "nn").stdout.splitlines()
+    assert "Angra: Bo kasta 6-6, men det kastet er teke tilbake med alt det førte til." in nynorsk
+    assert nynorsk[-1] == "Bo vinn potten på fem sjetongar."
 
 
 def test_the_last_roll_of_a_game_can_be_taken_back(tmp_path: Path) -> None:
@@ -590,9 +595,9 @@ def test_at_a_terminal_it_asks_for_each_roll_and_asks_again_after_a_typo(
 def test_at_a_terminal_it_speaks_norwegian_and_ctrl_d_stops_it(tmp_path: Path) -> None:
     log = tmp_path / "e1.jsonl"
     with terminal(str(log), *TABLE, lang="nb_NO.UTF-8") as at:
-        at.expect("Ada kaster 1 terning i åpningen: ")
+        at.expect("Ada kaster én terning (åpningskast): ")
         at.type("2\n")
-        at.expect("Bo kaster 1 terning i åpningen: ")
+        at.expect("Bo kaster én terning (åpningskast): ")
         at.type("\x04")
         at.expect("Stoppet.")
         assert at.process.wait(timeout=30) == 0
@@ -654,12 +659,12 @@ def test_at_a_terminal_help_and_quit_speak_norwegian(tmp_path: Path) -> None:
     log = tmp_path / "e1.jsonl"
     with terminal(str(log), *TABLE, lang="nb_NO.UTF-8") as at:
         at.expect("? viser hva mer du kan skrive")
-        at.expect("Ada kaster 1 terning i åpningen: ")
+        at.expect("Ada kaster én terning (åpningskast): ")
         at.type("2\n")
-        at.expect("Bo kaster 1 terning i åpningen: ")
+        at.expect("Bo kaster én terning (åpningskast): ")
         at.type("hjelp\n")
         at.expect("1-6, 16, 1 6 eller 1,6")
-        at.expect("Bo kaster 1 terning i åpningen: ")
+        at.expect("Bo kaster én terning (åpningskast): ")
         at.type("avslutt\n")
         at.expect("Stoppet. Alle kast som er skrevet inn, er lagret i")
         assert at.process.wait(timeout=30) == 0

@@ -36,7 +36,39 @@ def test_replay_in_norwegian(e1_log: Path) -> None:
     assert result.exit_code == 0, result.output
     lines = result.stdout.splitlines()
     assert "Cy kaster høyest med 5 og begynner." in lines
-    assert lines[-1] == "Bo vinner potten på 5 sjetonger."
+    assert lines[-1] == "Bo vinner potten på fem sjetonger."
+
+
+def test_the_three_player_example_in_nynorsk() -> None:
+    log = Path(__file__).resolve().parents[2] / "replays" / "three-players.jsonl"
+    result = run("replay", str(log), "--lang", "nn")
+    assert result.exit_code == 0, result.output
+    lines = result.stdout.splitlines()
+    in_order = ["Ess i potten, parti 1: Ada, Bo og Cy har to sjetongar kvar.",
+                "Sluttspelet byrjar når berre éin sjetong er att i spel.",
+                "Alle kastar éin terning, og den som kastar høgast, byrjar.",
+                "Ada og Bo står likt med 4 og kastar på nytt.",
+                "Ada kastar høgast med 4 og byrjar.",
+                "Ada legg éin sjetong i potten.",
+                "Stillinga: Ada 1, Bo 2 og Cy 2; i potten: 1.",
+                "Cy sender éin sjetong til venstre, til Ada.",
+                "Berre éin sjetong er att i spel, og han har Ada. Sluttspelet byrjar.",
+                "Ada får eit forsøk og må klare tre kast utan seksar for å vinne potten.",
+                "Ada kastar 1-5 (kast 1 av 3 i forsøket); esset tel ikkje.",
+                "Forsøket er over: kast 2 gav to seksarar.",
+                "Forsøket er over: kast 2 gav ein seksar.",
+                "Tre kast utan seksar: Cy klarte det!"]
+    positions = [lines.index(line) for line in in_order]
+    assert positions == sorted(positions)
+    assert lines[-1] == "Cy vinn potten på fem sjetongar."
+
+
+@pytest.mark.parametrize("env", [{"LANG": "nn_NO.UTF-8"}, {"LANGUAGE": "nn"},
+                                 {"LC_ALL": "nn_NO.UTF-8", "LANG": "nb_NO.UTF-8"}])
+def test_the_locale_chooses_nynorsk(e1_log: Path, env: dict[str, str | None]) -> None:
+    result = run("replay", str(e1_log), env=env)
+    assert result.exit_code == 0, result.output
+    assert result.stdout.splitlines()[-1] == "Bo vinn potten på fem sjetongar."
 
 
 @pytest.mark.parametrize("env", [{"LANG": "nb_NO.UTF-8"}, {"LANGUAGE": "no"},
@@ -44,7 +76,7 @@ def test_replay_in_norwegian(e1_log: Path) -> None:
 def test_the_locale_chooses_norwegian(e1_log: Path, env: dict[str, str | None]) -> None:
     result = run("replay", str(e1_log), env=env)
     assert result.exit_code == 0, result.output
-    assert result.stdout.splitlines()[-1] == "Bo vinner potten på 5 sjetonger."
+    assert result.stdout.splitlines()[-1] == "Bo vinner potten på fem sjetonger."
 
 
 def test_lang_wins_over_the_locale(e1_log: Path) -> None:
@@ -62,7 +94,7 @@ def test_an_unknown_language_is_refused_with_the_list(e1_log: Path) -> None:
 def test_the_log_can_come_from_standard_input(e1_log: Path) -> None:
     result = run("replay", "-", "--lang", "nb", input=e1_log.read_bytes())
     assert result.exit_code == 0, result.output
-    assert result.stdout.splitlines()[-1] == "Bo vinner potten på 5 sjetonger."
+    assert result.stdout.splitlines()[-1] == "Bo vinner potten på fem sjetonger."
 
 
 def test_play_piped_into_replay() -> None:
@@ -70,7 +102,7 @@ def test_play_piped_into_replay() -> None:
     assert played.exit_code == 0
     result = run("replay", "-", "--lang", "nb", input=played.stdout_bytes)
     assert result.exit_code == 0, result.output
-    assert result.stdout.startswith("Ess i potten, spill 1: Ada, Bo og Cy har 2 sjetonger hver.\n")
+    assert result.stdout.startswith("Ess i potten, parti 1: Ada, Bo og Cy har to sjetonger hver.\n")
     assert "vinner potten på" in result.stdout.splitlines()[-1]
 
 
@@ -82,7 +114,7 @@ def test_a_real_pipeline_of_the_installed_command(tmp_path: Path) -> None:
                             " --lang nb", shell=True, capture_output=True, text=True,
                             check=False, cwd=tmp_path, env=env)
     assert result.returncode == 0, result.stderr
-    assert result.stdout.splitlines()[0].startswith("Ess i potten, spill 1")
+    assert result.stdout.splitlines()[0].startswith("Ess i potten, parti 1")
 
 
 def test_a_session_ends_with_its_tally() -> None:
@@ -113,7 +145,7 @@ def test_step_prompts_in_the_chosen_language(e1_log: Path) -> None:
     # Three answers, then the end of input: three prompts answered, one
     # more that finds nothing, and the rest told without waiting.
     assert result.stderr.count("Trykk Enter for neste kast") == 4
-    assert result.stdout.splitlines()[-1] == "Bo vinner potten på 5 sjetonger."
+    assert result.stdout.splitlines()[-1] == "Bo vinner potten på fem sjetonger."
 
 
 def _read_lines(stream: t.IO[bytes], count: int, timeout: float = 20) -> list[str]:
@@ -281,15 +313,24 @@ def e3_log(tmp_path: Path) -> Path:
       "Ada holds no dice and misses the turn.",
       "Bo holds no dice and misses the turn."],
      "All the dice are in the centre: Cy loses, and Ada and Bo win."),
-    ("nb", "Ess, spill 1: Ada, Bo og Cy har 1 terning hver.",
+    ("nb", "Femterningspillet, parti 1: Ada, Bo og Cy har én terning hver.",
      ["Ada kaster høyest med 5 og begynner.",
-      "Cy sender 1 terning til venstre, til Ada.",
-      "Ada legger 1 terning i midten.",
-      "Ada sender 1 terning til høyre, til Cy.",
-      "Cy kaster igjen med 1 terning.",
+      "Cy sender én terning til venstre, til Ada.",
+      "Ada legger én terning i midten.",
+      "Ada sender én terning til høyre, til Cy.",
+      "Cy kaster igjen med én terning.",
       "Ada har ingen terninger og står over.",
       "Bo har ingen terninger og står over."],
      "Nå ligger alle terningene i midten: Cy taper, og Ada og Bo vinner."),
+    ("nn", "Femterningspelet, parti 1: Ada, Bo og Cy har éin terning kvar.",
+     ["Ada kastar høgast med 5 og byrjar.",
+      "Cy sender éin terning til venstre, til Ada.",
+      "Ada legg éin terning i midten.",
+      "Ada sender éin terning til høgre, til Cy.",
+      "Cy kastar igjen med éin terning.",
+      "Ada har ingen terningar og står over.",
+      "Bo har ingen terningar og står over."],
+     "No ligg alle terningane i midten: Cy tapar, og Ada og Bo vinn."),
 ])
 def test_replay_tells_e3(e3_log: Path, lang: str, first: str, key: list[str],
                          last: str) -> None:
@@ -325,7 +366,9 @@ def test_a_five_dice_session_ends_with_its_tally_of_losses(seed: int) -> None:
     else:
         assert lines[-1].endswith(f"lost the most games, {worst} game each.")
     norwegian = run("replay", "-", "--lang", "nb", input=played.stdout_bytes)
-    assert norwegian.stdout.splitlines()[-2].startswith("Tap etter 3 spill: ")
+    assert norwegian.stdout.splitlines()[-2].startswith("Tap etter tre partier: ")
+    nynorsk = run("replay", "-", "--lang", "nn", input=played.stdout_bytes)
+    assert nynorsk.stdout.splitlines()[-2].startswith("Tap etter tre parti: ")
 
 
 # -- A reader that goes away ----------------------------------------------------------

@@ -208,8 +208,8 @@ def test_five_dice_in_norwegian() -> None:
                        "--lang", "nb")
     assert result.exit_code == 0, result.output
     page = result.stdout
-    assert page.startswith("Ess: 3\xa0000 simulerte spill")
-    assert "1 terning hver" in page
+    assert page.startswith("Femterningspillet: 3\xa0000 simulerte partier")
+    assert "3 spillere, én terning hver" in page
     assert "andel tap" in page
     assert "\xa0%" in page
     assert "share of" not in page

@@ -56,7 +56,7 @@ def test_pooled_counts_are_the_sums_of_each_logs_counts(tmp_path: Path) -> None:
                    "--seed", str(seed)) for seed in (1, 100, 200)]
     pooled = pool(logs)
     (group,) = pooled.groups
-    assert [name for name, _ in group.logs] == [str(log) for log in logs]
+    assert [log.source for log in group.logs] == [str(log) for log in logs]
     by_hand = Counts(3)
     for log in logs:
         part = Counts(3)
@@ -66,8 +66,10 @@ def test_pooled_counts_are_the_sums_of_each_logs_counts(tmp_path: Path) -> None:
         by_hand += part
     assert group.pooled.games == by_hand.games == 21
     assert [s.hits for s in group.pooled.seats.shares] == by_hand.wins
-    assert [sum(r.seats.shares[i].hits for _, r in group.logs) for i in range(3)] == by_hand.wins
-    assert group.pooled.rolls == sum(r.rolls for _, r in group.logs) == by_hand.rolls
+    assert [sum(log.wins[i] for log in group.logs) for i in range(3)] == by_hand.wins
+    assert group.pooled.rolls == sum(log.rolls for log in group.logs) == by_hand.rolls
+    assert group.pooled.nothing is not None
+    assert sum(log.nothing[0] for log in group.logs if log.nothing) == group.pooled.nothing.hits
     assert group.pooled.nothing is not None
     assert group.pooled.nothing.hits == by_hand.nothing
     assert sum(log.games for log in pooled.logs) == 21
@@ -104,5 +106,5 @@ def test_a_damaged_log_is_left_out_with_its_line_and_the_others_pooled(
     assert "missing.jsonl" in str(pooled.logs[3].error)
     (group,) = pooled.groups
     assert group.pooled.games == 3
-    assert [name for name, _ in group.logs] == [str(good)]
+    assert [log.source for log in group.logs] == [str(good)]
     assert {path: path.read_bytes() for path in before} == before  # no log is changed

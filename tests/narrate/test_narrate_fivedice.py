@@ -116,22 +116,22 @@ E3_EN: t.Final = [
 ]
 
 E3_NB: t.Final = [
-    "Ess, spill 1: Ada, Bo og Cy har 1 terning hver.",
+    "Femterningspillet, parti 1: Ada, Bo og Cy har én terning hver.",
     "Hver ener legges i midten, hver toer går til venstre og hver femmer til høyre;"
     " den som kaster den siste eneren, taper.",
     "Alle kaster én terning, og den som kaster høyest, begynner.",
     "Ada kaster høyest med 5 og begynner.",
     "Ada kaster 3; ingenting skjer, og turen går videre.",
     "Cy kaster 2.",
-    "Cy sender 1 terning til venstre, til Ada.",
+    "Cy sender én terning til venstre, til Ada.",
     "Stillingen: Ada 2, Bo 1 og Cy 0; i midten: 0.",
     "Ada kaster 5-1.",
-    "Ada legger 1 terning i midten.",
-    "Ada sender 1 terning til høyre, til Cy.",
-    "Bo sender 1 terning til venstre, til Cy.",
+    "Ada legger én terning i midten.",
+    "Ada sender én terning til høyre, til Cy.",
+    "Bo sender én terning til venstre, til Cy.",
     "Cy kaster 3-1.",
-    "Cy legger 1 terning i midten.",
-    "Cy kaster igjen med 1 terning.",
+    "Cy legger én terning i midten.",
+    "Cy kaster igjen med én terning.",
     "Cy kaster 6; ingenting skjer, og turen går videre.",
     "Ada har ingen terninger og står over.",
     "Bo har ingen terninger og står over.",
@@ -139,8 +139,24 @@ E3_NB: t.Final = [
     "Nå ligger alle terningene i midten: Cy taper, og Ada og Bo vinner.",
 ]
 
+E3_NN: t.Final = [
+    "Femterningspelet, parti 1: Ada, Bo og Cy har éin terning kvar.",
+    "Kvar einar blir lagd i midten, kvar toar går til venstre og kvar femmar til høgre;"
+    " den som kastar den siste einaren, tapar.",
+    "Alle kastar éin terning, og den som kastar høgast, byrjar.",
+    "Ada kastar høgast med 5 og byrjar.",
+    "Ada kastar 3; ingenting skjer, og turen går vidare.",
+    "Cy sender éin terning til venstre, til Ada.",
+    "Stillinga: Ada 2, Bo 1 og Cy 0; i midten: 0.",
+    "Ada legg éin terning i midten.",
+    "Ada sender éin terning til høgre, til Cy.",
+    "Cy kastar igjen med éin terning.",
+    "Ada har ingen terningar og står over.",
+    "No ligg alle terningane i midten: Cy tapar, og Ada og Bo vinn.",
+]
 
-@pytest.mark.parametrize(("lang", "expected"), [("en", E3_EN), ("nb", E3_NB)])
+
+@pytest.mark.parametrize(("lang", "expected"), [("en", E3_EN), ("nb", E3_NB), ("nn", E3_NN)])
 def test_e3_is_told_roll_by_roll(lang: str, expected: list[str]) -> None:
     lines = story(log_of(events_of(E3)), lang)
     assert_in_order(lines, expected)
@@ -158,7 +174,7 @@ def test_every_roll_is_told_with_its_dice(name: str) -> None:
     log = replay(name)
     rolls = [step.event for step in walk(read(io.BytesIO(log), name), name)
              if isinstance(step.event, Rolled)]
-    for lang, verb in [("en", "rolls"), ("nb", "kaster")]:
+    for lang, verb in [("en", "rolls"), ("nb", "kaster"), ("nn", "kastar")]:
         told = [line for line in story(log, lang) if re.match(rf"\w+ {verb} [\d-]+[;,.]", line)]
         assert [re.findall(r"\d(?:-\d)*", line)[0] for line in told] == \
             ["-".join(map(str, roll.dice)) for roll in rolls], lang
@@ -193,19 +209,19 @@ def test_every_roll_is_told_with_its_dice(name: str) -> None:
             "Ada chooses to give 1 die to Bo.",
             "Bo rolls 6; nothing moves, and the turn passes.",
             "All the dice are in the centre: Bo loses, and Ada and Cy win."]),
-    ("nb", ["Ess, spill 1: Ada, Bo og Cy har 2 terninger hver.",
+    ("nb", ["Femterningspillet, parti 1: Ada, Bo og Cy har to terninger hver.",
             "Hver ener legges i midten, hver toer går til venstre, hver femmer til høyre og"
-            " hver treer til en annen spiller etter eget valg; den som kaster den siste eneren,"
+            " hver treer til en annen spiller som kasteren velger; den som kaster den siste eneren,"
             " taper.",
             "Alle kaster alle terningene sine, og den som får høyest sum, begynner.",
             "Ada kaster 4-2, til sammen 6.",
             "Bo har høyest sum, 11, og begynner.",
-            "Bo velger å gi 1 terning til Ada.",
-            "Bo kaster igjen med 1 terning.",
-            "Bo legger 1 terning i midten.",
-            "Bo velger å gi 2 terninger til Cy.",
-            "Cy sender 2 terninger til venstre, til Ada.",
-            "Ada legger 2 terninger i midten.",
+            "Bo velger å gi én terning til Ada.",
+            "Bo kaster igjen med én terning.",
+            "Bo legger én terning i midten.",
+            "Bo velger å gi to terninger til Cy.",
+            "Cy sender to terninger til venstre, til Ada.",
+            "Ada legger to terninger i midten.",
             "Nå ligger alle terningene i midten: Bo taper, og Ada og Cy vinner."]),
 ])
 def test_the_threes_name_the_chosen_receivers(lang: str, expected: list[str]) -> None:
@@ -241,7 +257,7 @@ def test_rolling_again_counts_the_dice_still_held() -> None:
             "Ada rolls 3-4, 7 in all.",
             "Bo rolls 5-6, 11 in all.",
             "Bo has the highest total, 11, and starts."]),
-    ("nb", ["Ada, Bo og Cy har 2 terninger hver.",
+    ("nb", ["Ada, Bo og Cy har to terninger hver.",
             "Ada og Bo står likt med summen 12 og kaster på nytt.",
             "Bo kaster 5-6, til sammen 11.",
             "Bo har høyest sum, 11, og begynner."]),
@@ -299,10 +315,14 @@ def test_standings_count_every_die_in_hand_and_in_the_centre() -> None:
             "Aces, game 3: Ada, Bo, and Cy have 1 die each.",
             "Losses after 3 games: Ada 0, Bo 1, and Cy 2.",
             "Cy lost the most games: 2 of 3."]),
-    ("nb", ["Ess, spill 2: Ada, Bo og Cy har 1 terning hver.",
-            "Tap etter 2 spill: Ada 0, Bo 1 og Cy 1.",
-            "Tap etter 3 spill: Ada 0, Bo 1 og Cy 2.",
-            "Cy tapte flest spill: 2 av 3."]),
+    ("nb", ["Femterningspillet, parti 2: Ada, Bo og Cy har én terning hver.",
+            "Tap etter to partier: Ada 0, Bo 1 og Cy 1.",
+            "Tap etter tre partier: Ada 0, Bo 1 og Cy 2.",
+            "Cy tapte flest partier: to av tre."]),
+    ("nn", ["Femterningspelet, parti 2: Ada, Bo og Cy har éin terning kvar.",
+            "Tap etter to parti: Ada 0, Bo 1 og Cy 1.",
+            "Tap etter tre parti: Ada 0, Bo 1 og Cy 2.",
+            "Cy tapte flest parti: to av tre."]),
 ])
 def test_a_session_keeps_the_tally_of_games_lost(lang: str, expected: list[str]) -> None:
     lines = story(log_of(events_of(E3), events_of(BO_LOSES), events_of(E3)), lang)
@@ -312,7 +332,8 @@ def test_a_session_keeps_the_tally_of_games_lost(lang: str, expected: list[str])
 
 @pytest.mark.parametrize(("lang", "expected"), [
     ("en", "Bo and Cy lost the most games, 1 game each."),
-    ("nb", "Bo og Cy deler sisteplassen med 1 tap hver."),
+    ("nb", "Bo og Cy deler sisteplassen med ett tap hver."),
+    ("nn", "Bo og Cy deler sisteplassen med eitt tap kvar."),
 ])
 def test_a_shared_last_place_is_told(lang: str, expected: str) -> None:
     assert story(log_of(events_of(E3), events_of(BO_LOSES)), lang)[-1] == expected
@@ -360,13 +381,14 @@ def test_the_same_event_in_another_setting_is_told_afresh() -> None:
 
 # -- Nothing English in Norwegian ----------------------------------------------------
 
-def test_no_english_leaks_into_norwegian() -> None:
+@pytest.mark.parametrize("lang", ["nb", "nn"])
+def test_no_english_leaks_into_norwegian(lang: str) -> None:
     logs = [replay("five-dice-four-players.jsonl"), replay("five-dice-threes.jsonl"),
             log_of(events_of(E3), events_of(BO_LOSES))]
     english = {word for log in logs for line in story(log, "en")
                for word in re.findall(r"[A-Za-z]{2,}", line)}
-    # Names are names in every language; "til" is not English, but "for" is both.
-    shared = {"Ada", "Bo", "Cy", "Dag"}
-    norwegian = " ".join(line for log in logs for line in story(log, "nb"))
+    # Names are names in every language; "to" is Norwegian too.
+    shared = {"Ada", "Bo", "Cy", "Dag", "to"}
+    norwegian = " ".join(line for log in logs for line in story(log, lang))
     leaked = {word for word in english - shared if re.search(rf"\b{word}\b", norwegian)}
     assert not leaked

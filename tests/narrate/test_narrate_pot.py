@@ -78,7 +78,7 @@ E1_EN: t.Final = [
     "Ada makes a try and needs three rolls without a six to win the pot.",
     "Ada rolls 2-5 (roll 1 of 3 in the try).",
     "Ada rolls 6-6 (roll 2 of 3 in the try).",
-    "The try is over: roll 2 shows a six.",
+    "The try is over: roll 2 shows 2 sixes.",
     "Ada passes 1 chip to Bo on the left.",
     "Bo makes a try and needs three rolls without a six to win the pot.",
     "Bo rolls 1-1 (roll 1 of 3 in the try); the aces count for nothing.",
@@ -89,33 +89,55 @@ E1_EN: t.Final = [
 ]
 
 E1_NB: t.Final = [
-    "Ess i potten, spill 1: Ada, Bo og Cy har 2 sjetonger hver.",
+    "Ess i potten, parti 1: Ada, Bo og Cy har to sjetonger hver.",
     "Sluttspillet begynner når bare én sjetong er igjen i spill.",
     "Alle kaster én terning, og den som kaster høyest, begynner.",
     "Cy kaster 5.",
     "Cy kaster høyest med 5 og begynner.",
     "Cy kaster 1-6.",
-    "Cy legger 1 sjetong i potten.",
-    "Cy sender 1 sjetong til venstre, til Ada.",
+    "Cy legger én sjetong i potten.",
+    "Cy sender én sjetong til venstre, til Ada.",
     "Stillingen: Ada 3, Bo 2 og Cy 0; i potten: 1.",
     "Ada kaster 3-5, og ingenting skjer.",
     "Bo kaster 6-6.",
-    "Bo sender 2 sjetonger til venstre, til Cy.",
-    "Cy legger 2 sjetonger i potten.",
-    "Bo legger 1 sjetong i potten.",
+    "Bo sender to sjetonger til venstre, til Cy.",
+    "Cy legger to sjetonger i potten.",
+    "Bo legger én sjetong i potten.",
     "Stillingen: Ada 1, Bo 0 og Cy 0; i potten: 5.",
     "Bare én sjetong er igjen i spill, og den har Ada. Sluttspillet begynner.",
     "Ada får et forsøk og må klare tre kast uten sekser for å vinne potten.",
     "Ada kaster 2-5 (kast 1 av 3 i forsøket).",
-    "Forsøket er over: kast nummer 2 ga en sekser.",
-    "Ada sender 1 sjetong til venstre, til Bo.",
+    "Forsøket er over: kast 2 ga to seksere.",
+    "Ada sender én sjetong til venstre, til Bo.",
     "Bo kaster 1-1 (kast 1 av 3 i forsøket); essene teller ikke.",
     "Tre kast uten sekser: Bo klarte det!",
-    "Bo vinner potten på 5 sjetonger.",
+    "Bo vinner potten på fem sjetonger.",
+]
+
+E1_NN: t.Final = [
+    "Ess i potten, parti 1: Ada, Bo og Cy har to sjetongar kvar.",
+    "Sluttspelet byrjar når berre éin sjetong er att i spel.",
+    "Alle kastar éin terning, og den som kastar høgast, byrjar.",
+    "Cy kastar høgast med 5 og byrjar.",
+    "Cy kastar 1-6.",
+    "Cy legg éin sjetong i potten.",
+    "Cy sender éin sjetong til venstre, til Ada.",
+    "Stillinga: Ada 3, Bo 2 og Cy 0; i potten: 1.",
+    "Ada kastar 3-5, og ingenting skjer.",
+    "Bo sender to sjetongar til venstre, til Cy.",
+    "Cy legg to sjetongar i potten.",
+    "Berre éin sjetong er att i spel, og han har Ada. Sluttspelet byrjar.",
+    "Ada får eit forsøk og må klare tre kast utan seksar for å vinne potten.",
+    "Ada kastar 2-5 (kast 1 av 3 i forsøket).",
+    "Forsøket er over: kast 2 gav to seksarar.",
+    "Ada sender éin sjetong til venstre, til Bo.",
+    "Bo kastar 1-1 (kast 1 av 3 i forsøket); essa tel ikkje.",
+    "Tre kast utan seksar: Bo klarte det!",
+    "Bo vinn potten på fem sjetongar.",
 ]
 
 
-@pytest.mark.parametrize(("lang", "expected"), [("en", E1_EN), ("nb", E1_NB)])
+@pytest.mark.parametrize(("lang", "expected"), [("en", E1_EN), ("nb", E1_NB), ("nn", E1_NN)])
 def test_e1_is_told_roll_by_roll(lang: str, expected: list[str]) -> None:
     lines = story(log_of(E1), lang)
     assert_in_order(lines, expected)
@@ -142,14 +164,14 @@ E2_EN: t.Final = [
     "Only Ada still holds chips, 2 chips in all: the finish begins.",
     "Ada makes a try and needs three rolls without a six to win the pot.",
     "Ada rolls 6-6 (roll 1 of 3 in the try).",
-    "The try is over: roll 1 shows a six.",
+    "The try is over: roll 1 shows 2 sixes.",
     "Ada passes 2 chips to Bo on the left.",
     "Bo makes a try and needs three rolls without a six to win the pot.",
     "Bo rolls 1-5 (roll 1 of 3 in the try); the ace counts for nothing.",
     "Bo rolls 6-3 (roll 2 of 3 in the try).",
     "Bo passes 1 chip to Cy on the left.",
     "Standings: Ada 0, Bo 1, and Cy 1; in the pot: 4.",
-    "The holder still has chips, so normal play goes on and Cy rolls next.",
+    "Bo still has chips, so normal play goes on. Cy rolls next.",
     "Cy rolls 2-4, and nothing happens.",
     "Ada has empty hands and misses the turn.",
     "Bo rolls 1-1.",
@@ -166,21 +188,38 @@ E2_NB: t.Final = [
     "Sluttspillet begynner når bare én spiller har sjetonger igjen.",
     "Ada og Bo står likt med 4 og kaster på nytt.",
     "Bo kaster høyest med 3 og begynner.",
-    "Bare Ada har sjetonger igjen, 2 sjetonger i alt. Sluttspillet begynner.",
-    "Ada sender 2 sjetonger til venstre, til Bo.",
+    "Bare Ada har sjetonger igjen, to sjetonger i alt. Sluttspillet begynner.",
+    "Forsøket er over: kast 1 ga to seksere.",
+    "Ada sender to sjetonger til venstre, til Bo.",
     "Bo kaster 1-5 (kast 1 av 3 i forsøket); esset teller ikke.",
-    "Den som gjorde forsøket, har fortsatt sjetonger, så spillet går videre som vanlig,"
-    " og Cy står for tur.",
+    "Forsøket er over: kast 2 ga en sekser.",
+    "Bo har fortsatt sjetonger, så spillet går videre som vanlig. Nå er det Cy som kaster.",
     "Cy kaster 2-4, og ingenting skjer.",
     "Ada har tomme hender og står over.",
     "Bo er blakk, så resten av kastet koster ingenting.",
     "Bare én sjetong er igjen i spill, og den har Cy. Sluttspillet begynner.",
     "Tre kast uten sekser: Ada klarte det!",
-    "Ada vinner potten på 5 sjetonger.",
+    "Ada vinner potten på fem sjetonger.",
+]
+
+E2_NN: t.Final = [
+    "Sluttspelet byrjar når berre éin spelar har sjetongar att.",
+    "Ada og Bo står likt med 4 og kastar på nytt.",
+    "Berre Ada har sjetongar att, to sjetongar i alt. Sluttspelet byrjar.",
+    "Forsøket er over: kast 1 gav to seksarar.",
+    "Ada sender to sjetongar til venstre, til Bo.",
+    "Bo kastar 1-5 (kast 1 av 3 i forsøket); esset tel ikkje.",
+    "Forsøket er over: kast 2 gav ein seksar.",
+    "Bo har framleis sjetongar, så spelet går vidare som vanleg. No er det Cy som kastar.",
+    "Ada har tomme hender og står over.",
+    "Bo er blakk, så resten av kastet kostar ingenting.",
+    "Berre éin sjetong er att i spel, og han har Cy. Sluttspelet byrjar.",
+    "Tre kast utan seksar: Ada klarte det!",
+    "Ada vinn potten på fem sjetongar.",
 ]
 
 
-@pytest.mark.parametrize(("lang", "expected"), [("en", E2_EN), ("nb", E2_NB)])
+@pytest.mark.parametrize(("lang", "expected"), [("en", E2_EN), ("nb", E2_NB), ("nn", E2_NN)])
 def test_e2_is_told_roll_by_roll(lang: str, expected: list[str]) -> None:
     lines = story(log_of(E2, finish="last-holder"), lang)
     assert_in_order(lines, expected)
@@ -198,12 +237,18 @@ def test_e2_is_told_roll_by_roll(lang: str, expected: list[str]) -> None:
             "Standings: Ada 0 and Bo 1; in the pot: 1.",
             "Only one chip is left in play, and Bo holds it: the finish begins.",
             "Bo wins the pot of 1 chip."]),
-    ("nb", ["Ada og Bo har 1 sjetong hver.",
-            "Ada sender 1 sjetong til venstre, til Bo.",
-            "Bo legger 1 sjetong i potten.",
+    ("nb", ["Ada og Bo har én sjetong hver.",
+            "Ada sender én sjetong til venstre, til Bo.",
+            "Bo legger én sjetong i potten.",
             "Esset teller ikke: den siste sjetongen i spill går aldri i potten.",
             "Stillingen: Ada 0 og Bo 1; i potten: 1.",
-            "Bo vinner potten på 1 sjetong."]),
+            "Bo vinner potten på én sjetong."]),
+    ("nn", ["Ada og Bo har éin sjetong kvar.",
+            "Ada sender éin sjetong til venstre, til Bo.",
+            "Bo legg éin sjetong i potten.",
+            "Esset tel ikkje: den siste sjetongen i spel går aldri i potten.",
+            "Stillinga: Ada 0 og Bo 1; i potten: 1.",
+            "Bo vinn potten på éin sjetong."]),
 ])
 def test_the_last_chip_never_goes_to_the_pot(lang: str, expected: list[str]) -> None:
     lines = story(log_of(IGNORED_ACE, players=("Ada", "Bo"), chips=1), lang)
@@ -218,6 +263,7 @@ def test_an_empty_pot_is_said_so() -> None:
     log = log_of("6/1/6 2/2 3/4 5/2 2", players=("Ada", "Bo"), chips=1, finish="last-holder")
     assert story(log, "en")[-1] == "Bo wins, but the pot is empty."
     assert story(log, "nb")[-1] == "Bo vinner, men potten er tom."
+    assert story(log, "nn")[-1] == "Bo vinn, men potten er tom."
 
 
 # -- Standings ------------------------------------------------------------------
@@ -250,10 +296,14 @@ def test_standings_add_up_to_every_chip() -> None:
             "Ada wins the pot of 5 chips.",
             "Pots won after 3 games: Ada 1, Bo 2, and Cy 0.",
             "Bo won the most pots: 2 of 3."]),
-    ("nb", ["Ess i potten, spill 2: Ada, Bo og Cy har 2 sjetonger hver.",
-            "Potter vunnet etter 2 spill: Ada 0, Bo 2 og Cy 0.",
-            "Potter vunnet etter 3 spill: Ada 1, Bo 2 og Cy 0.",
-            "Bo vant flest potter: 2 av 3."]),
+    ("nb", ["Ess i potten, parti 2: Ada, Bo og Cy har to sjetonger hver.",
+            "Potter vunnet etter to partier: Ada 0, Bo 2 og Cy 0.",
+            "Potter vunnet etter tre partier: Ada 1, Bo 2 og Cy 0.",
+            "Bo vant flest potter: to av tre."]),
+    ("nn", ["Ess i potten, parti 2: Ada, Bo og Cy har to sjetongar kvar.",
+            "Pottar vunne etter to parti: Ada 0, Bo 2 og Cy 0.",
+            "Pottar vunne etter tre parti: Ada 1, Bo 2 og Cy 0.",
+            "Bo vann flest pottar: to av tre."]),
 ])
 def test_a_session_keeps_the_tally_of_pots(lang: str, expected: list[str]) -> None:
     lines = story(log_of(E1, E1, E2), lang)
@@ -268,7 +318,8 @@ def test_a_single_game_has_no_tally() -> None:
 
 @pytest.mark.parametrize(("lang", "expected"), [
     ("en", "Ada and Bo share the most pots, 1 pot each."),
-    ("nb", "Ada og Bo deler førsteplassen med 1 pott hver."),
+    ("nb", "Ada og Bo deler førsteplassen med én pott hver."),
+    ("nn", "Ada og Bo deler førsteplassen med éin pott kvar."),
 ])
 def test_a_shared_lead_is_told(lang: str, expected: str) -> None:
     assert story(log_of(E1, E2), lang)[-1] == expected
@@ -276,13 +327,30 @@ def test_a_shared_lead_is_told(lang: str, expected: str) -> None:
 
 # -- Nothing English in Norwegian -----------------------------------------------
 
-def test_no_english_leaks_into_norwegian() -> None:
-    logs = [log_of(E1, E2), log_of(E2, finish="last-holder"),
-            log_of(IGNORED_ACE, players=("Ada", "Bo"), chips=1)]
-    english = {word for log in logs for line in story(log, "en")
+LOGS: t.Final = [log_of(E1, E2), log_of(E2, finish="last-holder"),
+                 log_of(IGNORED_ACE, players=("Ada", "Bo"), chips=1)]
+
+
+@pytest.mark.parametrize("lang", ["nb", "nn"])
+def test_no_english_leaks_into_norwegian(lang: str) -> None:
+    english = {word for log in LOGS for line in story(log, "en")
                for word in re.findall(r"[A-Za-z]{2,}", line)}
-    # Names are names in every language; "for" and "over" are Norwegian too.
-    shared = {"Ada", "Bo", "Cy", "for", "over"}
-    norwegian = " ".join(line for log in logs for line in story(log, "nb"))
+    # Names are names in every language; "for", "over" and "to" are Norwegian too.
+    shared = {"Ada", "Bo", "Cy", "for", "over", "to"}
+    norwegian = " ".join(line for log in LOGS for line in story(log, lang))
     leaked = {word for word in english - shared if re.search(rf"\b{word}\b", norwegian)}
     assert not leaked
+
+
+#: Bokmål forms a Nynorsk text never has (Nynorsk writes ikkje, kvar, spelar...).
+BOKMAL_ONLY: t.Final = ("ikke", "hver", "spiller", "spillet", "sjetonger", "kaster", "legger",
+                        "vinner", "begynner", "høyest", "bare", "igjen", "fortsatt", "teller",
+                        "Stillingen", "Nå")
+
+
+def test_no_bokmal_leaks_into_nynorsk() -> None:
+    nynorsk = " ".join(line for log in LOGS for line in story(log, "nn"))
+    assert [word for word in BOKMAL_ONLY if re.search(rf"\b{word}\b", nynorsk)] == []
+    bokmal = " ".join(line for log in LOGS for line in story(log, "nb"))
+    # The same words do show up in Bokmål, so the check can see them.
+    assert all(re.search(rf"\b{word}\b", bokmal) for word in ("ikke", "sjetonger", "Nå"))

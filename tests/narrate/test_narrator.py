@@ -103,7 +103,7 @@ def test_games_are_numbered_through_the_log() -> None:
             if isinstance(step.event, GameStarted):
                 headers.append(lines[0])
     assert [h.split(":")[0] for h in headers] == [
-        "Ess i potten, spill 1", "Ess i potten, spill 2", "Ess i potten, spill 3"]
+        "Ess i potten, parti 1", "Ess i potten, parti 2", "Ess i potten, parti 3"]
     assert teller.games == 3
 
 
@@ -113,7 +113,7 @@ def test_a_game_without_a_phrasebook_is_refused() -> None:
         narrator().visit(Step(1, header, None, POT))
     assert "chess" in str(caught.value)
     nb = caught.value.render(translations("nb").gettext)
-    assert nb.startswith("replay kan ennå ikke gjenfortelle")
+    assert nb.startswith("aces replay kan ennå ikke gjenfortelle")
 
 
 def big_table(tmp_path: t.Any, players: int) -> list[str]:

@@ -33,4 +33,4 @@ def test_the_same_event_is_put_into_words_once() -> None:
     book = PotPhrasebook(Voice(translations("nb"), "nb"))
     step = Step[t.Any](1, ChipsToPot(player="Ada", count=1), None, POT)
     assert book.say(step) is book.say(Step[t.Any](2, ChipsToPot(player="Ada", count=1), None, POT))
-    assert book.say(step) == ("Ada legger 1 sjetong i potten.",)
+    assert book.say(step) == ("Ada legger én sjetong i potten.",)

@@ -46,18 +46,23 @@ def test_dice_read_the_same_in_every_language() -> None:
     assert voice("nb").dice((5,)) == "5"
 
 
-@pytest.mark.parametrize(("lang", "one", "two"), [
-    ("en", "1 chip", "2 chips"),
-    ("nb", "1 sjetong", "2 sjetonger"),
+@pytest.mark.parametrize(("lang", "one", "two", "twelve", "thirteen"), [
+    ("en", "1 chip", "2 chips", "12 chips", "13 chips"),
+    ("nb", "én sjetong", "to sjetonger", "tolv sjetonger", "13 sjetonger"),
+    ("nn", "éin sjetong", "to sjetongar", "tolv sjetongar", "13 sjetongar"),
 ])
-def test_plural_forms(lang: str, one: str, two: str) -> None:
+def test_small_counts_are_words_where_the_language_wants_them(
+    lang: str, one: str, two: str, twelve: str, thirteen: str
+) -> None:
     speaker = voice(lang)
 
     def said(count: int) -> str:
         return speaker.ngettext("{player} puts {count} chip in the pot.",
                                 "{player} puts {count} chips in the pot.",
-                                count).format(player="Ada", count=count)
+                                count).format(player="Ada", count=speaker.count(count))
 
     assert one in said(1)
     assert two in said(2)
+    assert twelve in said(12)
+    assert thirteen in said(13)
     assert two not in said(1)
