@@ -34,6 +34,10 @@ if t.TYPE_CHECKING:
     from aces.odds.position import Chances, PositionOdds
     from aces.walk import Step
 
+__all__ = ["ChanceNarrator", "ChanceTeller", "Measure", "Moment", "Turn", "TurningPoints",
+           "measure_of", "percent", "percent_in", "say_chances", "say_turning_point",
+           "turning_points"]
+
 Measure = t.Literal["win", "lose"]
 
 

@@ -45,6 +45,9 @@ if t.TYPE_CHECKING:
     from aces.rules.pot import PotState
     from aces.simulate import fivedice_chain
 
+__all__ = ["ESTIMATE_GAMES", "GAMES", "Chances", "FiveDiceOdds", "PositionOdds", "PotOdds",
+           "odds_for", "odds_of", "starters"]
+
 #: Games played on from each position whose chances are estimated: a
 #: margin of under 2 points at a chance of one half.
 ESTIMATE_GAMES: t.Final = 3000

@@ -9,3 +9,5 @@
 
 The page's data is a stable contract, documented in ``docs/page-format.rst``.
 """
+
+__all__: list[str] = []

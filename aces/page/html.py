@@ -30,6 +30,9 @@ from aces.errors import visible
 if t.TYPE_CHECKING:
     from collections.abc import Sequence
 
+__all__ = ["DASHES", "PALETTE", "chart", "markup_text", "render", "render_simulation",
+           "script_json", "write_atomically"]
+
 #: The Okabe-Ito palette, which colour-blind readers can tell apart, darkest
 #: first; each player's line also has its own dash pattern.
 PALETTE: t.Final = ("#0072B2", "#D55E00", "#009E73", "#CC79A7", "#000000", "#56B4E9",

@@ -35,6 +35,8 @@ if t.TYPE_CHECKING:
     from aces.odds.position import Chances, PositionOdds
     from aces.walk import Step
 
+__all__ = ["FORMAT", "PageCollector", "collect", "labels", "shown"]
+
 #: The version of the page's data; a change that breaks a reader raises it.
 FORMAT: t.Final = 1
 # Translators: an error of "aces replay --html". {number}: the game asked

@@ -25,6 +25,8 @@ from aces.i18n import LANGUAGES, translations
 if t.TYPE_CHECKING:
     from aces.rules import pot
 
+__all__ = ["CHECKPOINTS", "FORMAT", "MOST_STATES", "collect", "labels", "table"]
+
 #: The version of the page's data.
 FORMAT: t.Final = 1
 #: The largest table a page carries: every count of players up to it is
