@@ -7,8 +7,8 @@ import typing as t
 
 import click
 
-from aces.cli._common import lang_option, reported, translations, writing
-from aces.errors import AcesError, OptionError, Plural
+from aces.cli._common import lang_option, message, reported, translations, writing
+from aces.errors import AcesError, OptionError, Plural, shown
 
 if t.TYPE_CHECKING:
     import gettext
@@ -73,8 +73,9 @@ def stats(logs: tuple[str, ...], as_json: bool, csv_path: str | None, rolls: boo
             result = api.stats(sources, csv=csv_path, rolls=rolls, progress=progress)
         for log in result.pooled.left_out:
             assert log.error is not None
-            click.echo("aces: " + log.error.render(catalog.gettext, catalog.ngettext),
-                       err=True)
+            # The message of a log left out, as every error is shown; a file's name
+            # may hold anything, so the whole line is escaped for the terminal.
+            click.echo("aces: " + shown(message(log.error, lang)), err=True)
         text = (json.dumps(result.as_dict(), indent=2, ensure_ascii=False) if as_json
                 else result.report(chosen))
         with writing(None):

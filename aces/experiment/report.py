@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import typing as t
 
+from aces.errors import shown
 from aces.experiment.inference import ALPHA
 
 if t.TYPE_CHECKING:
@@ -87,9 +88,10 @@ def report(pooled: Pooled, lang: str, catalog: gettext.NullTranslations) -> str:
                      left=w.integer(left))]
     for log in pooled.left_out:
         assert log.error is not None
+        # (A file's name may hold anything: the whole line is escaped for the terminal.)
         # Translators: {error}: why a log was left out, naming its file and line.
         lines.append("  " + _("Left out: {error}").format(
-            error=log.error.render(catalog.gettext, catalog.ngettext)))
+            error=shown(log.error.render(catalog.gettext, catalog.ngettext))))
     if len(pooled.groups) > 1:
         lines.append(_("The games follow {count} different sets of rules or table sizes;"
                        " each is pooled and tested on its own, never mixed with another.")
@@ -328,7 +330,8 @@ def _beside(group: Group, w: _Writer) -> list[str]:
     _ = w._
     rules = group.rules
     pot = rules.game == "pot"
-    header = [_("log"), _("games")]
+    # Translators: column headings of the table of logs: games, and rolls after the opening.
+    header = [_("log"), _("games"), _("rolls")]
     header += [_("seat {seat}").format(seat=seat) for seat in range(1, rules.players + 1)]
     header.append(_("mean length"))
     header += [_("moved nothing"), _("tries won")] if pot else [_("roll again")]
@@ -340,7 +343,7 @@ def _beside(group: Group, w: _Writer) -> list[str]:
         return "" if pair is None or not pair[1] else w.percent(pair[0] / pair[1])
 
     for log in group.logs:
-        cells = [log.source, w.integer(log.games)]
+        cells = [shown(log.source), w.integer(log.games), w.integer(log.rolls)]
         cells += ["" if share is None else w.percent(share) for share in log.shares]
         cells.append("" if log.mean_length is None else w.decimal(log.mean_length, 1))
         cells += [percent(log.nothing), percent(log.tries)] if pot else [percent(log.agains)]
@@ -348,7 +351,7 @@ def _beside(group: Group, w: _Writer) -> list[str]:
         rows.append(cells)
     result = group.pooled
     # Translators: the last row of the table of logs: all of them together.
-    cells = [_("pooled"), w.integer(result.games)]
+    cells = [_("pooled"), w.integer(result.games), w.integer(result.rolls)]
     cells += [w.percent(s.observed) if s.observed is not None else ""
               for s in result.seats.shares]
     cells.append("" if result.length.mean is None else w.decimal(result.length.mean, 1))

@@ -28,6 +28,8 @@ from aces.sphinxext import _AcesDirective, _catalog
 if t.TYPE_CHECKING:
     from aces.experiment.pool import Source
 
+__all__ = ["API", "ApiDirective", "StatsDirective"]
+
 
 class StatsDirective(_AcesDirective):
     """``.. aces-stats:: LOG...``: a class's logs pooled at build time."""

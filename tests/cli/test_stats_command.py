@@ -174,3 +174,17 @@ def test_a_log_from_standard_input_is_pooled(e1_log: Path) -> None:
     data = json.loads(result.stdout)
     assert data["logs"][0]["log"] == "<stdin>"
     assert data["groups"][0]["games"] == 1
+
+
+def test_no_control_character_of_a_file_name_reaches_the_terminal(tmp_path: Path,
+                                                                  e1_log: Path) -> None:
+    steering = tmp_path / "group\x1b[2J.jsonl"
+    steering.write_bytes(e1_log.read_bytes())
+    damaged = tmp_path / "bad\x1b]0;x\x07.jsonl"
+    damaged.write_bytes(b"not a log\n")
+    result = stats(str(steering), str(damaged))
+    assert result.exit_code == 1
+    assert "\x1b" not in result.stdout
+    assert "\x1b" not in result.stderr
+    assert "\x07" not in result.stdout + result.stderr
+    assert "group\\x1b[2J.jsonl" in result.stdout
