@@ -66,8 +66,9 @@ if t.TYPE_CHECKING:
     from aces.narrate.phrasebook import Phrasebook
     from aces.walk import Step
 
-__all__ = ["FORMATS", "RULES", "Aside", "Part", "Standings", "Told", "Walkthrough",
-           "fivedice_rules", "pot_rules", "render", "render_stream", "stream", "walkthrough"]
+__all__ = ["FORMATS", "RULES", "TURNING_POINTS", "Aside", "Part", "Standings", "Told",
+           "Walkthrough", "escape_markdown", "escape_rst", "fivedice_rules", "pot_rules", "render",
+           "render_stream", "stream", "walkthrough"]
 
 #: The key of the aside that names a game's turning points.
 TURNING_POINTS: t.Final = "turning-points"

@@ -40,7 +40,7 @@ if t.TYPE_CHECKING:
     from aces.rules import pot
     from aces.simulate.batch import Rolls
 
-__all__ = ["CHECK_EVERY", "ChipEngine"]
+__all__ = ["CHECK_EVERY", "ChipEngine", "ChipStart"]
 
 #: Rolls between two sweeps for finished games.
 CHECK_EVERY: t.Final = 8

@@ -58,9 +58,10 @@ if t.TYPE_CHECKING:
 
     from aces.walkthrough import Part
 
-__all__ = ["TEXT_ONLY", "CommandsDirective", "LanguageDirective", "OutputDirective",
-           "PlotDirective", "TableDirective", "WalkthroughDirective", "language", "number_role",
-           "setup", "table_node", "walkthrough_nodes"]
+__all__ = ["PAGES_FOLDER", "TEXT_ONLY", "CommandsDirective", "LanguageDirective",
+           "OutputDirective", "PlotDirective", "ReplayPageDirective", "SimulationPageDirective",
+           "TableDirective", "WalkthroughDirective", "language", "number_role", "setup",
+           "table_node", "walkthrough_nodes"]
 
 #: Builders that only read the text (to translate or to test it): the
 #: computed parts of a page are left out of them.
