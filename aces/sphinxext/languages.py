@@ -13,13 +13,16 @@ page in it, and whether it is the page's language.
 from __future__ import annotations
 
 import posixpath
+import re
 import typing as t
+from html import escape, unescape
 
 if t.TYPE_CHECKING:
     from sphinx.application import Sphinx
     from sphinx.config import Config
 
-__all__ = ["SEARCH_LANGUAGE", "Alternate", "alternates", "own_name", "setup"]
+__all__ = ["SEARCH_LANGUAGE", "Alternate", "alternates", "own_name", "setup", "theme_words"]
+
 
 #: Sphinx names the Norwegian search language (its stemmer and stop words)
 #: ``no``; both written standards are searched with it.
@@ -63,6 +66,37 @@ def alternates(page: str, current: str, codes: t.Sequence[str]) -> list[Alternat
             for code in codes]
 
 
+#: Accessible names furo writes in English, in its templates and its Python, which
+#: no catalog reaches; the ``aces_theme_words`` filter of ``_templates/page.html``
+#: translates them through the theme's catalog (``sphinx.po``).
+_FURO_LABELS: t.Final = ("Toggle site navigation sidebar", "Toggle table of contents sidebar",
+                         "Toggle Light / Dark / Auto color theme")
+_NAVIGATION_LABEL: t.Final = "Toggle navigation of %(title)s"
+_FURO_NAVIGATION: t.Final = re.compile(r'aria-label="Toggle navigation of ([^"]*)"')
+
+
+def theme_words(html: str) -> str:
+    """A rendered page with furo's English accessible names in the build's language."""
+    from markupsafe import Markup
+    from sphinx.locale import get_translation
+
+    # Not "_": these words are the theme's (docs/locale/*/sphinx.po), not the package's.
+    theme = get_translation("sphinx")
+    for label in _FURO_LABELS:
+        html = html.replace(f'aria-label="{label}"', f'aria-label="{escape(theme(label))}"')
+    navigation = theme(_NAVIGATION_LABEL)
+    html = _FURO_NAVIGATION.sub(
+        lambda found: 'aria-label="{}"'.format(escape(
+            navigation % {"title": unescape(found[1])})), html)
+    return Markup(html)
+
+
+def _filters(app: Sphinx) -> None:
+    templates = getattr(app.builder, "templates", None)
+    if templates is not None and hasattr(templates, "environment"):
+        templates.environment.filters["aces_theme_words"] = theme_words
+
+
 def _search_language(app: Sphinx, config: Config) -> None:
     if config.html_search_language is None and config.language in SEARCH_LANGUAGE:
         config.html_search_language = SEARCH_LANGUAGE[config.language]
@@ -82,3 +116,4 @@ def setup(app: Sphinx) -> None:
     app.add_config_value("aces_languages", [], "html", types=[list, tuple])
     app.connect("config-inited", _search_language)
     app.connect("html-page-context", _context)
+    app.connect("builder-inited", _filters)

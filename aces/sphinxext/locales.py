@@ -31,6 +31,7 @@ if t.TYPE_CHECKING:
 
 __all__ = ["SOURCE", "compiled", "languages", "script"]
 
+
 #: The language the pages are written in.
 SOURCE: t.Final = "en"
 

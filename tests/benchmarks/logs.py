@@ -101,17 +101,19 @@ def time_verify(path: Path) -> float:
 
 
 def time_replay(path: Path) -> float:
+    """The replay as ``aces replay`` runs it: the narrator driven through the
+    walk by the printer the command uses."""
+    from aces.cli._printer import Printer
     from aces.i18n import translations
     from aces.narrate import Narrator
+    from aces.walk import drive
 
     narrator = Narrator(translations("en"), "en")
     start = time.perf_counter()
     with path.open("rb") as handle, Path(os.devnull).open("w") as out:
-        for step in walk(read(handle, str(path)), str(path)):
-            narrator.visit(step)
-            out.writelines(f"{line}\n" for line in narrator.take())
-        narrator.end()
-        out.writelines(f"{line}\n" for line in narrator.take())
+        printer = Printer(narrator, out)
+        drive(read(handle, str(path)), str(path), printer)
+        printer.flush()
     return time.perf_counter() - start
 
 

@@ -652,7 +652,7 @@ def test_help_in_the_five_dice_game_with_threes_says_how_to_name_receivers(
     assert result.exit_code == 0, result.output
     assert "31425, 3-1-4-2-5, 3 1 4 2 5 eller 3,1,4,2,5" in result.stderr
     assert "3 6 3 > Bo Cy; begynnelsen av navnet holder" in result.stderr
-    assert "angre (eller undo): ta tilbake siste kast" in result.stderr
+    assert "angre (eller undo): ta tilbake det siste kastet" in result.stderr
 
 
 def test_at_a_terminal_help_and_quit_speak_norwegian(tmp_path: Path) -> None:
