@@ -1,5 +1,5 @@
 """``python -m aces``: the same as the ``aces`` command."""
 
-from aces.cli import main
+from aces._entry import main
 
 main()

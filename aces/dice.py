@@ -18,7 +18,8 @@ import random
 import re
 import typing as t
 
-from aces.errors import AcesError, DiceFileError, OneOf, Plural
+from aces.errors import N_, AcesError, DiceFileError, OneOf, Plural
+from aces.log import LINE_LIMIT  # a line of rolls may be as long as a line of a log
 from aces.rules import Roll
 
 if t.TYPE_CHECKING:
@@ -36,6 +37,9 @@ _SEPARATOR: t.Final = re.compile(r"[\s,\-]+")
 _NAME_SEPARATOR: t.Final = re.compile(r"[\s,]+")
 _FACE_DIGITS: t.Final = frozenset("123456")
 _BOM: t.Final = "\ufeff"
+# Translators: an error of a dice file, or of a line typed into "aces
+# record". {limit}: the most bytes a line may hold.
+TOO_LONG: t.Final = N_("the line is longer than {limit} bytes, the most a line of rolls may be")
 # Translators: an error of a dice file. {player}: who rolls; {expected}: the
 # dice that player holds and must roll; {count}: the values on the line.
 _WRONG_COUNT: t.Final = Plural("{player} rolls {expected} die here, but the line has {count}",
@@ -121,7 +125,14 @@ def parse_lines(lines: Iterable[str | bytes], source: str,
     >>> list(parse_lines(["1 6", "", "# a comment", "35  # Ada again"], "f"))
     [DiceLine(line=1, values=(1, 6), names=()), DiceLine(line=4, values=(3, 5), names=())]
     """
+    readline = getattr(lines, "readline", None)
+    if readline is not None:
+        # A file: read a line at most one byte longer than a line may be,
+        # so that a line of 20 MB costs no more than a line too long.
+        lines = iter(lambda: readline(LINE_LIMIT + 1), b"")
     for number, raw in enumerate(lines, start=1):
+        if len(raw) > LINE_LIMIT:
+            raise DiceFileError(source, number, TOO_LONG, limit=LINE_LIMIT)
         if isinstance(raw, bytes):
             try:
                 text = raw.decode("utf-8")

@@ -20,7 +20,7 @@ from aces.dice import DiceFile, RandomDice
 from aces.errors import OptionError, RollError
 from aces.events import SCHEMA, GameStarted, OpeningTied, Rolled
 from aces.log import ENVELOPE_WIDTH, LINE_LIMIT
-from aces.rules import Roll
+from aces.rules import Roll, check_receivers
 
 if t.TYPE_CHECKING:
     from collections.abc import Iterator, Mapping, Sequence
@@ -56,6 +56,9 @@ def header(
     )
     if widest_line(game, start) > LINE_LIMIT:
         raise too_wide()
+    if game.widest_roll(start)[1]:
+        # Dice are given by choice: every player must be nameable after '>'.
+        check_receivers(start.players)
     return start
 
 

@@ -34,13 +34,36 @@ with ``ngettext`` by the value it names:
 from __future__ import annotations
 
 import errno
+import re
 import string
 import typing as t
+import unicodedata
 
-__all__ = ["N_", "QUOTE", "AcesError", "DiceFileError", "EmptyLogError", "Gettext",
-           "LocatedError", "LogError", "NGettext", "Names", "OneOf", "OptionError", "Plural",
-           "RollError", "Show", "TruncatedLogError", "fill", "os_reason", "shorten", "shown",
-           "visible"]
+__all__ = [
+    "INVISIBLE",
+    "N_",
+    "QUOTE",
+    "AcesError",
+    "DiceFileError",
+    "EmptyLogError",
+    "Gettext",
+    "LocatedError",
+    "LogError",
+    "NGettext",
+    "Names",
+    "OneOf",
+    "OptionError",
+    "Plural",
+    "RollError",
+    "SaveError",
+    "Show",
+    "TruncatedLogError",
+    "fill",
+    "os_reason",
+    "shorten",
+    "shown",
+    "visible",
+]
 
 Gettext = t.Callable[[str], str]
 NGettext = t.Callable[[str, str, int], str]
@@ -176,6 +199,15 @@ def shorten(value: object, limit: int = QUOTE) -> str:
     return text if len(text) <= limit else text[:limit] + "..."
 
 
+#: Characters that show nothing, or nothing of their own: format controls
+#: (soft hyphen, zero-width spaces and joiners, bidirectional marks, word
+#: joiners, the byte-order mark), Hangul fillers, the combining grapheme
+#: joiner, Mongolian and Unicode variation selectors, and tags.
+INVISIBLE: t.Final = re.compile(
+    "[\u00ad\u034f\u061c\u115f\u1160\u17b4\u17b5\u180b-\u180f\u200b-\u200f"
+    "\u202a-\u202e\u2060-\u206f\u3164\ufe00-\ufe0f\ufeff\uffa0"
+    "\U000e0000-\U000e0fff]")
+
 def visible(text: str) -> str:
     """Text from a file, a name or an option, safe to show a person: every
     character that a terminal would obey rather than show (controls, C1
@@ -191,9 +223,24 @@ def visible(text: str) -> str:
     >>> visible("Åse 🎲")
     'Åse 🎲'
     """
-    if text.isprintable():
+    if text.isprintable() and not INVISIBLE.search(text):
         return text
-    return "".join(c if c.isprintable() else repr(c)[1:-1] for c in text)
+    return "".join(c if _shows(c) else _escape(c) for c in text)
+
+
+def _shows(char: str) -> bool:
+    """Whether a character shows as itself: printable, or a space of any width
+    (Babel groups digits with one), and not one of the invisible ones."""
+    return ((char.isprintable() or unicodedata.category(char) == "Zs")
+            and not INVISIBLE.match(char))
+
+
+def _escape(char: str) -> str:
+    code = ord(char)
+    if char in "\t\n\r":
+        return repr(char)[1:-1]
+    return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}" if code < 0x10000 \
+        else f"\\U{code:08x}"
 
 
 def _visible(value: object) -> object:
@@ -260,6 +307,11 @@ class AcesError(ValueError):
 
     def __str__(self) -> str:
         return self.render()
+
+
+class SaveError(AcesError):
+    """A roll that cannot be saved in the log being recorded (a full disk, a
+    log removed underneath): recording stops, at a terminal too."""
 
 
 class OptionError(AcesError):

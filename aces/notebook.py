@@ -27,8 +27,16 @@ _BAR: t.Final = 22
 
 
 def escape(text: str) -> str:
-    """Text safe inside HTML and SVG, in an element or an attribute."""
-    return html.escape(text, quote=True)
+    """Text safe inside HTML and SVG, in an element or an attribute: made
+    :func:`~aces.errors.visible` (no control character), then its markup
+    escaped.
+
+    >>> escape('<b title="x">Bo' + chr(27) + "</b>")
+    '&lt;b title=&quot;x&quot;&gt;Bo\\\\x1b&lt;/b&gt;'
+    """
+    from aces.errors import visible
+
+    return html.escape(visible(text), quote=True)
 
 
 def section(title: str, text: str, body: str) -> str:

@@ -35,9 +35,13 @@ class Tally(Visitor["Tally"]):
         #: Games won and lost per player, every seated player included.
         self.wins: dict[str, int] = {}
         self.losses: dict[str, int] = {}
+        #: Who rolls next in the last game, if it is not finished.
+        self.waiting: str | None = None
+        self._last: Step[t.Any] | None = None
 
     def visit(self, step: Step[t.Any]) -> None:
         self.events += 1
+        self._last = step
         event = step.event
         if step.undone is not None:
             # A roll taken back takes back the result it settled.
@@ -51,6 +55,11 @@ class Tally(Visitor["Tally"]):
                 self.losses.setdefault(name, 0)
         elif isinstance(event, GameOver):
             self._count(event, 1)
+
+    def end(self) -> None:
+        from aces.narrate import unfinished
+
+        self.waiting = unfinished(self._last)
 
     def result(self) -> Tally:
         return self
@@ -119,4 +128,8 @@ class Tally(Visitor["Tally"]):
                 result = catalog.gettext("Losses: {results}.").format(
                     results=results(self.losses))
             text = f"{text} {result}"
+        if self.waiting is not None:
+            from aces.narrate import UNFINISHED
+
+            text = f"{text} {catalog.gettext(UNFINISHED).format(player=self.waiting)}"
         return text

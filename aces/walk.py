@@ -51,8 +51,10 @@ if t.TYPE_CHECKING:
 
     from aces.events import Event
     from aces.log import Record
+    from aces.rules import RollRequest
 
-__all__ = ["UNDO_DEPTH", "Stand", "Standing", "Step", "Visitor", "drive", "undo_depth", "walk"]
+__all__ = ["UNDO_DEPTH", "Stand", "Standing", "Step", "Visitor", "drive", "undo_depth", "waiting",
+           "walk"]
 
 #: How many rolls of one game an undo can reach back: far more than a
 #: table ever takes back, few enough that a hostile log costs little memory.
@@ -168,7 +170,7 @@ class Visitor(t.Generic[ResultT]):
 
 
 def drive(records: Iterable[Record], source: str, visitor: Visitor[ResultT], *,
-          allow_unfinished: bool = False) -> ResultT:
+          allow_unfinished: bool = False, allow_unsettled: bool | None = None) -> ResultT:
     """Walk the log ``records`` through ``visitor``, and give its result.
 
     :raises ~aces.errors.AcesError: at the first line that does not follow
@@ -176,19 +178,24 @@ def drive(records: Iterable[Record], source: str, visitor: Visitor[ResultT], *,
         every step before it.
     """
     visit = visitor.visit
-    for step in walk(records, source, allow_unfinished=allow_unfinished):
+    for step in walk(records, source, allow_unfinished=allow_unfinished,
+                     allow_unsettled=allow_unsettled):
         visit(step)
     visitor.end()
     return visitor.result()
 
 
 def walk(
-    records: Iterable[Record], source: str, *, allow_unfinished: bool = False
+    records: Iterable[Record], source: str, *, allow_unfinished: bool = False,
+    allow_unsettled: bool | None = None,
 ) -> Iterator[Step[t.Any]]:
     """Yield every event of the log once it is known to follow the rules.
 
     A last game that stops before it is over is an error too, unless
-    ``allow_unfinished`` (a game still being recorded).
+    ``allow_unfinished`` (a game still being recorded: see
+    :func:`waiting`). A log that stops between a roll and what it settles
+    is allowed with it too, unless ``allow_unsettled`` is false: only a
+    recorder can finish what a crash cut short, so a reader calls it damage.
 
     :raises ~aces.errors.LogError: at the first line that does not follow
         the rules, or cannot be read (a
@@ -264,7 +271,7 @@ def walk(
                 if record is None:
                     # A log being written may be read between a roll and its
                     # consequences: that too is a game still being recorded.
-                    if allow_unfinished:
+                    if allow_unfinished if allow_unsettled is None else allow_unsettled:
                         return
                     raise LogError(source, last_line, "the log ends before the roll is"
                                    " settled: {expected} comes next",
@@ -286,6 +293,14 @@ def undo_depth(players: int) -> int:
     (1000, 250)
     """
     return min(UNDO_DEPTH, max(10, UNDO_SEATS // players))
+
+
+def waiting(step: Step[t.Any]) -> RollRequest | None:
+    """The roll the game of ``step`` waits for after it: ``None`` once it is over.
+
+    After the last step of a log, the roll of an unfinished game.
+    """
+    return step.game.next_roll(step.state)
 
 
 def _undo(standing: Standing[S], undo: RollUndone, source: str, line: int) -> Stand[S]:

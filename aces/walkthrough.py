@@ -25,6 +25,7 @@ Cy passes 1 chip to Ada on the left.
 
 from __future__ import annotations
 
+import collections
 import re
 import string
 import textwrap
@@ -44,6 +45,7 @@ from aces.events import (
     PlayResumed,
     RollAgain,
     Rolled,
+    RollUndone,
     TryFailed,
     TryStarted,
     TurnMissed,
@@ -66,9 +68,11 @@ if t.TYPE_CHECKING:
     from aces.narrate.phrasebook import Phrasebook
     from aces.walk import Step
 
-__all__ = ["FORMATS", "RULES", "TURNING_POINTS", "Aside", "Part", "Standings", "Told",
-           "Walkthrough", "escape_markdown", "escape_rst", "fivedice_rules", "pot_rules", "render",
-           "render_stream", "stream", "walkthrough"]
+ResultT = t.TypeVar("ResultT")
+
+__all__ = ["CORRECTION_DEPTH", "FORMATS", "RULES", "TURNING_POINTS", "Aside", "Corrected",
+           "Part", "Standings", "Told", "Walkthrough", "escape_markdown", "escape_rst",
+           "fivedice_rules", "pot_rules", "render", "render_stream", "stream", "walkthrough"]
 
 #: The key of the aside that names a game's turning points.
 TURNING_POINTS: t.Final = "turning-points"
@@ -500,6 +504,75 @@ class Walkthrough(Visitor[list[Part]]):
         self._pending.clear()
 
 
+#: How many rolls back a walkthrough can still leave out a roll taken back:
+#: far more than a table ever takes back at once, few enough that holding
+#: their steps costs little however large the table.
+CORRECTION_DEPTH: t.Final = 16
+
+
+class Corrected(Visitor[ResultT]):
+    """Hands ``inner`` the corrected game, as the players meant it.
+
+    A roll taken back (``roll_undone``) never reaches ``inner``, nor does
+    anything it settled: its undo comes in its place, as the correction
+    alone. So a rule is explained at the first roll that stands where it
+    applies. The last :data:`CORRECTION_DEPTH` rolls of a game wait here
+    until no undo can take them back any more; an undo that reaches further
+    back, which no table does, is told after the roll it takes back.
+    """
+
+    def __init__(self, inner: Visitor[ResultT]) -> None:
+        self.inner = inner
+        #: The steps of the last rolls of the game, a group for each roll
+        #: with what it settled (or for each correction), oldest first.
+        self._held: collections.deque[list[Step[t.Any]]] = collections.deque()
+
+    def visit(self, step: Step[t.Any]) -> None:
+        kind = type(step.event)
+        if kind is Rolled:
+            if len(self._held) >= CORRECTION_DEPTH:
+                self._pass(self._held.popleft())
+            self._held.append([step])
+        elif kind is RollUndone:
+            if not self._take_back(step):
+                self._flush()
+                self.inner.visit(step)
+        elif kind is GameStarted or not self._held:
+            self._flush()
+            self.inner.visit(step)
+        else:
+            self._held[-1].append(step)
+
+    def end(self) -> None:
+        self._flush()
+        self.inner.end()
+
+    def result(self) -> ResultT:
+        return self.inner.result()
+
+    def _take_back(self, undo: Step[t.Any]) -> bool:
+        """Drop the roll ``undo`` takes back, if it is still held, and hold the
+        correction in its place; whether it was held."""
+        assert undo.undone is not None, "the walk gives every undo the roll it takes back"
+        for index in range(len(self._held) - 1, -1, -1):
+            first = self._held[index][0]
+            if type(first.event) is Rolled and first.line == undo.undone.line:
+                del self._held[index]
+                # Told as a correction alone: nothing it settled was told, so
+                # there is nothing for the narrator to take back.
+                self._held.append([undo._replace(undone=None)])
+                return True
+        return False
+
+    def _flush(self) -> None:
+        while self._held:
+            self._pass(self._held.popleft())
+
+    def _pass(self, group: list[Step[t.Any]]) -> None:
+        for step in group:
+            self.inner.visit(step)
+
+
 def stream(records: Iterable[Record], source: str, catalog: gettext.NullTranslations,
            lang: str) -> Iterator[Part]:
     """A log as a walkthrough, part by part as the log is read.
@@ -513,10 +586,11 @@ def stream(records: Iterable[Record], source: str, catalog: gettext.NullTranslat
     from aces.walk import walk
 
     guide = Walkthrough(catalog, lang)
-    for step in walk(records, source):
-        guide.visit(step)
+    corrected = Corrected(guide)
+    for step in walk(records, source, allow_unfinished=True, allow_unsettled=False):
+        corrected.visit(step)
         yield from guide.take()
-    guide.end()
+    corrected.end()
     yield from guide.take()
 
 
@@ -530,7 +604,9 @@ def walkthrough(records: Iterable[Record], source: str, catalog: gettext.NullTra
     parts: list[Part] = []
     lines: list[str] = []
     opens_game = False
-    for part in [*drive(records, source, Walkthrough(catalog, lang)), None]:
+    told = drive(records, source, Corrected(Walkthrough(catalog, lang)),
+                 allow_unfinished=True, allow_unsettled=False)
+    for part in [*told, None]:
         if isinstance(part, Told) and not part.opens_game and lines:
             lines.extend(part.lines)
             continue
@@ -578,11 +654,13 @@ def render_stream(parts: Iterable[Part], fmt: Format) -> Iterator[str]:
 #: (``.. include:: /etc/passwd``, ``|subst|``, ``:role:`x```, ``1.``,
 #: ``- x``) can become a directive, a role, a substitution or a list.
 _RST_SPECIAL: t.Final = re.compile("([" + re.escape(string.punctuation) + "])")
-#: The characters that open markup anywhere in a line of CommonMark (HTML,
-#: links, images, emphasis, code, tables, entities), each escaped; and what
-#: opens a block at the start of a line's content (a list, a heading).
-_MARKDOWN_SPECIAL: t.Final = re.compile(r"([\\`*_{}\[\]<>()#+!|~&$])")
-_MARKDOWN_START: t.Final = re.compile(r"^(\d*)([.)=-])")
+#: What starts CommonMark's inline markup anywhere in a line: emphasis,
+#: code, links and images (whose brackets these are), raw HTML and
+#: autolinks, entities, strike-through and table cells.
+_MARKDOWN_INLINE: t.Final = re.compile(r"([\\`*_\[\]<>&|~])")
+#: What opens a block at the start of a line: a heading, a list item (also
+#: numbered), a quote, a thematic break or a setext underline.
+_MARKDOWN_BLOCK: t.Final = re.compile(r"^(\s*\d*)([#+\-=>]|(?<=\d)[.)])", re.MULTILINE)
 
 
 def escape_rst(text: str) -> str:
@@ -595,19 +673,32 @@ def escape_rst(text: str) -> str:
 
 
 def escape_markdown(text: str) -> str:
-    r"""Text for CommonMark: whatever could open markup escaped, the rest as it is.
+    r"""Text for CommonMark, word for word: the one escaping of the Markdown
+    walkthrough.
+
+    Only what would start markup is escaped: the characters of inline markup
+    anywhere, and what opens a block at the start of a line. Full stops,
+    brackets and exclamation marks are left alone, so the source reads as
+    well as the page.
 
     >>> print(escape_markdown("<script>x</script> [a](b) 1-6."), escape_markdown("1. x"))
-    \<script\>x\</script\> \[a\]\(b\) 1-6. 1\. x
+    \<script\>x\</script\> \[a\](b) 1-6. 1\. x
+    >>> print(escape_markdown("Bo klarte det! (kast 1 av 3)"), escape_markdown("# Bo & *Cy_*"))
+    Bo klarte det! (kast 1 av 3) \# Bo \& \*Cy\_\*
     """
-    return _MARKDOWN_START.sub(r"\1\\\2", _MARKDOWN_SPECIAL.sub(r"\\\1", text))
+    return _MARKDOWN_BLOCK.sub(r"\1\\\2", _MARKDOWN_INLINE.sub(r"\\\1", text))
 
 
 def _markdown(part: Part, new_game: bool) -> list[str]:
+    """A game opens with a heading (its first line); narration is a paragraph,
+    a rule a quoted note, the standings a table."""
     escape = escape_markdown
     if isinstance(part, Told):
-        lines = ["---", ""] if new_game else []
-        return lines + [f"- {escape(line)}" for line in part.lines]
+        lines = [escape(line) for line in part.lines]
+        if part.opens_game and lines:
+            heading, lines = f"## {lines[0]}", lines[1:]
+            return [heading, "", *lines] if lines else [heading]
+        return lines
     if isinstance(part, Aside):
         return [f"> **{escape(part.label)}:** {escape(part.text)}"]
     return ["| " + " | ".join(escape(cell) for cell in part.header) + " |",

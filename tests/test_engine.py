@@ -12,7 +12,7 @@ from aces.dice import DiceFile, RandomDice
 from aces.errors import DiceFileError, OptionError
 from aces.events import SCHEMA, ChipsPassed, GameOver, GameStarted, Rolled
 from aces.log import LINE_LIMIT, LogWriter
-from aces.rules import Roll, fivedice, pot
+from aces.rules import Roll, fivedice, game_named, pot
 
 if t.TYPE_CHECKING:
     from aces.events import Event
@@ -134,3 +134,18 @@ def test_a_header_whose_game_could_outgrow_a_log_line_is_refused() -> None:
     assert engine.widest_line(fivedice.GAME, fits) <= LINE_LIMIT
     with pytest.raises(OptionError, match="could be longer than"):
         engine.header(fivedice.GAME, names, {"dice": 100, "threes": True})
+
+
+@pytest.mark.parametrize("name", ["Ada Lovelace", "Bo#2", "Cy>", "Dag,Eva"])
+def test_a_name_a_typed_roll_cannot_give_a_3_to_is_refused_when_threes_are_played(
+        name: str) -> None:
+    five = game_named("five-dice")
+    with pytest.raises(OptionError, match="cannot be named as the receiver of a 3"):
+        engine.header(five, ["Ada", "Bo", name], {"threes": True})
+    engine.header(five, ["Ada", "Bo", name], {})
+    engine.header(game_named("pot"), ["Ada", "Bo", name], {})
+
+
+def test_names_that_differ_only_in_capitals_are_refused_when_threes_are_played() -> None:
+    with pytest.raises(OptionError, match="differ only in capitals"):
+        engine.header(game_named("five-dice"), ["Ada", "Bo", "bo"], {"threes": True})

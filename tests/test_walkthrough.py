@@ -55,6 +55,9 @@ def log_of(game_name: str, *scripts: str, players: Sequence[str] = ("Ada", "Bo",
     return out.getvalue()
 
 
+ROOT: t.Final = Path(__file__).resolve().parent.parent
+
+
 def parts_of(log: bytes, lang: str = "en") -> list[Part]:
     return walkthrough(read(io.BytesIO(log), "test.jsonl"), "test.jsonl", translations(lang),
                        lang)
@@ -206,10 +209,69 @@ PARTS: t.Final[list[Part]] = [
 
 def test_markdown_escapes_names_and_draws_a_table() -> None:
     text = render(PARTS, "markdown")
-    assert "- Aces in the Pot, game 1: \\*Ada\\* and Bo\\_ have 2 chips each." in text
+    assert "## Aces in the Pot, game 1: \\*Ada\\* and Bo\\_ have 2 chips each." in text
     assert "> **Rule:** Each ace sends a chip to the pot \\| for good." in text
     assert "| \\*Ada\\* | Bo\\_ | Pot |\n|---:|---:|---:|\n| 1 | 2 | 1 |" in text
-    assert text.count("---\n") == 1  # a rule between the two games
+    assert text.count("## ") == 2  # a heading for each game
+
+
+def commonmark(text: str) -> t.Any:
+    """The tokens a CommonMark reader (with tables, as GitHub's) makes of ``text``."""
+    from markdown_it import MarkdownIt
+
+    return MarkdownIt("commonmark").enable("table").parse(text)
+
+
+def inline_text(token: t.Any) -> str:
+    """What a reader sees of an inline token: its text, line breaks as spaces."""
+    return "".join(child.content if child.type == "text" else " "
+                   for child in token.children if child.type in ("text", "softbreak"))
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_markdown_reads_as_markdown_to_a_commonmark_parser(lang: str) -> None:
+    """What the parser sees is what a reader sees: a heading per game, the
+    narration as paragraphs of the replay's own words, rules as quoted notes,
+    the standings as tables, and no bullet lists or stray backslashes."""
+    log = ROOT / "replays" / "session.jsonl"
+    with log.open("rb") as handle:
+        parts = walkthrough(read(handle, log.name), log.name, translations(lang), lang)
+    with log.open("rb") as handle:
+        story = tell(read(handle, log.name), log.name, translations(lang), lang)
+    tokens = commonmark(render(parts, "markdown"))
+    kinds = [token.type for token in tokens]
+    headings = [inline_text(tokens[i + 1]) for i, kind in enumerate(kinds)
+                if kind == "heading_open"]
+    games = [line for line in story if line in {inline_text(t) for t in tokens
+                                                if t.type == "inline"}]
+    assert len(headings) == sum(isinstance(p, Told) and p.opens_game for p in parts) > 1
+    assert all(heading in story for heading in headings)
+    assert "bullet_list_open" not in kinds
+    assert kinds.count("blockquote_open") == sum(isinstance(p, Aside) for p in parts)
+    assert kinds.count("table_open") == sum(isinstance(p, Standings) for p in parts)
+    paragraphs = " ".join(inline_text(tokens[i + 1]) for i, kind in enumerate(kinds)
+                          if kind == "paragraph_open")
+    # Every line told is read as told, in a heading or a paragraph.
+    told = [line for part in parts if isinstance(part, Told) for line in part.lines]
+    assert all(line in paragraphs or line in headings for line in told)
+    assert games
+    assert "\\" not in paragraphs
+
+
+def test_markdown_shows_hostile_names_as_they_are() -> None:
+    name = "*Bo_* <b>x</b> [y](z) & `c` | ~~d~~ &amp;"
+    parts: list[Part] = [Told((f"Game 1: {name} and Cy.",), opens_game=True),
+                         Told((f"{name} rolls 1-6!", "# 2. - + > not markup", "1. nor this")),
+                         Aside("ace", "Rule", f"{name} (really)."),
+                         Standings((name, "Pot"), ("1", "2"))]
+    tokens = commonmark(render(parts, "markdown"))
+    texts = [inline_text(token) for token in tokens if token.type == "inline"]
+    assert texts == [f"Game 1: {name} and Cy.",
+                     f"{name} rolls 1-6! # 2. - + > not markup 1. nor this",
+                     f"Rule: {name} (really).", name, "Pot", "1", "2"]
+    markup = {child.type for token in tokens if token.type == "inline"
+              for child in token.children}
+    assert markup <= {"text", "softbreak", "strong_open", "strong_close"}
 
 
 def _doctree_problems(source: str) -> list[str]:
@@ -243,7 +305,7 @@ def test_text_lines_up_the_table_and_indents_the_asides() -> None:
     assert "        1    2    1" in lines
 
 
-def test_a_roll_taken_back_shows_the_standings_from_before_it() -> None:
+def test_a_roll_taken_back_and_rolled_again_is_told_once_with_its_correction() -> None:
     from aces.events import Rolled, RollUndone
 
     game = game_named("pot")
@@ -256,10 +318,83 @@ def test_a_roll_taken_back_shows_the_standings_from_before_it() -> None:
     out = io.BytesIO()
     LogWriter(out).write_all([*events[:roll + 3], undo, *events[roll:]])
     parts = parts_of(out.getvalue())
-    tables = [part.row for part in parts if isinstance(part, Standings)]
-    assert tables[:3] == [("3", "2", "0", "1"), ("2", "2", "2", "0"), ("3", "2", "0", "1")]
-    found = rules(parts)
-    assert len(found) == len(set(found))
+    plain = io.BytesIO()
+    LogWriter(plain).write_all(events)
+    plain_parts = parts_of(plain.getvalue())
+    assert ([part.row for part in parts if isinstance(part, Standings)]
+            == [part.row for part in plain_parts if isinstance(part, Standings)])
+    assert rules(parts) == rules(plain_parts)
+    told = [line for part in parts if isinstance(part, Told) for line in part.lines]
+    assert told.count("Cy rolls 1-6.") == 1
+    assert sum(line.startswith("Correction: Cy's roll of 1-6") for line in told) == 1
+
+
+# -- Corrected games: a roll taken back is told only as its correction ----------------
+
+
+def _recorded(tmp_path: Path, rolls: list[str], name: str) -> Path:
+    from click.testing import CliRunner
+
+    from aces.cli import cli
+
+    log = tmp_path / name
+    result = CliRunner(env={"LANG": "C", "LANGUAGE": None, "LC_ALL": None}).invoke(
+        cli, ["record", str(log), "--players", "Ada,Bo,Cy"],
+        input="".join(f"{roll}\n" for roll in rolls))
+    assert result.exit_code == 0, result.output
+    return log
+
+
+def _text(log: Path, lang: str = "en") -> list[str]:
+    with log.open("rb") as handle:
+        parts = walkthrough(read(handle, log.name), log.name, translations(lang), lang)
+    return render(parts, "text").splitlines()
+
+
+E1_ROLLS: t.Final = ["2", "3", "5", "1 6", "3 5", "6 6", "1 1", "6 1", "4 1", "2 5", "6 6",
+                     "1 1", "3 4", "5 2"]
+
+
+@pytest.mark.parametrize("at", [1, 2, 3, 5, 8, 12, 13])
+@pytest.mark.parametrize("taken_back", [1, 2])
+def test_a_corrected_game_reads_as_the_game_played_with_one_sentence_per_correction(
+    tmp_path: Path, at: int, taken_back: int,
+) -> None:
+    wrong = ["6" if at + n < 3 else "6 6" for n in range(taken_back)]
+    # The wrong rolls may not all be playable (a game may end): keep those that are.
+    rolls = [*E1_ROLLS[:at], *wrong, *["undo"] * taken_back, *E1_ROLLS[at:]]
+    corrected = _text(_recorded(tmp_path, rolls, "corrected.jsonl"))
+    plain = _text(_recorded(tmp_path, E1_ROLLS, "plain.jsonl"))
+    corrections = [line for line in corrected if line.startswith("Correction: ")]
+    assert len(corrections) == taken_back
+    assert all(line.endswith("goes on from before it.") for line in corrections)
+    # Without the corrections, the walkthrough is the game's as it was meant:
+    # the same story, the same tables, each rule explained at the same roll.
+    assert [line for line in corrected if not line.startswith("Correction: ")] == plain
+
+
+def test_a_tie_taken_back_is_explained_where_a_tie_stands(tmp_path: Path) -> None:
+    # Ada 4, Bo 4, Cy 3 ties Ada and Bo: taken back; Cy's 5 wins the opening.
+    # Later nothing ties, so the rule for a tie is never explained.
+    undone = _text(_recorded(tmp_path, ["4", "4", "3", "undo", "5", "1 6", "quit"],
+                             "undone.jsonl"))
+    assert not any("share the highest opening roll" in line for line in undone)
+    assert "Cy rolls 3." not in undone
+    assert sum(line.startswith("Correction: Cy's roll of 3") for line in undone) == 1
+    # A tie that stands is explained right after it.
+    stands = _text(_recorded(tmp_path, ["4", "4", "3", "undo", "2", "5", "1", "quit"],
+                             "stands.jsonl"))
+    tie = stands.index("Ada and Bo tie with 4 and roll again.")
+    assert "share the highest opening roll" in " ".join(stands[tie + 1:tie + 4])
+
+
+def test_a_game_over_taken_back_is_never_won(tmp_path: Path) -> None:
+    # The last roll ends the game; it is taken back and Bo ends it again.
+    rolls = [*E1_ROLLS[:-1], "3 3", "undo", E1_ROLLS[-1]]
+    told = _text(_recorded(tmp_path, rolls, "again.jsonl"))
+    assert sum("wins the pot" in line for line in told) == 1
+    assert told.count("Correction: Bo's roll of 3-3 is taken back, with everything it"
+                      " settled, and play goes on from before it.") == 1
 
 
 # -- No name becomes markup ------------------------------------------------------
@@ -308,11 +443,10 @@ def test_no_name_becomes_markup_in_markdown() -> None:
     kinds = [token.type for token in tokens]
     kinds += [child.type for token in tokens for child in token.children or []]
     for kind in ("link_open", "image", "html_inline", "html_block", "code_inline",
-                 "ordered_list_open", "em_open", "heading_open"):
+                 "ordered_list_open", "bullet_list_open", "em_open"):
         assert kind not in kinds, kind
     assert kinds.count("strong_open") == asides   # the label of each aside alone
-    # Told lines are items of top-level lists: no name opens a list in one.
-    assert all(token.level == 0 for token in tokens if token.type == "bullet_list_open")
+    assert kinds.count("heading_open") == 1       # the game's own heading, no name's
     html = MarkdownIt("commonmark").enable("table").render(render(parts, "markdown"))
     for name in MARKUP_NAMES:
         assert html_escape(name) in html

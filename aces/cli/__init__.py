@@ -7,11 +7,14 @@ functions; heavy modules are imported inside the commands, so ``aces
 
 from __future__ import annotations
 
+import contextlib
 import os
+import sys
+import typing as t
 
 import click
 
-from aces.cli._common import lang_option, reader_gone, reported
+from aces.cli._common import lang_option, message, reader_gone, reported
 from aces.cli._language import AcesGroup, version_option
 from aces.cli.logs import replay, verify
 from aces.cli.odds import odds
@@ -20,6 +23,7 @@ from aces.cli.record import record
 from aces.cli.simulate import simulate
 from aces.cli.stats import stats
 from aces.cli.walkthrough import walkthrough
+from aces.errors import AcesError, os_reason
 
 __all__ = ["cli", "main"]
 
@@ -56,9 +60,39 @@ cli.add_command(walkthrough)
 
 
 def main() -> None:
-    """Entry point of the ``aces`` command."""
+    """Entry point of the ``aces`` command: whatever happens, one line, never a traceback.
+
+    Standard output is flushed here, not at exit, so that a write that
+    fails (``aces --help > /dev/full``) is one line of ours.
+    """
     try:
-        cli(prog_name="aces")
+        try:
+            cli(prog_name="aces")
+        finally:
+            sys.stdout.flush()
     except BrokenPipeError:
         # The reader went away (``aces replay log | head``): not an error.
         reader_gone()
+    except KeyboardInterrupt:
+        click.echo("", err=True)
+        sys.exit(130)
+    except MemoryError:
+        # Translators: an error: the computer has run out of memory.
+        _fail(AcesError("there is not enough memory to go on"))
+    except OSError as exc:
+        _fail(AcesError("cannot write {path}: {reason}", path="<stdout>",
+                        reason=os_reason(exc)))
+
+
+def _fail(error: AcesError) -> t.NoReturn:
+    """End with ``error`` on one line, in the language asked for if one was."""
+    lang = next((arg.partition("=")[2] or follows for arg, follows
+                 in zip(sys.argv, [*sys.argv[1:], ""], strict=True)
+                 if arg == "--lang" or arg.startswith("--lang=")), None)
+    with contextlib.suppress(OSError):
+        # Nothing more to standard output: it may be what failed.
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+    click.echo(f"aces: {message(error, lang)}", err=True)
+    sys.exit(1)

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import click
 
-from aces.errors import AcesError, OptionError, os_reason
+from aces.errors import N_, AcesError, OptionError, os_reason
 
 if t.TYPE_CHECKING:
     import gettext
@@ -24,6 +24,9 @@ if t.TYPE_CHECKING:
 
 F = t.TypeVar("F", bound="Callable[..., t.Any]")
 
+# Translators: in the help, what --lang takes: a language's code ("--lang LANG").
+# Capitals are the custom for these placeholders.
+LANG_METAVAR: t.Final = N_("LANG")
 #: ``{languages}``: the languages offered, filled in when the help is shown.
 LANG_HELP: t.Final = ("Language of the output, one of: {languages} (default: from the locale,"
                       " else en).")
@@ -31,7 +34,7 @@ LANG_HELP: t.Final = ("Language of the output, one of: {languages} (default: fro
 
 def lang_option(function: F) -> F:
     """The ``--lang`` option, the same on every command."""
-    return click.option("--lang", default=None, metavar="LANG", help=LANG_HELP)(function)
+    return click.option("--lang", default=None, metavar=LANG_METAVAR, help=LANG_HELP)(function)
 
 
 def game_setup_options(function: F) -> F:

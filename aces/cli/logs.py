@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import sys
+import typing as t
 
 import click
 
@@ -16,6 +18,10 @@ from aces.cli._common import (
     writing,
 )
 from aces.errors import AcesError, EmptyLogError, OptionError, os_reason
+
+if t.TYPE_CHECKING:
+    import gettext
+    from collections.abc import Iterator
 
 __all__ = ["replay", "verify"]
 
@@ -36,7 +42,9 @@ def verify(log: str, lang: str | None) -> None:
     with reported(lang):
         chosen, catalog = translations(lang)
         with open_log(log) as (stream, source):
-            tally = drive(read(stream, source), source, summary.Tally())
+            # A game still being played is sound so far: the line says so.
+            tally = drive(read(stream, source), source, summary.Tally(), allow_unfinished=True,
+                          allow_unsettled=False)
             if not tally.events:
                 # Translators: an error. {source}: the log's file name, or <stdin>.
                 raise EmptyLogError("{source} is empty: it holds no events", source=source)
@@ -48,7 +56,8 @@ def verify(log: str, lang: str | None) -> None:
 @click.argument("log", metavar="LOG")
 @lang_option
 @click.option("--step", "stepwise", is_flag=True,
-              help="Wait for Enter before each roll (for a class or a table).")
+              help="Wait for Enter before each roll (for a class or a table); q stops. With"
+                   " the log on standard input, Enter is read from the terminal.")
 @click.option("--odds", "odds", is_flag=True,
               help="After each roll, each player's chance from then on: to win the pot, or"
                    " in the five-dice game to lose.")
@@ -79,25 +88,28 @@ def replay(log: str, lang: str | None, stepwise: bool, odds: bool, page: str | N
     if page is not None or number is not None:
         _page(log, lang, page, number, stepwise)
         return
-    with reported(lang):
+    with reported(lang), contextlib.ExitStack() as held:
         chosen, catalog = translations(lang)
-        if stepwise and log == "-":
-            # Translators: an error of "aces replay --step -"; the option and
-            # the key name (Enter) stay as they are.
-            raise OptionError("--step reads Enter from standard input, so the log cannot come"
-                              " from there too; give the log's file name")
-        # Translators: the prompt of "aces replay --step", on standard error.
-        prompt = catalog.gettext("Press Enter for the next roll...")
+        pause = None
+        if stepwise:
+            keys = held.enter_context(_keys(log))
+            # Translators: the prompt of "aces replay --step", on standard error.
+            # The words are the ones that end the replay early (q and quit
+            # are understood in every language).
+            prompt = catalog.gettext("Press Enter for the next roll, or q to stop...")
+            pause = functools.partial(_pause, prompt, keys, _stop_words(catalog))
         narrator = (ChanceNarrator if odds else Narrator)(catalog, chosen)
-        printer = Printer(narrator, sys.stdout,
-                          functools.partial(_pause, prompt) if stepwise else None)
+        printer = Printer(narrator, sys.stdout, pause)
         with open_log(log) as (stream, source):
             try:
                 try:
-                    seen = drive(read(stream, source), source, printer)
+                    seen = drive(read(stream, source), source, printer,
+                                 allow_unfinished=True, allow_unsettled=False)
                 finally:
                     # What was told goes out before an error goes to standard error.
                     printer.flush()
+            except _Stopped:
+                return
             except BrokenPipeError:
                 reader_gone()
             except OSError as exc:
@@ -128,7 +140,8 @@ def _page(log: str, lang: str | None, page: str | None, number: int | None,
             raise OptionError("--step and --html cannot go together: a page has its own"
                               " controls")
         with open_log(log) as (stream, source):
-            data = drive(read(stream, source), source, PageCollector(number, source, chosen))
+            data = drive(read(stream, source), source, PageCollector(number, source, chosen),
+                         allow_unfinished=True, allow_unsettled=False)
         text = render(data)
         try:
             write_atomically(page, text)
@@ -139,9 +152,53 @@ def _page(log: str, lang: str | None, page: str | None, number: int | None,
                             reason=os_reason(exc)) from None
 
 
-def _pause(prompt: str) -> bool:
-    """Wait for Enter; ``False`` once standard input has nothing more to give."""
+class _Stopped(Exception):  # noqa: N818 - a request to stop, not an error
+    """The reader of a --step replay asked to stop."""
+
+
+def _stop_words(catalog: gettext.NullTranslations) -> frozenset[str]:
+    """What ends a --step replay: q, quit and avslutt, and the language's own word."""
+    # Translators: the word typed at a --step replay to stop it, as at the
+    # table ("command" context); q, quit and avslutt are understood too.
+    own = catalog.pgettext("command", "quit")
+    return frozenset({"q", "quit", "avslutt", own.strip().lower()})
+
+
+@contextlib.contextmanager
+def _keys(log: str) -> Iterator[t.TextIO]:
+    """Where --step reads Enter from: standard input, or the terminal itself
+    (/dev/tty) when standard input brings the log."""
+    if log != "-":
+        yield sys.stdin
+        return
+    try:
+        terminal = open("/dev/tty", encoding="utf-8", errors="replace")  # noqa: PTH123, SIM115
+    except OSError:
+        # Translators: an error of "aces replay --step -" run where there is no
+        # terminal to press Enter at (a script, a scheduled job). The option
+        # and the key name (Enter) stay as they are.
+        raise OptionError("--step waits for Enter at a terminal, and there is none here:"
+                          " the log comes from standard input, so give its file name or"
+                          " leave out --step") from None
+    with terminal:
+        yield terminal
+
+
+def _pause(prompt: str, keys: t.TextIO, stop: frozenset[str]) -> bool:
+    """Wait for Enter; ``False`` once there is nothing more to read.
+
+    On a terminal the prompt is erased once answered, so that what is
+    projected is the story alone. A stop word ends the replay.
+    """
     click.echo(prompt, err=True, nl=False)
-    answer = sys.stdin.readline()
-    click.echo("", err=True)
+    answer = keys.readline()
+    if sys.stderr.isatty():
+        # The answer's Enter, echoed by the terminal, moved down a line: go
+        # back up to the prompt's line and clear it.
+        up = "\x1b[1A" if keys.isatty() and answer.endswith("\n") else ""
+        click.echo(f"{up}\r\x1b[2K", err=True, nl=False)
+    else:
+        click.echo("", err=True)
+    if answer.strip().lower() in stop:
+        raise _Stopped
     return answer != ""

@@ -11,6 +11,7 @@ a typing mistake is taken back by an ``undo``, itself a line of the log.
 from __future__ import annotations
 
 import contextlib
+import errno
 import os
 import signal
 import sys
@@ -20,7 +21,7 @@ from pathlib import Path
 import click
 
 from aces.cli._common import game_setup_options, lang_option, reported, translations
-from aces.errors import N_, AcesError, OptionError, os_reason, visible
+from aces.errors import N_, AcesError, OptionError, SaveError, os_reason, visible
 
 if t.TYPE_CHECKING:
     import collections
@@ -38,10 +39,6 @@ __all__ = ["record"]
 
 #: Lines of the story so far shown when a game is resumed.
 _STORY: t.Final = 12
-#: The most bytes of standard input read as one line: far more than any
-#: roll, and a bound on the memory a line without an end costs (the rest of
-#: it is read as the lines that follow).
-_LINE_LIMIT: t.Final = 4096
 #: The options of ``aces record``, by the game option each sets.
 _FLAGS: t.Final = {"finish": "--finish", "chips": "--chips", "dice": "--dice-each",
                    "threes": "--threes"}
@@ -286,14 +283,72 @@ class _LockedLog:
         if not data:
             return
         with _signals_held():
-            view = memoryview(data)
-            while view:
-                view = view[os.write(self.fd, view):]
-            os.fsync(self.fd)
+            if not self._still_named(self.path, self.fd):
+                raise self._swapped()
+            size = self.size()
+            try:
+                view = memoryview(data)
+                while view:
+                    view = view[os.write(self.fd, view):]
+                os.fsync(self.fd)
+            except OSError as exc:
+                # A full disk, say: take back what got written, so that the
+                # log ends with the last roll saved whole.
+                with contextlib.suppress(OSError):
+                    os.ftruncate(self.fd, size)
+                    os.fsync(self.fd)
+                # Translators: an error of "aces record" when a roll cannot be
+                # written. {log}: the log's file; {reason}: why, such as "no
+                # space left on the disk".
+                raise SaveError("cannot save this roll in {log}: {reason}; every roll before"
+                                " it is saved", log=self.path, reason=os_reason(exc)) from None
             if self.created:
                 # A new file is only safe once its directory says it exists.
                 self.created = False
                 _sync_directory(self.path)
+
+    def _swapped(self) -> SaveError:
+        """The error for a log removed or replaced (saved by rename, say) while
+        recording: what was written is copied to a file beside it, so that
+        every roll acknowledged can be found, and nothing more is written."""
+        held = os.pread(self.fd, self.size(), 0)
+        lines = held.count(b"\n")
+        reason: object = None
+        for number in range(1, 100):
+            rescue = f"{self.path}.rescued-{number}"
+            try:
+                fd = os.open(rescue, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644)
+            except FileExistsError:
+                continue
+            except OSError as exc:
+                reason = os_reason(exc)
+                break
+            try:
+                with os.fdopen(fd, "wb") as out:
+                    out.write(held)
+                    out.flush()
+                    os.fsync(out.fileno())
+            except OSError as exc:
+                reason = os_reason(exc)
+                break
+            # Translators: an error of "aces record": another program removed
+            # or replaced the log while it was being recorded. {log}: the
+            # log's file; {lines}: the lines it held, the last roll saved
+            # among them; {rescue}: the new file they are copied to.
+            return SaveError(
+                "{log} was removed or replaced by another program while the game was recorded,"
+                " so nothing more is written to it; its {lines} lines, up to the last roll"
+                " saved, are copied to {rescue}", log=self.path, lines=lines, rescue=rescue)
+        if reason is None:
+            reason = os_reason(FileExistsError(errno.EEXIST, "exists"))
+        # Translators: an error of "aces record": another program removed or
+        # replaced the log while it was being recorded, and the lines
+        # recorded could not be copied elsewhere. {log}: the log's file;
+        # {lines}: the lines it held; {reason}: why they could not be copied.
+        return SaveError(
+            "{log} was removed or replaced by another program while the game was recorded, so"
+            " nothing more is written to it; its {lines} lines could not be copied beside it:"
+            " {reason}", log=self.path, lines=lines, reason=reason)
 
 
 def _cannot(path: str, exc: OSError) -> OptionError:
@@ -328,6 +383,25 @@ def _signals_held() -> Iterator[None]:
 # variation, shown by "aces record". Keep the example as it is.
 _THREES: t.Final = N_("Name whom each 3 goes to after '>', in the order of the 3s: 3 6 3 > Bo Cy;"
                       " the start of a name is enough, in any case.")
+
+
+def _next_line(stream: t.BinaryIO) -> bytes:
+    """The next line of standard input (``b""`` at its end), read as a line
+    whatever its length, never more than a line may hold.
+
+    A line too long is read to its end and refused as a whole, so that
+    nothing in it (a comment of 5,000 bytes, then ``1 6``) is taken for a
+    line of its own.
+    """
+    from aces.dice import TOO_LONG
+    from aces.log import LINE_LIMIT
+
+    raw = stream.readline(LINE_LIMIT + 1)
+    if len(raw) <= LINE_LIMIT:
+        return raw
+    while raw and not raw.endswith(b"\n"):
+        raw = stream.readline(LINE_LIMIT)
+    raise AcesError(TOO_LONG, limit=LINE_LIMIT)
 
 
 def _text(raw: bytes) -> str:
@@ -487,10 +561,12 @@ class _Session:
     # -- At the table ----------------------------------------------------------
 
     def run(self) -> None:
-        self.resume()
-        if self.interactive:
-            self._explain()
         try:
+            # Ctrl-C while the log is read is a stop like any other: what
+            # is on disk stays as it is.
+            self.resume()
+            if self.interactive:
+                self._explain()
             self._loop()
         except KeyboardInterrupt:
             click.echo("", err=True)
@@ -543,7 +619,12 @@ class _Session:
             request = self.table.request()
             if self.interactive:
                 click.echo(self._prompt(request), err=True, nl=False)
-            raw = sys.stdin.buffer.readline(_LINE_LIMIT)
+            try:
+                raw = _next_line(sys.stdin.buffer)
+            except AcesError as exc:
+                self.line += 1
+                self._refuse(exc)
+                continue
             if not raw:
                 if self.interactive:
                     click.echo("", err=True)
@@ -589,6 +670,8 @@ class _Session:
 
     def _refuse(self, exc: AcesError) -> None:
         """A line that cannot be played: ask again at a terminal, else stop."""
+        if isinstance(exc, SaveError):
+            raise exc
         if self.interactive:
             from aces.cli._common import message
 

@@ -8,7 +8,7 @@ import typing as t
 import click
 
 from aces.cli._common import lang_option, message, reported, translations, writing
-from aces.errors import AcesError, OptionError, Plural, shown
+from aces.errors import AcesError, OptionError, Plural, visible
 
 if t.TYPE_CHECKING:
     import gettext
@@ -75,7 +75,7 @@ def stats(logs: tuple[str, ...], as_json: bool, csv_path: str | None, rolls: boo
             assert log.error is not None
             # The message of a log left out, as every error is shown; a file's name
             # may hold anything, so the whole line is escaped for the terminal.
-            click.echo("aces: " + shown(message(log.error, lang)), err=True)
+            click.echo("aces: " + visible(message(log.error, lang)), err=True)
         text = (json.dumps(result.as_dict(), indent=2, ensure_ascii=False) if as_json
                 else result.report(chosen))
         with writing(None):

@@ -132,8 +132,11 @@ def analyse(rules: Rules, counts: Counts, expected: Expected | None = None) -> R
         assert expected.tries is not None
         nothing = share(counts.nothing, counts.normal, float(expected.nothing))
         tried = sum(counts.tries)
-        tries = share(counts.tries[3], tried, float(expected.tries[3]))
-        tries_fit = goodness_of_fit(counts.tries, [float(c) for c in expected.tries])
+        won = float(expected.tries[3])
+        tries = share(counts.tries[3], tried, won)
+        # Won against not won: the test the share's Wilson interval inverts, so
+        # the two never disagree (which a test of the roll each try ended on could).
+        tries_fit = goodness_of_fit([counts.tries[3], tried - counts.tries[3]], [won, 1 - won])
     else:
         dice = tuple(k for k, n in enumerate(counts.by_dice) if n and k >= 2)
         rows = [Row(counts.by_dice[k], counts.agains[k], expected.again(k)) for k in dice]

@@ -128,7 +128,15 @@ def _fit(fit: Fit | None) -> dict[str, t.Any] | None:
 
 def cell(text: str) -> str:
     """A cell a spreadsheet will not run as a formula: a leading ``'`` where
-    a name begins like one (``=SUM(...)``), as spreadsheets themselves do."""
+    a name begins like one (``=SUM(...)``), as spreadsheets themselves do;
+    and no control character (:func:`~aces.errors.visible`).
+
+    >>> cell("=SUM(A1:A9)"), cell("Ada")
+    ("'=SUM(A1:A9)", 'Ada')
+    """
+    from aces.errors import visible
+
+    text = visible(text)
     return f"'{text}" if text.startswith(_FORMULA) else text
 
 

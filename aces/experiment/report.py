@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import typing as t
 
-from aces.errors import shown
+from aces.errors import visible
 from aces.experiment.inference import ALPHA
 
 if t.TYPE_CHECKING:
@@ -91,7 +91,7 @@ def report(pooled: Pooled, lang: str, catalog: gettext.NullTranslations) -> str:
         # (A file's name may hold anything: the whole line is escaped for the terminal.)
         # Translators: {error}: why a log was left out, naming its file and line.
         lines.append("  " + _("Left out: {error}").format(
-            error=shown(log.error.render(catalog.gettext, catalog.ngettext))))
+            error=visible(log.error.render(catalog.gettext, catalog.ngettext))))
     if len(pooled.groups) > 1:
         lines.append(_("The games follow {count} different sets of rules or table sizes;"
                        " each is pooled and tested on its own, never mixed with another.")
@@ -145,13 +145,7 @@ def _group(group: Group, w: _Writer) -> list[str]:
     if result.tries is not None:
         lines += ["", _("Tries that succeeded (three rolls without a six)"),
                   "  " + _share_line(result.tries, "(25/36)³", w)]
-        if result.tries.trials:
-            lines.append("  " + _("The test looks at how each try ended: a six on its first,"
-                                  " second or third roll, or three rolls without a six."))
-        lines += _test(result.tries_fit, w, [
-            _("a six on roll {number}").format(number=1),
-            _("a six on roll {number}").format(number=2),
-            _("a six on roll {number}").format(number=3), _("no six")])
+        lines += _test(result.tries_fit, w, [])
     if result.agains is not None:
         lines += ["", _("Rolls followed by a roll again"),
                   "  " + _share_line(result.agains, None, w)]
@@ -343,7 +337,7 @@ def _beside(group: Group, w: _Writer) -> list[str]:
         return "" if pair is None or not pair[1] else w.percent(pair[0] / pair[1])
 
     for log in group.logs:
-        cells = [shown(log.source), w.integer(log.games), w.integer(log.rolls)]
+        cells = [visible(log.source), w.integer(log.games), w.integer(log.rolls)]
         cells += ["" if share is None else w.percent(share) for share in log.shares]
         cells.append("" if log.mean_length is None else w.decimal(log.mean_length, 1))
         cells += [percent(log.nothing), percent(log.tries)] if pot else [percent(log.agains)]

@@ -27,11 +27,11 @@ from __future__ import annotations
 
 import typing as t
 
-from aces.errors import AcesError
+from aces.errors import N_, AcesError
 from aces.events import GameOver, GameStarted, Rolled
 from aces.games import registered
 from aces.narrate.voice import Voice
-from aces.walk import Visitor, drive
+from aces.walk import Visitor, drive, waiting
 
 if t.TYPE_CHECKING:
     import gettext
@@ -41,7 +41,22 @@ if t.TYPE_CHECKING:
     from aces.narrate.phrasebook import Phrasebook
     from aces.walk import Step
 
-__all__ = ["Narrator", "tell"]
+__all__ = ["UNFINISHED", "Narrator", "tell", "unfinished"]
+
+
+# Translators: the last line of "aces replay" and "aces walkthrough", and the
+# end of the verdict of "aces verify", for a log whose last game is still
+# being played. {player}: who rolls next.
+UNFINISHED: t.Final = N_("The game is not finished yet: {player} rolls next.")
+
+
+def unfinished(last: Step[t.Any] | None) -> str | None:
+    """Who rolls next in the game of ``last``, the last step of a log; ``None``
+    if that game is over (or there was no step)."""
+    if last is None:
+        return None
+    request = waiting(last)
+    return None if request is None else request.player
 
 
 class _Session:
@@ -73,6 +88,8 @@ class Narrator(Visitor[list[str]]):
         self._sessions: dict[str, _Session] = {}
         #: The state whose standings are still to be shown.
         self._due: t.Any = None
+        #: The last step told: after it, an unfinished game waits for a roll.
+        self._last: Step[t.Any] | None = None
         #: The state of the last standings shown in this game (or its start).
         self._shown: t.Any = None
 
@@ -87,6 +104,7 @@ class Narrator(Visitor[list[str]]):
         event = step.event
         kind = type(event)
         book = self._book
+        self._last = step
         if kind is GameStarted:
             self.settle()
             self._start(t.cast("GameStarted", event), out)
@@ -128,11 +146,15 @@ class Narrator(Visitor[list[str]]):
         self._shown, self._due = self._due, None
 
     def end(self) -> None:
-        """The closing lines once the log is read: the verdict of a session."""
+        """The closing lines once the log is read: the verdict of a session, and
+        for a game still being played, that it is not finished and whose roll it is."""
         self.settle()
         for name, session in self._sessions.items():
             if session.games > 1:
                 self.lines.append(self._books[name].verdict(session.scores, session.games))
+        waiting = unfinished(self._last)
+        if waiting is not None:
+            self.lines.append(self.voice.gettext(UNFINISHED).format(player=waiting))
 
     def result(self) -> list[str]:
         """Every line told and not taken."""
@@ -180,4 +202,5 @@ def tell(records: Iterable[Record], source: str, catalog: gettext.NullTranslatio
     :raises ~aces.errors.AcesError: at the first line of the log that is not
         sound (see :func:`aces.walk.walk`).
     """
-    return drive(records, source, Narrator(catalog, lang))
+    return drive(records, source, Narrator(catalog, lang), allow_unfinished=True,
+                 allow_unsettled=False)

@@ -173,9 +173,10 @@ def length_cdf(chain: Chain, quantile: float,
     over = 0.0
     cdf: list[float] = []
     # Stop on either count: the sum of what ended can fall short of the
-    # quantile by rounding alone, what is left cannot.
+    # quantile by rounding alone, what is left cannot. A quantile so small
+    # that 1 - quantile rounds to 1 still goes on to the first game over.
     left = 1.0
-    while over < quantile and left > 1 - quantile and len(cdf) < _MAX_ROLLS:
+    while over < quantile and (left > 1 - quantile or not over) and len(cdf) < _MAX_ROLLS:
         weights = (mass[:size, None] * chances[None, :]).ravel()
         mass = np.bincount(targets, weights=weights, minlength=size + 1).astype(np.float64)
         over += float(mass[size])

@@ -9,12 +9,14 @@ narration and the odds all call these same functions.
 
 from __future__ import annotations
 
+import re
 import typing as t
+import unicodedata
 from dataclasses import dataclass
 
 import msgspec
 
-from aces.errors import OptionError
+from aces.errors import INVISIBLE, OptionError
 
 if t.TYPE_CHECKING:
     import random
@@ -22,8 +24,8 @@ if t.TYPE_CHECKING:
 
     from aces.events import Event, GameStarted, Stage
 
-__all__ = ["Game", "OptionValue", "Roll", "RollRequest", "check_names", "evolver", "game_named",
-           "games", "on"]
+__all__ = ["Game", "OptionValue", "Roll", "RollRequest", "check_names", "check_receivers",
+           "evolver", "game_named", "games", "name_key", "on"]
 
 S = t.TypeVar("S")
 E = t.TypeVar("E")
@@ -106,6 +108,49 @@ def evolver(*handlers: tuple[type, t.Callable[[S, t.Any], S]]) -> t.Callable[[S,
     return evolve
 
 
+#: What a receiver typed after ``>`` cannot hold: it separates or ends names.
+_NOT_IN_RECEIVERS: t.Final = re.compile(r"[\s,#>]")
+
+
+def name_key(name: str) -> str:
+    """A name as people see it: in NFC, without characters that show nothing.
+
+    Two names with the same key cannot be told apart at the table: ``Åse``
+    typed as one character or as ``A`` and a ring, ``Bo`` with a Hangul
+    filler after it, an emoji with and without its variation selector.
+
+    >>> name_key("A\u030ase") == name_key("\u00c5se"), name_key("Bo\u3164") == "Bo"
+    (True, True)
+    """
+    return INVISIBLE.sub("", unicodedata.normalize("NFC", name))
+
+
+def check_receivers(players: Sequence[str]) -> None:
+    """Refuse names that a typed roll could not name after ``>`` (a game in
+    which dice are given by choice): each must be one word, without ``#``,
+    ``>`` or a comma, and tell apart from the others in any case.
+
+    :raises ~aces.errors.OptionError: naming the first that cannot be named.
+    """
+    seen: dict[str, str] = {}
+    for name in players:
+        if _NOT_IN_RECEIVERS.search(name):
+            # Translators: an error of a five-dice game in which each 3 goes
+            # to a player the roller names. {name}: a player's name.
+            raise OptionError("{name!r} cannot be named as the receiver of a 3 in a typed roll,"
+                              " since it holds a space, a comma, '#' or '>'; in this game"
+                              " every name must be one word without them", name=name)
+        folded = name_key(name).casefold()
+        if folded in seen:
+            # Translators: an error of a five-dice game in which each 3 goes
+            # to a player the roller names, in any case. {first} and
+            # {second}: two players' names.
+            raise OptionError("{first!r} and {second!r} differ only in capitals, so a typed roll"
+                              " cannot tell them apart as receivers of a 3; give them names"
+                              " that differ in letters", first=seen[folded], second=name)
+        seen[folded] = name
+
+
 def check_names(players: Sequence[str], minimum: int) -> None:
     """Seats need distinct, non-empty names, and at least ``minimum`` of them.
 
@@ -118,7 +163,7 @@ def check_names(players: Sequence[str], minimum: int) -> None:
             count=len(players),
         )
     for name in players:
-        if not name.strip() or name != name.strip():
+        if not name_key(name).strip() or name != name.strip():
             raise OptionError("a player's name is empty or has spaces around it: {name!r}",
                               name=name)
         if not name.isprintable():
@@ -126,11 +171,19 @@ def check_names(players: Sequence[str], minimum: int) -> None:
             # break, a tab, a terminal's control code or the like, escaped.
             raise OptionError("a player's name holds a character that cannot be shown on a"
                               " line: {name!r}", name=name)
-    seen: set[str] = set()
+    seen: dict[str, str] = {}
     for name in players:
-        if name in seen:
+        key = name_key(name)
+        if name in seen.values():
             raise OptionError("two players share the name {name}", name=name)
-        seen.add(name)
+        if key in seen:
+            # Translators: an error. {first} and {second}: two players' names
+            # that look the same (written with different characters, or with
+            # characters that show nothing), escaped.
+            raise OptionError("{first!r} and {second!r} look the same, so people could not tell"
+                              " the players apart; give them different names",
+                              first=seen[key], second=name)
+        seen[key] = name
 
 
 def games() -> dict[str, Game[t.Any]]:

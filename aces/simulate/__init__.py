@@ -106,7 +106,18 @@ def simulation(game: str, players: int, options: Mapping[str, OptionValue]) -> S
     return factory(players, options)
 
 
+#: The most games one simulation plays: a few minutes' work. More would
+#: add nothing a lesson can see (the intervals are already far narrower
+#: than a percent) and could keep a school computer busy for days.
+MAX_GAMES: t.Final = 100_000_000
+
+
 def check_games(games: int) -> None:
-    """A simulation plays one game or more."""
+    """A simulation plays one game or more, and at most :data:`MAX_GAMES`."""
     if games < 1:
         raise OptionError("--games must be at least 1, not {games}", games=games)
+    if games > MAX_GAMES:
+        # Translators: an error of "aces simulate". {limit}: the most games
+        # one simulation plays; {games}: the number asked for.
+        raise OptionError("--games may be at most {limit}, not {games}", limit=MAX_GAMES,
+                          games=games)

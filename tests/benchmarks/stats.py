@@ -43,10 +43,8 @@ from aces.log import read
 from aces.summary import Tally
 from aces.walk import drive
 for name in sys.argv[1:]:
-    tally = Tally()
     with open(name, "rb") as handle:
-        for step in walk(read(handle, name), name):
-            tally.add(step)
+        drive(read(handle, name), name, Tally())
 """
 
 

@@ -224,3 +224,14 @@ def test_no_progress_bar_in_a_pipe() -> None:
 def test_a_small_game_shows_no_progress_bar_on_a_terminal() -> None:
     _, drawn = on_a_terminal("odds", "--players", "3")
     assert drawn == ""
+
+
+def test_a_tiny_quantile_still_reaches_the_first_game_over() -> None:
+    runner = CliRunner(env={"LANG": "C", "LANGUAGE": None, "LC_ALL": None})
+    text = runner.invoke(cli, ["odds", "--players", "3", "--quantile", "1e-20"])
+    assert text.exit_code == 0, text.output
+    assert "The shortest games take 6 rolls." in text.stdout
+    data = runner.invoke(cli, ["odds", "--players", "3", "--quantile", "1e-20", "--json"])
+    cdf = json.loads(data.stdout)["length_cdf"]
+    assert cdf[-1] > 0
+    assert all(p == 0 for p in cdf[:-1])

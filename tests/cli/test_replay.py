@@ -135,7 +135,7 @@ def test_step_waits_for_enter_before_each_roll(e1_log: Path) -> None:
     rolls = len(E1.splitlines())
     result = run("replay", str(e1_log), "--step", input="\n" * rolls)
     assert result.exit_code == 0, result.output
-    assert result.stderr.count("Press Enter for the next roll...") == rolls
+    assert result.stderr.count("Press Enter for the next roll, or q to stop...") == rolls
     assert result.stdout.splitlines()[-1] == "Bo wins the pot of 5 chips."
 
 
@@ -181,11 +181,117 @@ def test_step_shows_what_is_told_before_it_waits(e1_log: Path, tmp_path: Path) -
         assert process.wait(timeout=30) == 0
 
 
-def test_step_cannot_read_the_log_from_standard_input(e1_log: Path) -> None:
-    result = run("replay", "-", "--step", input=e1_log.read_bytes())
-    assert result.exit_code == 2
-    assert result.stdout == ""
-    assert result.stderr.startswith("aces: --step reads Enter from standard input")
+@pytest.mark.parametrize("word", ["q", "Q", "quit", "avslutt"])
+def test_step_ends_the_replay_at_q(e1_log: Path, word: str) -> None:
+    result = run("replay", str(e1_log), "--step", input=f"\n\n{word}\n\n\n")
+    assert result.exit_code == 0, result.output
+    assert result.stderr.count("Press Enter") == 3
+    told = result.stdout.splitlines()
+    assert told[-1] == "Bo rolls 3."
+    assert "Bo wins the pot of 5 chips." not in told
+
+
+def aces_process(*args: str, **kwargs: t.Any) -> subprocess.Popen[bytes]:
+    env = {**os.environ, "LANG": "C", "LANGUAGE": "", "LC_ALL": "", "LC_MESSAGES": ""}
+    return subprocess.Popen([sys.executable, "-m", "aces", *args], env=env, **kwargs)
+
+
+def read_until(master: int, wanted: bytes, seen: bytearray, timeout: float = 30) -> None:
+    """Read the terminal until ``wanted`` has appeared in ``seen``."""
+    import time
+
+    deadline = time.monotonic() + timeout
+    while wanted not in seen:
+        left = deadline - time.monotonic()
+        assert left > 0, f"never saw {wanted!r} in {bytes(seen)!r}"
+        ready, _, _ = select.select([master], [], [], left)
+        if ready:
+            try:
+                chunk = os.read(master, 4096)
+            except OSError:
+                chunk = b""
+            assert chunk, f"ended before {wanted!r}: {bytes(seen)!r}"
+            seen += chunk
+
+
+ERASE: t.Final = b"\x1b[1A\r\x1b[2K"
+
+
+def test_step_on_a_terminal_erases_the_prompt_once_answered(e1_log: Path) -> None:
+    import pty
+
+    master, slave = pty.openpty()
+    process = aces_process("replay", str(e1_log), "--step", stdin=slave, stdout=slave,
+                           stderr=slave)
+    os.close(slave)
+    seen = bytearray()
+    try:
+        read_until(master, b"or q to stop...", seen)
+        os.write(master, b"\n")
+        read_until(master, b"Ada rolls 2.", seen)
+        after = bytes(seen).split(b"or q to stop...", 1)[1]
+        # The answer's line break, then the prompt's line erased before the story goes on.
+        assert ERASE in after
+        assert after.index(ERASE) < after.index(b"Ada rolls 2.")
+        read_until(master, b"or q to stop...", seen)
+        os.write(master, b"q\n")
+        assert process.wait(timeout=30) == 0
+    finally:
+        if process.poll() is None:
+            process.kill()
+            process.wait()
+        os.close(master)
+
+
+def _controlling(slave: int) -> t.Callable[[], None]:
+    def become() -> None:
+        import fcntl
+        import termios
+
+        os.setsid()
+        fcntl.ioctl(slave, termios.TIOCSCTTY, 0)
+    return become
+
+
+def test_step_with_the_log_on_standard_input_reads_enter_from_the_terminal(
+    e1_log: Path,
+) -> None:
+    import pty
+
+    master, slave = pty.openpty()
+    process = aces_process("replay", "-", "--step", stdin=subprocess.PIPE, stdout=slave,
+                           stderr=slave, preexec_fn=_controlling(slave))
+    os.close(slave)
+    assert process.stdin is not None
+    process.stdin.write(e1_log.read_bytes())
+    process.stdin.close()
+    seen = bytearray()
+    try:
+        read_until(master, b"or q to stop...", seen)
+        os.write(master, b"\n")
+        read_until(master, b"Ada rolls 2.", seen)
+        read_until(master, b"or q to stop...", seen)
+        os.write(master, b"avslutt\n")
+        assert process.wait(timeout=30) == 0
+        assert b"wins the pot" not in seen
+    finally:
+        if process.poll() is None:
+            process.kill()
+            process.wait()
+        os.close(master)
+
+
+def test_step_with_the_log_on_standard_input_and_no_terminal_is_refused(e1_log: Path) -> None:
+    # A new session has no controlling terminal, as under cron or in CI.
+    process = aces_process("replay", "-", "--step", stdin=subprocess.PIPE,
+                           stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                           start_new_session=True)
+    out, err = process.communicate(e1_log.read_bytes(), timeout=60)
+    assert process.returncode == 2
+    assert out == b""
+    assert err.decode() == ("aces: --step waits for Enter at a terminal, and there is none"
+                            " here: the log comes from standard input, so give its file name"
+                            " or leave out --step\n")
 
 
 # -- Logs that go wrong -----------------------------------------------------------

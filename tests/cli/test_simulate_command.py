@@ -269,3 +269,16 @@ def test_seats_are_counted_from_one_and_a_miss_is_expected_now_and_then() -> Non
 def test_no_note_on_misses_without_exact_values() -> None:
     out = run("--players", "3", "--games", "3000", "--seed", "2", "--no-exact").stdout
     assert "in twenty" not in out
+
+
+@pytest.mark.parametrize(("lang", "expected"), [
+    ("en", "aces: --games may be at most 100,000,000, not 1.0E20"),
+    ("nb", "aces: --games kan være høyst 100\u00a0000\u00a0000, ikke 1,0E20"),
+])
+def test_absurd_numbers_of_games_are_refused_in_the_languages_numbers(
+        lang: str, expected: str) -> None:
+    from clitest import run as run_aces
+
+    result = run_aces("simulate", "--lang", lang, "--players", "3", "--games", str(10**20))
+    assert result.exit_code == 2
+    assert result.stderr == expected + "\n"

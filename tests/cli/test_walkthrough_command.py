@@ -18,7 +18,8 @@ if t.TYPE_CHECKING:
 def test_markdown_by_default(e1_log: Path) -> None:
     result = run("walkthrough", str(e1_log))
     assert result.exit_code == 0, result.output
-    assert "- Cy rolls 1-6." in result.stdout.splitlines()
+    assert "Cy rolls 1-6." in result.stdout.splitlines()
+    assert result.stdout.startswith("## Aces in the Pot, game 1: ")
     assert "> **Rule:** Each ace, a rolled 1," in result.stdout
     assert "| Ada | Bo | Cy | Pot |" in result.stdout
     assert result.stderr == ""

@@ -103,3 +103,16 @@ def test_quantiles_read_the_counts_as_the_exact_distribution_is_read() -> None:
     assert quantile(counts, 0.5) == 3
     assert quantile(counts, 0.9) == 4
     assert quantile(counts, 1.0) == 5
+
+
+@pytest.mark.parametrize("chance", [16 / 36, (25 / 36) ** 3, 0.1])
+def test_a_shares_interval_and_its_test_never_disagree(chance: float) -> None:
+    # The Wilson interval is the inversion of the one-degree chi-square test,
+    # so the report never says "outside the interval" beside "no evidence".
+    for trials in (20, 57, 200):
+        for hits in range(trials + 1):
+            fit = goodness_of_fit([hits, trials - hits], [chance, 1 - chance])
+            if fit is None:
+                continue
+            inside = wilson(hits, trials).holds(chance)
+            assert inside == (not fit.evidence), (hits, trials, fit.p)

@@ -91,7 +91,8 @@ def test_the_end_shows_standings_still_due() -> None:
         if isinstance(step.event, ChipsPassed):
             break
     teller.end()
-    assert teller.result() == ["Standings: Ada 3, Bo 2, and Cy 0; in the pot: 1."]
+    assert teller.result() == ["Standings: Ada 3, Bo 2, and Cy 0; in the pot: 1.",
+                               "The game is not finished yet: Ada rolls next."]
 
 
 def test_games_are_numbered_through_the_log() -> None:

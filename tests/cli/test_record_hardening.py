@@ -1,0 +1,277 @@
+"""``aces record`` when the world misbehaves: a log swapped underneath, lines
+of any length, a full disk, an output nobody can write, Ctrl-C at any time.
+
+Each case keeps the promise of the recorder: a roll acknowledged is a roll
+in the file at the log's path, and every roll before a failure is saved.
+"""
+
+from __future__ import annotations
+
+import errno
+import os
+import shutil
+import subprocess
+import sys
+import time
+import typing as t
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from aces.cli import cli
+from aces.log import read
+from aces.walk import walk
+
+from clitest import ENGLISH
+
+if t.TYPE_CHECKING:
+    from collections.abc import Callable, Sequence
+
+    from click.testing import Result
+
+E1: t.Final = ["2", "3", "5", "1 6", "3 5", "6 6", "1 1", "6 1", "4 1", "2 5", "6 6", "1 1",
+               "3 4", "5 2"]
+TABLE: t.Final = ("--players", "Ada,Bo,Cy")
+
+
+def run(*args: str, stdin: str | bytes = "") -> Result:
+    return CliRunner(env=ENGLISH).invoke(cli, list(args), input=stdin)
+
+
+def typed(rolls: Sequence[str]) -> str:
+    return "".join(f"{roll}\n" for roll in rolls)
+
+
+def one_line(result: Result) -> str:
+    assert result.exit_code != 0
+    assert "Traceback" not in result.output
+    lines = [line for line in result.stderr.splitlines() if line.startswith("aces: ")]
+    assert len(lines) == 1, result.stderr
+    return lines[0].removeprefix("aces: ")
+
+
+def rolls_in(log: Path) -> int:
+    with log.open("rb") as handle:
+        return sum(1 for step in walk(read(handle, str(log)), str(log), allow_unfinished=True)
+                   if type(step.event).__name__ == "Rolled")
+
+
+def played(tmp_path: Path, rolls: Sequence[str]) -> bytes:
+    dice = tmp_path / "played.dice"
+    dice.write_text(typed(rolls), encoding="utf-8")
+    result = run("play", *TABLE, "--dice-file", str(dice))
+    assert result.exit_code == 0, result.output
+    return result.stdout_bytes
+
+
+def aces() -> str:
+    found = shutil.which("aces", path=str(Path(sys.executable).parent))
+    assert found is not None
+    return found
+
+
+def wait_for(condition: Callable[[], bool], timeout: float = 20) -> None:
+    deadline = time.monotonic() + timeout
+    while not condition():
+        assert time.monotonic() < deadline, "timed out"
+        time.sleep(0.02)
+
+
+# -- A log swapped underneath ----------------------------------------------------------
+
+
+def recording_until_swapped(tmp_path: Path, swap: Callable[[Path], None]) -> tuple[
+        subprocess.CompletedProcess[bytes], Path]:
+    """Record three rolls, ``swap`` the log, then type a fourth."""
+    log = tmp_path / "e1.jsonl"
+    env = {**os.environ, "LANG": "C", "LANGUAGE": "", "LC_ALL": ""}
+    process = subprocess.Popen([aces(), "record", str(log), *TABLE], stdin=subprocess.PIPE,
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env)
+    assert process.stdin is not None
+    for count, roll in enumerate(E1[:3], start=1):
+        process.stdin.write(f"{roll}\n".encode())
+        process.stdin.flush()
+        wait_for(lambda count=count: log.exists() and rolls_in(log) == count)  # type: ignore[misc]
+    swap(log)
+    out, err = process.communicate(f"{E1[3]}\n{E1[4]}\n".encode(), timeout=30)
+    return subprocess.CompletedProcess(process.args, process.returncode, out, err), log
+
+
+def test_a_log_replaced_by_rename_is_never_written_blind(tmp_path: Path) -> None:
+    saved = tmp_path / "editor-copy.jsonl"
+
+    def save_by_rename(log: Path) -> None:
+        # As editors and sync tools save: a new file, renamed over the old.
+        shutil.copyfile(log, saved)
+        saved.replace(log)
+
+    result, log = recording_until_swapped(tmp_path, save_by_rename)
+    assert result.returncode == 1
+    err = result.stderr.decode()
+    assert "Traceback" not in err
+    assert f"aces: {log} was removed or replaced by another program" in err
+    assert f"copied to {log}.rescued-1" in err
+    # The file at the path is as the other program left it: three rolls.
+    assert rolls_in(log) == 3
+    # Cy's 1-6 was never acknowledged, and never written anywhere.
+    assert b"Cy rolls 1-6" not in result.stdout
+    assert rolls_in(Path(f"{log}.rescued-1")) == 3
+
+
+def test_a_log_deleted_while_recording_is_not_recreated_and_its_rolls_are_rescued(
+        tmp_path: Path) -> None:
+    result, log = recording_until_swapped(tmp_path, Path.unlink)
+    assert result.returncode == 1
+    assert "was removed or replaced by another program" in result.stderr.decode()
+    assert not log.exists()
+    rescued = Path(f"{log}.rescued-1")
+    assert rolls_in(rescued) == 3
+    assert b"Every roll typed is saved" not in result.stderr
+
+
+# -- Standard input, read by lines -------------------------------------------------------
+
+
+@pytest.mark.parametrize("pad", [*range(4090, 4100), 8191, 8192, 8193])
+def test_a_long_comment_is_one_line_whatever_its_length(tmp_path: Path, pad: int) -> None:
+    log = tmp_path / "e1.jsonl"
+    # A comment ending across the old 4,096-byte chunks, 1 6 after it on the same line.
+    comment = "# " + "x" * pad + " 1 6\n"
+    accents = "# " + "é" * 3000 + "\n"
+    result = run("record", str(log), *TABLE,
+                 stdin=typed(E1[:3]) + comment + accents + typed(E1[3:]))
+    assert result.exit_code == 0, result.output
+    assert log.read_bytes() == played(tmp_path, E1)
+
+
+def test_a_line_longer_than_a_log_line_stops_a_script_and_keeps_every_roll(
+        tmp_path: Path) -> None:
+    log = tmp_path / "e1.jsonl"
+    result = run("record", str(log), *TABLE,
+                 stdin=typed(E1[:3]) + "1 6 " + "#" * 70_000 + "\n" + typed(E1[3:]))
+    assert one_line(result) == ("<stdin>, line 4: the line is longer than 65536 bytes, the most"
+                                " a line of rolls may be")
+    assert rolls_in(log) == 3
+
+
+def test_a_dice_file_line_longer_than_a_log_line_is_refused(tmp_path: Path) -> None:
+    dice = tmp_path / "long.dice"
+    dice.write_bytes(b"2\n3\n5\n" + b"1 6 #" + b"x" * 20_000_000 + b"\n")
+    result = run("play", *TABLE, "--dice-file", str(dice))
+    assert one_line(result) == (f"{dice}, line 4: the line is longer than 65536 bytes, the most"
+                                " a line of rolls may be")
+
+
+# -- A full disk, an output that cannot be written ----------------------------------------
+
+
+def test_a_full_disk_stops_recording_and_every_roll_before_is_saved(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    log = tmp_path / "e1.jsonl"
+    real_write = os.write
+    writes: list[int] = []
+
+    def filling(fd: int, data: t.Any) -> int:
+        if fd > 2 and os.fstat(fd).st_ino == log.stat().st_ino:
+            writes.append(len(data))
+            if len(writes) > 4:
+                # Half a roll fits, then the disk is full.
+                if len(writes) == 5:
+                    return real_write(fd, bytes(data)[:len(data) // 2])
+                raise OSError(errno.ENOSPC, "No space left on device")
+        return real_write(fd, data)
+
+    monkeypatch.setattr(os, "write", filling)
+    result = run("record", str(log), *TABLE, stdin=typed(E1))
+    monkeypatch.undo()
+    assert one_line(result) == (f"cannot save this roll in {log}: no space left on the disk;"
+                                " every roll before it is saved")
+    # What went in with the first four writes stays; the half-written roll
+    # is taken back, so the log ends whole and goes on from there.
+    assert log.read_bytes().endswith(b"\n")
+    kept = rolls_in(log)
+    assert kept >= 2
+    result = run("record", str(log), stdin=typed(E1[kept:]))
+    assert result.exit_code == 0, result.output
+    assert log.read_bytes() == played(tmp_path, E1)
+
+
+@pytest.mark.skipif(not Path("/dev/full").exists(), reason="no /dev/full here")
+@pytest.mark.parametrize("args", [["--help"], ["--version"], ["walkthrough", "LOG"],
+                                  ["replay", "LOG"], ["verify", "LOG"],
+                                  ["record", "NEW", "--players", "Ada,Bo,Cy"]])
+def test_an_output_that_cannot_be_written_is_one_line(tmp_path: Path, args: list[str]) -> None:
+    log = tmp_path / "e1.jsonl"
+    log.write_bytes(played(tmp_path, E1))
+    args = [str(log) if arg == "LOG" else str(tmp_path / "new.jsonl") if arg == "NEW" else arg
+            for arg in args]
+    env = {**os.environ, "LANG": "C", "LANGUAGE": "", "LC_ALL": ""}
+    with Path("/dev/full").open("wb") as full:
+        done = subprocess.run([aces(), *args], stdout=full, stderr=subprocess.PIPE,
+                              input=typed(E1[:3]).encode(), env=env, timeout=60, check=False)
+    err = done.stderr.decode()
+    assert done.returncode == 1, err
+    assert "Traceback" not in err
+    assert err.splitlines()[-1] in ("aces: cannot write <stdout>: no space left on the disk",
+                                    "aces: cannot write the narration: no space left on the disk")
+
+
+# -- Ctrl-C and memory -------------------------------------------------------------------
+
+
+def test_ctrl_c_while_resuming_is_a_stop_like_any_other(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from aces import record
+
+    log = tmp_path / "e1.jsonl"
+    log.write_bytes(played(tmp_path, E1)[: -1])
+    before = log.read_bytes()
+
+    def interrupted(self: object, step: object) -> None:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(record.Resumed, "visit", interrupted)
+    result = run("record", str(log), stdin="3 4\n")
+    assert result.exit_code == 130
+    assert "Aborted" not in result.output
+    assert f"Stopped. Every roll typed is saved in {log}" in result.stderr
+    assert log.read_bytes() == before
+
+
+def test_ctrl_c_while_the_command_line_loads_ends_quietly(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    import types
+
+    from aces import _entry
+
+    loading = types.ModuleType("aces.cli")
+
+    def interrupted() -> None:
+        raise KeyboardInterrupt
+
+    loading.main = interrupted  # type: ignore[attr-defined]
+    monkeypatch.setitem(sys.modules, "aces.cli", loading)
+    with pytest.raises(SystemExit) as stop:
+        _entry.main()
+    assert stop.value.code == 130
+
+
+def test_running_out_of_memory_anywhere_is_one_line(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
+) -> None:
+    from aces import cli as cli_module
+    from aces import walk as walk_module
+
+    log = tmp_path / "e1.jsonl"
+    log.write_bytes(played(tmp_path, E1))
+
+    def exhausted(*args: object, **kwargs: object) -> t.NoReturn:
+        raise MemoryError
+
+    monkeypatch.setattr(walk_module, "walk", exhausted)
+    monkeypatch.setattr(sys, "argv", ["aces", "--lang", "nb", "verify", str(log)])
+    with pytest.raises(SystemExit) as stop:
+        cli_module.main()
+    assert stop.value.code == 1
+    assert capsys.readouterr().err == "aces: det er ikke nok minne til å fortsette\n"
