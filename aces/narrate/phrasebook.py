@@ -21,6 +21,7 @@ if t.TYPE_CHECKING:
     from collections.abc import Mapping
 
     from aces.events import Event, GameOver, GameStarted, Rolled
+    from aces.games import Holding
     from aces.narrate.voice import Voice
     from aces.walk import Step
 
@@ -67,6 +68,7 @@ class Phrasebook:
         self.voice = voice
         self._said: Memo[t.Hashable, Lines] = Memo(CACHE_BUDGET)
         self._standings: Memo[t.Hashable, str] = Memo(CACHE_BUDGET)
+        self._holding: t.Callable[[t.Any], Holding] | None = None
 
     # -- For subclasses --------------------------------------------------------
 
@@ -120,9 +122,12 @@ class Phrasebook:
         its start). At a large table only the players whose holdings
         changed since then are named, unless ``full``; ``None`` when none did.
         """
-        from aces.games import registration
+        holding = self._holding
+        if holding is None:
+            from aces.games import registration
 
-        holding = registration(self.game).holding
+            # What a player holds is the game's, looked up once a phrasebook.
+            holding = self._holding = registration(self.game).holding
         now = holding(state)
         players, held = now.players, now.held
         if len(held) > LARGE_TABLE and not full:
@@ -131,13 +136,12 @@ class Phrasebook:
             if not changed:
                 return None
             return self.tell_standings(state, changed, every=False)
-        everyone = dict(zip(players, held, strict=True))
         if len(held) > LARGE_TABLE:
-            return self.tell_standings(state, everyone, every=True)
-        key = now
-        line = self._standings.get(key)
+            return self.tell_standings(state, dict(zip(players, held, strict=True)), every=True)
+        line = self._standings.get(now)
         if line is None:
-            line = self.remember(self._standings, key,
+            everyone = dict(zip(players, held, strict=True))
+            line = self.remember(self._standings, now,
                                  self.tell_standings(state, everyone, every=True))
         return line
 

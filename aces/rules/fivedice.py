@@ -187,9 +187,13 @@ class FiveDiceState(msgspec.Struct, frozen=True):
         return (seat - 1) % len(self.players)
 
 
+#: Made as a plain tuple is: standings are asked for after every roll.
+_holding: t.Final = tuple.__new__
+
+
 def holding(state: FiveDiceState) -> Holding:
     """Each player's dice, and the dice in the centre."""
-    return Holding(state.players, state.held, state.centre)
+    return _holding(Holding, (state.players, state.held, state.centre))
 
 
 def start(header: GameStarted) -> FiveDiceState:

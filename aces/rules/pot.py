@@ -181,9 +181,13 @@ class PotState(msgspec.Struct, frozen=True):
         return tuple(seat for seat, held in enumerate(self.chips) if held)
 
 
+#: Made as a plain tuple is: standings are asked for after every roll.
+_holding: t.Final = tuple.__new__
+
+
 def holding(state: PotState) -> Holding:
     """Each player's chips, and the chips in the pot."""
-    return Holding(state.players, state.chips, state.pot)
+    return _holding(Holding, (state.players, state.chips, state.pot))
 
 
 def start(header: GameStarted) -> PotState:
