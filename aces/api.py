@@ -352,6 +352,7 @@ def play(players: int | Sequence[str] = 3, *, game: str = "pot", seed: int | Non
 
     :raises aces.errors.OptionError: for options the rules do not accept.
     :raises aces.errors.DiceFileError: for dice that do not fit the game.
+    :raises aces.errors.RollError: for dice the rules refuse (placed at their line).
 
     >>> import aces
     >>> aces.play(4, seed=3).winner

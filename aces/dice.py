@@ -31,6 +31,7 @@ __all__ = ["COMMANDS", "FACES", "Command", "DiceFile", "DiceLine", "DiceSource",
            "check_count", "command_words", "parse_entry", "parse_lines", "parse_roll", "receiver"]
 
 FACES: t.Final = range(1, 7)
+E = t.TypeVar("E", bound=AcesError)
 #: What separates dice (and receivers): spaces, commas, and the dash of ``1-6``.
 _SEPARATOR: t.Final = re.compile(r"[\s,\-]+")
 #: What separates receivers: spaces and commas (a name may hold a dash).
@@ -132,13 +133,13 @@ def parse_lines(lines: Iterable[str | bytes], source: str,
         lines = iter(lambda: readline(LINE_LIMIT + 1), b"")
     for number, raw in enumerate(lines, start=1):
         if len(raw) > LINE_LIMIT:
-            raise DiceFileError(source, number, TOO_LONG, limit=LINE_LIMIT)
+            raise DiceFileError(TOO_LONG, limit=LINE_LIMIT).at(source, number)
         if isinstance(raw, bytes):
             try:
                 text = raw.decode("utf-8")
             except UnicodeDecodeError:
                 # Translators: an error of a dice file with bytes that are not UTF-8 text.
-                raise DiceFileError(source, number, "the line is not UTF-8 text") from None
+                raise DiceFileError("the line is not UTF-8 text").at(source, number) from None
         else:
             text = raw
         if number == 1:
@@ -146,7 +147,7 @@ def parse_lines(lines: Iterable[str | bytes], source: str,
         try:
             roll = parse_roll(text, players)
         except AcesError as exc:
-            raise DiceFileError(source, number, exc.message, **exc.values) from None
+            raise exc.at(source, number) from None
         if roll is not None:
             yield DiceLine(number, roll.dice, roll.to)
 
@@ -163,7 +164,7 @@ def parse_roll(text: str, players: Sequence[str] = ()) -> Roll | None:
     if isinstance(entry, Command):
         # Translators: an error of a dice file holding a word such as "undo"
         # that only "aces record" understands. {word}: the word.
-        raise AcesError("{word!r} is a word for the table (aces record); a dice file holds"
+        raise DiceFileError("{word!r} is a word for the table (aces record); a dice file holds"
                         " only rolls", word=text.split("#", 1)[0].strip())
     return entry
 
@@ -179,7 +180,8 @@ def parse_entry(text: str, players: Sequence[str] = (),
     separate them. After ``>`` come the receivers of dice given by choice,
     matched to ``players`` (see :func:`receiver`). A command word
     (``words``) is recognised whatever its case. Raises
-    :class:`~aces.errors.AcesError` for a line that is none of these.
+    :class:`~aces.errors.DiceFileError`, not yet placed, for a line that is
+    none of these.
 
     >>> {parse_entry(line) for line in ("1-6", "16", "1 6", "1,6", "1, 6")}
     {Roll(dice=(1, 6), to=())}
@@ -202,14 +204,14 @@ def parse_entry(text: str, players: Sequence[str] = (),
         # Digits 1 to 6 and nothing else: "²" and a full-width 7 are digits to
         # Python, but no face of a die.
         if not set(token) <= _FACE_DIGITS:
-            raise AcesError("{token!r} is not a face of a die (1 to 6)", token=_cut(token))
+            raise DiceFileError("{token!r} is not a face of a die (1 to 6)", token=_cut(token))
         values.extend(map(int, token))
     if not values:
-        raise AcesError("the line names no dice")
+        raise DiceFileError("the line names no dice")
     if ">" in names_part:
         # Translators: an error of a typed roll with '>' twice, as in
         # "3 3 > Bo > Cy". Keep '>' as it is.
-        raise AcesError("a roll has one '>', before all its receivers: 3 3 > Bo Cy")
+        raise DiceFileError("a roll has one '>', before all its receivers: 3 3 > Bo Cy")
     names = tuple(receiver(n, players) for n in _NAME_SEPARATOR.split(names_part.strip()) if n)
     return Roll(tuple(values), names)
 
@@ -227,7 +229,7 @@ def receiver(name: str, players: Sequence[str]) -> str:
     'Bo'
     >>> receiver("b", ["Bo", "Bob"])
     Traceback (most recent call last):
-    aces.errors.AcesError: 'b' could be Bo or Bob; type more of the name
+    aces.errors.DiceFileError: 'b' could be Bo or Bob; type more of the name
     """
     if name in players:
         return name
@@ -242,7 +244,7 @@ def receiver(name: str, players: Sequence[str]) -> str:
         # Translators: an error of a roll naming a receiver by the beginning
         # of a name that several players' names begin with. {name}: what was
         # typed; {candidates}: those players, as a list.
-        raise AcesError("{name!r} could be {candidates}; type more of the name",
+        raise DiceFileError("{name!r} could be {candidates}; type more of the name",
                         name=_cut(name), candidates=OneOf(begun))
     return name
 
@@ -250,7 +252,7 @@ def receiver(name: str, players: Sequence[str]) -> str:
 def check_count(roll: Roll, request: RollRequest) -> None:
     """Refuse a roll with more or fewer dice than the roller holds."""
     if len(roll.dice) != request.dice:
-        raise AcesError(_WRONG_COUNT, player=request.player, expected=request.dice,
+        raise DiceFileError(_WRONG_COUNT, player=request.player, expected=request.dice,
                         count=len(roll.dice))
 
 
@@ -272,13 +274,10 @@ class DiceFile:
     def roll(self, request: RollRequest) -> Roll:
         line = next(self._lines, None)
         if line is None:
+            # A file without a single roll has no last roll to point at.
             raise DiceFileError(
-                self.source,
-                # A file without a single roll has no last roll to point at.
-                max(self.last_line, 1),
                 "the dice run out here, but the game is not over: {player} rolls next",
-                player=request.player,
-            )
+                player=request.player).at(self.source, max(self.last_line, 1))
         self.last_line = line.line
         roll = Roll(line.values, line.names)
         try:
@@ -287,13 +286,13 @@ class DiceFile:
             raise self.locate(exc) from None
         return roll
 
-    def locate(self, error: AcesError) -> DiceFileError:
-        """``error``, refusing the last roll read, as an error at its line."""
-        return DiceFileError(self.source, self.last_line, error.message, **error.values)
+    def locate(self, error: E) -> E:
+        """``error``, refusing the last roll read, placed at its line; of its own kind still."""
+        return error.at(self.source, self.last_line)
 
     def check_finished(self) -> None:
         """Refuse rolls left over once every game is over."""
         line = next(self._lines, None)
         if line is not None:
-            raise DiceFileError(self.source, line.line,
-                                "the game is over, but rolls are left from this line on")
+            raise DiceFileError("the game is over, but rolls are left from this line on"
+                                ).at(self.source, line.line)

@@ -96,10 +96,11 @@ def too_wide() -> OptionError:
 def play(game: Game[t.Any], start: GameStarted, dice: DiceSource) -> Iterator[Event]:
     """Play one whole game, yielding its events from the header on.
 
-    :raises ~aces.errors.DiceFileError: for a roll of a dice file the rules
-        refuse, or dice that run out before the game is over.
-    :raises ~aces.errors.RollError: for a generated roll the rules refuse
-        (which would be a bug of a ``choose`` policy).
+    :raises ~aces.errors.DiceFileError: for dice of a dice file that cannot be
+        played as written, or that run out before the game is over.
+    :raises ~aces.errors.RollError: for a roll the rules refuse: from a dice
+        file, placed at its line; a generated one would be a bug of a
+        ``choose`` policy.
     """
     state = game.start(start)
     yield start

@@ -341,8 +341,14 @@ class TruncatedLogError(LogError):
     """A log whose last line stops part-way: cut short, not corrupted."""
 
 
-class DiceFileError(LocatedError):
-    """A typed-in dice file that cannot be played as written."""
+class DiceFileError(AcesError):
+    """Typed dice that cannot be played as written: a line of a dice file, or
+    of the rolls typed into ``aces record``.
+
+    The reader of a line does not know where the line came from; the file
+    or the session that does places it (:meth:`AcesError.at`), so the error
+    keeps its kind all the way to the caller.
+    """
 
 
 class RollError(AcesError):

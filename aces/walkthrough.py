@@ -57,7 +57,7 @@ from aces.narrate.chances import ChanceTeller, TurningPoints, measure_of, say_tu
 from aces.narrate.phrasebook import LARGE_TABLE, changed_seats
 from aces.narrate.voice import Voice
 from aces.rules import fivedice, pot
-from aces.walk import Visitor, drive
+from aces.walk import UNDO_DEPTH, Visitor, drive, undo_depth
 
 if t.TYPE_CHECKING:
     import gettext
@@ -70,9 +70,9 @@ if t.TYPE_CHECKING:
 
 ResultT = t.TypeVar("ResultT")
 
-__all__ = ["CORRECTION_DEPTH", "FORMATS", "RULES", "TURNING_POINTS", "Aside", "Corrected",
-           "Part", "Standings", "Told", "Walkthrough", "escape_markdown", "escape_rst",
-           "fivedice_rules", "pot_rules", "render", "render_stream", "stream", "walkthrough"]
+__all__ = ["FORMATS", "RULES", "TURNING_POINTS", "Aside", "Corrected", "Part", "Standings",
+           "Told", "Walkthrough", "escape_markdown", "escape_rst", "fivedice_rules", "pot_rules",
+           "render", "render_stream", "stream", "walkthrough"]
 
 #: The key of the aside that names a game's turning points.
 TURNING_POINTS: t.Final = "turning-points"
@@ -504,21 +504,15 @@ class Walkthrough(Visitor[list[Part]]):
         self._pending.clear()
 
 
-#: How many rolls back a walkthrough can still leave out a roll taken back:
-#: far more than a table ever takes back at once, few enough that holding
-#: their steps costs little however large the table.
-CORRECTION_DEPTH: t.Final = 16
-
-
 class Corrected(Visitor[ResultT]):
     """Hands ``inner`` the corrected game, as the players meant it.
 
     A roll taken back (``roll_undone``) never reaches ``inner``, nor does
     anything it settled: its undo comes in its place, as the correction
     alone. So a rule is explained at the first roll that stands where it
-    applies. The last :data:`CORRECTION_DEPTH` rolls of a game wait here
-    until no undo can take them back any more; an undo that reaches further
-    back, which no table does, is told after the roll it takes back.
+    applies. The rolls of a game wait here until no undo can take them back
+    any more: as many as :func:`aces.walk.undo_depth` lets an undo reach at
+    that table, so memory stays within the walk's own bound for undo.
     """
 
     def __init__(self, inner: Visitor[ResultT]) -> None:
@@ -526,11 +520,13 @@ class Corrected(Visitor[ResultT]):
         #: The steps of the last rolls of the game, a group for each roll
         #: with what it settled (or for each correction), oldest first.
         self._held: collections.deque[list[Step[t.Any]]] = collections.deque()
+        #: How many rolls an undo can reach back in the game being walked.
+        self._depth = UNDO_DEPTH
 
     def visit(self, step: Step[t.Any]) -> None:
         kind = type(step.event)
         if kind is Rolled:
-            if len(self._held) >= CORRECTION_DEPTH:
+            if len(self._held) >= self._depth:
                 self._pass(self._held.popleft())
             self._held.append([step])
         elif kind is RollUndone:
@@ -539,6 +535,8 @@ class Corrected(Visitor[ResultT]):
                 self.inner.visit(step)
         elif kind is GameStarted or not self._held:
             self._flush()
+            if isinstance(step.event, GameStarted):
+                self._depth = undo_depth(len(step.event.players))
             self.inner.visit(step)
         else:
             self._held[-1].append(step)

@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from aces.dice import DiceFile, DiceLine, RandomDice, parse_lines
+from aces.dice import DiceFile, DiceLine, RandomDice, parse_entry, parse_lines
 from aces.errors import DiceFileError
 from aces.i18n import translations
 from aces.rules import Roll, RollRequest
@@ -153,3 +153,24 @@ def test_generated_dice_show_every_face() -> None:
     dice = RandomDice(1)
     faces = {value for _ in range(200) for value in dice.roll(TURN).dice}
     assert faces == set(range(1, 7))
+
+
+def test_a_typed_line_is_refused_before_anyone_knows_where_it_came_from() -> None:
+    # The reader of a line cannot know its file; the error waits to be placed.
+    with pytest.raises(DiceFileError, match="not a face of a die") as caught:
+        parse_entry("7")
+    assert (caught.value.source, caught.value.line) == (None, None)
+    assert str(caught.value) == "'7' is not a face of a die (1 to 6)"
+
+
+def test_a_roll_the_rules_refuse_in_a_dice_file_stays_a_roll_error_at_its_line() -> None:
+    from aces import engine
+    from aces.errors import RollError
+    from aces.rules import pot
+
+    # Aces in the Pot gives nothing by choice: the rules refuse the receiver.
+    dice = DiceFile(["2", "3", "5", "1 6 > Bo"], "table.txt")
+    with pytest.raises(RollError) as caught:
+        list(engine.play(pot.GAME, engine.header(pot.GAME, ["Ada", "Bo", "Cy"], {}), dice))
+    assert not isinstance(caught.value, DiceFileError)
+    assert (caught.value.source, caught.value.line) == ("table.txt", 4)

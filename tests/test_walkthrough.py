@@ -373,6 +373,18 @@ def test_a_corrected_game_reads_as_the_game_played_with_one_sentence_per_correct
     assert [line for line in corrected if not line.startswith("Correction: ")] == plain
 
 
+def test_rolls_taken_back_far_back_are_left_out_as_well(tmp_path: Path) -> None:
+    # Twenty rolls that move nothing, then all twenty taken back: deeper than
+    # any fixed window a streaming walkthrough might hold, within the walk's
+    # own reach for undo.
+    rolls = [*E1_ROLLS[:5], *["3 4"] * 20, *["undo"] * 20, *E1_ROLLS[5:]]
+    corrected = _text(_recorded(tmp_path, rolls, "deep.jsonl"))
+    plain = _text(_recorded(tmp_path, E1_ROLLS, "plain.jsonl"))
+    assert sum(line.startswith("Correction: ") for line in corrected) == 20
+    # Bo's own 3-4 in the finish is told; none of the twenty taken back is.
+    assert [line for line in corrected if not line.startswith("Correction: ")] == plain
+
+
 def test_a_tie_taken_back_is_explained_where_a_tie_stands(tmp_path: Path) -> None:
     # Ada 4, Bo 4, Cy 3 ties Ada and Bo: taken back; Cy's 5 wins the opening.
     # Later nothing ties, so the rule for a tie is never explained.

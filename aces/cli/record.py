@@ -394,6 +394,7 @@ def _next_line(stream: t.BinaryIO) -> bytes:
     line of its own.
     """
     from aces.dice import TOO_LONG
+    from aces.errors import DiceFileError
     from aces.log import LINE_LIMIT
 
     raw = stream.readline(LINE_LIMIT + 1)
@@ -401,17 +402,19 @@ def _next_line(stream: t.BinaryIO) -> bytes:
         return raw
     while raw and not raw.endswith(b"\n"):
         raw = stream.readline(LINE_LIMIT)
-    raise AcesError(TOO_LONG, limit=LINE_LIMIT)
+    raise DiceFileError(TOO_LONG, limit=LINE_LIMIT)
 
 
 def _text(raw: bytes) -> str:
     """A line of standard input as text, read as UTF-8 whatever the locale says."""
+    from aces.errors import DiceFileError
+
     try:
         return raw.decode("utf-8")
     except UnicodeDecodeError:
         # Translators: an error of a line of rolls given to "aces record"
         # with bytes that are not UTF-8 text.
-        raise AcesError("the line is not UTF-8 text") from None
+        raise DiceFileError("the line is not UTF-8 text") from None
 
 
 class _Session:
@@ -677,9 +680,8 @@ class _Session:
 
             click.echo(message(exc, self.lang), err=True)
             return
-        from aces.errors import DiceFileError
-
-        raise DiceFileError("<stdin>", self.line, exc.message, **exc.values) from None
+        # Placed at its line of standard input, and of its own kind still.
+        raise exc.at("<stdin>", self.line) from None
 
     def _prompt(self, request: RollRequest | None) -> str:
         c = self.catalog

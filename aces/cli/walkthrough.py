@@ -47,19 +47,29 @@ def walkthrough(log: str, lang: str | None, fmt: str) -> None:
 
 
 def _write(texts: Iterable[str], out: t.TextIO) -> bool:
-    """Write the walkthrough as it is told; ``False`` if there was nothing.
+    """Write the walkthrough as it is told, a batch of pieces at a time;
+    ``False`` if there was nothing.
 
     Whatever was told before a bad line of the log is written out before
     the error goes on its way to standard error. A write that fails is one
     line naming standard output; a closed pipe ends quietly (aces.cli.main).
     """
     written = False
+    batch: list[str] = []
     try:
         for text in texts:
-            with writing(None):
-                out.write(text)
+            batch.append(text)
+            if len(batch) >= _BATCH:
+                with writing(None):
+                    out.write("".join(batch))
+                batch.clear()
             written = True
     finally:
         with writing(None):
+            out.write("".join(batch))
             out.flush()
     return written
+
+
+#: Pieces of text gathered before each write: enough that writing costs little.
+_BATCH: t.Final = 4096

@@ -151,6 +151,7 @@ _named("oldest-schema")(lambda: _constant("aces.log", "SCHEMAS"))
 _named("line-limit")(lambda: _constant("aces.log", "LINE_LIMIT"))
 _named("event-limit")(lambda: _constant("aces.log", "EVENT_LIMIT"))
 _named("undo-depth")(lambda: _constant("aces.walk", "UNDO_DEPTH"))
+_named("undo-seats")(lambda: _constant("aces.walk", "UNDO_SEATS"))
 
 # -- Aces, the five-dice game ---------------------------------------------------------
 

@@ -16,7 +16,7 @@ import pytest
 
 from aces import engine
 from aces.dice import DiceFile, RandomDice
-from aces.errors import DiceFileError, OptionError, RollError
+from aces.errors import OptionError, RollError
 from aces.events import (
     SCHEMA,
     DicePassed,
@@ -406,7 +406,7 @@ def test_ruling_5_a_dice_file_with_a_bad_receiver_is_refused_at_its_line() -> No
     lines = ["6 6", "2 2", "1 1", "# Ada starts", "3 4 > Cy", "6", "3 3 > Ada Bo"]
     header = engine.header(fivedice.GAME, PLAYERS, {"dice": 2, "threes": True})
     written: list[Event] = []
-    with pytest.raises(DiceFileError, match=r"table\.txt, line 7: Bo cannot give a 3"):
+    with pytest.raises(RollError, match=r"table\.txt, line 7: Bo cannot give a 3"):
         written.extend(engine.play(fivedice.GAME, header, DiceFile(lines, "table.txt")))
     # Everything before the bad roll was handed on, nothing after it.
     assert written[-4:] == [turn("Ada", 3, 4, to=("Cy",)), passed("Ada", "Cy", 1, 3),

@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 
 from aces import engine
 from aces.dice import DiceFile, RandomDice
-from aces.errors import DiceFileError, OptionError, RollError
+from aces.errors import OptionError, RollError
 from aces.events import (
     SCHEMA,
     AceIgnored,
@@ -570,7 +570,7 @@ def test_a_roll_naming_receivers_is_refused(stage: str) -> None:
 def test_a_dice_file_line_naming_a_receiver_is_refused_at_its_line() -> None:
     dice = DiceFile(["2", "3", "5", "# Cy's turn", "1 6 > Bo"], "table.txt")
     header = engine.header(pot.GAME, PLAYERS, {})
-    with pytest.raises(DiceFileError) as caught:
+    with pytest.raises(RollError) as caught:
         list(engine.play(pot.GAME, header, dice))
     assert str(caught.value) == ("table.txt, line 5: in Aces in the Pot nothing is ever given"
                                  " by choice, so a roll names no receivers, but this one"

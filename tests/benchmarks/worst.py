@@ -1,0 +1,116 @@
+"""Benchmark: the worst legal logs, read by ``verify``, ``replay`` and ``walkthrough``.
+
+Writes three logs (tests/worstcases.py): a game of Aces in the Pot at a
+table of 2,000 players, a game of 80,000 rolls, and a session of 20,000
+games; and for each, the same kind of log a quarter of the size. Each
+command runs as a process of its own, its output to /dev/null, and the
+report gives its time and peak memory (the kernel's count) beside the
+baseline, ``json.loads`` of every line, timed in the same run. Time and
+memory should grow with the log, and memory stay flat: compare each row
+with its quarter-size row.
+
+Run it with ``python tests/benchmarks/worst.py [--quick] [--before DIR]``.
+``--quick`` makes every log ten times smaller; ``--before DIR`` also runs
+each command from another checkout of aces (an older commit, say), for a
+before-and-after table. It is a script, not a test: shared machines are
+too noisy for timed assertions.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import time
+import typing as t
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from worstcases import long_game, many_players, session
+
+if t.TYPE_CHECKING:
+    from collections.abc import Callable
+
+COMMANDS: t.Final = ("verify", "replay", "walkthrough")
+#: Each probe ends after this long: a command that takes longer is reported as such.
+LIMIT: t.Final = 300.0
+
+
+def measure(command: list[str], pythonpath: str | None) -> tuple[float, int] | None:
+    """Wall time and peak resident memory (KiB) of a child process; ``None`` past LIMIT."""
+    probe = (
+        "import resource, subprocess, sys, time;"
+        "start = time.perf_counter();"
+        "done = subprocess.run(sys.argv[1:], stdout=subprocess.DEVNULL,"
+        " stderr=subprocess.DEVNULL);"
+        "print(time.perf_counter() - start, resource.getrusage(resource.RUSAGE_CHILDREN)"
+        ".ru_maxrss, done.returncode)"
+    )
+    env = dict(os.environ)
+    if pythonpath is not None:
+        env["PYTHONPATH"] = pythonpath
+    try:
+        # Run away from any checkout, so that "python -m aces" finds the
+        # package on PYTHONPATH (or installed), not in the current folder.
+        result = subprocess.run([sys.executable, "-c", probe, *command], check=True,
+                                capture_output=True, text=True, env=env, timeout=LIMIT,
+                                cwd=tempfile.gettempdir())
+    except subprocess.TimeoutExpired:
+        return None
+    seconds, kib, code = result.stdout.split()
+    if int(code) != 0:
+        raise SystemExit(f"{' '.join(command)} failed with status {code}")
+    return float(seconds), int(kib)
+
+
+def baseline(path: Path) -> float:
+    start = time.perf_counter()
+    with path.open("rb") as handle:
+        for line in handle:
+            json.loads(line)
+    return time.perf_counter() - start
+
+
+def show(figure: tuple[float, int] | None) -> str:
+    if figure is None:
+        return f"{f'> {LIMIT:.0f} s':>10} {'':>9}"
+    seconds, kib = figure
+    return f"{seconds:9.2f}s {kib / 1024:7.0f}MiB"
+
+
+def main() -> None:
+    args = sys.argv[1:]
+    quick = "--quick" in args
+    before = args[args.index("--before") + 1] if "--before" in args else None
+    scale = 10 if quick else 1
+    cases: list[tuple[str, Callable[[Path, int], int], int]] = [
+        ("players", many_players, 2_000 // scale),
+        ("rolls", long_game, 80_000 // scale),
+        ("games", session, 20_000 // scale),
+    ]
+    aces = [sys.executable, "-m", "aces"]
+    header = f"{'log':<28} {'lines':>9} {'MiB':>6} {'json.loads':>10}  "
+    header += "  ".join(f"{c + ' now':>20}" + (f"  {c + ' before':>20}" if before else "")
+                        for c in COMMANDS)
+    print(header)
+    with tempfile.TemporaryDirectory() as folder:
+        for label, write, size in cases:
+            for count in (size // 4, size):
+                path = Path(folder) / f"{label}-{count}.jsonl"
+                lines = write(path, count)
+                cells = []
+                for command in COMMANDS:
+                    cells.append(show(measure([*aces, command, str(path)], None)))
+                    if before:
+                        cells.append(show(measure([*aces, command, str(path)], before)))
+                print(f"{f'{count:,} {label}':<28} {lines:>9,} "
+                      f"{path.stat().st_size / 2**20:6.1f} {baseline(path):9.2f}s  "
+                      + "  ".join(cells), flush=True)
+                path.unlink()
+
+
+if __name__ == "__main__":
+    main()
