@@ -112,19 +112,21 @@ class Table(Visitor["Table"]):
         kind = type(event)
         if kind is GameStarted:
             self.games += 1
-            header = t.cast("GameStarted", event)
-            self._game = _Game(step.game, header, step.state, Standing(len(header.players)))
+            assert step.standing is not None, "a step of a walk"
+            # The walk's own keeper of the rolls standing: it pushes and pops
+            # them as the log goes; the table goes on with it from the end.
+            self._game = _Game(step.game, t.cast("GameStarted", event), step.state,
+                               step.standing)
             self._pending = []
             return
         game = self._game
         assert game is not None, "a walk begins with game_started"
         if kind is Rolled:
-            roll = t.cast("Rolled", event)
-            decided = game.rules.decide(game.state, Roll(roll.dice, roll.to))
-            game.standing.push((step.line, roll, game.state, decided))
-            self._pending = list(decided[1:])
+            # What the rules settle for it, as the walk decided it.
+            last = game.standing.last()
+            assert last is not None, "the walk keeps every roll it yields"
+            self._pending = list(last.settled)
         elif kind is RollUndone:
-            game.standing.pop()
             self._pending = []
         elif self._pending:
             self._pending.pop(0)
@@ -153,7 +155,7 @@ class Table(Visitor["Table"]):
         game = self._game
         assert game is not None
         self.seq += 1
-        return [Step(self.seq, game.header, game.state, game.rules)]
+        return [Step(self.seq, game.header, game.state, game.rules, None, game.standing)]
 
     def settle(self) -> list[Step[t.Any]]:
         """The consequences of the last roll that the log stopped before."""
@@ -196,7 +198,7 @@ class Table(Visitor["Table"]):
         undone = game.standing.pop()
         self.seq += 1
         self._game = game._replace(state=undone.before)
-        return [Step(self.seq, event, undone.before, game.rules, undone)]
+        return [Step(self.seq, event, undone.before, game.rules, undone, game.standing)]
 
     def _apply(self, events: t.Iterable[Event]) -> list[Step[t.Any]]:
         game = self._game
@@ -206,7 +208,7 @@ class Table(Visitor["Table"]):
         for event in events:
             state = evolve(state, event)
             self.seq += 1
-            steps.append(Step(self.seq, event, state, game.rules))
+            steps.append(Step(self.seq, event, state, game.rules, None, game.standing))
         self._game = game._replace(state=state)
         return steps
 

@@ -104,6 +104,10 @@ class Step(t.NamedTuple, t.Generic[S]):
     game: Game[S]
     #: The roll a ``roll_undone`` takes back (``None`` for every other event).
     undone: Stand[S] | None = None
+    #: The rolls of the game still standing, as the walk keeps them: one
+    #: object for the whole game, so a visitor that goes on from where the
+    #: walk stops (the recorder) goes on with the walk's own.
+    standing: Standing[S] | None = None
 
 
 class Standing(t.Generic[S]):
@@ -143,6 +147,10 @@ class Standing(t.Generic[S]):
             return None
         line, roll, _, _ = self._rolls[-1]
         return RollUndone(undoes=line, player=roll.player, dice=roll.dice, to=roll.to)
+
+    def last(self) -> Stand[S] | None:
+        """The last roll standing, with what the rules decided for it; ``None`` if none is left."""
+        return Stand._make(self._rolls[-1]) if self._rolls else None
 
     def pop(self) -> Stand[S]:
         """Take back the last roll standing, and give it."""
@@ -219,10 +227,10 @@ def walk(
         except OptionError as exc:
             exc.at(source, line)
             raise
-        yield new(Step, (line, header, state, game, None))
-        next_roll, decide, evolve = game.next_roll, game.decide, game.evolve
         standing: Standing[t.Any] = Standing(len(header.players))
         push = standing.push
+        yield new(Step, (line, header, state, game, None, standing))
+        next_roll, decide, evolve = game.next_roll, game.decide, game.evolve
         last_line = line
         while True:
             request = next_roll(state)
@@ -239,7 +247,7 @@ def walk(
                 if kind is RollUndone:
                     undone = _undo(standing, t.cast("RollUndone", event), source, line)
                     state = undone.before
-                    yield new(Step, (line, event, state, game, undone))
+                    yield new(Step, (line, event, state, game, undone, standing))
                     continue
                 if request is None:
                     break
@@ -265,7 +273,7 @@ def walk(
                                expected=_show(expected[0]), found=_show(roll))
             push((line, roll, state, expected))
             state = evolve(state, roll)
-            yield new(Step, (line, roll, state, game, None))
+            yield new(Step, (line, roll, state, game, None, standing))
             for consequence in consequences:
                 record = next(pairs, None)
                 if record is None:
@@ -283,7 +291,7 @@ def walk(
                                    " not {found}", expected=_show(consequence),
                                    found=_show(event))
                 state = evolve(state, consequence)
-                yield new(Step, (line, consequence, state, game, None))
+                yield new(Step, (line, consequence, state, game, None, standing))
 
 
 def undo_depth(players: int) -> int:

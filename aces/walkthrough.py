@@ -237,6 +237,12 @@ def _explain(voice: Voice, rule: str, state: t.Any) -> str:
             "A player holding no dice misses the turn but stays at the table: a 2 from the"
             " neighbour on the right or a 5 from the neighbour on the left brings a die"
             " back."),
+        # Translators: a rule aside of "aces walkthrough" (Aces, the five-dice game
+        # with the threes variation).
+        "fd-missed-turn/threes": lambda: _(
+            "A player holding no dice misses the turn but stays at the table: a 2 from the"
+            " neighbour on the right, a 5 from the neighbour on the left or a 3 from anyone"
+            " brings a die back."),
         # Translators: a rule aside of "aces walkthrough" (Aces, the five-dice game).
         "fd-lost": lambda: _(
             "The game ends when the last die goes to the centre. Whoever rolled that final"
@@ -267,14 +273,16 @@ def pot_rules(step: Step[t.Any], before: pot.PotState) -> list[str]:
             return []
         held = before.chips[before.turn]
         aces, sixes = event.dice.count(pot.ACE), event.dice.count(pot.SIX)
+        # What the roll really moves: each note stands at the first roll that shows
+        # its rule at work, not merely at the first roll that could.
+        paid = pot.settle(held, before.in_play, aces, sixes,
+                          protect_last=before.finish == "last-chip")
         found = []
         if not aces and not sixes:
             found.append("nothing")
-        if held == 1 and (aces or sixes):
-            found.append("one-chip")
-        if aces and sixes and held >= 2:
+        if aces and sixes and paid.to_pot == aces and paid.to_left == sixes:
             found.append("ace-and-six")
-        if aces == 2 or sixes == 2:
+        if (aces == 2 and paid.to_pot == 2) or (sixes == 2 and paid.to_left == 2):
             found.append("doubles")
         return found
     if isinstance(event, ChipsPassed):

@@ -54,6 +54,9 @@ html_theme_options = {"light_css_variables": _BAR, "dark_css_variables": _BAR,
                       **({"announcement": "languages"} if len(aces_languages) > 1 else {})}
 # Furo's icons with their titles translatable (the theme writes them in English).
 templates_path = ["_templates"]
+# The lessons' facts box, plots as wide as the text, tables that scroll on a phone.
+html_static_path = ["_static"]
+html_css_files = ["aces.css"]
 html_title = "aces"
 html_last_updated_fmt = None
 html_show_sourcelink = False

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import io
 import random
 import typing as t
@@ -161,6 +162,31 @@ def test_a_table_resumed_from_a_log_carries_on_as_the_one_that_wrote_it() -> Non
         for roll in rolls[cut:]:
             more += table.play(roll)
         assert [s.event for s in steps + more] == [s.event for s in recorded(rolls)]
+
+
+def test_a_table_resumed_goes_on_with_the_walks_own_rolls_standing() -> None:
+    steps = recorded(e1_rolls()[:6])
+    walk_steps = walked([s.event for s in steps])
+    # Resuming follows what the walk decided: the rules decide nothing twice.
+    decided: list[object] = []
+
+    def decide(*args: t.Any) -> tuple[Event, ...]:
+        decided.append(args)
+        return pot.GAME.decide(*args)
+
+    spied = dataclasses.replace(pot.GAME, decide=decide)
+    table = Table()
+    for step in walk_steps:
+        table.visit(step._replace(game=spied))
+    assert decided == []
+    standing = walk_steps[0].standing
+    assert standing is not None
+    assert len(standing) == table.rolls == 6
+    # An undo at the table takes back the walk's last roll standing.
+    undo = table.undo()
+    assert undo[0].undone is not None
+    assert undo[0].undone.line == steps[-1].line - 1
+    assert len(standing) == table.rolls == 5
 
 
 def test_a_table_resumed_where_undos_were_made_can_undo_further() -> None:

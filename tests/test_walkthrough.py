@@ -78,11 +78,30 @@ def test_e1_explains_each_rule_where_it_first_applies() -> None:
         "left",          # Cy opens; play passes to the left
         "ace", "six", "ace-and-six",   # Cy 1-6 with two chips
         "nothing",       # Ada 3-5
-        "doubles",       # Bo 6-6...
+        "doubles",       # Bo 6-6, both chips paid...
         "comeback",      # ...brings Cy, with empty hands, back into play
-        "one-chip",      # Ada 1-6 with a single chip
+        # Nothing in E1 goes unpaid (Bo's 1-4 with one chip costs exactly that
+        # chip), so "nobody pays more than they hold" has no place in it.
         "finish-last-chip", "try", "failed-try-last-chip", "won",
     ]
+
+
+def test_the_note_on_holding_too_little_stands_at_a_roll_that_goes_unpaid() -> None:
+    parts = parts_of(log_of("pot", E2, finish="last-holder"))
+    position = next(i for i, part in enumerate(parts)
+                    if isinstance(part, Aside) and part.rule == "one-chip")
+    before = parts[position - 1]
+    assert isinstance(before, Told)
+    # Bo's 1-1 with one chip: the second ace goes unpaid.
+    assert before.lines[-3:-1] == ("Bo rolls 1-1.", "Bo puts 1 chip in the pot.")
+
+
+def test_the_doubles_note_waits_for_a_double_paid_in_full() -> None:
+    # Ada, Bo and Cy hold one chip each: Ada's 1-1 sends one chip, Bo's 6-6 passes one.
+    script = "6/2/1/1 1/6 6/3 4/1 5/2 3/4 5/2 2"
+    found = rules(parts_of(log_of("pot", script, chips=1)))
+    assert "doubles" not in found
+    assert "one-chip" in found
 
 
 def test_e2_explains_the_last_holder_finish() -> None:

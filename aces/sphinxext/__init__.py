@@ -58,10 +58,24 @@ if t.TYPE_CHECKING:
 
     from aces.walkthrough import Part
 
-__all__ = ["PAGES_FOLDER", "TEXT_ONLY", "CommandsDirective", "LanguageDirective",
-           "OutputDirective", "PlotDirective", "ReplayPageDirective", "SimulationPageDirective",
-           "TableDirective", "WalkthroughDirective", "language", "number_role", "setup",
-           "table_node", "walkthrough_nodes"]
+__all__ = [
+    "PAGES_FOLDER",
+    "TEXT_ONLY",
+    "CommandsDirective",
+    "LanguageDirective",
+    "OutputDirective",
+    "PlotDirective",
+    "ReplayPageDirective",
+    "SimulationPageDirective",
+    "TableDirective",
+    "WalkthroughDirective",
+    "language",
+    "number_nodes",
+    "number_role",
+    "setup",
+    "table_node",
+    "walkthrough_nodes",
+]
 
 #: Builders that only read the text (to translate or to test it): the
 #: computed parts of a page are left out of them.
@@ -218,7 +232,7 @@ def table_node(header: Sequence[str], rows: Sequence[Sequence[str]], stub: int =
     def row_of(cells: Sequence[str]) -> nodes.row:
         row = nodes.row()
         for number, cell in enumerate(cells):
-            row += nodes.entry("", nodes.paragraph(text=cell),
+            row += nodes.entry("", nodes.paragraph("", "", *number_nodes(cell)),
                                classes=[] if number < stub else ["aces-number"])
         return row
 
@@ -228,6 +242,16 @@ def table_node(header: Sequence[str], rows: Sequence[Sequence[str]], stub: int =
 
 
 # -- Numbers, tables, plots, commands ------------------------------------------------------
+
+
+def number_nodes(shown: str, rawtext: str = "") -> list[nodes.Node]:
+    """A number as text, or, if it offers an exact value, as an abbreviation whose
+    title holds it: the exact fraction is there for a reader who asks, out of the way."""
+    from aces.sphinxext.quantities import Offered
+
+    if isinstance(shown, Offered):
+        return [nodes.abbreviation(rawtext, str(shown), explanation=shown.exact)]
+    return [nodes.Text(shown)]
 
 
 def number_role(name: str, rawtext: str, text: str, lineno: int, inliner: Inliner,
@@ -243,7 +267,8 @@ def number_role(name: str, rawtext: str, text: str, lineno: int, inliner: Inline
         _failed(env, env.docname, f":{name}: {exc}")
         message = inliner.reporter.error(f":{name}: {exc}", line=lineno)
         return [inliner.problematic(rawtext, rawtext, message)], [message]
-    return [nodes.inline(rawtext, shown, classes=["aces-number"])], []
+    return [nodes.inline(rawtext, "", *number_nodes(shown, rawtext),
+                         classes=["aces-number"])], []
 
 
 class TableDirective(_AcesDirective):
@@ -283,7 +308,7 @@ class PlotDirective(_AcesDirective):
             drawn = plot(self.arguments[0], _catalog(lang), lang)
         except SpecError as exc:
             self.fail(str(exc))
-        uri = "data:image/png;base64," + base64.b64encode(drawn.png).decode("ascii")
+        uri = "data:image/svg+xml;base64," + base64.b64encode(drawn.svg).decode("ascii")
         image = nodes.image(uri=uri, alt=drawn.alt, classes=["aces-plot"])
         return [nodes.figure("", image, classes=["aces-plot"])]
 
@@ -459,6 +484,9 @@ def setup(app: Sphinx) -> ExtensionMetadata:
     matplotlib.use("Agg")
     app.setup_extension("sphinx_click")
     app.setup_extension("aces.sphinxext.languages")
+    app.setup_extension("aces.sphinxext.mathjax")
+    app.setup_extension("aces.sphinxext.teaching")
+    app.setup_extension("aces.sphinxext.sheets")
     app.add_config_value("aces_log_root", "..", "env", types=[str])
     app.add_role("aces", number_role)
     app.add_directive("aces-walkthrough", WalkthroughDirective)

@@ -37,13 +37,48 @@ if t.TYPE_CHECKING:
     from aces.odds.solve import Solution
     from aces.simulate.stats import Summary
 
-__all__ = ["NOTHING", "SEED", "SIX", "TRY", "Games", "best_seat", "chance", "cost",
-           "cost_per_outcome", "fd_leave", "fd_turn_length", "fd_turn_rolls", "finish_chances",
-           "first_six", "game", "games_for_error", "games_to_tell_apart", "length_cdf",
-           "length_pmf", "outcome_codes", "rolls_quantile", "rolls_with", "running_mean",
-           "running_share", "sample_sizes", "seat_index", "simulated_cost", "simulated_finish",
-           "simulated_first_six", "simulated_games", "simulated_summary", "simulated_turns",
-           "uniform_rolls"]
+__all__ = [
+    "NOTHING",
+    "SEED",
+    "SIX",
+    "TRY",
+    "Games",
+    "best_seat",
+    "chance",
+    "cost",
+    "cost_per_outcome",
+    "fd_leave",
+    "fd_turn_length",
+    "fd_turn_rolls",
+    "finish_chances",
+    "finish_rolls",
+    "first_six",
+    "game",
+    "games_for_error",
+    "games_for_power",
+    "games_to_tell_apart",
+    "length_cdf",
+    "length_pmf",
+    "outcome_codes",
+    "power_at",
+    "rolls_quantile",
+    "rolls_with",
+    "running_mean",
+    "running_share",
+    "sample_sizes",
+    "seat_average",
+    "seat_index",
+    "seat_spread",
+    "simulated_cost",
+    "simulated_finish",
+    "simulated_first_six",
+    "simulated_games",
+    "simulated_players",
+    "simulated_starters",
+    "simulated_summary",
+    "simulated_turns",
+    "uniform_rolls",
+]
 
 #: The seed of every simulation in the documentation: the pages are the
 #: same at every build, and a reader can repeat each run.
@@ -288,6 +323,100 @@ def games_to_tell_apart(players: int, z: float = 1.959963984540054) -> int:
     p = game(players).win_by_seat[best_seat(players) - 1]
     gap = abs(p - 1 / players)
     return math.ceil(z * z * p * (1 - p) / (gap * gap))
+
+
+def _fair_and_best(players: int) -> tuple[float, float]:
+    return 1 / players, float(game(players).win_by_seat[best_seat(players) - 1])
+
+
+def power_at(players: int, games: int, level: float = 0.95) -> float:
+    """The chance that ``games`` games show the best seat beating a fair share.
+
+    A two-sided test at ``level`` finds the effect when the best seat's share
+    lies beyond ``z * sqrt(p0 (1 - p0) / n)`` from the fair share ``p0``; the
+    share itself scatters with ``sqrt(p (1 - p) / n)`` round the true ``p``
+    (normal approximation).
+
+    >>> round(power_at(4, games_to_tell_apart(4)), 2)
+    0.51
+    """
+    from statistics import NormalDist
+
+    fair, p = _fair_and_best(players)
+    z = NormalDist().inv_cdf(1 - (1 - level) / 2)
+    reach = abs(p - fair) * math.sqrt(games) - z * math.sqrt(fair * (1 - fair))
+    return NormalDist().cdf(reach / math.sqrt(p * (1 - p)))
+
+
+def games_for_power(players: int, power: float, level: float = 0.95) -> int:
+    """Games for a test at ``level`` to show the best seat's edge with chance ``power``,
+    rounded up to two significant figures (a plan, not a measurement).
+
+    >>> games_for_power(4, 0.8)
+    25000
+    """
+    from statistics import NormalDist
+
+    fair, p = _fair_and_best(players)
+    z, zp = NormalDist().inv_cdf(1 - (1 - level) / 2), NormalDist().inv_cdf(power)
+    exact = ((z * math.sqrt(fair * (1 - fair)) + zp * math.sqrt(p * (1 - p)))
+             / (p - fair)) ** 2
+    step: int = 10 ** max(0, len(str(math.ceil(exact))) - 2)
+    return math.ceil(exact / step) * step
+
+
+def simulated_starters(players: int, games: int, seed: int = SEED) -> NDArray[np.int64]:
+    """Who starts each of ``games`` games: the opening played out by the rules'
+    :class:`~aces.rules.opening.Opening`, one fair die a roll, ties rolled off."""
+    from aces.rules.opening import Opening
+
+    rng = np.random.default_rng(seed)
+    starters = np.empty(games, dtype=np.int64)
+    for number in range(games):
+        opening = Opening.everyone(players)
+        while True:
+            while not opening.complete():
+                opening = opening.record(int(rng.integers(1, 7)))
+            leaders = opening.leaders()
+            if len(leaders) == 1:
+                starters[number] = leaders[0]
+                break
+            opening = Opening(leaders)
+    return starters
+
+
+def simulated_players(players: int, games: int, seed: int = SEED) -> NDArray[np.int64]:
+    """The winning player (by the order they sat down) of ``games`` whole games,
+    opening included: the starter from :func:`simulated_starters`, the winning
+    seat from :func:`simulated_games`, counted round the table from the starter."""
+    starters = simulated_starters(players, games, seed + 1)
+    return (starters + simulated_games(players, games, seed).winners) % players
+
+
+def seat_spread(players: int, finish: pot.Finish = "last-chip", chips: int = 2) -> float:
+    """How far apart the seats are: the best seat's chance to win less the worst's."""
+    chances = [float(p) for p in game(players, finish, chips).win_by_seat]
+    return max(chances) - min(chances)
+
+
+def seat_average(players: int, finish: pot.Finish = "last-chip", chips: int = 2) -> float:
+    """A player's chance before the opening: the opening makes every seat equally
+    likely to roll first, so it is the mean of the seats' chances."""
+    return sum(float(p) for p in game(players, finish, chips).win_by_seat) / players
+
+
+def finish_rolls() -> Fraction:
+    """The expected rolls of a ``last-chip`` finish, from its first try to the win.
+
+    Each try rolls once, a second time with no six in the first (chance
+    ``q``), a third with none in two; tries go on until one has no six in
+    three rolls (chance ``q**3``). By Wald's identity the expected rolls are
+    ``(1 + q + q**2) / q**3``, whoever holds the chip.
+
+    >>> round(float(finish_rolls()), 2)
+    6.5
+    """
+    return (1 + NO_SIX + NO_SIX**2) / NO_SIX**3
 
 
 # -- Aces, the five-dice game ----------------------------------------------------------

@@ -2,9 +2,10 @@
 
 ``.. aces-plot:: nothing(20000)`` asks :func:`plot` for the plot named
 ``nothing``: a simulation's running estimate closing in on the exact
-answer. Each plot comes back as PNG bytes (drawn by the Agg backend,
-without pyplot's global state) and a description for readers who cannot
-see it, both in the language of the catalog it was given.
+answer. Each plot comes back as SVG (drawn without pyplot's global state),
+its words kept as text so that they stay sharp at any size and a browser
+draws them in its own font, and a description for readers who cannot see
+it, both in the language of the catalog it was given.
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ from __future__ import annotations
 import io
 import math
 import re
+import textwrap
 import typing as t
 
 import numpy as np
@@ -29,22 +31,23 @@ if t.TYPE_CHECKING:
     from matplotlib.figure import Figure
     from numpy.typing import NDArray
 
-__all__ = ["BAND", "DPI", "EXACT", "HEIGHT", "OTHER", "PLOTS", "SIMULATED", "WIDTH", "Plot", "plot"]
+__all__ = ["BAND", "DPI", "EXACT", "HEIGHT", "OTHER", "PLOTS", "SIMULATED", "WIDTH", "Plot", "plot",
+           "svg"]
 
 #: Colours that stay apart for readers with the common colour blindnesses.
 EXACT: t.Final = "#d55e00"
 SIMULATED: t.Final = "#0072b2"
 BAND: t.Final = "#56b4e9"
 OTHER: t.Final = "#009e73"
-WIDTH: t.Final = 7.0
+WIDTH: t.Final = 6.4
 HEIGHT: t.Final = 3.6
 DPI: t.Final = 110
 
 
 class Plot(t.NamedTuple):
-    """A drawn plot and what it shows, in words."""
+    """A drawn plot (an SVG document) and what it shows, in words."""
 
-    png: bytes
+    svg: bytes
     alt: str
 
 
@@ -164,7 +167,9 @@ def _outcomes(c: _Context, count: int) -> tuple[Figure, str]:
     # Translators: a legend entry. {count}: how many rolls were simulated.
     axes.bar(where + 0.2, found, 0.4, color=SIMULATED,
              label=_("simulated ({count})").format(count=integer(count, c.lang)))
-    axes.set_xticks(where, [_(name).split(" (")[0] for name in OUTCOME_NAMES], fontsize=8)
+    # Two short lines under each bar rather than one long one that runs into the next.
+    axes.set_xticks(where, [textwrap.fill(_(name).split(" (")[0], 10) for name in OUTCOME_NAMES],
+                    fontsize="small")
     _percent_axis(c, axes)
     axes.set_ylabel(_("chance"))
     axes.legend(frameon=False)
@@ -181,7 +186,12 @@ def _cost(c: _Context, count: int) -> tuple[Figure, str]:
     figure, axes = _figure()
     for held, colour in ((2, SIMULATED), (1, OTHER)):
         exact = float(les.cost(held))
-        axes.axhline(exact, color=colour, linewidth=0.8, linestyle="--")
+        # Translators: a legend entry: the exact average (a dashed line). {count}:
+        # the chips the roller holds.
+        axes.axhline(exact, color=colour, linewidth=0.8, linestyle="--",
+                     label=c.catalog.ngettext("exact, holding {count} chip",
+                                              "exact, holding {count} chips", held)
+                     .format(count=held))
         # Translators: a legend entry. {count}: the chips the roller holds.
         label = c.catalog.ngettext("simulated, holding {count} chip",
                                    "simulated, holding {count} chips", held).format(count=held)
@@ -278,12 +288,48 @@ def _seats(c: _Context, players: int, games: int) -> tuple[Figure, str]:
     axes.set_xlabel(_("seat (1 rolls first)"))
     axes.set_ylabel(_("chance to win the pot"))
     _percent_axis(c, axes, 1)
-    axes.legend(frameon=False, fontsize=8)
+    axes.legend(frameon=False, fontsize="small")
     # Translators: the description of a plot, for readers who cannot see it.
     # {players}: the players at the table; {count}: the games simulated.
     return figure, _("Each seat's chance to win a game of {players} players: the simulated"
                      " share of {count} games with its 95% interval, the exact chance, and"
                      " the fair share. The differences are small beside the intervals.").format(
+        players=integer(players, c.lang), count=integer(games, c.lang))
+
+
+@_named("fairness")
+def _fairness(c: _Context, players: int, games: int) -> tuple[Figure, str]:
+    from aces.cli.play import DEFAULT_NAMES
+    from aces.simulate.stats import wilson
+
+    _ = c._
+    figure, axes = _figure()
+    winners = les.simulated_players(players, games)
+    wins = np.bincount(winners, minlength=players)
+    spots = np.arange(players)
+    shares = wins / games
+    intervals = [wilson(int(w), games) for w in wins]
+    low = shares - np.asarray([i.low for i in intervals])
+    high = np.asarray([i.high for i in intervals]) - shares
+    axes.errorbar(spots, shares, yerr=[low, high], fmt="o", color=SIMULATED, capsize=4,
+                  label=_("simulated ({count}), with 95% intervals").format(
+                      count=integer(games, c.lang)))
+    axes.axhline(1 / players, color=EXACT, linewidth=1.2, linestyle="--",
+                 # Translators: a legend entry: every player's exact chance before the
+                 # opening, one in the number of players.
+                 label=_("exact: a fair share"))
+    axes.set_xticks(spots, list(DEFAULT_NAMES[:players]))
+    # Translators: an axis label: the players, in the order they sat down.
+    axes.set_xlabel(_("player, opening included"))
+    axes.set_ylabel(_("chance to win the pot"))
+    axes.set_ylim(0, 2 / players)
+    _percent_axis(c, axes, 0)
+    axes.legend(loc="lower right", frameon=False, fontsize="small")
+    # Translators: the description of a plot, for readers who cannot see it.
+    # {players}: the players at the table; {count}: the games simulated.
+    return figure, _("Each player's share of {count} simulated games of {players} players,"
+                     " the opening rolled for every game, with 95% intervals: every share"
+                     " lies close to the fair share, on an axis that starts at zero.").format(
         players=integer(players, c.lang), count=integer(games, c.lang))
 
 
@@ -347,7 +393,8 @@ def _lln(c: _Context, players: int, seat: int, games: int) -> tuple[Figure, str]
 def _fd_turns(c: _Context, dice: int, count: int) -> tuple[Figure, str]:
     _ = c._
     figure, axes = _figure()
-    longest = 7
+    # Every roll that goes on takes a die away, so no turn is longer than the dice held.
+    longest = dice
     rolls = np.arange(1, longest + 1)
     for offset, threes, colour in ((-0.2, False, SIMULATED), (0.2, True, OTHER)):
         exact = les.fd_turn_length(dice, threes)[:longest]
@@ -366,7 +413,7 @@ def _fd_turns(c: _Context, dice: int, count: int) -> tuple[Figure, str]:
     # Translators: an axis label: the share of turns that took that many rolls.
     axes.set_ylabel(_("share of turns"))
     _percent_axis(c, axes)
-    axes.legend(frameon=False)
+    axes.legend(loc="upper right", frameon=False)
     # Translators: the description of a plot, for readers who cannot see it.
     # {dice}: the dice held at the start of the turn; {count}: turns simulated.
     return figure, _("How many rolls a turn of the five-dice game takes, starting with"
@@ -385,14 +432,33 @@ def plot(spec: str, catalog: gettext.NullTranslations, lang: str) -> Plot:
     if match is None:
         raise SpecError(f"{spec!r} is not a plot name with its arguments")
     maker, args = named(match, PLOTS, "plot", spec)
+    import matplotlib
+
     try:
-        figure, alt = maker(_Context(catalog, lang), *args)
+        with matplotlib.rc_context(_TEXT):
+            figure, alt = maker(_Context(catalog, lang), *args)
     except (TypeError, ValueError, IndexError) as exc:
         raise SpecError(f"{spec.strip()}: cannot be drawn: {exc}") from None
+    return Plot(svg(figure), alt)
+
+
+#: Type large enough to read on a phone, where a plot is shrunk to half its width.
+_TEXT: t.Final[dict[t.Any, t.Any]] = {"font.size": 13.0}
+#: How a plot is written: text as text (it scales and reads at phone width), and no
+#: date or random ids, so that the same plot is the same bytes at every build.
+_SVG: t.Final[dict[t.Any, t.Any]] = {"svg.fonttype": "none", "svg.hashsalt": "aces",
+                                     "svg.id": "aces"}
+
+
+def svg(figure: Figure) -> bytes:
+    """A figure as an SVG document whose words are text a browser draws."""
+    import matplotlib
+
     out = io.BytesIO()
-    # No date or software in the file: the same plot is the same bytes at every build.
-    figure.savefig(out, format="png", metadata={"Software": None})
-    return Plot(out.getvalue(), alt)
+    with matplotlib.rc_context(_SVG):
+        figure.savefig(out, format="svg", metadata={"Date": None, "Creator": None},
+                       bbox_inches="tight", pad_inches=0.05)
+    return out.getvalue()
 
 
 
@@ -432,7 +498,7 @@ def _table(c: _Context, players: int, five_dice: int) -> tuple[Figure, str]:
     angles = [math.pi / 2 - 2 * math.pi * seat / players for seat in range(players)]
     where = [(math.cos(a), math.sin(a)) for a in angles]
     for name, (x, y) in zip(names, where, strict=True):
-        axes.text(x, y, name, ha="center", va="center", fontsize=11,
+        axes.text(x, y, name, ha="center", va="center", fontsize="large",
                   bbox={"boxstyle": "circle,pad=0.5", "facecolor": "#f3f3f3",
                         "edgecolor": "#888888"})
     for seat in range(players):
@@ -443,7 +509,7 @@ def _table(c: _Context, players: int, five_dice: int) -> tuple[Figure, str]:
     # Translators: the middle of a diagram of the table: the pot (Aces in the
     # Pot) or the centre (the five-dice game), where chips or dice leave the game.
     middle = _("the centre") if five_dice else _("the pot")
-    axes.text(0, 0, middle, ha="center", va="center", fontsize=10, color=EXACT,
+    axes.text(0, 0, middle, ha="center", va="center", fontsize="medium", color=EXACT,
               bbox={"boxstyle": "round,pad=0.6", "facecolor": "white", "edgecolor": EXACT})
     _arrow(axes, where[0], (0, 0), EXACT)
     axes.set_xlim(-1.5, 1.5)
@@ -478,7 +544,7 @@ def _table(c: _Context, players: int, five_dice: int) -> tuple[Figure, str]:
                 " from each player to the next show the way play and sixes go, to the"
                 " left; an arrow into the pot in the middle shows where aces send chips.")
     axes.legend(handles=handles, loc="lower center", bbox_to_anchor=(0.5, -0.12),
-                ncols=len(handles), frameon=False, fontsize=8)
+                frameon=False, fontsize="small")
     from aces.narrate.voice import Voice
 
     return figure, alt.format(players=Voice(c.catalog, c.lang).names(names))
@@ -487,7 +553,7 @@ def _table(c: _Context, players: int, five_dice: int) -> tuple[Figure, str]:
 @_named("try")
 def _try(c: _Context) -> tuple[Figure, str]:
     _ = c._
-    figure, axes = _blank(7.0, 2.6)
+    figure, axes = _blank(WIDTH, 2.6)
     box = {"boxstyle": "round,pad=0.5", "facecolor": "#f3f3f3", "edgecolor": "#888888"}
     steps = [
         # Translators: a box of the diagram of a try: the first of its three rolls.
@@ -500,17 +566,17 @@ def _try(c: _Context) -> tuple[Figure, str]:
         _("wins the pot"),
     ]
     for number, text in enumerate(steps):
-        axes.text(number * 2.0, 1.0, text, ha="center", va="center", fontsize=10,
+        axes.text(number * 2.0, 1.0, text, ha="center", va="center", fontsize="medium",
                   bbox={**box, "facecolor": "#e6f4ea"} if number == 3 else box)
         if number:
             _arrow(axes, ((number - 1) * 2.0, 1.0), (number * 2.0, 1.0), OTHER,
                    shrink=36 if number == 3 else 24)
             # Translators: the label of an arrow of the diagram of a try.
-            axes.text(number * 2.0 - 1.0, 1.18, _("no six"), ha="center", fontsize=8,
+            axes.text(number * 2.0 - 1.0, 1.18, _("no six"), ha="center", fontsize="small",
                       color=OTHER)
     # Translators: the box of the diagram of a try that a six leads to.
     axes.text(2.0, -0.4, _("a six: the chip passes to the left, and that player tries"),
-              ha="center", va="center", fontsize=9, bbox={**box, "facecolor": "#fbe9e7"})
+              ha="center", va="center", fontsize="small", bbox={**box, "facecolor": "#fbe9e7"})
     for number in range(3):
         _arrow(axes, (number * 2.0, 1.0), (2.0 + (number - 1) * 0.9, -0.4), EXACT)
     axes.set_xlim(-0.8, 6.8)

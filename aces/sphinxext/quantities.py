@@ -29,8 +29,8 @@ from aces.sphinxext import lessons as les
 if t.TYPE_CHECKING:
     from collections.abc import Mapping
 
-__all__ = ["CALL", "REGISTRY", "Kind", "Maker", "Quantity", "SpecError", "named", "quantity",
-           "show"]
+__all__ = ["CALL", "LARGEST_SHOWN", "REGISTRY", "Kind", "Maker", "Offered", "Quantity",
+           "SpecError", "exact_fraction", "named", "quantity", "show"]
 
 Kind = t.Literal["fraction", "percent", "decimal", "integer"]
 
@@ -131,6 +131,16 @@ _named("rolls-shortest")(lambda players: Quantity(
 _named("games-for")(lambda players, seat, per_unit: Quantity(
     les.games_for_error(les.game(players).win_by_seat[les.seat_index(seat, players)],
                         Fraction(1, per_unit)), "integer"))
+_named("power-at")(lambda players, games: Quantity(les.power_at(players, games), "percent", 0))
+_named("games-for-power")(lambda players, percent: Quantity(
+    les.games_for_power(players, percent / 100), "integer"))
+_named("finish-rolls")(lambda: Quantity(les.finish_rolls(), "decimal", 1))
+_named("finish-share")(lambda players: Quantity(
+    float(les.finish_rolls()) / les.game(players).expected_rolls, "percent", 0))
+_named("spread-points")(lambda players, chips, holder: Quantity(
+    100 * les.seat_spread(players, "last-holder" if holder else "last-chip", chips),
+    "decimal", 1))
+_named("seat-average")(lambda players: Quantity(les.seat_average(players), "percent", 2))
 _named("tell-apart")(lambda players: Quantity(les.games_to_tell_apart(players), "integer"))
 _named("sim-rolls")(lambda players, games: Quantity(
     les.simulated_summary(players, games).expected_rolls, "decimal", 1))
@@ -210,13 +220,49 @@ def quantity(spec: str) -> Quantity:
     return found
 
 
+#: A fraction whose denominator is larger than this is written as a decimal, the
+#: exact fraction offered beside it (:class:`Offered`): 3471733/1594323 is in a
+#: pupil's way, 2.178 is not.
+LARGEST_SHOWN: t.Final = 100_000
+
+
+class Offered(str):
+    """A number as shown, with the exact value offered to a reader who asks for it.
+
+    The pages write it as ``<abbr title="3471733/1594323">2.178</abbr>``.
+    """
+
+    exact: str
+
+    def __new__(cls, shown: str, exact: str) -> Offered:
+        made = super().__new__(cls, shown)
+        made.exact = exact
+        return made
+
+
+def exact_fraction(value: Fraction, lang: str, digits: int = 3) -> str:
+    """A fraction as itself when it reads easily, else as an :class:`Offered` decimal.
+
+    >>> exact_fraction(Fraction(4, 9), "en")
+    '4/9'
+    >>> shown = exact_fraction(Fraction(3471733, 1594323), "nb")
+    >>> shown, shown.exact
+    ('2,178', '3471733/1594323')
+    """
+    from aces.cli._numbers import decimal, fraction
+
+    if value.denominator <= LARGEST_SHOWN:
+        return fraction(value)
+    return Offered(decimal(float(value), lang, digits), fraction(value))
+
+
 def show(found: Quantity, lang: str) -> str:
     """A quantity written the way the language writes numbers."""
-    from aces.cli._numbers import decimal, fraction, integer, percent
+    from aces.cli._numbers import decimal, integer, percent
 
     value = found.value
     if found.kind == "fraction":
-        return fraction(value if isinstance(value, Fraction) else Fraction(value))
+        return exact_fraction(value if isinstance(value, Fraction) else Fraction(value), lang)
     if found.kind == "integer":
         return integer(int(value), lang)
     if found.kind == "percent":

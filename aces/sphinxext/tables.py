@@ -51,10 +51,24 @@ class _Context(t.NamedTuple):
         return self.catalog.gettext(message)
 
     def pct(self, value: float | Fraction, digits: int = 1) -> str:
+        """A percentage; a chance too small to show with ``digits`` decimals is "<0.1%",
+        never a "0.0%" that reads as impossible."""
+        smallest = 10.0 ** -(digits + 2)
+        if 0 < float(value) < smallest / 2:
+            return "<" + percent(smallest, self.lang, digits)
         return percent(float(value), self.lang, digits)
 
     def dec(self, value: float | Fraction, digits: int = 2) -> str:
         return decimal(float(value), self.lang, digits)
+
+    def exact(self, value: Fraction) -> str:
+        """A fraction beside its decimal, or a decimal offering it, if it is large."""
+        from aces.sphinxext.quantities import Offered, exact_fraction
+
+        shown = exact_fraction(value, self.lang, 2)
+        if isinstance(shown, Offered):
+            return Offered(f"\u2248 {shown}", shown.exact)
+        return f"{shown} \u2248 {self.dec(value, 2)}"
 
     def whole(self, value: int) -> str:
         return integer(value, self.lang)
@@ -205,6 +219,28 @@ def _seats(c: _Context, low: int, high: int) -> Table:
     return Table(header, tuple(rows))
 
 
+@_named("fairness")
+def _fairness(c: _Context, low: int, high: int) -> Table:
+    from aces.cli._common import finish_name
+
+    _ = c._
+    # Translators: the corner of a table in the documentation: its rows are rule
+    # variants, its columns numbers of players, its cells how far apart the seats are.
+    header = (_("rules"), *(c.catalog.ngettext("{count} player", "{count} players", n)
+                            .format(count=c.whole(n)) for n in range(low, high + 1)))
+    rows = []
+    for finish in pot.FINISHES:
+        for chips in range(1, 4):
+            # Translators: a row of the table of rule variants: the finish, in words,
+            # and the chips each player starts with.
+            label = c.catalog.ngettext("{finish}, {count} chip each",
+                                       "{finish}, {count} chips each", chips).format(
+                finish=finish_name(finish, _), count=c.whole(chips))
+            rows.append((label, *(c.dec(100 * les.seat_spread(n, finish, chips), 1)
+                                  for n in range(low, high + 1))))
+    return Table(header, tuple(rows))
+
+
 @_named("lengths")
 def _lengths(c: _Context, low: int, high: int) -> Table:
     _ = c._
@@ -245,15 +281,20 @@ def _lln(c: _Context, players: int, seat: int, largest: int) -> Table:
     # Translators: column headings of a table in the documentation: how many
     # games were simulated, the share a seat won, its 95% confidence
     # interval, and how far the share is from the exact chance.
-    header = (_("games"), _("share won"), _("95% interval"), _("off by"))
+    header = (_("games"), _("share won"), _("95% interval"), _("off by"),
+              # Translators: a column heading: whether the 95% interval holds the exact
+              # chance ("yes" or "no" below it).
+              _("holds the exact value"))
     rows = []
     for games in les.sample_sizes(largest):
         found = les.simulated_summary(players, games)
         low, high = found.win_intervals[seat]
         share = found.win_by_seat[seat]
+        # Translators: the answers in the column "holds the exact value".
+        holds = _("yes") if low <= exact <= high else _("no")
         rows.append((c.whole(games), c.pct(share, 2),
                      f"{c.pct(low, 2)}\u2013{c.pct(high, 2)}",
-                     c.pct(abs(share - exact), 2)))
+                     c.pct(abs(share - exact), 2), holds))
     return Table(header, tuple(rows))
 
 
@@ -284,8 +325,7 @@ def _fd_turns(c: _Context, threes: int) -> Table:
     for dice in range(1, 6):
         rows.append((c.whole(dice), fraction(dice * les.fd_leave(bool(threes))),
                      fraction(les.fd_turn_length(dice, bool(threes))[0]),
-                     f"{fraction(les.fd_turn_rolls(dice, bool(threes)))} \u2248 "
-                     f"{c.dec(les.fd_turn_rolls(dice, bool(threes)), 2)}"))
+                     c.exact(les.fd_turn_rolls(dice, bool(threes)))))
     return Table(header, tuple(rows))
 
 

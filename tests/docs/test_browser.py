@@ -2,59 +2,26 @@
 
 The built site is served over http://127.0.0.1 by a local ``http.server``
 (search loads its index with JavaScript) and read by Debian's Chromium,
-driven by Playwright through the suite's one harness (tests/browser.py, the
-``browser`` fixture); no browser is ever downloaded. Where there is no
+driven by Playwright; no browser is ever downloaded. Where there is no
 Chromium the tests skip and say why; where ``ACES_BROWSER_REQUIRED`` is set
 (``.ci/run`` sets it after installing Chromium) they fail instead.
 """
 
 from __future__ import annotations
 
-import functools
-import threading
 import typing as t
-from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 
 import pytest
 
 if t.TYPE_CHECKING:
-    from collections.abc import Iterator
+    from playwright.sync_api import Page
 
-    from playwright.sync_api import Browser, Page
+# The browser, the local server and a fresh page: fixtures of tests/docs/conftest.py.
 
 LANGUAGES: t.Final = ("en", "nb", "nn")
 #: Pages of every kind: the front page, a rule page, a lesson, a walkthrough, the search.
 PAGES: t.Final = ("index.html", "rules/pot.html", "lessons/nothing.html",
                   "walkthroughs/three-players.html", "translating.html")
-
-
-class _Quiet(SimpleHTTPRequestHandler):
-    def log_message(self, format: str, *args: t.Any) -> None:
-        """Requests are not news."""
-
-
-@pytest.fixture(scope="module")
-def server(site: dict[str, t.Any]) -> Iterator[str]:
-    """The built site (every language side by side) at http://127.0.0.1:PORT/."""
-    root = site["html-en"].out.parent
-    handler = functools.partial(_Quiet, directory=str(root))
-    with ThreadingHTTPServer(("127.0.0.1", 0), handler) as httpd:
-        thread = threading.Thread(target=httpd.serve_forever, daemon=True)
-        thread.start()
-        try:
-            yield f"http://127.0.0.1:{httpd.server_address[1]}/"
-        finally:
-            httpd.shutdown()
-            thread.join()
-
-
-@pytest.fixture
-def page(browser: Browser) -> Iterator[Page]:
-    context = browser.new_context()
-    try:
-        yield context.new_page()
-    finally:
-        context.close()
 
 
 @pytest.mark.parametrize("name", PAGES)

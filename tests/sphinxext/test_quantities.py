@@ -45,6 +45,12 @@ def test_a_fraction_stays_exact() -> None:
     assert show(found, "nb") == str(try_success())
 
 
+def test_a_large_fraction_is_a_decimal_offering_the_fraction() -> None:
+    shown = show(quantity("fd-turn(5, 1)"), "nb")
+    assert shown == "2,178"
+    assert shown.exact == "3471733/1594323"  # type: ignore[attr-defined]
+
+
 @pytest.mark.parametrize(("spec", "en", "nb"), [
     ("nothing:percent", "44.4%", "44,4\xa0%"),
     ("nothing:percent2", "44.44%", "44,44\xa0%"),

@@ -1,0 +1,207 @@
+"""Pupil sheets: each lesson's questions and exercises without the answers, for A4.
+
+A lesson marks the sections a pupil may see with ``.. rst-class:: aces-pupil``
+(the question, the questions for the class, the exercises, a tally table
+where the class rolls dice) and says where its sheet is offered with
+``.. aces-sheet::``. When the HTML builder has resolved the lesson, those
+sections, already in the build's language, are copied into a page of their
+own, ``NAME-sheet.html`` beside the lesson: one offline file with a print
+stylesheet for A4, which the browser prints as it stands. The same page is
+typeset as ``NAME-sheet.pdf`` by WeasyPrint, which needs no TeX.
+
+Everything else (the exact answer, the simulation, the answers, the notes
+for the teacher) stays out, because only marked sections are copied: a new
+section is hidden from pupils until someone decides otherwise. A sheet
+that cannot be made (no section marked, a formula that only a browser with
+JavaScript can typeset, WeasyPrint missing) stops the build with the page
+and the reason.
+"""
+
+from __future__ import annotations
+
+import html
+import typing as t
+from pathlib import Path
+
+from docutils import nodes
+
+from aces import __version__
+from aces.sphinxext import _AcesDirective, _catalog, _failed, language
+
+if t.TYPE_CHECKING:
+    from sphinx.application import Sphinx
+    from sphinx.util.typing import ExtensionMetadata
+
+    from aces.sphinxext.languages import Alternate
+
+__all__ = ["PUPIL", "STYLE", "SUFFIX", "SheetDirective", "SheetError", "pupil_sections", "setup",
+           "sheet_html", "typeset", "write"]
+
+#: The class that puts a section on the pupils' sheet.
+PUPIL: t.Final = "aces-pupil"
+SUFFIX: t.Final = "-sheet"
+
+#: A4, black on white, the tally cells tall enough to write in; the link back to
+#: the lesson shows on the screen only.
+STYLE: t.Final = """
+@page { size: A4; margin: 16mm 16mm 18mm; }
+html { font-family: "DejaVu Sans", "Liberation Sans", Arial, sans-serif; color: #111;
+       background: #fff; }
+body { max-width: 48rem; margin: 1rem auto; padding: 0 1rem; line-height: 1.45; }
+header { border-bottom: 1.5pt solid #111; margin-bottom: 1rem; }
+header h1 { font-size: 1.6rem; margin: 0 0 .3rem; overflow-wrap: break-word; hyphens: auto; }
+.aces-who { display: flex; flex-wrap: wrap; gap: .3rem 1.5rem; margin: .6rem 0 .8rem; }
+.aces-who span { flex: 1 1 10rem; border-bottom: .8pt solid #111; padding-top: 1rem; }
+main h1, main h2 { font-size: 1.15rem; margin: 1.2rem 0 .4rem; break-after: avoid; }
+main section { break-inside: avoid-page; }
+main li { margin: .25rem 0 .9rem; }
+table { border-collapse: collapse; width: 100%; margin: .4rem 0 1rem; }
+th, td { border: .8pt solid #111; padding: .35rem .5rem; text-align: left;
+         vertical-align: top; }
+td { height: 1.6rem; }
+.headerlink { display: none; }
+img { max-width: 100%; }
+nav { margin-top: 2rem; font-size: .9rem; }
+.aces-languages ul { display: flex; gap: 1.5rem; list-style: none; padding: 0; }
+.aces-languages [aria-current] { font-weight: bold; }
+@media print { body { margin: 0; padding: 0; max-width: none; } nav { display: none; } }
+"""
+
+
+class SheetDirective(_AcesDirective):
+    """``.. aces-sheet::``: where a lesson offers its pupil sheet, as HTML and PDF."""
+
+    def run(self) -> list[nodes.Node]:
+        if self.builder == "gettext":
+            return []
+        _ = _catalog(self.lang).gettext
+        name = Path(self.env.docname).name + SUFFIX
+        box = nodes.paragraph(classes=["aces-sheet-links"])
+        # Translators: on a lesson page, before the links to its pupil sheet
+        # (the exercises without the answers), as a page to print and as a PDF file.
+        box += nodes.strong("", _("Pupil sheet, without the answers:"))
+        box += nodes.Text(" ")
+        # Translators: the link to the pupil sheet as a page, printed from the browser.
+        box += nodes.reference("", _("print from the browser"), refuri=name + ".html",
+                               internal=False)
+        box += nodes.Text(" · ")
+        # Translators: the link to the pupil sheet as a PDF file.
+        box += nodes.reference("", _("PDF for A4"), refuri=name + ".pdf", internal=False)
+        return [box]
+
+
+def pupil_sections(doctree: nodes.document) -> list[nodes.section]:
+    """The sections a lesson shows its pupils, copied, in the order of the page."""
+    return [section.deepcopy() for section in doctree.findall(nodes.section)
+            if PUPIL in section["classes"]]
+
+
+def _resolved(app: Sphinx, doctree: nodes.document, docname: str) -> None:
+    if app.builder.format != "html" or not any(
+            "aces-sheet-links" in node["classes"] for node in doctree.findall(nodes.paragraph)):
+        return
+    try:
+        write(app, doctree, docname)
+    except SheetError as exc:
+        message = f"aces-sheet: {exc}"
+        _failed(app.env, docname, message)
+        from sphinx.util import logging
+
+        logging.getLogger(__name__).error(message, location=docname)
+
+
+class SheetError(Exception):
+    """A pupil sheet cannot be made; the message says why."""
+
+
+def write(app: Sphinx, doctree: nodes.document, docname: str) -> tuple[Path, Path]:
+    """Write the pupil sheet of a lesson as HTML and PDF beside the lesson's page."""
+    sections = pupil_sections(doctree)
+    if not sections:
+        raise SheetError(f"no section is marked for pupils (.. rst-class:: {PUPIL})")
+    for section in sections:
+        if any(True for _node in section.findall(nodes.math)) or any(
+                True for _node in section.findall(nodes.math_block)):
+            title = section[0].astext()
+            raise SheetError(f"the pupils' section {title!r} has a formula, which the"
+                             " PDF cannot typeset: write it as text there")
+    from sphinx.locale import _ as theme_words
+
+    from aces.sphinxext.languages import alternates
+
+    lang = language(app.config.language)
+    title = app.env.titles[docname].astext()
+    body = "".join(app.builder.render_partial(section)["fragment"]  # type: ignore[attr-defined]
+                   for section in sections)
+    name = docname + SUFFIX + ".html"
+    codes = list(getattr(app.config, "aces_languages", ()))
+    current = app.config.language or "en"
+    others = alternates(name, current, codes) if len(codes) > 1 and current in codes else []
+    page = sheet_html(title, body, Path(docname).name, lang, others, theme_words("Languages"))
+    out = Path(app.outdir, name)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.write_text(page, encoding="utf-8")
+    pdf = out.with_suffix(".pdf")
+    pdf.write_bytes(typeset(page, out.parent))
+    return out, pdf
+
+
+def sheet_html(title: str, body: str, lesson: str, lang: str,
+               others: t.Sequence[Alternate] = (), languages: str = "Languages") -> str:
+    """The sheet as one offline page: its words, the fields for a name, the A4 style,
+    and on the screen only, the way back to the lesson and to the sheet in other languages."""
+    _ = _catalog(lang).gettext
+    # Translators: the blanks at the top of a pupil sheet, to write one's name,
+    # class and the date on.
+    who = "".join(f"<span>{html.escape(label)}:</span>"
+                  for label in (_("Name"), _("Class"), _("Date")))
+    # Translators: the heading of a pupil sheet; {title}: the lesson's title.
+    heading = _("{title}: pupil sheet").format(title=title)
+    # Translators: a link at the foot of a pupil sheet (shown on screen, not printed).
+    back = _("Back to the lesson")
+    esc = html.escape
+    head = "".join(f'<link rel="alternate" hreflang="{esc(alt.code)}" href="{esc(alt.href)}">\n'
+                   + (f'<link rel="alternate" hreflang="x-default" href="{esc(alt.href)}">\n'
+                      if alt.code == "en" else "")
+                   for alt in others)
+    switch = "".join(
+        f'<li><span lang="{esc(alt.code)}" aria-current="page">{esc(alt.name)}</span></li>'
+        if alt.current else
+        f'<li><a href="{esc(alt.href)}" hreflang="{esc(alt.code)}" lang="{esc(alt.code)}"'
+        f' rel="alternate">{esc(alt.name)}</a></li>'
+        for alt in others)
+    if switch:
+        switch = (f'<nav class="aces-languages" aria-label="{esc(languages)}"><ul>{switch}'
+                  "</ul></nav>\n")
+    return (f'<!DOCTYPE html>\n<html lang="{html.escape(lang)}">\n<head>\n'
+            '<meta charset="utf-8">\n'
+            '<meta name="viewport" content="width=device-width, initial-scale=1">\n'
+            f"<title>{html.escape(heading)}</title>\n{head}<style>{STYLE}</style>\n</head>\n"
+            f'<body>\n<header><h1>{html.escape(heading)}</h1>\n'
+            f'<p class="aces-who">{who}</p></header>\n<main>\n{body}</main>\n'
+            f'<nav><a href="{html.escape(lesson)}.html">{html.escape(back)}</a></nav>\n'
+            f"{switch}</body>\n</html>\n")
+
+
+def typeset(page: str, base: Path) -> bytes:
+    """A sheet's page as PDF bytes, by WeasyPrint."""
+    import logging
+
+    # Its progress report is not news in a build's output; its warnings are.
+    logging.getLogger("weasyprint.progress").setLevel(logging.WARNING)
+    try:
+        from weasyprint import HTML
+    except ImportError as exc:
+        raise SheetError(f"WeasyPrint is needed for the PDF sheets ({exc}):"
+                         " pip install -e '.[docs]'") from None
+    except OSError as exc:
+        raise SheetError(f"WeasyPrint cannot find its system libraries (Pango): {exc}"
+                         " (Debian: apt-get install libpango-1.0-0 libpangoft2-1.0-0)") from None
+    return t.cast("bytes", HTML(string=page, base_url=str(base) + "/").write_pdf())
+
+
+def setup(app: Sphinx) -> ExtensionMetadata:
+    """Register the pupil sheets."""
+    app.add_directive("aces-sheet", SheetDirective)
+    app.connect("doctree-resolved", _resolved)
+    return {"version": __version__, "parallel_read_safe": True, "parallel_write_safe": True}

@@ -1,0 +1,73 @@
+"""The documentation built once for the session, shared by its tests and the browser's;
+and a local server the browser reads the site from. The browser is the suite's
+one harness (tests/browser.py, the session's ``browser`` fixture): Debian's
+Chromium driven by Playwright, never a downloaded one; where there is none the
+browser tests skip and say why, or fail where ``ACES_BROWSER_REQUIRED`` is set.
+"""
+
+from __future__ import annotations
+
+import functools
+import importlib.util
+import threading
+import typing as t
+from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+
+import pytest
+
+if t.TYPE_CHECKING:
+    from collections.abc import Iterator
+
+    from playwright.sync_api import Browser, Page
+
+ROOT: t.Final = Path(__file__).resolve().parent.parent.parent
+
+
+def load_tool() -> t.Any:
+    """``scripts/docs.py``, the one way the site is built and checked."""
+    spec = importlib.util.spec_from_file_location("docs_tool", ROOT / "scripts" / "docs.py")
+    assert spec is not None
+    assert spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+@pytest.fixture(scope="session")
+def site(tmp_path_factory: pytest.TempPathFactory) -> dict[str, t.Any]:
+    """Every build of the site, by name, and the fresh message templates."""
+    tool = load_tool()
+    out = tmp_path_factory.mktemp("docs")
+    builds: dict[str, t.Any] = {result.name: result for result in tool.build(out)}
+    builds["templates"] = tool.extract(out / "gettext")
+    return builds
+
+
+class _Quiet(SimpleHTTPRequestHandler):
+    def log_message(self, format: str, *args: t.Any) -> None:
+        """Requests are not news."""
+
+
+@pytest.fixture(scope="module")
+def server(site: dict[str, t.Any]) -> Iterator[str]:
+    """The built site (every language side by side) at http://127.0.0.1:PORT/."""
+    root = site["html-en"].out.parent
+    handler = functools.partial(_Quiet, directory=str(root))
+    with ThreadingHTTPServer(("127.0.0.1", 0), handler) as httpd:
+        thread = threading.Thread(target=httpd.serve_forever, daemon=True)
+        thread.start()
+        try:
+            yield f"http://127.0.0.1:{httpd.server_address[1]}/"
+        finally:
+            httpd.shutdown()
+            thread.join()
+
+
+@pytest.fixture
+def page(browser: Browser) -> Iterator[Page]:
+    context = browser.new_context()
+    try:
+        yield context.new_page()
+    finally:
+        context.close()
