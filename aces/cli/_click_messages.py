@@ -117,6 +117,16 @@ METAVARS: t.Final = (
     # Translators: click, in the usage line of aces: a command and its arguments
     # go here. Keep the brackets and the dots; capitals are the custom.
     N_("COMMAND [ARGS]..."),
+    # Translators: in a usage line and an option list, the placeholder for a game
+    # log, a JSON Lines file ("Usage: aces replay [OPTIONS] LOG"). Capitals.
+    N_("LOG"),
+    # Translators: the placeholder for one or more game logs ("aces stats LOG...").
+    N_("LOG..."),
+    # Translators: the placeholder of --players: names separated by commas, or a
+    # number of players ("--players NAMES|N"). Keep the bar and the N.
+    N_("NAMES|N"),
+    # Translators: the placeholder for a number ("--players N").
+    N_("N"),
 )
 
 #: Click's names for the kinds of value an option takes, as its help shows
