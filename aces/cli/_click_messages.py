@@ -117,6 +117,12 @@ METAVARS: t.Final = (
     # Translators: click, in the usage line of aces: a command and its arguments
     # go here. Keep the brackets and the dots; capitals are the custom.
     N_("COMMAND [ARGS]..."),
+)
+
+#: The placeholders aces gives its own arguments and options ("LOG", "NAMES|N"):
+#: messages here so that :func:`aces.cli._language.translated` finds them in the
+#: catalog, and a usage line or a "missing argument" error reads in one language.
+PLACEHOLDERS: t.Final = (
     # Translators: in a usage line and an option list, the placeholder for a game
     # log, a JSON Lines file ("Usage: aces replay [OPTIONS] LOG"). Capitals.
     N_("LOG"),

@@ -120,7 +120,7 @@ def test_lang_before_the_command_reaches_the_command(tmp_path: t.Any) -> None:
      "valget «--lnag» finnes ikke (mente du «--lang»?); prøv «aces replay --help» for å få"
      " hjelp"),
     (["play", "--seed"],
-     "valget «--seed» trenger 1 verdi; prøv «aces play --help» for å få hjelp"),
+     "valget «--seed» trenger én verdi; prøv «aces play --help» for å få hjelp"),
     (["play", "--chips", "x"], "ugyldig verdi for «--chips»: «x» er ikke et gyldig heltall;"
      " prøv «aces play --help» for å få hjelp"),
     (["odds", "--players", "3", "--quantile", "x"],
