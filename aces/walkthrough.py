@@ -53,6 +53,7 @@ from aces.events import (
 )
 from aces.games import registration
 from aces.narrate import Narrator
+from aces.narrate.chances import ChanceTeller, TurningPoints, measure_of, say_turning_point
 from aces.narrate.phrasebook import LARGE_TABLE, changed_seats
 from aces.narrate.voice import Voice
 from aces.rules import fivedice, pot
@@ -69,9 +70,12 @@ if t.TYPE_CHECKING:
 
 ResultT = t.TypeVar("ResultT")
 
-__all__ = ["FORMATS", "RULES", "Aside", "Corrected", "Part", "Standings",
+__all__ = ["FORMATS", "RULES", "TURNING_POINTS", "Aside", "Corrected", "Part", "Standings",
            "Told", "Walkthrough", "escape_markdown", "escape_rst", "fivedice_rules", "pot_rules",
            "render", "render_stream", "stream", "walkthrough"]
+
+#: The key of the aside that names a game's turning points.
+TURNING_POINTS: t.Final = "turning-points"
 
 #: The output formats of ``aces walkthrough``.
 FORMATS: t.Final = ("markdown", "rst", "text")
@@ -378,6 +382,9 @@ class Walkthrough(Visitor[list[Part]]):
         self._shown: Holding | None = None
         #: Asides of the roll being settled, told once it is.
         self._pending: list[Aside] = []
+        #: Each player's chance after every roll of the game, for its turning points.
+        self._teller = ChanceTeller(exact_only=True)
+        self._turns: TurningPoints | None = None
 
     def visit(self, step: Step[t.Any]) -> None:
         """Tell one step; its asides wait until the roll that caused them is settled."""
@@ -386,6 +393,7 @@ class Walkthrough(Visitor[list[Part]]):
         book = self._book
         if book is None or kind is GameStarted or kind not in book.settling:
             self._settle(full=book is not None and kind in book.milestones)
+        self._follow(step)
         self.narrator.visit(step)
         lines = self.narrator.take()
         if kind is GameStarted:
@@ -404,12 +412,48 @@ class Walkthrough(Visitor[list[Part]]):
             self._moved = holding
         self._holding = holding
         before, self._state = self._state, step.state
+        if kind is GameOver:
+            self._turning_points()
         if kind is GameStarted:
             if self.narrator.games > 1 and game.session_rule is not None:
                 self._explain(game.session_rule, step.state)
             return
         for rule in game.rulebook(step, before):
             self._explain(rule, step.state)
+
+    def _follow(self, step: Step[t.Any]) -> None:
+        """Each player's chance once a roll is settled, where it is exact."""
+        teller = self._teller
+        if teller.due(step):
+            moment = teller.moment()
+            if moment is not None and self._turns is not None:
+                self._turns.add(moment)
+        teller.take(step)
+        if type(step.event) is GameStarted:
+            self._turns = TurningPoints(teller.start()) if teller.odds is not None else None
+
+    def _turning_points(self) -> None:
+        """The rolls that moved a chance most, once the game is over.
+
+        Only where the chances are exact: an estimate's margin would be
+        taken for a move.
+        """
+        teller, turns = self._teller, self._turns
+        last = teller.moment(over=True)
+        if turns is None or teller.header is None:
+            return
+        if last is not None:
+            turns.add(last)
+        header = teller.header
+        said = [say_turning_point(self.voice, header.players, turn.moment, turn.seat,
+                                  turn.before, turn.after, measure_of(header.game))
+                for turn in turns.points()]
+        if said:
+            # Translators: the label of the aside of "aces walkthrough" that
+            # names the rolls that moved a player's chance most.
+            label = self.voice.gettext("Turning points")
+            self._pending.append(Aside(TURNING_POINTS, label, " ".join(said)))
+        self._turns = None
 
     def end(self) -> None:
         """The log is read: asides and standings still due, then the verdict."""
@@ -461,7 +505,9 @@ class Walkthrough(Visitor[list[Part]]):
 
     def _flush(self) -> None:
         """Tell the asides due, the basic rules before the ones built on them."""
-        ordered: list[Aside] = sorted(self._pending, key=lambda aside: RULES.index(aside.rule))
+        ordered: list[Aside] = sorted(
+            self._pending, key=lambda aside: RULES.index(aside.rule) if aside.rule in RULES
+            else len(RULES))
         self.parts.extend(ordered)
         self._pending.clear()
 

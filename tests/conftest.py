@@ -59,6 +59,15 @@ def e1_log(tmp_path: Path) -> Path:
 
 
 @pytest.fixture(scope="session")
+def browser() -> t.Iterator[t.Any]:
+    """Debian's Chromium under Playwright (see tests/browser.py); skips, or
+    fails where ``ACES_BROWSER_REQUIRED`` is set, when there is none."""
+    from browser import launch
+
+    yield from launch()
+
+
+@pytest.fixture(scope="session")
 def site(tmp_path_factory: pytest.TempPathFactory) -> dict[str, t.Any]:
     """The documentation built once, every language and the doctests, by name, and
     the fresh message templates (tests/docs: the build's checks, and the browser's)."""

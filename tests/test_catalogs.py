@@ -161,7 +161,7 @@ def test_norwegian_has_two_plural_forms(lang: str) -> None:
 
 
 def test_bokmal_plurals() -> None:
-    assert translations("nb").ngettext("{count} game", "{count} games", 1) == "{count} parti"
+    assert translations("nb").ngettext("{count} game", "{count} games", 1) == "ett parti"
     assert translations("nb").ngettext("{count} game", "{count} games", 2) == "{count} partier"
     assert translations("nb").ngettext("{count} event", "{count} events", 2) == \
         "{count} hendelser"

@@ -29,8 +29,8 @@ def tally_of(*winners: str, extra_events: int = 0) -> Tally:
 
 @pytest.mark.parametrize(("lang", "expected"), [
     ("en", "log.jsonl follows the rules: 1 game and 2 events. Won by Bo."),
-    ("nb", "log.jsonl følger reglene: 1 parti og 2 hendelser. Vinner: Bo."),
-    ("nn", "log.jsonl følgjer reglane: 1 parti og 2 hendingar. Vinnar: Bo."),
+    ("nb", "log.jsonl følger reglene: ett parti og 2 hendelser. Vinner: Bo."),
+    ("nn", "log.jsonl følgjer reglane: eitt parti og 2 hendingar. Vinnar: Bo."),
 ])
 def test_one_game(lang: str, expected: str) -> None:
     assert tally_of("Bo").line("log.jsonl", lang, translations(lang)) == expected

@@ -22,6 +22,7 @@ from aces.narrate.voice import Voice
 from aces.rules import fivedice, game_named
 from aces.walkthrough import (
     RULES,
+    TURNING_POINTS,
     Aside,
     Standings,
     Told,
@@ -63,7 +64,9 @@ def parts_of(log: bytes, lang: str = "en") -> list[Part]:
 
 
 def rules(parts: Sequence[Part]) -> list[str]:
-    return [part.rule for part in parts if isinstance(part, Aside)]
+    """The rules explained, in order (the turning points of a game are no rule)."""
+    return [part.rule for part in parts
+            if isinstance(part, Aside) and part.rule != TURNING_POINTS]
 
 
 def told(parts: Sequence[Part]) -> list[str]:

@@ -119,6 +119,22 @@ METAVARS: t.Final = (
     N_("COMMAND [ARGS]..."),
 )
 
+#: The placeholders aces gives its own arguments and options ("LOG", "NAMES|N"):
+#: messages here so that :func:`aces.cli._language.translated` finds them in the
+#: catalog, and a usage line or a "missing argument" error reads in one language.
+PLACEHOLDERS: t.Final = (
+    # Translators: in a usage line and an option list, the placeholder for a game
+    # log, a JSON Lines file ("Usage: aces replay [OPTIONS] LOG"). Capitals.
+    N_("LOG"),
+    # Translators: the placeholder for one or more game logs ("aces stats LOG...").
+    N_("LOG..."),
+    # Translators: the placeholder of --players: names separated by commas, or a
+    # number of players ("--players NAMES|N"). Keep the bar and the N.
+    N_("NAMES|N"),
+    # Translators: the placeholder for a number ("--players N").
+    N_("N"),
+)
+
 #: Click's names for the kinds of value an option takes, as its help shows
 #: them ("--seed INTEGER"), by the name of click's type.
 TYPE_METAVARS: t.Final = {

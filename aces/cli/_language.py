@@ -169,7 +169,9 @@ def translated(root: click.Command, gettext: Gettext) -> click.Command:
                 param.help = gettext(text)
                 if param.name == "lang":
                     param.help = param.help.format(languages=_offered())
-            if param.name == "lang" and isinstance(param, click.Option) and param.metavar:
+            # Every placeholder aces names itself ("LOG", "NAMES|N", "--lang"'s) is a
+            # message, so a usage line and click's "missing argument" read in one language.
+            if param.metavar:
                 param.metavar = gettext(param.metavar)
             _name_the_value(param, gettext)
             _name_the_number(param, gettext)

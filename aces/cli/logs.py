@@ -58,7 +58,16 @@ def verify(log: str, lang: str | None) -> None:
 @click.option("--step", "stepwise", is_flag=True,
               help="Wait for Enter before each roll (for a class or a table); q stops. With"
                    " the log on standard input, Enter is read from the terminal.")
-def replay(log: str, lang: str | None, stepwise: bool) -> None:
+@click.option("--odds", "odds", is_flag=True,
+              help="After each roll, each player's chance from then on: to win the pot, or"
+                   " in the five-dice game to lose.")
+@click.option("--html", "page", metavar="FILE", default=None,
+              help="Write the game as one offline web page instead: the table, the narration"
+                   " in every language, each player's chance at every roll.")
+@click.option("--game", "number", type=click.IntRange(min=1), default=None, metavar="N",
+              help="With --html: which game of a log of several to write (from 1).")
+def replay(log: str, lang: str | None, stepwise: bool, odds: bool, page: str | None,
+           number: int | None) -> None:
     """Narrate the games of a log, event by event.
 
     Every roll and what it moves, the standings as they change, and how
@@ -73,8 +82,12 @@ def replay(log: str, lang: str | None, stepwise: bool) -> None:
     from aces.cli._printer import Printer
     from aces.log import read
     from aces.narrate import Narrator
+    from aces.narrate.chances import ChanceNarrator
     from aces.walk import drive
 
+    if page is not None or number is not None:
+        _page(log, lang, page, number, stepwise)
+        return
     with reported(lang), contextlib.ExitStack() as held:
         chosen, catalog = translations(lang)
         pause = None
@@ -85,7 +98,8 @@ def replay(log: str, lang: str | None, stepwise: bool) -> None:
             # are understood in every language).
             prompt = catalog.gettext("Press Enter for the next roll, or q to stop...")
             pause = functools.partial(_pause, prompt, keys, _stop_words(catalog))
-        printer = Printer(Narrator(catalog, chosen), sys.stdout, pause)
+        narrator = (ChanceNarrator if odds else Narrator)(catalog, chosen)
+        printer = Printer(narrator, sys.stdout, pause)
         with open_log(log) as (stream, source):
             try:
                 try:
@@ -106,6 +120,36 @@ def replay(log: str, lang: str | None, stepwise: bool) -> None:
             if not seen:
                 # Translators: an error. {source}: the log's file name, or <stdin>.
                 raise EmptyLogError("{source} is empty: it holds no events", source=source)
+
+
+def _page(log: str, lang: str | None, page: str | None, number: int | None,
+          stepwise: bool) -> None:
+    """``aces replay --html``: the page of one game, written whole or not at all."""
+    from aces.log import read
+    from aces.page.html import render, write_atomically
+    from aces.page.replay import PageCollector
+    from aces.walk import drive
+
+    with reported(lang):
+        chosen, _ = translations(lang)
+        if page is None:
+            # Translators: an error of "aces replay"; keep the options as they are.
+            raise OptionError("--game chooses the game of a page: use it with --html FILE")
+        if stepwise:
+            # Translators: an error of "aces replay"; keep the options as they are.
+            raise OptionError("--step and --html cannot go together: a page has its own"
+                              " controls")
+        with open_log(log) as (stream, source):
+            data = drive(read(stream, source), source, PageCollector(number, source, chosen),
+                         allow_unfinished=True, allow_unsettled=False)
+        text = render(data)
+        try:
+            write_atomically(page, text)
+        except OSError as exc:
+            # Translators: an error of "aces replay --html". {file}: the page's
+            # file name; {reason}: the system's reason.
+            raise AcesError("cannot write {file}: {reason}", file=page,
+                            reason=os_reason(exc)) from None
 
 
 class _Stopped(Exception):  # noqa: N818 - a request to stop, not an error

@@ -64,10 +64,14 @@ QUICK_EXACT_STATES: t.Final = 100_000
 @click.option("--exact/--no-exact", "with_exact", default=None,
               help="Show the exact answers beside the estimates (default: when quick).")
 @click.option("--json", "as_json", is_flag=True, help="Write the results as JSON.")
+@click.option("--html", "page", metavar="FILE", default=None,
+              help="Write instead an offline web page where a class runs the simulation in"
+                   " the browser, beside the exact values (Aces in the Pot).")
 @lang_option
 def simulate(players: int, games: int, seed: int | None, game_name: str, finish: str | None,
              chips: int | None, dice_each: int | None, threes: bool, threes_to: str | None,
-             with_exact: bool | None, as_json: bool, lang: str | None) -> None:
+             with_exact: bool | None, as_json: bool, page: str | None,
+             lang: str | None) -> None:
     """Play many games at once and estimate each seat's chance to win.
 
     Seats are counted from the player who rolls first after the opening, as
@@ -96,6 +100,9 @@ def simulate(players: int, games: int, seed: int | None, game_name: str, finish:
     from aces.simulate import check_games, simulation
     from aces.simulate.stats import summarize
 
+    if page is not None:
+        _page(page, players, game_name, finish, chips, lang)
+        return
     with reported(lang):
         chosen, catalog = translations(lang)
         with numbers_in_errors(chosen):
@@ -324,3 +331,28 @@ def _interval(interval: tuple[float, float], lang: str, catalog: gettext.NullTra
     # Translators: the two ends of a confidence interval, e.g. "25.9% to 26.3%".
     return catalog.gettext("{low} to {high}").format(
         low=percent(interval[0], lang, 2), high=percent(interval[1], lang, 2))
+
+
+def _page(page: str, players: int, game_name: str, finish: str | None, chips: int | None,
+          lang: str | None) -> None:
+    """``aces simulate --html``: the simulation page, written whole or not at all."""
+    from aces.errors import AcesError, os_reason
+    from aces.odds import check_players
+    from aces.page.html import render_simulation, write_atomically
+    from aces.page.simulation import collect
+
+    with reported(lang):
+        chosen, _ = translations(lang)
+        if game_name != "pot":
+            # Translators: an error of "aces simulate --html"; keep the option.
+            raise OptionError("the simulation page is for Aces in the Pot: leave out --game")
+        check_players(players)
+        if chips is not None and chips < 1:
+            raise OptionError("each player needs at least 1 chip, not {chips}", chips=chips)
+        data = collect(players, chips or 2, t.cast("t.Any", finish or "last-chip"), chosen)
+        try:
+            write_atomically(page, render_simulation(data))
+        except OSError as exc:
+            raise AcesError("cannot write {file}: {reason}", file=page,
+                            reason=os_reason(exc)) from None
+

@@ -4,7 +4,9 @@
 * :mod:`aces.odds.finish` — the finish with one chip, in closed form;
 * :mod:`aces.odds.chain` — the whole game as an absorbing Markov chain,
   built from the rules' own functions;
-* :mod:`aces.odds.solve` — win chances by seat and the game's length.
+* :mod:`aces.odds.solve` — win chances by seat and the game's length;
+* :mod:`aces.odds.position` — each player's chance from any moment of a
+  game (both games), one solve per table.
 
 :func:`exact` puts them together for ``aces odds``; :func:`check_size`
 says in advance whether a game is small enough to solve.

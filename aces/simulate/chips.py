@@ -40,13 +40,22 @@ if t.TYPE_CHECKING:
     from aces.rules import pot
     from aces.simulate.batch import Rolls
 
-__all__ = ["CHECK_EVERY", "ChipEngine"]
+__all__ = ["CHECK_EVERY", "ChipEngine", "ChipStart"]
 
 #: Rolls between two sweeps for finished games.
 CHECK_EVERY: t.Final = 8
 
 _OUTCOME: t.Final = np.array(OUTCOME_INDEX, dtype=np.intp)
 _SIXES: t.Final = np.array([o.sixes for o in OUTCOMES], dtype=np.int16)
+
+
+class ChipStart(t.NamedTuple):
+    """A position to play games on from: chips by seat, the roller, the try so far."""
+
+    hands: tuple[int, ...]
+    turn: int
+    trying: bool = False
+    tries: int = 0
 
 
 @dataclass(frozen=True, eq=False)
@@ -56,6 +65,8 @@ class ChipEngine:
     seats: int
     chips: int
     finish: pot.Finish
+    #: Where every game starts; ``None``: everyone holds ``chips``, seat 0 rolls.
+    start: ChipStart | None = None
 
     def play(self, games: NDArray[np.int64], rolls: Rolls) -> Iterator[Finished]:
         """Play a batch of games to their ends, yielding them as they finish."""
@@ -80,13 +91,14 @@ class _Batch:
         self.engine = engine
         self.to_pot, self.to_left = settle_tables(engine.finish)
         n = engine.seats
-        self.hands = np.full((games, n), engine.chips, dtype=np.int16)
-        self.in_play = np.full(games, n * engine.chips, dtype=np.int64)
-        self.holders = np.full(games, n, dtype=np.int64)
+        start = engine.start or ChipStart((engine.chips,) * n, 0)
+        self.hands = np.tile(np.array(start.hands, dtype=np.int16), (games, 1))
+        self.in_play = np.full(games, sum(start.hands), dtype=np.int64)
+        self.holders = np.full(games, sum(1 for held in start.hands if held), dtype=np.int64)
         #: The roller, the holder making a try, or (once over) the winner.
-        self.turn = np.zeros(games, dtype=np.int64)
-        self.trying = np.zeros(games, dtype=bool)
-        self.tries = np.zeros(games, dtype=np.int64)
+        self.turn = np.full(games, start.turn, dtype=np.int64)
+        self.trying = np.full(games, start.trying, dtype=bool)
+        self.tries = np.full(games, start.tries, dtype=np.int64)
         #: The roll that ended the game; 0 while it goes on.
         self.over_at = np.zeros(games, dtype=np.int64)
 

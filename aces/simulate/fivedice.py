@@ -194,6 +194,9 @@ class FiveDiceEngine:
     dice: int
     threes: bool
     threes_to: fivedice.Policy
+    #: Where every game starts: dice by seat and the roller; ``None``:
+    #: everyone holds ``dice`` and seat 0 rolls.
+    start: tuple[tuple[int, ...], int] | None = None
 
     def play(self, games: NDArray[np.int64], rolls: Dice) -> Iterator[Finished]:
         """Play a batch of games to their ends, yielding them as they finish."""
@@ -220,9 +223,10 @@ class Batch:
     def __init__(self, engine: FiveDiceEngine, games: int) -> None:
         self.engine = engine
         n = engine.seats
-        self.held = np.full(games * n, engine.dice, dtype=np.int64)
-        self.turn = np.zeros(games, dtype=np.int64)
-        self.in_play = np.full(games, n * engine.dice, dtype=np.int64)
+        hands, roller = engine.start or ((engine.dice,) * n, 0)
+        self.held = np.tile(np.array(hands, dtype=np.int64), games)
+        self.turn = np.full(games, roller, dtype=np.int64)
+        self.in_play = np.full(games, sum(hands), dtype=np.int64)
         self.turns = np.zeros(games, dtype=np.int64)
         #: The seat to the left, and to the right, of each seat.
         self._left = np.roll(np.arange(n), -1)

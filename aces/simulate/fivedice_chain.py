@@ -44,8 +44,10 @@ from aces.simulate import Exact
 if t.TYPE_CHECKING:
     from collections.abc import Iterator
 
-__all__ = ["MAX_BRANCHES", "MAX_STATES", "Branch", "Chain", "branch_count", "build", "solvable",
-           "solve", "state_count"]
+    from numpy.typing import NDArray
+
+__all__ = ["MAX_BRANCHES", "MAX_STATES", "Branch", "Chain", "branch_count", "build",
+           "loss_values", "solvable", "solve", "state_count"]
 
 #: The most states a chain may have: the solver holds a square matrix of
 #: them for every seat (six players with one die each have 462 states).
@@ -202,14 +204,43 @@ def _branch(state: fivedice.FiveDiceState, roll: Roll, chance: Fraction,
 
 
 def solve(chain: Chain) -> Exact:
-    """Each seat's chance to lose, the game's length in rolls, and rolls per turn.
+    """Each seat's chance to lose, the game's length in rolls, and rolls per turn."""
+    steps, ending, turns_end = _system(chain)
+    loses = _losses(steps, ending, chain.players)[chain.start]
+    step = steps[0].real
+    rolls = np.linalg.solve(step, np.ones(len(chain.states)))
+    squares = np.linalg.solve(step, 2 * rolls - 1)
+    turns = np.linalg.solve(step, turns_end)
+    mean = float(rolls[chain.start])
+    return Exact(
+        win_by_seat=[float(x) for x in loses],
+        expected_rolls=mean,
+        sd_rolls=math.sqrt(max(float(squares[chain.start]) - mean * mean, 0.0)),
+        rolls_per_turn=mean / float(turns[chain.start]),
+    )
+
+
+def loss_values(chain: Chain) -> NDArray[np.float64]:
+    """For every state, the chance that each seat (counted from the roller) loses.
+
+    One solve answers every state at once: the odds of any moment of a
+    game are a row of this table, turned round to the roller's seat.
+    """
+    steps, ending, _ = _system(chain)
+    return _losses(steps, ending, chain.players)
+
+
+def _system(chain: Chain) -> tuple[NDArray[np.complex128], NDArray[np.float64],
+                                   NDArray[np.float64]]:
+    """The chain's equations, one system per frequency over the seats.
 
     The chances that each seat (counted from the roller) loses from a state
     are the roller's own on the rolls that end the game, plus those of the
     next state turned round by the next roller's seat. Turning round is a
     cyclic shift, which the discrete Fourier transform over the seats makes
     a product: one system of the chain's size for each seat, instead of one
-    as many times bigger.
+    as many times bigger. Also the chance, from each state, that a roll
+    ends the turn.
     """
     n, size = chain.players, len(chain.states)
     turned = np.exp(-2j * np.pi * np.arange(n) / n)  # a shift by one seat, by frequency
@@ -225,16 +256,11 @@ def solve(chain: Chain) -> Exact:
             else:
                 steps[:, s, branch.state] -= p * turned**branch.rotation
     steps += np.eye(size)
-    by_frequency = np.linalg.solve(steps, np.broadcast_to(ending, (n, size))[..., None])
-    loses = np.fft.ifft(by_frequency[:, chain.start, 0]).real
-    step = steps[0].real
-    rolls = np.linalg.solve(step, np.ones(size))
-    squares = np.linalg.solve(step, 2 * rolls - 1)
-    turns = np.linalg.solve(step, turns_end)
-    mean = float(rolls[chain.start])
-    return Exact(
-        win_by_seat=[float(x) for x in loses],
-        expected_rolls=mean,
-        sd_rolls=math.sqrt(max(float(squares[chain.start]) - mean * mean, 0.0)),
-        rolls_per_turn=mean / float(turns[chain.start]),
-    )
+    return steps, ending, turns_end
+
+
+def _losses(steps: NDArray[np.complex128], ending: NDArray[np.float64],
+            n: int) -> NDArray[np.float64]:
+    by_frequency = np.linalg.solve(steps, np.broadcast_to(ending, (n, len(ending)))[..., None])
+    loses: NDArray[np.float64] = np.fft.ifft(by_frequency[:, :, 0], axis=0).real.T
+    return loses

@@ -18,6 +18,11 @@
     translation catalogs.
 ``.. aces-commands::``
     The command reference, by sphinx-click, in the build's language.
+``.. aces-replay-page:: replays/three-players.jsonl`` and ``.. aces-simulation-page:: 4``
+    The replay page of a log (``aces replay --html``) and the simulation page
+    (``aces simulate --html``), opening in the build's language, written into
+    the site's ``_aces`` folder and shown in a frame with a link to open them
+    alone.
 ``.. aces-stats:: LOG...`` and ``.. aces-api::``
     A class's logs pooled by ``aces stats``, and the reference of the
     public API (:mod:`aces.sphinxext.experiment`).
@@ -54,11 +59,14 @@ if t.TYPE_CHECKING:
     from aces.walkthrough import Part
 
 __all__ = [
+    "PAGES_FOLDER",
     "TEXT_ONLY",
     "CommandsDirective",
     "LanguageDirective",
     "OutputDirective",
     "PlotDirective",
+    "ReplayPageDirective",
+    "SimulationPageDirective",
     "TableDirective",
     "WalkthroughDirective",
     "language",
@@ -89,6 +97,7 @@ def _failed(env: BuildEnvironment, docname: str, message: str) -> None:
 
 def _purge(app: Sphinx, env: BuildEnvironment, docname: str) -> None:
     _failures(env).pop(docname, None)
+    _pages(env).pop(docname, None)
 
 
 def _merge(app: Sphinx, env: BuildEnvironment, docnames: set[str],
@@ -96,6 +105,9 @@ def _merge(app: Sphinx, env: BuildEnvironment, docnames: set[str],
     for docname, messages in _failures(other).items():
         if docname in docnames:
             _failures(env)[docname] = messages
+    for docname, pages in _pages(other).items():
+        if docname in docnames:
+            _pages(env)[docname] = pages
 
 
 def _started(app: Sphinx) -> None:
@@ -360,6 +372,110 @@ class CommandsDirective(_AcesDirective):
         return reference(self, self.lang)
 
 
+# -- Pages a class opens in a browser ----------------------------------------------
+
+
+#: Where the pages embedded in the documentation are written, in each site.
+PAGES_FOLDER: t.Final = "_aces"
+
+
+def _pages(env: BuildEnvironment) -> dict[str, dict[str, str]]:
+    """The pages each document embeds, by file name, kept with the environment
+    and written out when the build is done (see :func:`_write_pages`)."""
+    found: dict[str, dict[str, str]] | None = getattr(env, "aces_pages", None)
+    if found is None:
+        found = {}
+        env.aces_pages = found  # type: ignore[attr-defined]
+    return found
+
+
+def _write_pages(app: Sphinx, exception: Exception | None) -> None:
+    """Write every embedded page beside the site's own, for the pages that show it."""
+    if exception is not None or app.builder.name in TEXT_ONLY:
+        return
+    from aces.page.html import write_atomically
+
+    folder = Path(app.outdir) / PAGES_FOLDER
+    folder.mkdir(parents=True, exist_ok=True)
+    for pages in _pages(app.env).values():
+        for name, text in pages.items():
+            write_atomically(str(folder / name), text)
+
+
+class _PageDirective(_AcesDirective):
+    """What the directives that embed a page share: the frame and its link."""
+
+    def embed(self, name: str, text: str, title: str) -> list[nodes.Node]:
+        """The page in a frame, with a link that opens it on its own."""
+        import html
+
+        _pages(self.env).setdefault(self.env.docname, {})[name] = text
+        depth = self.env.docname.count("/")
+        uri = html.escape("../" * depth + f"{PAGES_FOLDER}/{name}", quote=True)
+        label = html.escape(title, quote=True)
+        # Translators: under a page embedded in the documentation (a replay or
+        # a simulation), the link that opens it alone, for a projector.
+        opener = html.escape(_catalog(self.lang).gettext("Open it on a page of its own"))
+        raw = (f'<figure class="aces-page"><iframe src="{uri}" title="{label}" loading="lazy"'
+               f' style="width: 100%; height: 42rem; border: 1px solid #767676"></iframe>'
+               f'<figcaption><a href="{uri}">{opener}</a></figcaption></figure>')
+        return [nodes.raw("", raw, format="html")]
+
+
+class ReplayPageDirective(_PageDirective):
+    """``.. aces-replay-page:: LOG``: the replay page of a log (``aces replay --html``),
+    opening in the build's language."""
+
+    required_arguments = 1
+    final_argument_whitespace = True
+
+    def run(self) -> list[nodes.Node]:
+        from aces.errors import AcesError
+        from aces.log import read
+        from aces.page.html import render
+        from aces.page.replay import PageCollector
+        from aces.walk import drive
+
+        name = self.arguments[0]
+        path = Path(self.env.srcdir, self.config.aces_log_root, name).resolve()
+        self.env.note_dependency(str(path))
+        lang = self.lang
+        try:
+            with path.open("rb") as stream:
+                data = drive(read(stream, name), name, PageCollector(None, name, lang))
+        except OSError as exc:
+            self.fail(f"cannot read the log {name} ({path}): {exc.strerror or exc}")
+        except AcesError as exc:
+            self.fail(f"the log is not valid: {exc.render()}")
+        if self.text_only:
+            return []
+        page = f"replay-{path.stem}-{lang}.html"
+        return self.embed(page, render(data), data["start"]["text"][lang][0])
+
+
+class SimulationPageDirective(_PageDirective):
+    """``.. aces-simulation-page:: 4``: the simulation page (``aces simulate --html``)
+    for that many players, with two chips each, in the build's language."""
+
+    required_arguments = 1
+
+    def run(self) -> list[nodes.Node]:
+        from aces.errors import AcesError
+        from aces.page.html import render_simulation
+        from aces.page.simulation import collect
+
+        if self.text_only:
+            return []
+        lang = self.lang
+        try:
+            players = int(self.arguments[0])
+            data = collect(players, 2, "last-chip", lang)
+        except (ValueError, AcesError) as exc:
+            self.fail(f"no simulation page for {self.arguments[0]!r}: {exc}")
+        page = f"simulation-{players}-{lang}.html"
+        return self.embed(page, render_simulation(data), data["labels"][lang]["title"])
+
+
 def setup(app: Sphinx) -> ExtensionMetadata:
     """Register the directives and the role."""
     import matplotlib
@@ -379,6 +495,8 @@ def setup(app: Sphinx) -> ExtensionMetadata:
     app.add_directive("aces-output", OutputDirective)
     app.add_directive("aces-language", LanguageDirective)
     app.add_directive("aces-commands", CommandsDirective)
+    app.add_directive("aces-replay-page", ReplayPageDirective)
+    app.add_directive("aces-simulation-page", SimulationPageDirective)
     from aces.sphinxext.experiment import ApiDirective, StatsDirective
 
     app.setup_extension("sphinx.ext.autodoc")
@@ -388,4 +506,5 @@ def setup(app: Sphinx) -> ExtensionMetadata:
     app.connect("env-purge-doc", _purge)
     app.connect("env-merge-info", _merge)
     app.connect("build-finished", _finish)
+    app.connect("build-finished", _write_pages)
     return {"version": __version__, "parallel_read_safe": True, "parallel_write_safe": True}

@@ -19,6 +19,7 @@ import typing as t
 import numpy as np
 
 from aces.cli._numbers import decimal, integer, percent
+from aces.errors import N_
 from aces.odds.outcomes import CHANCES, OUTCOMES
 from aces.sphinxext import lessons as les
 from aces.sphinxext.quantities import CALL, SpecError, named
@@ -154,10 +155,28 @@ def _nothing(c: _Context, count: int) -> tuple[Figure, str]:
                      " {exact}.").format(count=integer(count, c.lang), exact=c.pct(p, 1))
 
 
+#: The outcomes of a roll as a bar's label under the plot, short enough for two lines of
+#: ten characters, in the order of aces.odds.outcomes.OUTCOMES. Their own messages, so that
+#: no translation is cut to fit.
+OUTCOME_LABELS: t.Final = (
+    # Translators: a plot's label under a bar, at most about 20 characters: neither die
+    # shows 1 or 6.
+    N_("nothing happens"),
+    # Translators: a plot's label under a bar: exactly one die shows 1, none shows 6.
+    N_("one ace"),
+    # Translators: a plot's label under a bar: both dice show 1.
+    N_("two aces"),
+    # Translators: a plot's label under a bar: exactly one die shows 6, none shows 1.
+    N_("one six"),
+    # Translators: a plot's label under a bar: both dice show 6.
+    N_("two sixes"),
+    # Translators: a plot's label under a bar: one die shows 1 and the other 6.
+    N_("an ace and a six"),
+)
+
+
 @_named("outcomes")
 def _outcomes(c: _Context, count: int) -> tuple[Figure, str]:
-    from aces.cli.odds import OUTCOME_NAMES
-
     _ = c._
     figure, axes = _figure()
     found = np.bincount(les.outcome_codes(count), minlength=len(OUTCOMES)) / count
@@ -168,7 +187,7 @@ def _outcomes(c: _Context, count: int) -> tuple[Figure, str]:
     axes.bar(where + 0.2, found, 0.4, color=SIMULATED,
              label=_("simulated ({count})").format(count=integer(count, c.lang)))
     # Two short lines under each bar rather than one long one that runs into the next.
-    axes.set_xticks(where, [textwrap.fill(_(name).split(" (")[0], 10) for name in OUTCOME_NAMES],
+    axes.set_xticks(where, [textwrap.fill(_(label), 10) for label in OUTCOME_LABELS],
                     fontsize="small")
     _percent_axis(c, axes)
     axes.set_ylabel(_("chance"))

@@ -8,13 +8,16 @@ from pathlib import Path
 import click
 from babel.messages.extract import extract_from_file
 
+from aces.cli import cli
 from aces.cli._click_messages import (
     MESSAGES,
     METAVARS,
     NUMBER_NAMES,
+    PLACEHOLDERS,
     RENAMED,
     TYPE_METAVARS,
 )
+from aces.cli._language import commands, translated
 from aces.i18n import translations
 
 #: A message click looks up through a variable (``_(extra["required"])``),
@@ -74,3 +77,16 @@ def test_the_names_of_numbers_are_clicks_number_types() -> None:
     nb = translations("nb")
     for name in NUMBER_NAMES.values():
         assert nb.gettext(name) != name, name
+
+
+def test_every_placeholder_aces_names_is_translated() -> None:
+    """A placeholder left in English would stand in a Norwegian usage line and in
+    click's "missing argument" error ("manglar argumentet «LOG»")."""
+    nn = translations("nn")
+    placeholders = {p.metavar for command in commands(cli) for p in command.params
+                    if p.metavar and p.name != "lang"}
+    assert placeholders <= {*PLACEHOLDERS, *TYPE_METAVARS.values()}
+    shown = {p.metavar for command in commands(translated(cli, nn.gettext))
+             for p in command.params if p.metavar}
+    assert {"LOGG", "LOGG...", "NAMN|N"} <= shown
+    assert not {"LOG", "LOG...", "NAMES|N"} & shown

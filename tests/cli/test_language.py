@@ -85,19 +85,19 @@ def test_the_help_of_aces_in_nynorsk() -> None:
                                  {"LC_ALL": "nn_NO.UTF-8"}])
 def test_the_locale_chooses_nynorsk(env: dict[str, str | None]) -> None:
     result = run("replay", "--help", env=env)
-    assert result.stdout.startswith("Bruk: aces replay [VAL] LOG")
+    assert result.stdout.startswith("Bruk: aces replay [VAL] LOGG")
 
 
 @pytest.mark.parametrize("env", [{"LANG": "nb_NO.UTF-8"}, {"LANG": "no_NO.UTF-8"},
                                  {"LANGUAGE": "no"}])
 def test_norwegian_without_nynorsk_named_is_bokmal(env: dict[str, str | None]) -> None:
     result = run("replay", "--help", env=env)
-    assert result.stdout.startswith("Bruk: aces replay [VALG] LOG")
+    assert result.stdout.startswith("Bruk: aces replay [VALG] LOGG")
 
 
 def test_the_locale_chooses_norwegian_without_lang() -> None:
     result = run("replay", "--help", env={"LANG": "nb_NO.UTF-8"})
-    assert result.stdout.startswith("Bruk: aces replay [VALG] LOG")
+    assert result.stdout.startswith("Bruk: aces replay [VALG] LOGG")
 
 
 def test_lang_before_the_command_reaches_the_command(tmp_path: t.Any) -> None:
@@ -109,18 +109,18 @@ def test_lang_before_the_command_reaches_the_command(tmp_path: t.Any) -> None:
 
 
 @pytest.mark.parametrize(("args", "message"), [
-    (["replay"], "mangler argumentet «LOG»; prøv «aces replay --help» for å få hjelp"),
+    (["replay"], "mangler argumentet «LOGG»; prøv «aces replay --help» for å få hjelp"),
     (["walkthrough", "x", "--format", "html"],
      "ugyldig verdi for «--format»: «html» er ikke en av «markdown», «rst», «text»;"
      " prøv «aces walkthrough --help» for å få hjelp"),
     (["frobnicate"], "kommandoen «frobnicate» finnes ikke; prøv «aces --help» for å få hjelp"),
-    (["replay", "x", "--loud"],
-     "valget «--loud» finnes ikke; prøv «aces replay --help» for å få hjelp"),
+    (["replay", "x", "--frobnicate"],
+     "valget «--frobnicate» finnes ikke; prøv «aces replay --help» for å få hjelp"),
     (["replay", "x", "--lnag", "nb"],
      "valget «--lnag» finnes ikke (mente du «--lang»?); prøv «aces replay --help» for å få"
      " hjelp"),
     (["play", "--seed"],
-     "valget «--seed» trenger 1 verdi; prøv «aces play --help» for å få hjelp"),
+     "valget «--seed» trenger én verdi; prøv «aces play --help» for å få hjelp"),
     (["play", "--chips", "x"], "ugyldig verdi for «--chips»: «x» er ikke et gyldig heltall;"
      " prøv «aces play --help» for å få hjelp"),
     (["odds", "--players", "3", "--quantile", "x"],
@@ -159,7 +159,7 @@ def test_the_version_in_both_languages() -> None:
 
 
 @pytest.mark.parametrize(("args", "message"), [
-    (["replay"], "manglar argumentet «LOG»; prøv «aces replay --help» for å få hjelp"),
+    (["replay"], "manglar argumentet «LOGG»; prøv «aces replay --help» for å få hjelp"),
     (["play", "--chips", "x"], "ugyldig verdi for «--chips»: «x» er ikkje eit gyldig heiltal;"
      " prøv «aces play --help» for å få hjelp"),
     (["frobnicate"], "kommandoen «frobnicate» finst ikkje; prøv «aces --help» for å få hjelp"),

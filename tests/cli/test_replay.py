@@ -52,7 +52,7 @@ def test_the_three_player_example_in_nynorsk() -> None:
                 "Ada legg éin sjetong i potten.",
                 "Stillinga: Ada 1, Bo 2 og Cy 2; i potten: 1.",
                 "Cy sender éin sjetong til venstre, til Ada.",
-                "Berre éin sjetong er att i spel, og han har Ada. Sluttspelet byrjar.",
+                "Berre éin sjetong er att i spel, og det er Ada som har han. Sluttspelet byrjar.",
                 "Ada får eit forsøk og må klare tre kast utan seksar for å vinne potten.",
                 "Ada kastar 1-5 (kast 1 av 3 i forsøket); esset tel ikkje.",
                 "Forsøket er over: kast 2 gav to seksarar.",

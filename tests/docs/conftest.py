@@ -1,17 +1,14 @@
 """The documentation built once for the session, shared by its tests and the browser's;
-and the browser: Debian's Chromium driven by Playwright, reading the site from a local server.
-
-Where there is no Chromium the browser tests skip and say why; where
-``ACES_BROWSER_REQUIRED`` is set (``.ci/run`` sets it after installing
-Chromium) they fail instead. No browser is ever downloaded.
+and a local server the browser reads the site from. The browser is the suite's
+one harness (tests/browser.py, the session's ``browser`` fixture): Debian's
+Chromium driven by Playwright, never a downloaded one; where there is none the
+browser tests skip and say why, or fail where ``ACES_BROWSER_REQUIRED`` is set.
 """
 
 from __future__ import annotations
 
 import functools
 import importlib.util
-import os
-import shutil
 import threading
 import typing as t
 from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
@@ -25,7 +22,6 @@ if t.TYPE_CHECKING:
     from playwright.sync_api import Browser, Page
 
 ROOT: t.Final = Path(__file__).resolve().parent.parent.parent
-REQUIRED: t.Final = "ACES_BROWSER_REQUIRED"
 
 
 def load_tool() -> t.Any:
@@ -46,39 +42,6 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> dict[str, t.Any]:
     builds: dict[str, t.Any] = {result.name: result for result in tool.build(out)}
     builds["templates"] = tool.extract(out / "gettext")
     return builds
-
-
-def chromium() -> str | None:
-    """The system's Chromium (``$ACES_CHROMIUM`` or Debian's), if there is one."""
-    wanted = os.environ.get("ACES_CHROMIUM", "/usr/bin/chromium")
-    if Path(wanted).is_file() and os.access(wanted, os.X_OK):
-        return wanted
-    return shutil.which("chromium")
-
-
-def unavailable(reason: str) -> t.NoReturn:
-    """Skip with the reason, or fail where a browser is required."""
-    if os.environ.get(REQUIRED):
-        pytest.fail(f"{reason}, but {REQUIRED} is set: the browser tests must run here")
-    pytest.skip(reason)
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    executable = chromium()
-    if executable is None:
-        unavailable("no Chromium on this machine (apt-get install chromium)")
-    try:
-        from playwright.sync_api import sync_playwright
-    except ImportError:
-        unavailable("Playwright for Python is not installed (pip install -e '.[test]')")
-    with sync_playwright() as playwright:
-        launched = playwright.chromium.launch(executable_path=executable,
-                                              args=["--no-sandbox", "--disable-gpu"])
-        try:
-            yield launched
-        finally:
-            launched.close()
 
 
 class _Quiet(SimpleHTTPRequestHandler):

@@ -29,6 +29,7 @@ from aces.narrate import tell
 from aces.odds.finish import try_success
 from aces.odds.outcomes import CHANCES, Outcome
 from aces.rules import game_named
+from aces.sphinxext import PAGES_FOLDER
 
 from docsite import load_tool
 
@@ -66,9 +67,12 @@ def visible_text(page: Path) -> str:
 
 
 def pages(root: Path) -> list[Path]:
-    """The site's own pages: not the search page or the index Sphinx adds."""
+    """The site's own pages: not the search page or the index Sphinx adds, nor
+    the pages they embed (``_aces``: the replay and simulation pages, which
+    carry every language and are tested in tests/docs/test_embedded_pages.py)."""
     return [page for page in sorted(root.rglob("*.html"))
-            if page.name not in ("search.html", "genindex.html")]
+            if page.name not in ("search.html", "genindex.html")
+            and PAGES_FOLDER not in page.relative_to(root).parts]
 
 
 @pytest.mark.parametrize("name", [*(f"html-{lang}" for lang in LANGUAGES), "doctest"])

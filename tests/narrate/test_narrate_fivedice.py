@@ -322,7 +322,7 @@ def test_standings_count_every_die_in_hand_and_in_the_centre() -> None:
     ("nn", ["Femterningspelet, parti 2: Ada, Bo og Cy har éin terning kvar.",
             "Tap etter to parti: Ada 0, Bo 1 og Cy 1.",
             "Tap etter tre parti: Ada 0, Bo 1 og Cy 2.",
-            "Cy tapte flest parti: to av tre."]),
+            "Cy tapa flest parti: to av tre."]),
 ])
 def test_a_session_keeps_the_tally_of_games_lost(lang: str, expected: list[str]) -> None:
     lines = story(log_of(events_of(E3), events_of(BO_LOSES), events_of(E3)), lang)

@@ -1,0 +1,261 @@
+"""Each player's chance, in words: for ``aces replay --odds`` and the
+walkthroughs' turning points.
+
+:class:`ChanceTeller` follows the steps of a walk and, once a roll is
+settled, says every player's chance from that moment (to win the pot, or
+in the five-dice game, to lose), from :mod:`aces.odds.position`: exact
+where the game's chain is solved, an estimate with its margin where not.
+:func:`turning_points` picks the rolls that moved a chance most.
+
+>>> from aces.i18n import translations
+>>> from aces.narrate.voice import Voice
+>>> from aces.odds.position import Chances
+>>> voice = Voice(translations("nb"), "nb")
+>>> say_chances(voice, ("Ada", "Bo"), Chances((0.25, 0.75), True), "win")
+'Sjansen for å vinne potten: Ada 25,0\\xa0% og Bo 75,0\\xa0%.'
+"""
+
+from __future__ import annotations
+
+import functools
+import heapq
+import typing as t
+
+from babel.core import Locale
+from babel.numbers import format_percent
+
+from aces.events import GameStarted, Rolled
+from aces.narrate import Narrator
+
+if t.TYPE_CHECKING:
+    import gettext
+
+    from aces.narrate.voice import Voice
+    from aces.odds.position import Chances, PositionOdds
+    from aces.walk import Step
+
+__all__ = ["ChanceNarrator", "ChanceTeller", "Measure", "Moment", "Turn", "TurningPoints",
+           "measure_of", "percent", "percent_in", "say_chances", "say_turning_point",
+           "turning_points"]
+
+Measure = t.Literal["win", "lose"]
+
+
+@functools.cache
+def _pattern(locale: str) -> str:
+    """The locale's own percent pattern (``17 %`` in Norwegian) with one decimal."""
+    pattern = str(Locale.parse(locale).percent_formats[None].pattern)
+    last = pattern.rfind("0")
+    return pattern[:last + 1] + ".0" + pattern[last + 1:]
+
+
+def percent(voice: Voice, value: float) -> str:
+    """A chance as the language writes a percentage, to a tenth of a point."""
+    return percent_in(value, voice.locale)
+
+
+def percent_in(value: float, locale: str) -> str:
+    """A chance as the Babel ``locale`` writes a percentage, to a tenth of a point.
+
+    >>> percent_in(0.2454, "nb_NO"), percent_in(0.2454, "en")
+    ('24,5\xa0%', '24.5%')
+    """
+    return str(format_percent(value, _pattern(locale), locale=locale))
+
+
+def measure_of(game: str) -> Measure:
+    """What the chances of a game are chances of: winning the pot, or losing."""
+    return "win" if game == "pot" else "lose"
+
+
+def say_chances(voice: Voice, players: t.Sequence[str], chances: Chances,
+                measure: Measure) -> str:
+    """Every player's chance from one moment, as one line."""
+    v = voice
+    entries = [f"{name} {percent(v, p)}" for name, p in zip(players, chances.by_seat,
+                                                           strict=True)]
+    listed = v.names(entries)
+    if chances.exact:
+        if measure == "win":
+            # Translators: "aces replay --odds", after a roll. {players}: every
+            # player with the chance, as a list ("Ada 25.0 %, Bo 30.1 % ...").
+            return v.gettext("The chances to win the pot: {players}.").format(players=listed)
+        # Translators: as above, in the five-dice game, where one player loses.
+        # {players}: every player with the chance to lose, as a list.
+        return v.gettext("The chances to lose: {players}.").format(players=listed)
+    margin = percent(v, chances.margin)
+    if measure == "win":
+        # Translators: as above, for a game too large to solve: estimated by
+        # simulation. {margin}: the 95 % margin of each chance, in points;
+        # {players}: every player with the chance, as a list.
+        return v.gettext("The chances to win the pot, estimated to within ± {margin}:"
+                         " {players}.").format(players=listed, margin=margin)
+    # Translators: as above, in the five-dice game. {margin}: the 95 % margin;
+    # {players}: every player with the chance to lose, as a list.
+    return v.gettext("The chances to lose, estimated to within ± {margin}:"
+                     " {players}.").format(players=listed, margin=margin)
+
+
+class Moment(t.NamedTuple):
+    """A roll once it is settled, and each player's chance after it."""
+
+    number: int
+    roll: Rolled
+    chances: Chances
+
+
+class ChanceTeller:
+    """Follows a walk; after each settled roll, each player's chance from then on.
+
+    One solve serves every game of a table (:func:`aces.odds.position.odds_for`).
+    """
+
+    def __init__(self, *, exact_only: bool = False) -> None:
+        #: Say nothing of a game whose chances would only be estimated.
+        self.exact_only = exact_only
+        self.odds: PositionOdds | None = None
+        self.header: GameStarted | None = None
+        self._game: t.Any = None
+        self._roll: Rolled | None = None
+        self._number = 0
+        self._state: t.Any = None
+
+    def due(self, step: Step[t.Any]) -> bool:
+        """Whether ``step`` ends a settled roll whose chances are still to be said."""
+        return self._roll is not None and type(step.event) in (Rolled, GameStarted)
+
+    def take(self, step: Step[t.Any]) -> None:
+        """Follow one step of the walk."""
+        event = step.event
+        if type(event) is GameStarted:
+            from aces.odds.position import odds_of
+
+            self.header = event
+            self.odds = odds_of(event)
+            if self.exact_only and self.odds is not None and not self.odds.exact:
+                self.odds = None
+            self._game = step.game
+            self._number = 0
+            self._roll = None
+            return
+        if type(event) is Rolled:
+            self._number += 1
+            self._roll = event
+        self._state = step.state
+
+    def moment(self, *, over: bool = False) -> Moment | None:
+        """The roll just settled and the chances after it, once; ``None`` when
+        there is none, or when the game is over (unless ``over``)."""
+        roll, self._roll = self._roll, None
+        if roll is None or self.odds is None:
+            return None
+        if not over and self._game.next_roll(self._state) is None:
+            return None
+        return Moment(self._number, roll, self.odds.chances(self._state))
+
+    def start(self) -> Chances:
+        """The chances before the first roll of the game."""
+        assert self.odds is not None
+        assert self.header is not None
+        return self.odds.chances(self._game.start(self.header))
+
+    def line(self, voice: Voice) -> str | None:
+        """The chances of the roll just settled, in words."""
+        moment = self.moment()
+        if moment is None or self.header is None:
+            return None
+        return say_chances(voice, self.header.players, moment.chances,
+                           measure_of(self.header.game))
+
+
+def say_turning_point(voice: Voice, players: t.Sequence[str], moment: Moment, seat: int,
+                      was: float, now: float, measure: Measure) -> str:
+    """One turning point of a game: the roll, and whose chance it moved how."""
+    v = voice
+    values = {"number": v.number(moment.number), "player": moment.roll.player,
+              "dice": v.dice(moment.roll.dice), "mover": players[seat],
+              "before": percent(v, was), "after": percent(v, now)}
+    if measure == "win":
+        # Translators: a turning point in "aces walkthrough". {number}: the
+        # roll's number in the game; {player} rolled {dice}; {mover}: the
+        # player whose chance moved; {before}, {after}: percentages.
+        return v.gettext("Roll {number}, {player}'s {dice}: {mover}'s chance to win the pot"
+                         " went from {before} to {after}.").format(**values)
+    # Translators: as above, in the five-dice game, where one player loses.
+    # {number}: the roll; {player} rolled {dice}; {mover}: whose chance to
+    # lose moved; {before}, {after}: percentages.
+    return v.gettext("Roll {number}, {player}'s {dice}: {mover}'s chance to lose went from"
+                     " {before} to {after}.").format(**values)
+
+
+class ChanceNarrator(Narrator):
+    """The replay's narrator, with every player's chance after each settled roll
+    (``aces replay --odds``)."""
+
+    def __init__(self, catalog: gettext.NullTranslations, lang: str) -> None:
+        super().__init__(catalog, lang)
+        self.teller = ChanceTeller()
+
+    def visit(self, step: Step[t.Any]) -> None:
+        if self.teller.due(step):
+            self._chances()
+        self.teller.take(step)
+        super().visit(step)
+
+    def end(self) -> None:
+        self._chances()
+        super().end()
+
+    def _chances(self) -> None:
+        self.settle()
+        said = self.teller.line(self.voice)
+        if said is not None:
+            self.lines.append(said)
+
+
+class Turn(t.NamedTuple):
+    """A turning point: the roll, the seat whose chance it moved most, and
+    that chance before and after it."""
+
+    moment: Moment
+    seat: int
+    before: float
+    after: float
+
+
+class TurningPoints:
+    """The ``count`` rolls of a game that moved one player's chance most.
+
+    Fed one settled roll at a time, it keeps only the biggest moves so far,
+    so a game of any length costs the same memory.
+    """
+
+    def __init__(self, start: Chances, count: int = 3) -> None:
+        self.count = count
+        self._before = start
+        self._biggest: list[tuple[float, int, Turn]] = []
+
+    def add(self, moment: Moment) -> None:
+        """One more settled roll."""
+        was, now = self._before.by_seat, moment.chances.by_seat
+        seat = max(range(len(was)), key=lambda s: abs(now[s] - was[s]))
+        move = (abs(now[seat] - was[seat]), -moment.number,
+                Turn(moment, seat, was[seat], now[seat]))
+        if len(self._biggest) < self.count:
+            heapq.heappush(self._biggest, move)
+        else:
+            heapq.heappushpop(self._biggest, move)
+        self._before = moment.chances
+
+    def points(self) -> list[Turn]:
+        """The turning points so far, in the game's order."""
+        return sorted((turn for _, _, turn in self._biggest),
+                      key=lambda turn: turn.moment.number)
+
+
+def turning_points(moments: t.Iterable[Moment], start: Chances, count: int = 3) -> list[Turn]:
+    """The ``count`` rolls of ``moments`` that moved one player's chance most."""
+    points = TurningPoints(start, count)
+    for moment in moments:
+        points.add(moment)
+    return points.points()

@@ -1,0 +1,348 @@
+"""Each player's chance from any moment of a game, not only its start.
+
+A game's chain is solved once for its table (the players, and the chips
+and finish or the dice and variation): the solution holds every state's
+answer, so every position of a log is a look-up in it, not a new solve.
+:func:`odds_for` makes the right :class:`PositionOdds` for a header and
+:meth:`PositionOdds.chances` answers for a state of the rules.
+
+The opening is part of a game too: before it is decided, a player's chance
+is the chance of each seat to start, from the values rolled so far, times
+the solved chances with that seat rolling first.
+
+Where the chain is too large to solve (many players, or a full game of
+Aces with five dice each), the chances are estimated by playing games on
+from that very state with the simulation's engines, and carry the margin
+of a 95 % interval: ``exact`` says which.
+
+>>> from aces.events import SCHEMA, GameStarted
+>>> from aces.rules import pot
+>>> header = GameStarted(schema=SCHEMA, game="pot", players=("Ada", "Bo", "Cy"),
+...                      options=pot.options({}))
+>>> odds = odds_for(header)
+>>> state = pot.start(header)
+>>> [round(p, 4) for p in odds.chances(state).by_seat]      # before the opening
+[0.3333, 0.3333, 0.3333]
+"""
+
+from __future__ import annotations
+
+import functools
+import typing as t
+from fractions import Fraction
+
+import numpy as np
+
+from aces.dice import FACES
+
+if t.TYPE_CHECKING:
+    from numpy.typing import NDArray
+
+    from aces.events import GameStarted
+    from aces.odds.chain import Chain
+    from aces.rules.fivedice import FiveDiceState
+    from aces.rules.opening import Opening
+    from aces.rules.pot import PotState
+    from aces.simulate import fivedice_chain
+
+__all__ = ["ESTIMATE_GAMES", "GAMES", "Chances", "FiveDiceOdds", "PositionOdds", "PotOdds",
+           "odds_for", "odds_of", "starters"]
+
+#: Games played on from each position whose chances are estimated: a
+#: margin of under 2 points at a chance of one half.
+ESTIMATE_GAMES: t.Final = 3000
+#: Seed of the estimates, so that a page written twice is the same page.
+ESTIMATE_SEED: t.Final = 20261201
+
+
+class Chances(t.NamedTuple):
+    """Each seat's chance from one moment: to win the pot, or in the
+    five-dice game, to lose."""
+
+    by_seat: tuple[float, ...]
+    #: Solved exactly, or estimated by simulation.
+    exact: bool
+    #: Half the width of the 95 % interval of an estimate; 0 when exact.
+    margin: float = 0.0
+
+
+class PositionOdds(t.Protocol):
+    """Answers for every state of one table's games."""
+
+    #: ``True`` when the chances are the chain's exact solution.
+    exact: bool
+
+    def chances(self, state: t.Any) -> Chances:
+        """Each seat's chance from ``state``, a state of the rules."""
+        ...
+
+
+#: The games whose odds are known here.
+GAMES: t.Final = ("pot", "five-dice")
+
+
+#: The largest tables whose chances are estimated: beyond, a game runs so
+#: long that playing thousands of them on from every roll of a log would
+#: cost minutes, and no chance is given at all.
+MAX_ESTIMATE_PLAYERS: t.Final = 12
+MAX_ESTIMATE_PIECES: t.Final = 60
+
+
+def odds_of(header: GameStarted) -> PositionOdds | None:
+    """:func:`odds_for` a game of :data:`GAMES` small enough to solve or to
+    estimate; ``None`` for any other (the replay and the page then say no
+    chance at all)."""
+    from aces.rules import game_named
+
+    if header.game not in GAMES:
+        return None
+    options = game_named(header.game).options(header.options)
+    pieces = len(header.players) * int(options.get("chips", options.get("dice", 1)))
+    odds = odds_for(header)
+    if not odds.exact and (len(header.players) > MAX_ESTIMATE_PLAYERS
+                           or pieces > MAX_ESTIMATE_PIECES):
+        return None
+    return odds
+
+
+def odds_for(header: GameStarted) -> PositionOdds:
+    """The odds of a game's every state: solved once for its table.
+
+    Solutions are kept for the few tables most recently asked for, so the
+    games of a session (the same table over and over) share one solve.
+    """
+    from aces.rules import game_named
+
+    game = game_named(header.game)
+    opts = game.options(header.options)
+    key = (header.game, len(header.players), tuple(sorted(opts.items())))
+    return _odds(key)
+
+
+@functools.lru_cache(maxsize=4)
+def _odds(key: tuple[str, int, tuple[tuple[str, t.Any], ...]]) -> PositionOdds:
+    game, players, items = key
+    opts = dict(items)
+    if game == "pot":
+        return PotOdds.of(players, int(opts["chips"]), opts["finish"])
+    return FiveDiceOdds.of(players, int(opts["dice"]), bool(opts["threes"]),
+                           opts["threes_to"])
+
+
+# -- The opening ----------------------------------------------------------------
+
+
+def starters(opening: Opening, values: dict[int, Fraction]) -> dict[int, Fraction]:
+    """The chance of each seat to win the opening, from the round so far.
+
+    ``values`` is the chance of each value a contender can roll. The
+    contenders still to roll are added one at a time, keeping the chance of
+    every highest value and the seats sharing it. A round that ends in a tie
+    is rolled again by those seats alone, all alike, so each of them starts
+    with the same chance.
+
+    >>> from aces.rules.opening import Opening
+    >>> die = {face: Fraction(1, 6) for face in range(1, 7)}
+    >>> starters(Opening((0, 1, 2), (4, 6)), die)      # Bo has 6, Cy still to roll
+    {1: Fraction(11, 12), 2: Fraction(1, 12)}
+    """
+    rolled = opening.values
+    ways: dict[tuple[int, tuple[int, ...]], Fraction] = {}
+    if rolled:
+        top = max(rolled)
+        seats = tuple(s for s, v in zip(opening.contenders, rolled, strict=False) if v == top)
+        ways[(top, seats)] = Fraction(1)
+    else:
+        ways[(0, ())] = Fraction(1)
+    for seat in opening.contenders[len(rolled):]:
+        after: dict[tuple[int, tuple[int, ...]], Fraction] = {}
+        for (top, seats), chance in ways.items():
+            for value, p in values.items():
+                step: tuple[int, tuple[int, ...]]
+                if value > top:
+                    step = (value, (seat,))
+                elif value == top:
+                    step = (top, (*seats, seat))
+                else:
+                    step = (top, seats)
+                after[step] = after.get(step, Fraction(0)) + chance * p
+        ways = after
+    chances: dict[int, Fraction] = {}
+    for (_, seats), chance in ways.items():
+        for seat in seats:
+            chances[seat] = chances.get(seat, Fraction(0)) + chance / len(seats)
+    return dict(sorted(chances.items()))
+
+
+def _totals(dice: int) -> dict[int, Fraction]:
+    """The chance of each total of ``dice`` dice."""
+    totals = {0: Fraction(1)}
+    for _ in range(dice):
+        after: dict[int, Fraction] = {}
+        for total, chance in totals.items():
+            for face in FACES:
+                after[total + face] = after.get(total + face, Fraction(0)) + chance / 6
+        totals = after
+    return totals
+
+
+def _through_opening(opening: Opening, values: dict[int, Fraction],
+                     from_seat: t.Callable[[int], Chances]) -> Chances:
+    """Chances before play: each starter's chances, weighed by its chance to start."""
+    total: NDArray[np.float64] | None = None
+    margins = 0.0
+    exact = True
+    for seat, chance in starters(opening, values).items():
+        answer = from_seat(seat)
+        row = float(chance) * np.array(answer.by_seat)
+        total = row if total is None else total + row
+        margins += float(chance) * answer.margin
+        exact = exact and answer.exact
+    assert total is not None
+    return Chances(tuple(float(p) for p in total), exact, margins)
+
+
+def _turned(row: NDArray[np.float64], rotation: int) -> tuple[float, ...]:
+    """A row by seat counted from the roller, as seats of the table."""
+    n = len(row)
+    return tuple(float(row[(seat - rotation) % n]) for seat in range(n))
+
+
+def _certain(seat: int, players: int) -> Chances:
+    return Chances(tuple(1.0 if s == seat else 0.0 for s in range(players)), True)
+
+
+# -- Aces in the Pot ------------------------------------------------------------
+
+
+class PotOdds:
+    """Aces in the Pot: the chain's values for every state, or estimates."""
+
+    def __init__(self, players: int, chips: int, finish: t.Any,
+                 chain: Chain | None, values: NDArray[np.float64] | None) -> None:
+        self.players = players
+        self.chips = chips
+        self.finish = finish
+        self.chain = chain
+        self.values = values
+        self.exact = chain is not None
+        self._estimates: dict[tuple[t.Any, ...], Chances] = {}
+
+    @classmethod
+    def of(cls, players: int, chips: int, finish: t.Any) -> PotOdds:
+        """Solve the table when it is small enough (as ``aces odds`` would)."""
+        from aces.odds import MAX_STATES, most_players
+        from aces.odds.chain import build, state_count
+        from aces.odds.solve import state_values
+
+        if players > most_players() or state_count(players, chips) > MAX_STATES:
+            return cls(players, chips, finish, None, None)
+        chain = build(players, chips, finish)
+        return cls(players, chips, finish, chain, state_values(chain))
+
+    def chances(self, state: PotState) -> Chances:
+        n = self.players
+        if state.phase == "over":
+            assert state.winner is not None
+            return _certain(state.winner, n)
+        if state.phase == "opening":
+            die = {face: Fraction(1, 6) for face in FACES}
+            return _through_opening(state.opening, die, lambda seat: self._play(
+                state.chips, seat, "play", 0))
+        return self._play(state.chips, state.turn, state.phase, state.try_rolls)
+
+    def _play(self, chips: tuple[int, ...], turn: int, phase: str, tries: int) -> Chances:
+        if self.chain is None or self.values is None:
+            return self._estimate(chips, turn, phase, tries)
+        n = self.players
+        relative = chips[turn:] + chips[:turn]
+        if phase == "try":
+            index = int(self.chain.try_start[sum(chips)]) + tries
+        else:
+            index = self.chain.index_of(relative)
+        return Chances(_turned(self.values[index, :n], turn), True)
+
+    def _estimate(self, chips: tuple[int, ...], turn: int, phase: str, tries: int) -> Chances:
+        from aces.simulate.chips import ChipEngine, ChipStart
+
+        key = (chips, turn, phase, tries)
+        if key not in self._estimates:
+            engine = ChipEngine(self.players, self.chips, self.finish,
+                                ChipStart(chips, turn, phase == "try", tries))
+            self._estimates[key] = _estimated(engine, 6 * 6)
+        return self._estimates[key]
+
+
+# -- Aces, the five-dice game ----------------------------------------------------
+
+
+class FiveDiceOdds:
+    """Aces: each seat's chance to lose, from the chain when it is small."""
+
+    def __init__(self, players: int, dice: int, threes: bool, threes_to: t.Any,
+                 chain: fivedice_chain.Chain | None,
+                 values: NDArray[np.float64] | None) -> None:
+        self.players = players
+        self.dice = dice
+        self.threes = threes
+        self.threes_to = threes_to
+        self.chain = chain
+        self.values = values
+        self.exact = chain is not None
+        self._index = {held: i for i, held in enumerate(chain.states)} if chain else {}
+        self._estimates: dict[tuple[t.Any, ...], Chances] = {}
+
+    @classmethod
+    def of(cls, players: int, dice: int, threes: bool, threes_to: t.Any) -> FiveDiceOdds:
+        from aces.simulate import fivedice_chain
+
+        shape = (players, dice, threes, threes_to)
+        if not fivedice_chain.solvable(*shape):
+            return cls(*shape, None, None)
+        chain = fivedice_chain.build(*shape)
+        return cls(*shape, chain, fivedice_chain.loss_values(chain))
+
+    def chances(self, state: FiveDiceState) -> Chances:
+        n = self.players
+        if state.phase == "over":
+            assert state.loser is not None
+            return _certain(state.loser, n)
+        if state.phase == "opening":
+            return _through_opening(state.opening, _totals(self.dice),
+                                    lambda seat: self._play(state.held, seat))
+        return self._play(state.held, state.turn)
+
+    def _play(self, held: tuple[int, ...], turn: int) -> Chances:
+        if self.values is None:
+            return self._estimate(held, turn)
+        relative = held[turn:] + held[:turn]
+        return Chances(_turned(self.values[self._index[relative]], turn), True)
+
+    def _estimate(self, held: tuple[int, ...], turn: int) -> Chances:
+        from aces.simulate.fivedice import FiveDiceEngine
+
+        key = (held, turn)
+        if key not in self._estimates:
+            engine = FiveDiceEngine(self.players, self.dice, self.threes, self.threes_to,
+                                    start=(held, turn))
+            self._estimates[key] = _estimated(engine, None)
+        return self._estimates[key]
+
+
+def _estimated(engine: t.Any, rolls: int | None) -> Chances:
+    """Chances from :data:`ESTIMATE_GAMES` games played on by ``engine``.
+
+    ``rolls`` is the number of equally likely rolls of an engine stepped by
+    rolls (Aces in the Pot), ``None`` for one that rolls dice (Aces).
+    """
+    from aces.simulate.batch import RandomRolls, tally
+    from aces.simulate.fivedice import FairDice
+    from aces.simulate.stats import wilson
+
+    rng = np.random.default_rng(ESTIMATE_SEED)
+    source: t.Any = FairDice(rng) if rolls is None else RandomRolls(rng, rolls)
+    counted = tally(engine, ESTIMATE_GAMES, source)
+    games = counted.games
+    margin = max((wilson(int(w), games).high - wilson(int(w), games).low) / 2
+                 for w in counted.wins)
+    return Chances(tuple(int(w) / games for w in counted.wins), False, margin)

@@ -1,0 +1,215 @@
+/* The replay page's script: it shows one moment of the game at a time, from the
+   data the package wrote. Every sentence, number and percentage comes from
+   that data; nothing here composes a sentence or knows a rule of the games.
+   Untrusted text (names, narration) only ever goes into textContent. */
+(function () {
+  "use strict";
+  var data = JSON.parse(document.getElementById("aces-data").textContent);
+  var count = data.rolls.length;
+  var pos = 0;
+  var lang = data.lang;
+  var timer = null;
+  var speeds = { slow: 3000, normal: 1500, fast: 600 };
+  var speed = "normal";
+  var PIPS = { 1: [[50, 50]], 2: [[25, 25], [75, 75]], 3: [[25, 25], [50, 50], [75, 75]],
+    4: [[25, 25], [75, 25], [25, 75], [75, 75]],
+    5: [[25, 25], [75, 25], [50, 50], [25, 75], [75, 75]],
+    6: [[25, 25], [75, 25], [25, 50], [75, 50], [25, 75], [75, 75]] };
+  var SVG = "http://www.w3.org/2000/svg";
+
+  function $(id) { return document.getElementById(id); }
+  function at(k) { return k === 0 ? data.start : data.rolls[k - 1]; }
+  function words() { return data.labels[lang]; }
+
+  function paragraphs(box, lines) {
+    box.textContent = "";
+    lines.forEach(function (line) {
+      var p = document.createElement("p");
+      p.textContent = line;
+      box.appendChild(p);
+    });
+  }
+
+  function die(value) {
+    var svg = document.createElementNS(SVG, "svg");
+    svg.setAttribute("viewBox", "0 0 100 100");
+    svg.setAttribute("aria-hidden", "true");
+    var face = document.createElementNS(SVG, "rect");
+    face.setAttribute("x", "4"); face.setAttribute("y", "4");
+    face.setAttribute("width", "92"); face.setAttribute("height", "92");
+    face.setAttribute("rx", "14"); face.setAttribute("fill", "#fff");
+    face.setAttribute("stroke", "#111"); face.setAttribute("stroke-width", "5");
+    svg.appendChild(face);
+    (PIPS[value] || []).forEach(function (xy) {
+      var pip = document.createElementNS(SVG, "circle");
+      pip.setAttribute("cx", String(xy[0])); pip.setAttribute("cy", String(xy[1]));
+      pip.setAttribute("r", "9"); pip.setAttribute("fill", "#111");
+      svg.appendChild(pip);
+    });
+    return svg;
+  }
+
+  function swatch(seat) {
+    var sample = document.querySelector("#chart .player-" + seat);
+    var svg = document.createElementNS(SVG, "svg");
+    svg.setAttribute("class", "swatch");
+    svg.setAttribute("viewBox", "0 0 40 10");
+    svg.setAttribute("aria-hidden", "true");
+    var line = document.createElementNS(SVG, "line");
+    line.setAttribute("x1", "0"); line.setAttribute("y1", "5");
+    line.setAttribute("x2", "40"); line.setAttribute("y2", "5");
+    line.setAttribute("stroke-width", "4");
+    if (sample) {
+      line.setAttribute("stroke", sample.getAttribute("stroke"));
+      var dash = sample.getAttribute("stroke-dasharray");
+      if (dash) { line.setAttribute("stroke-dasharray", dash); }
+    }
+    svg.appendChild(line);
+    return svg;
+  }
+
+  function labelAll() {
+    var w = words();
+    document.documentElement.lang = lang;
+    document.querySelectorAll("[data-label]").forEach(function (node) {
+      node.textContent = w[node.getAttribute("data-label")];
+    });
+    $("play").textContent = timer ? w.pause : w.play;
+    document.querySelectorAll("#speed option").forEach(function (option) {
+      option.textContent = w[option.value];
+    });
+    $("held-head").textContent = data.game === "pot" ? w.chips : w.dice;
+    $("chance-head").textContent = data.measure === "win" ? w.win : w.lose;
+    $("middle-head").textContent = data.game === "pot" ? w.pot : w.centre;
+    $("odds-note").textContent = data.start.chances === null ? w.no_odds
+      : (data.exact ? w.exact : w.estimated);
+    $("title").textContent = data.start.text[lang][0] || "";
+    document.querySelectorAll("#rolls li").forEach(function (item, k) {
+      item.querySelector("a").textContent = at(k).label[lang];
+      paragraphs(item.querySelector(".text"), at(k).text[lang]);
+    });
+  }
+
+  function show(k, announce) {
+    pos = Math.max(0, Math.min(count, k));
+    var now = at(pos);
+    var w = words();
+    $("position").textContent = now.label[lang];
+    var dice = $("dice");
+    dice.textContent = "";
+    (now.dice || []).forEach(function (value) { dice.appendChild(die(value)); });
+    var box = $("narration");
+    if (announce === false) { box.setAttribute("aria-live", "off"); }
+    paragraphs(box, now.text[lang]);
+    if (announce === false) { box.setAttribute("aria-live", "polite"); }
+    var body = $("seats");
+    body.textContent = "";
+    data.players.forEach(function (name, seat) {
+      var row = document.createElement("tr");
+      var head = document.createElement("th");
+      head.scope = "row";
+      head.appendChild(swatch(seat));
+      head.appendChild(document.createTextNode(name));
+      if (now.next === seat) {
+        row.setAttribute("aria-current", "true");
+        var note = document.createElement("span");
+        note.textContent = " (" + w.to_roll + ")";
+        head.appendChild(note);
+      }
+      var held = document.createElement("td");
+      held.className = "num";
+      held.textContent = String(now.held[seat]);
+      var chance = document.createElement("td");
+      chance.className = "num";
+      chance.textContent = now.shown ? now.shown[lang][seat] : "";
+      row.appendChild(head); row.appendChild(held); row.appendChild(chance);
+      body.appendChild(row);
+    });
+    $("middle").textContent = String(now.middle);
+    var marker = $("marker");
+    var x = count ? (pos / count) * 1000 : 0;
+    marker.setAttribute("x1", String(x)); marker.setAttribute("x2", String(x));
+    document.querySelectorAll("#rolls li").forEach(function (item, index) {
+      if (index === pos) { item.setAttribute("aria-current", "true"); }
+      else { item.removeAttribute("aria-current"); }
+    });
+    $("prev").disabled = pos === 0;
+    $("first").disabled = pos === 0;
+    $("next").disabled = pos === count;
+    $("last").disabled = pos === count;
+    var fragment = "#roll=" + pos + "&lang=" + lang;
+    if (location.hash !== fragment) { history.replaceState(null, "", fragment); }
+  }
+
+  function stop() {
+    if (timer) { clearInterval(timer); timer = null; }
+    $("play").textContent = words().play;
+    $("play").setAttribute("aria-pressed", "false");
+  }
+
+  function play() {
+    if (timer) { stop(); return; }
+    if (pos === count) { show(0); }
+    timer = setInterval(function () {
+      if (pos >= count) { stop(); return; }
+      show(pos + 1);
+    }, speeds[speed]);
+    $("play").textContent = words().pause;
+    $("play").setAttribute("aria-pressed", "true");
+  }
+
+  function fromFragment() {
+    var params = new URLSearchParams(location.hash.replace(/^#/, ""));
+    var wanted = params.get("lang");
+    if (wanted && data.languages.indexOf(wanted) >= 0 && wanted !== lang) {
+      lang = wanted;
+      $("language").value = lang;
+      labelAll();
+    }
+    var roll = parseInt(params.get("roll") || "", 10);
+    show(isNaN(roll) ? pos : roll);
+  }
+
+  var select = $("language");
+  data.languages.forEach(function (code) {
+    var option = document.createElement("option");
+    option.value = code;
+    option.textContent = data.labels[code].language_name;
+    select.appendChild(option);
+  });
+  select.value = lang;
+  select.addEventListener("change", function () {
+    lang = select.value;
+    labelAll();
+    show(pos, false);
+  });
+  $("speed").addEventListener("change", function () {
+    speed = $("speed").value;
+    if (timer) { stop(); play(); }
+  });
+  $("first").addEventListener("click", function () { stop(); show(0); });
+  $("prev").addEventListener("click", function () { stop(); show(pos - 1); });
+  $("next").addEventListener("click", function () { stop(); show(pos + 1); });
+  $("last").addEventListener("click", function () { stop(); show(count); });
+  $("play").addEventListener("click", play);
+  window.addEventListener("hashchange", fromFragment);
+  document.addEventListener("keydown", function (event) {
+    var tag = event.target && event.target.tagName;
+    if (tag === "SELECT" || event.altKey || event.ctrlKey || event.metaKey) { return; }
+    var key = event.key;
+    if (key === "ArrowRight") { stop(); show(pos + 1); }
+    else if (key === "ArrowLeft") { stop(); show(pos - 1); }
+    else if (key === "Home") { stop(); show(0); }
+    else if (key === "End") { stop(); show(count); }
+    else if (key === " " && tag !== "BUTTON" && tag !== "A") { play(); }
+    else { return; }
+    event.preventDefault();
+  });
+  $("controls").hidden = false;
+  $("stage").hidden = false;
+  document.body.classList.add("enhanced");
+  labelAll();
+  fromFragment();
+  document.body.setAttribute("data-ready", "true");
+  if (window.performance && performance.mark) { performance.mark("aces-ready"); }
+}());

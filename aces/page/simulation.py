@@ -1,0 +1,133 @@
+"""The simulation page: games played in the browser, beside their exact values.
+
+A pupil chooses the players and the finish, presses Run, and watches each
+seat's share of wins and the mean length of a game settle on the exact
+values as 1, 10, 100 ... 100,000 games are played. The page plays them by
+walking the transition table that :func:`aces.odds.chain.build` makes from
+the rules (the next state and the seat of the next roller for each state
+and outcome of a roll), and the outcome of each of the 36 rolls of two dice
+from :mod:`aces.odds.outcomes`: both exported here, with the chain's exact
+solution. The script only looks things up in those tables, so no rule of
+the game is written again in JavaScript.
+
+Without a script the page shows the exact values alone.
+"""
+
+from __future__ import annotations
+
+import typing as t
+
+from babel.core import Locale
+
+from aces.errors import OptionError
+from aces.i18n import LANGUAGES, translations
+
+if t.TYPE_CHECKING:
+    from aces.rules import pot
+
+__all__ = ["CHECKPOINTS", "FORMAT", "MOST_STATES", "collect", "labels", "table"]
+
+#: The version of the page's data.
+FORMAT: t.Final = 1
+#: The largest table a page carries: every count of players up to it is
+#: offered (two chips each: two to five players, some 2,000 states).
+MOST_STATES: t.Final = 2_500
+#: The counts of games the page reports, in order.
+CHECKPOINTS: t.Final = (1, 10, 100, 1_000, 10_000, 100_000)
+
+
+def labels(lang: str) -> dict[str, str]:
+    """The page's own words in one language."""
+    from aces.cli._common import finish_name
+
+    catalog = translations(lang)
+    _ = catalog.gettext
+    return {
+        "language_name": Locale.parse(lang).display_name or lang,
+        # Translators: the title of the simulation page, for a class.
+        "title": _("Aces in the Pot: which seat wins most often?"),
+        # Translators: on the simulation page; seat 1 is the first to roll.
+        "intro": _("Choose the players and the finish, and press Run: the browser plays"
+                   " game after game, and the share of games each seat wins settles on"
+                   " the exact chance. Seat 1 rolls first after the opening."),
+        "players": _("Players"),
+        "finish": _("Finish"),
+        "last-chip": finish_name("last-chip", _),
+        "last-holder": finish_name("last-holder", _),
+        "run": _("Run"),
+        "language": _("Language"),
+        "games": _("Games played"),
+        "rolls": _("Mean length (rolls)"),
+        "exact": _("Exact"),
+        "share": _("Share of wins"),
+        # Translators: under the bars of the simulation page.
+        "bars_hint": _("Each bar is a seat's share of the games played so far; the black"
+                       " line across it is the exact chance."),
+        # Translators: shown on the simulation page when scripts are off.
+        "no_script": _("The simulation needs JavaScript; here are the exact values."),
+    }
+
+
+def table(players: int, chips: int, finish: pot.Finish) -> dict[str, t.Any]:
+    """One game's transition table and exact values, as the page carries them."""
+    from aces.odds.chain import build
+    from aces.odds.solve import solve
+
+    chain = build(players, chips, finish)
+    answer = solve(chain)
+    return {
+        "players": players,
+        "finish": finish,
+        "size": chain.size,
+        "start": chain.start,
+        "next": chain.nxt.ravel().tolist(),
+        "turn": chain.rot.ravel().tolist(),
+        "exact": {"by_seat": [round(p, 6) for p in answer.win_by_seat],
+                  "rolls": round(answer.expected_rolls, 4)},
+    }
+
+
+def collect(players: int, chips: int, finish: pot.Finish, lang: str) -> dict[str, t.Any]:
+    """The page's data: a table for every count of players that fits, both finishes."""
+    from aces.odds.chain import state_count
+    from aces.odds.outcomes import OUTCOME_INDEX, OUTCOMES
+    from aces.rules import pot
+
+    if state_count(players, chips) > MOST_STATES:
+        # Translators: an error of "aces simulate --html". {players} and
+        # {chips}: the game asked for; {states}: the most states a page carries.
+        raise OptionError("a simulation page takes games of at most {states} states; --players"
+                          " {players} --chips {chips} has more: try fewer players or chips",
+                          states=MOST_STATES, players=players, chips=chips)
+    counts = list(range(pot.MIN_PLAYERS, players + 1))
+    while state_count(counts[-1] + 1, chips) <= MOST_STATES:
+        counts.append(counts[-1] + 1)
+    return {
+        "format": FORMAT,
+        "game": pot.NAME,
+        "chips": chips,
+        "players": players,
+        "finish": finish,
+        "rolls": len(OUTCOME_INDEX),
+        "outcomes": len(OUTCOMES),
+        "outcome_of_roll": list(OUTCOME_INDEX),
+        "checkpoints": list(CHECKPOINTS),
+        "tables": [table(n, chips, f) for n in counts for f in pot.FINISHES],
+        "lang": lang,
+        "languages": list(LANGUAGES),
+        "labels": {code: labels(code) for code in LANGUAGES},
+        "seats": {code: _seats(code, counts[-1]) for code in LANGUAGES},
+    }
+
+
+def _seats(lang: str, most: int) -> list[str]:
+    from babel.numbers import format_decimal
+
+    from aces.i18n import babel_locale
+
+    catalog = translations(lang)
+    # Translators: a seat on the simulation page, counted from 1 (the first
+    # to roll after the opening).
+    name = catalog.gettext("Seat {number}")
+    return [name.format(number=format_decimal(n, locale=babel_locale(lang)))
+            for n in range(1, most + 1)]

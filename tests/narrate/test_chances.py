@@ -1,0 +1,98 @@
+"""Each player's chance in words: ``aces replay --odds`` and the walkthroughs'
+turning points, held against the odds of every position."""
+
+from __future__ import annotations
+
+import re
+import typing as t
+from pathlib import Path
+
+import pytest
+
+from aces.events import GameStarted, Rolled
+from aces.i18n import translations
+from aces.log import read
+from aces.narrate.chances import percent, turning_points
+from aces.narrate.voice import Voice
+from aces.odds.position import odds_for
+from aces.walk import walk
+from aces.walkthrough import TURNING_POINTS, Aside, walkthrough
+
+from clitest import run
+
+REPLAYS = Path(__file__).resolve().parents[2] / "replays"
+
+
+def _settled(log: Path) -> tuple[GameStarted, list[t.Any]]:
+    """The header, and the state once each roll is settled."""
+    steps = list(walk(read(log.read_bytes().splitlines(keepends=True), "log"), "log"))
+    header = steps[0].event
+    assert isinstance(header, GameStarted)
+    states: list[t.Any] = []
+    for step in steps:
+        if isinstance(step.event, Rolled):
+            states.append(step.state)
+        elif states:
+            states[-1] = step.state
+    return header, states
+
+
+@pytest.mark.parametrize("lang", ["en", "nb", "nn"])
+def test_replay_odds_says_every_chance_after_every_roll(lang: str) -> None:
+    log = REPLAYS / "e1-last-chip.jsonl"
+    header, states = _settled(log)
+    odds = odds_for(header)
+    voice = Voice(translations(lang), lang)
+    plain = run("replay", str(log), "--lang", lang).stdout.splitlines()
+    told = run("replay", str(log), "--lang", lang, "--odds").stdout.splitlines()
+    added = [line for line in told if line not in plain]
+    # Every roll but the last, which ends the game, and nothing else.
+    assert len(added) == len(states) - 1
+    for line, state in zip(added, states, strict=False):
+        for seat, name in enumerate(header.players):
+            assert f"{name} {percent(voice, odds.chances(state).by_seat[seat])}" in line
+    # The narration itself is untouched, and each chance follows its roll's standings.
+    assert [line for line in told if line in plain] == plain
+    standings = [i for i, line in enumerate(told) if line.startswith(plain[12][:6])]
+    assert standings
+
+
+def test_replay_odds_of_a_game_too_large_says_it_is_an_estimate() -> None:
+    told = run("replay", str(REPLAYS / "five-dice-four-players.jsonl"), "--odds").stdout
+    assert "The chances to lose, estimated to within ±" in told
+
+
+def test_turning_points_are_the_rolls_that_moved_a_chance_most() -> None:
+    log = REPLAYS / "three-players.jsonl"
+    parts = walkthrough(read(log.read_bytes().splitlines(keepends=True), "log"), "log",
+                        translations("en"), "en")
+    asides = [part for part in parts if isinstance(part, Aside) and part.rule == TURNING_POINTS]
+    assert len(asides) == 1
+    named = [int(n) for n in re.findall(r"Roll (\d+),", asides[0].text)]
+    assert len(named) == 3
+    assert named == sorted(named)
+    header, states = _settled(log)
+    odds = odds_for(header)
+    before = odds.chances(pot_start(header))
+    moves = []
+    for number, state in enumerate(states, start=1):
+        now = odds.chances(state)
+        moves.append((max(abs(a - b) for a, b in zip(now.by_seat, before.by_seat,
+                                                      strict=True)), number))
+        before = now
+    biggest = sorted(moves, reverse=True)[:3]
+    assert sorted(number for _, number in biggest) == named
+    assert len(turning_points([], before)) == 0
+
+
+def pot_start(header: GameStarted) -> t.Any:
+    from aces.rules import pot
+
+    return pot.start(header)
+
+
+@pytest.mark.parametrize(("lang", "label"), [("nb", "Vendepunkter"), ("nn", "Vendepunkt")])
+def test_turning_points_in_norwegian(lang: str, label: str) -> None:
+    told = run("walkthrough", str(REPLAYS / "e1-last-chip.jsonl"), "--format", "text",
+               "--lang", lang).stdout
+    assert f"{label}: Kast " in " ".join(told.split())

@@ -1,0 +1,171 @@
+"""Chances from any state, held against the rules one roll ahead, the start-of-game
+solution, and simulation."""
+
+from __future__ import annotations
+
+import itertools
+import typing as t
+
+import msgspec
+import pytest
+
+from aces.events import SCHEMA, GameStarted
+from aces.odds import exact
+from aces.odds.outcomes import ROLLS
+from aces.odds.position import FiveDiceOdds, PotOdds, odds_for
+from aces.rules import Roll, fivedice, game_named, pot
+from aces.simulate.fivedice import FiveDiceSimulation
+
+NAMES = ("Ada", "Bo", "Cy", "Dag", "Eli")
+
+
+def _header(game: str, players: int, **options: t.Any) -> GameStarted:
+    return GameStarted(schema=SCHEMA, game=game, players=NAMES[:players],
+                       options=game_named(game).options(options))
+
+
+def _after(game: str, state: t.Any, dice: tuple[int, ...]) -> t.Any:
+    rules = game_named(game)
+    for event in rules.decide(state, Roll(dice)):
+        state = rules.evolve(state, event)
+    return state
+
+
+def _reachable(game: str, header: GameStarted, depth: int) -> list[t.Any]:
+    """Every state the rules reach within ``depth`` rolls, opening included."""
+    rules = game_named(game)
+    seen: dict[bytes, t.Any] = {}
+    frontier = [rules.start(header)]
+    for _ in range(depth):
+        nxt = []
+        for state in frontier:
+            key = msgspec.json.encode(state)
+            if key in seen or rules.next_roll(state) is None:
+                continue
+            seen[key] = state
+            request = rules.next_roll(state)
+            assert request is not None
+            for dice in itertools.product(range(1, 7), repeat=request.dice):
+                nxt.append(_after(game, state, dice))
+        frontier = nxt
+    return list(seen.values())
+
+
+@pytest.mark.parametrize("finish", pot.FINISHES)
+def test_pot_chances_are_the_rules_one_roll_ahead(finish: pot.Finish) -> None:
+    """Each state's chances are the average, over the 36 rolls the rules
+    settle, of the chances after them: the chain agrees with the rules
+    everywhere, the opening and the tries included."""
+    header = _header("pot", 3, finish=finish, chips=1)
+    odds = odds_for(header)
+    assert odds.exact
+    states = _reachable("pot", header, 8)
+    assert any(s.phase == "opening" and s.opening.values for s in states)
+    assert any(s.phase == "try" and s.try_rolls for s in states)
+    for state in states:
+        now = odds.chances(state).by_seat
+        request = pot.next_roll(state)
+        assert request is not None
+        rolls = ROLLS if request.dice == 2 else [(face,) for face in range(1, 7)]
+        ahead = [odds.chances(_after("pot", state, dice)).by_seat for dice in rolls]
+        for seat in range(3):
+            assert now[seat] == pytest.approx(
+                sum(row[seat] for row in ahead) / len(rolls), abs=1e-11)
+        assert sum(now) == pytest.approx(1, abs=1e-12)
+
+
+def test_pot_chances_in_a_try_follow_the_rules() -> None:
+    header = _header("pot", 3, chips=1)
+    odds = odds_for(header)
+    state = msgspec.structs.replace(pot.start(header), phase="try", turn=1, chips=(0, 1, 0),
+                                    pot=2, try_rolls=2)
+    now = odds.chances(state).by_seat
+    # The last roll of a try: no six (25 in 36) wins, a six hands the chip to Cy.
+    cy = odds.chances(msgspec.structs.replace(state, turn=2, chips=(0, 0, 1), try_rolls=0))
+    assert now[1] == pytest.approx(25 / 36 + 11 / 36 * cy.by_seat[1])
+    assert now[2] == pytest.approx(11 / 36 * cy.by_seat[2])
+
+
+@pytest.mark.parametrize(("players", "chips"), [(3, 2), (4, 2), (5, 1)])
+def test_the_first_roll_of_play_is_the_start_of_aces_odds(players: int, chips: int) -> None:
+    header = _header("pot", players, chips=chips)
+    odds = odds_for(header)
+    start = exact(players, chips, "last-chip", 0.5).solution.win_by_seat
+    for starter in range(players):
+        state = msgspec.structs.replace(pot.start(header), phase="play", turn=starter)
+        by_seat = odds.chances(state).by_seat
+        for seat in range(players):
+            assert by_seat[seat] == pytest.approx(start[(seat - starter) % players], abs=1e-12)
+
+
+def test_a_game_over_is_certain() -> None:
+    header = _header("pot", 3)
+    state = msgspec.structs.replace(pot.start(header), phase="over", winner=2)
+    assert odds_for(header).chances(state).by_seat == (0.0, 0.0, 1.0)
+
+
+def test_one_solve_serves_a_table() -> None:
+    assert odds_for(_header("pot", 4)) is odds_for(_header("pot", 4))
+    assert odds_for(_header("pot", 4)) is not odds_for(_header("pot", 4, chips=3))
+
+
+def test_fivedice_chances_are_the_rules_one_roll_ahead() -> None:
+    header = _header("five-dice", 3, dice=1)
+    odds = odds_for(header)
+    assert odds.exact
+    for state in _reachable("five-dice", header, 6):
+        request = fivedice.next_roll(state)
+        assert request is not None
+        rolls = list(itertools.product(range(1, 7), repeat=request.dice))
+        ahead = [odds.chances(_after("five-dice", state, dice)).by_seat for dice in rolls]
+        now = odds.chances(state).by_seat
+        for seat in range(3):
+            assert now[seat] == pytest.approx(
+                sum(row[seat] for row in ahead) / len(rolls), abs=1e-11)
+
+
+def test_fivedice_start_is_the_simulations_exact_answer() -> None:
+    header = _header("five-dice", 4, dice=1)
+    state = msgspec.structs.replace(fivedice.start(header), phase="play", turn=2)
+    answer = FiveDiceSimulation.create(4, {"dice": 1}).exact()
+    assert answer is not None
+    by_seat = odds_for(header).chances(state).by_seat
+    for seat in range(4):
+        assert by_seat[seat] == pytest.approx(answer.win_by_seat[(seat - 2) % 4], abs=1e-12)
+
+
+def test_an_estimate_holds_the_exact_answer_within_its_margin() -> None:
+    """The simulation played on from a state mid-game, beside the exact value."""
+    header = _header("pot", 4)
+    solved = odds_for(header)
+    guessed = PotOdds(4, 2, "last-chip", None, None)
+    state = msgspec.structs.replace(pot.start(header), phase="play", turn=3, chips=(3, 0, 1, 2),
+                                    pot=2)
+    truth = solved.chances(state)
+    estimate = guessed.chances(state)
+    assert not estimate.exact
+    assert 0.005 < estimate.margin < 0.03
+    for seat in range(4):
+        assert abs(estimate.by_seat[seat] - truth.by_seat[seat]) <= estimate.margin
+
+
+def test_fivedice_estimate_holds_the_exact_answer() -> None:
+    header = _header("five-dice", 3, dice=2)
+    solved = odds_for(header)
+    assert solved.exact
+    guessed = FiveDiceOdds(3, 2, False, "random", None, None)
+    state = msgspec.structs.replace(fivedice.start(header), phase="play", turn=2, held=(3, 0, 2),
+                                    centre=1)
+    truth, estimate = solved.chances(state), guessed.chances(state)
+    assert not estimate.exact
+    for seat in range(3):
+        assert abs(estimate.by_seat[seat] - truth.by_seat[seat]) <= estimate.margin
+
+
+def test_a_full_game_of_aces_is_estimated() -> None:
+    header = _header("five-dice", 4)
+    odds = odds_for(header)
+    assert not odds.exact
+    chances = odds.chances(fivedice.start(header))
+    assert not chances.exact
+    assert sum(chances.by_seat) == pytest.approx(1)

@@ -1,0 +1,222 @@
+"""The replay page in a real Chromium: offline, keyboard, fragment, languages,
+the very text of ``aces replay``, the package's own chances, and no script."""
+
+from __future__ import annotations
+
+import os
+import time
+import typing as t
+from pathlib import Path
+
+import pytest
+
+from aces.events import Rolled
+from aces.i18n import LANGUAGES
+from aces.log import read
+from aces.odds.position import odds_for
+from aces.page.replay import shown
+from aces.walk import walk
+
+from browser import Visit, visit
+from clitest import run
+
+if t.TYPE_CHECKING:
+    from playwright.sync_api import Browser, Page
+
+REPLAYS = Path(__file__).resolve().parents[2] / "replays"
+HOSTILE = ("<img src=x onerror=alert(1)>", "</script>", "Cy")
+
+
+@pytest.fixture(scope="module")
+def pages(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
+    """Pages of a few logs, written once for the module."""
+    folder = tmp_path_factory.mktemp("pages")
+    made: dict[str, Path] = {}
+    hostile = folder / "hostile.jsonl"
+    played = run("play", "--players", ",".join(HOSTILE), "--seed", "2", "-o", str(hostile))
+    assert played.exit_code == 0, played.output
+    for name, log in (("pot", REPLAYS / "four-players.jsonl"),
+                      ("five", REPLAYS / "five-dice-one-die.jsonl"),
+                      ("hostile", hostile)):
+        page = folder / f"{name}.html"
+        result = run("replay", str(log), "--html", str(page))
+        assert result.exit_code == 0, result.output
+        made[name] = page
+    return made
+
+
+def _lines(page: Page) -> list[str]:
+    return [p.inner_text() for p in page.query_selector_all("#narration p")]
+
+
+def _fragment(page: Page) -> str:
+    return t.cast("str", page.evaluate("location.hash"))
+
+
+def _count(page: Page) -> int:
+    return t.cast("int", page.evaluate(
+        "JSON.parse(document.getElementById('aces-data').textContent).rolls.length"))
+
+
+def _until(page: Page, fragment: str, timeout: float = 5.0) -> None:
+    """Wait for the fragment (the page's policy forbids the evaluated predicates
+    of Playwright's own waiting)."""
+    deadline = time.monotonic() + timeout
+    while not _fragment(page).startswith(fragment):
+        assert time.monotonic() < deadline, f"still {_fragment(page)}, not {fragment}"
+        page.wait_for_timeout(50)
+
+
+def _clean(opened: Visit) -> None:
+    assert opened.requests == []
+    assert opened.errors == []
+    assert opened.dialogs == []
+
+
+@pytest.mark.parametrize(("name", "log"), [("pot", "four-players.jsonl"),
+                                           ("five", "five-dice-one-die.jsonl")])
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_every_roll_shows_what_replay_prints(browser: Browser, pages: dict[str, Path],
+                                             name: str, log: str, lang: str) -> None:
+    opened = visit(browser, pages[name], f"#roll=0&lang={lang}")
+    page = opened.page
+    told = _lines(page)
+    for _ in range(_count(page)):
+        page.keyboard.press("ArrowRight")
+        told += _lines(page)
+    printed = run("replay", str(REPLAYS / log), "--lang", lang).stdout.splitlines()
+    assert told == printed
+    _clean(opened)
+
+
+def test_the_chances_shown_are_the_packages(browser: Browser, pages: dict[str, Path]) -> None:
+    log = REPLAYS / "four-players.jsonl"
+    steps = list(walk(read(log.read_bytes().splitlines(keepends=True), "log"), "log"))
+    odds = odds_for(t.cast("t.Any", steps[0].event))
+    settled: list[t.Any] = []
+    for step in steps:
+        if isinstance(step.event, Rolled):
+            settled.append(step.state)
+        elif settled:
+            settled[-1] = step.state
+    opened = visit(browser, pages["pot"], "#roll=1&lang=nb")
+    page = opened.page
+    for k, state in enumerate(settled, start=1):
+        if k > 1:
+            page.keyboard.press("ArrowRight")
+        cells = [c.inner_text() for c in page.query_selector_all("#seats td:nth-child(3)")]
+        assert cells == shown(odds.chances(state), "nb"), f"roll {k}"
+        held = [c.inner_text() for c in page.query_selector_all("#seats td:nth-child(2)")]
+        assert held == [str(chips) for chips in state.chips]
+        assert page.inner_text("#middle") == str(state.pot)
+    _clean(opened)
+
+
+def test_keyboard_and_fragment(browser: Browser, pages: dict[str, Path]) -> None:
+    opened = visit(browser, pages["pot"], "#roll=17&lang=nb")
+    page = opened.page
+    count = _count(page)
+    assert _fragment(page) == "#roll=17&lang=nb"
+    assert page.inner_text("#position") == f"Kast 17 av {count}"
+    assert page.get_attribute("html", "lang") == "nb"
+    page.keyboard.press("ArrowRight")
+    assert _fragment(page) == "#roll=18&lang=nb"
+    page.keyboard.press("ArrowLeft")
+    page.keyboard.press("ArrowLeft")
+    assert _fragment(page) == "#roll=16&lang=nb"
+    page.keyboard.press("End")
+    assert _fragment(page) == f"#roll={count}&lang=nb"
+    page.keyboard.press("ArrowRight")
+    assert _fragment(page) == f"#roll={count}&lang=nb"
+    page.keyboard.press("Home")
+    assert _fragment(page) == "#roll=0&lang=nb"
+    # A reload opens the same moment.
+    page.keyboard.press("ArrowRight")
+    page.keyboard.press("ArrowRight")
+    shown_before = _lines(page)
+    page.reload()
+    page.wait_for_selector("body[data-ready]")
+    assert _fragment(page) == "#roll=2&lang=nb"
+    assert _lines(page) == shown_before
+    # Space plays, at the fastest speed, and pauses.
+    page.select_option("#speed", "fast")
+    page.focus("body")
+    page.keyboard.press("Space")
+    assert page.get_attribute("#play", "aria-pressed") == "true"
+    _until(page, "#roll=3")
+    page.keyboard.press("Space")
+    assert page.get_attribute("#play", "aria-pressed") == "false"
+    # A click on a roll of the list, and on the chart, opens it.
+    page.click("#roll-5 a")
+    _until(page, "#roll=5&lang=nb")
+    page.click("#chart a[href='#roll=9'] rect", force=True)
+    _until(page, "#roll=9&lang=nb")
+    assert page.get_attribute("#roll-9", "aria-current") == "true"
+    _clean(opened)
+
+
+def test_the_language_switch(browser: Browser, pages: dict[str, Path]) -> None:
+    opened = visit(browser, pages["pot"], "#roll=4&lang=en")
+    page = opened.page
+    english = _lines(page)
+    data = page.evaluate("JSON.parse(document.getElementById('aces-data').textContent)")
+    options = [o.get_attribute("value") for o in page.query_selector_all("#language option")]
+    assert options == list(LANGUAGES)
+    for lang in LANGUAGES:
+        page.select_option("#language", lang)
+        assert _lines(page) == data["rolls"][3]["text"][lang]
+        assert _fragment(page) == f"#roll=4&lang={lang}"
+        assert page.get_attribute("html", "lang") == lang
+        assert page.inner_text("#next") == data["labels"][lang]["next"]
+        listed = [p.inner_text() for p in page.query_selector_all("#roll-4 .text p")]
+        assert listed == data["rolls"][3]["text"][lang]
+    page.select_option("#language", "en")
+    assert _lines(page) == english
+    # The narration is announced; the table has headers a screen reader reads.
+    assert page.get_attribute("#narration", "aria-live") == "polite"
+    assert len(page.query_selector_all("#seats th[scope=row]")) == 4
+    _clean(opened)
+
+
+def test_without_a_script_the_page_is_the_whole_game(browser: Browser,
+                                                     pages: dict[str, Path]) -> None:
+    opened = visit(browser, pages["pot"], script=False)
+    page = opened.page
+    assert not page.is_visible("#controls")
+    items = page.query_selector_all("#rolls li")
+    printed = run("replay", str(REPLAYS / "four-players.jsonl")).stdout.splitlines()
+    told = [p.inner_text() for p in page.query_selector_all("#rolls li .text p")]
+    assert told == printed
+    assert len(items) == len(page.query_selector_all("#chart a"))
+    _clean(opened)
+
+
+def test_names_with_markup_stay_text(browser: Browser, pages: dict[str, Path]) -> None:
+    opened = visit(browser, pages["hostile"], "#roll=3")
+    page = opened.page
+    assert page.query_selector_all("img") == []
+    names = [th.inner_text().split(" (")[0].strip()
+             for th in page.query_selector_all("#seats th")]
+    assert names == list(HOSTILE)
+    page.keyboard.press("End")
+    page.select_option("#language", "nb")
+    _clean(opened)
+
+
+def test_legible_on_a_phone_and_a_projector(browser: Browser, pages: dict[str, Path],
+                                            tmp_path: Path) -> None:
+    """Nothing wider than a phone's screen; screenshots of both kept for review
+    (in ``$ACES_SCREENSHOTS`` when set)."""
+    folder = Path(os.environ.get("ACES_SCREENSHOTS", tmp_path))
+    folder.mkdir(parents=True, exist_ok=True)
+    for label, width, height in (("phone", 375, 812), ("projector", 1920, 1080)):
+        opened = visit(browser, pages["pot"], "#roll=12&lang=nb", width=width, height=height)
+        page = opened.page
+        assert page.evaluate("document.documentElement.scrollWidth") <= width
+        size = float(page.evaluate(
+            "parseFloat(getComputedStyle(document.getElementById('narration')).fontSize)"))
+        assert size >= (16 if label == "phone" else 24)
+        shot = folder / f"replay-{label}.png"
+        page.screenshot(path=str(shot), full_page=label == "phone")
+        assert shot.stat().st_size > 10_000
+        _clean(opened)
