@@ -20,37 +20,13 @@ import typing as t
 
 import numpy as np
 
+# One interval for the simulation and the class experiment alike.
+from aces.experiment.inference import Z95, Interval, wilson
+
 if t.TYPE_CHECKING:
     from aces.simulate.batch import Tally
 
 __all__ = ["Z95", "Interval", "Summary", "summarize", "wilson"]
-
-#: The two-sided 95 % point of the standard normal distribution.
-Z95: t.Final = 1.959963984540054
-
-
-class Interval(t.NamedTuple):
-    """A confidence interval."""
-
-    low: float
-    high: float
-
-    def holds(self, value: float) -> bool:
-        """Whether ``value`` lies inside, ends included."""
-        return self.low <= value <= self.high
-
-
-def wilson(successes: int, trials: int, z: float = Z95) -> Interval:
-    """The Wilson score interval for a share of ``successes`` in ``trials``.
-
-    >>> [round(end, 4) for end in wilson(0, 10)]
-    [0.0, 0.2775]
-    """
-    share = successes / trials
-    spread = z * z / trials
-    centre = (share + spread / 2) / (1 + spread)
-    half = z * math.sqrt(share * (1 - share) / trials + spread / (4 * trials)) / (1 + spread)
-    return Interval(max(0.0, centre - half), min(1.0, centre + half))
 
 
 class Summary(t.NamedTuple):
