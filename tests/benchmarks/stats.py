@@ -20,7 +20,6 @@ script, not a test: shared machines are too noisy for timed assertions.
 from __future__ import annotations
 
 import os
-import subprocess
 import sys
 import tempfile
 import time
@@ -33,6 +32,10 @@ from aces.log import LogWriter, read
 from aces.rules import game_named
 from aces.summary import Tally
 from aces.walk import drive
+
+# The verify benchmark's way of measuring a command's memory, so both report alike.
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+from benchmarks.logs import peak_memory_kib
 
 #: ``aces stats`` may take at most this many times what ``aces verify`` takes.
 TARGET_RATIO = 1.5
@@ -79,18 +82,6 @@ def time_stats(paths: list[Path], table: Path | None = None) -> float:
     result = aces.stats(paths, csv=table, rolls=table is not None)
     result.as_dict()
     return time.perf_counter() - start
-
-
-def peak_memory_kib(command: list[str]) -> int:
-    """Peak resident memory of a child process, as the kernel counts it."""
-    probe = (
-        "import resource, subprocess, sys;"
-        "subprocess.run(sys.argv[1:], check=True, stdout=subprocess.DEVNULL);"
-        "print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)"
-    )
-    result = subprocess.run([sys.executable, "-c", probe, *command],
-                            check=True, capture_output=True, text=True)
-    return int(result.stdout)
 
 
 def main() -> None:
