@@ -8,7 +8,7 @@
 ...               GameOver(winner="Bo", pot=3)]:
 ...     tally.visit(Step(1, event, None, None))
 >>> tally.line("game.jsonl", "nb", translations("nb"))
-'game.jsonl følger reglene: ett parti og 2 hendelser. Vinner: Bo.'
+'game.jsonl følger reglene: ett parti og to hendelser. Vinner: Bo.'
 """
 
 from __future__ import annotations
