@@ -114,19 +114,18 @@ class RacePhrasebook(Phrasebook):
             target=event.options["target"], number=v.number(number),
             players=v.names(event.players)),)
 
-    def tell(self, step: Step[t.Any]) -> Lines:
+    def tell(self, event: Event, context: t.Any) -> Lines:
         v = self.voice
-        match step.event:
+        match event:
             case Rolled(player=player, dice=(face,)):
                 return (v.gettext("{player} rolls {value}.").format(player=player,
                                                                      value=v.number(face)),)
             case GameOver(winner=winner):
                 return (v.gettext("{player} reaches the target and wins.").format(
                     player=winner),)
-        return self.tell_shared(step.event)
+        return self.tell_shared(event)
 
-    def tell_standings(self, state: RaceState, counts: Mapping[str, int], *,
-                       every: bool) -> str:
+    def tell_standings(self, counts: Mapping[str, int], out: int, *, every: bool) -> str:
         return self.voice.gettext("Scores: {players}.").format(
             players=self.entries("standings", counts))
 
