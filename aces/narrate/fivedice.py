@@ -200,29 +200,22 @@ class FiveDicePhrasebook(Phrasebook):
         # (five-dice game): the dice in the centre, out of the game.
         return self.voice.gettext("Centre")
 
-    def tally(self, scores: Mapping[str, int], games: int) -> str:
-        v = self.voice
+    def tally_message(self, games: int) -> str:
         # Translators: a session's tally after each game of the five-dice
         # game. {count}: the games played so far; {players}: each player with
         # the games lost, as a list.
-        return v.ngettext("Losses after {count} game: {players}.",
-                          "Losses after {count} games: {players}.",
-                          games).format(count=v.count(games),
-                                        players=self.entries("tally", scores))
+        return self.voice.ngettext("Losses after {count} game: {players}.",
+                                   "Losses after {count} games: {players}.", games)
 
-    def verdict(self, scores: Mapping[str, int], games: int) -> str:
+    def verdict_message(self, count: int, *, shared: bool) -> str:
         v = self.voice
-        worst = max(scores.values())
-        losers = [name for name, lost in scores.items() if lost == worst]
-        if len(losers) == 1:
+        if not shared:
             # Translators: the last line of a session of the five-dice game.
             # {player}: who lost the most games; {count}: how many; {games}:
             # the games in the session.
-            return v.gettext("{player} lost the most games: {count} of {games}.").format(
-                player=losers[0], count=v.count(worst), games=v.count(games))
+            return v.gettext("{player} lost the most games: {count} of {games}.")
         # Translators: the last line of a session of the five-dice game with a
         # tie. {players}: the players sharing the most losses, as a list;
         # {count}: the games each of them lost.
         return v.ngettext("{players} lost the most games, {count} game each.",
-                          "{players} lost the most games, {count} games each.",
-                          worst).format(players=v.names(losers), count=v.count(worst))
+                          "{players} lost the most games, {count} games each.", count)

@@ -117,13 +117,32 @@ class Phrasebook:
         """The player a finished game scores for in the session's tally."""
         return event.winner
 
+    def tally_message(self, games: int) -> str:
+        """The message of a session's tally after ``games`` games, with
+        ``{count}`` (the games) and ``{players}`` (each with the score)."""
+        raise NotImplementedError
+
+    def verdict_message(self, count: int, *, shared: bool) -> str:
+        """The message of the last word on a session whose most is ``count``:
+        ``{player}``, ``{count}`` and ``{games}`` for one player ahead, or
+        ``{players}`` and ``{count}`` for a most ``shared``."""
+        raise NotImplementedError
+
     def tally(self, scores: Mapping[str, int], games: int) -> str:
         """The session's tally after ``games`` games."""
-        raise NotImplementedError
+        return self.tally_message(games).format(count=self.voice.count(games),
+                                                players=self.entries("tally", scores))
 
     def verdict(self, scores: Mapping[str, int], games: int) -> str:
         """The last word on a session: who scored most."""
-        raise NotImplementedError
+        v = self.voice
+        best = max(scores.values())
+        leaders = [name for name, scored in scores.items() if scored == best]
+        if len(leaders) == 1:
+            return self.verdict_message(best, shared=False).format(
+                player=leaders[0], count=v.count(best), games=v.count(games))
+        return self.verdict_message(best, shared=True).format(players=v.names(leaders),
+                                                              count=v.count(best))
 
     # -- Shared ----------------------------------------------------------------
 

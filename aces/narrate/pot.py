@@ -247,26 +247,19 @@ class PotPhrasebook(Phrasebook):
         # (Aces in the Pot): the chips in the pot.
         return self.voice.gettext("Pot")
 
-    def tally(self, scores: Mapping[str, int], games: int) -> str:
-        v = self.voice
+    def tally_message(self, games: int) -> str:
         # Translators: a session's tally after each game. {count}: the games
         # played so far; {players}: each player with the pots won, as a list.
-        return v.ngettext("Pots won after {count} game: {players}.",
-                          "Pots won after {count} games: {players}.",
-                          games).format(count=v.count(games),
-                                        players=self.entries("tally", scores))
+        return self.voice.ngettext("Pots won after {count} game: {players}.",
+                                   "Pots won after {count} games: {players}.", games)
 
-    def verdict(self, scores: Mapping[str, int], games: int) -> str:
+    def verdict_message(self, count: int, *, shared: bool) -> str:
         v = self.voice
-        best = max(scores.values())
-        leaders = [name for name, won in scores.items() if won == best]
-        if len(leaders) == 1:
+        if not shared:
             # Translators: the last line of a session. {player}: who won the
             # most pots; {count}: how many; {games}: the games in the session.
-            return v.gettext("{player} won the most pots: {count} of {games}.").format(
-                player=leaders[0], count=v.count(best), games=v.count(games))
+            return v.gettext("{player} won the most pots: {count} of {games}.")
         # Translators: the last line of a session with a tie. {players}: the
         # players sharing the most pots, as a list; {count}: pots won by each.
         return v.ngettext("{players} share the most pots, {count} pot each.",
-                          "{players} share the most pots, {count} pots each.",
-                          best).format(players=v.names(leaders), count=v.count(best))
+                          "{players} share the most pots, {count} pots each.", count)
