@@ -272,20 +272,20 @@ class Counts:
         self.by_dice: list[int] = []
         self.agains: list[int] = []
 
+    @classmethod
+    def of(cls, game: GameRecord) -> Counts:
+        """The count of one game."""
+        one = cls(len(game.players))
+        one.games, one.rolls, one.normal, one.nothing = 1, game.rolls, game.normal, game.nothing
+        one.wins[game.result_seat] = 1
+        _bump(one.lengths, game.rolls, 1)
+        one.tries = list(game.tries)
+        one.by_dice, one.agains = list(game.by_dice), list(game.agains)
+        return one
+
     def add(self, game: GameRecord) -> None:
         """Count one game."""
-        self.games += 1
-        self.rolls += game.rolls
-        self.wins[game.result_seat] += 1
-        _bump(self.lengths, game.rolls, 1)
-        self.normal += game.normal
-        self.nothing += game.nothing
-        for i, count in enumerate(game.tries):
-            self.tries[i] += count
-        for k, count in enumerate(game.by_dice):
-            if count:
-                _bump(self.by_dice, k, count)
-                _bump(self.agains, k, game.agains[k])
+        self.__iadd__(Counts.of(game))
 
     def __add__(self, other: Counts) -> Counts:
         total = Counts(len(self.wins))
