@@ -35,6 +35,8 @@ def players_from(value: str) -> list[str]:
 
     A number of players too big for one line of a log is refused before a
     single name is made: every name takes at least four bytes of it.
+
+    :raises ~aces.errors.OptionError: for so many players.
     """
     value = value.strip()
     if value.isdecimal():
