@@ -3,7 +3,8 @@
 Nothing here is typed in: the chances of a roll come from
 :mod:`aces.odds.outcomes`, who wins and how long a game lasts from the
 Markov chains of :mod:`aces.odds` (Aces in the Pot) and
-:mod:`aces.simulate.fivedice_chain` (the five-dice game). A table too big
+:mod:`aces.simulate.fivedice_chain` (the five-dice game), the length of a
+game too: its whole distribution, carried roll by roll through the chain. A table too big
 for a chain still has the chances of single rolls; its whole-game values
 are ``None``.
 
@@ -99,10 +100,9 @@ def _pot(rules: Rules) -> Expected:
 
     chain = build(rules.players, chips, finish)
     solution = solve(chain)
-    cdf = length_cdf(chain, _LENGTH_MASS)
-    length = [b - a for a, b in zip([0.0, *cdf], cdf, strict=False)]
+    length, rest = _spread(length_cdf(chain, _LENGTH_MASS))
     return Expected(solution.win_by_seat, solution.expected_rolls, solution.sd_rolls, length,
-                    max(0.0, 1.0 - cdf[-1]), nothing, tries, None, None)
+                    rest, nothing, tries, None, None)
 
 
 def _five_dice(rules: Rules) -> Expected:
@@ -111,10 +111,21 @@ def _five_dice(rules: Rules) -> Expected:
     threes = bool(rules.option("threes"))
     stays = Fraction(2, 6) if threes else Fraction(3, 6)
     try:
-        answer = FiveDiceSimulation.create(rules.players, dict(rules.options)).exact()
+        chain = FiveDiceSimulation.create(rules.players, dict(rules.options)).chain()
     except OptionError:
-        answer = None
-    if answer is None:
+        chain = None
+    if chain is None:
         return Expected(None, None, None, None, 0.0, None, None, stays, None)
-    return Expected(answer.win_by_seat, answer.expected_rolls, answer.sd_rolls, None, 0.0,
+    from aces.simulate.fivedice_chain import length_cdf, solve
+
+    answer = solve(chain)
+    length, rest = _spread(length_cdf(chain, _LENGTH_MASS))
+    return Expected(answer.win_by_seat, answer.expected_rolls, answer.sd_rolls, length, rest,
                     None, None, stays, answer.rolls_per_turn)
+
+
+def _spread(cdf: list[float]) -> tuple[list[float], float]:
+    """The chance of each length, and of a longer game, from the chance of
+    a game over within each length."""
+    return ([b - a for a, b in zip([0.0, *cdf], cdf, strict=False)],
+            max(0.0, 1.0 - cdf[-1]))
