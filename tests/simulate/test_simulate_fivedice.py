@@ -307,6 +307,8 @@ def test_the_shortest_games_are_counted_exactly() -> None:
     assert length_cdf(chain, 0.9999)[2] == pytest.approx(float(ended(state, 3)), abs=1e-15)
 
 
+@pytest.mark.parametrize(("players", "dice", "threes", "threes_to"), [
+    (3, 1, False, "random"), (3, 2, True, "random"), (4, 1, True, "most")])
 def test_the_chain_is_whole(players: int, dice: int, threes: bool,
                             threes_to: fivedice.Policy) -> None:
     chain = build(players, dice, threes, threes_to)
