@@ -20,6 +20,7 @@ view of one, drop scripts), and ``repr`` is one short line.
 
 from __future__ import annotations
 
+import functools
 import os
 import typing as t
 from pathlib import Path
@@ -59,6 +60,12 @@ class Game:
         self._lang = "en"
         #: The last page made, and its language: a notebook shows it again and again.
         self._page: tuple[str, str] | None = None
+        #: Where the game stands in its log or session (from 1), and the steps its
+        #: page is made from, as aces replay --html --game makes it: those of the
+        #: games around it too, so that game 3 says "game 3", with the session so far.
+        self._number = 1
+        self._source = "<game>"
+        self._walk: Callable[[], Iterable[Step[t.Any]]] = lambda: self.steps
 
     @property
     def lang(self) -> str:
@@ -181,8 +188,8 @@ class Game:
     def _page_data(self, lang: str) -> dict[str, t.Any]:
         from aces.page.replay import PageCollector
 
-        collector = PageCollector(None, "<game>", lang)
-        for step in self.steps:
+        collector = PageCollector(self._number, self._source, lang)
+        for step in self._walk():
             collector.visit(step)
         collector.end()
         return collector.result()
@@ -231,6 +238,9 @@ class Session(t.Sequence[Game]):
 
     def __init__(self, games: Sequence[Game]) -> None:
         self.games = tuple(games)
+        for number, game in enumerate(self.games, 1):
+            game._number = number
+            game._walk = functools.partial(_steps_of, self.games, number)
 
     @t.overload
     def __getitem__(self, index: int) -> Game: ...
@@ -295,12 +305,14 @@ class Log:
         closed: list[GameRecord] = []
         observer = GameObserver(closed.append, keep_rows=True)
         steps: list[Step[t.Any]] = []
+        number = 1
         try:
             with self.path.open("rb") as stream:
                 for step in walk(read(stream, source), source):
                     observer.visit(step)
                     if closed:
-                        yield Game(steps, closed.pop())
+                        yield self._game(steps, closed.pop(), number)
+                        number += 1
                         steps = []
                     steps.append(step)
         except OSError as exc:
@@ -310,7 +322,28 @@ class Log:
                             reason=os_reason(exc)) from None
         observer.end()
         if closed:
-            yield Game(steps, closed.pop())
+            yield self._game(steps, closed.pop(), number)
+
+    def _game(self, steps: Sequence[Step[t.Any]], record: GameRecord, number: int) -> Game:
+        game = Game(steps, record)
+        game._number = number
+        game._source = str(self.path)
+        game._walk = self._steps
+        return game
+
+    def _steps(self) -> Iterator[Step[t.Any]]:
+        """Every step of the log, read again: a game's page is made from them all."""
+        from aces.log import read
+        from aces.walk import walk
+
+        try:
+            with self.path.open("rb") as stream:
+                yield from walk(read(stream, str(self.path)), str(self.path))
+        except OSError as exc:
+            from aces.errors import AcesError, os_reason
+
+            raise AcesError("cannot read {path}: {reason}", path=str(self.path),
+                            reason=os_reason(exc)) from None
 
     def __len__(self) -> int:
         if self._games is None:
@@ -343,6 +376,15 @@ def _escape_section(text: str) -> str:
     from aces import notebook
 
     return notebook.section(text, "", "")
+
+
+def _steps_of(games: Sequence[Game], number: int) -> Iterator[Step[t.Any]]:
+    """The steps a session's game ``number`` (from 1) is told from: the games
+    before it, its own, and the start of the next (so it is not told as the last)."""
+    for game in games[:number]:
+        yield from game.steps
+    if number < len(games):
+        yield games[number].steps[0]
 
 
 def _names(players: Sequence[str]) -> str:

@@ -82,6 +82,27 @@ def test_the_page_opens_in_the_games_language(hostile: aces.api.Game) -> None:
         game.lang = "de"
 
 
+def test_a_game_of_a_log_has_the_page_aces_replay_writes(tmp_path: Path) -> None:
+    from clitest import run
+
+    page = tmp_path / "game-3.html"
+    result = run("replay", "replays/session.jsonl", "--html", str(page), "--game", "3")
+    assert result.exit_code == 0, result.output
+    game = aces.load("replays/session.jsonl")[2]
+    assert game.page() == page.read_text(encoding="utf-8")
+
+
+def test_a_game_of_a_session_is_told_as_that_game_of_the_session() -> None:
+    session = t.cast("aces.api.Session", aces.play(["Ada", "Bo", "Cy"], seed=1, games=3))
+    second, last = session[1].page(), session[2].page()
+    assert "Aces in the Pot, game 2: " in second
+    assert "Aces in the Pot, game 3: " in last
+    # Only the last game closes the session with its verdict.
+    assert "Pots won after 2 games: " in second
+    assert "the most pots" not in second.split('id="rolls"')[1]
+    assert "the most pots" in last.split('id="rolls"')[1]
+
+
 def test_a_game_too_long_for_a_notebook_leaves_its_page_out(
         monkeypatch: pytest.MonkeyPatch) -> None:
     game = aces.play(3, seed=1)
