@@ -722,7 +722,7 @@ class Stats:
     >>> import aces
     >>> result = aces.stats(["replays/session.jsonl", "replays/four-players.jsonl"], lang="nn")
     >>> result.report().splitlines()[0]
-    'Klasseforsøket: 2 loggar lesne, 2 slått saman, 0 haldne utanfor.'
+    'Klasseforsøket – loggar lesne: 2; slått saman: 2; haldne utanfor: 0.'
     >>> result.lang = "nb"
     >>> "Seire etter plass" in result._repr_html_()
     True

@@ -116,11 +116,13 @@ def rules_name(rules: Rules, w: Writer) -> str:
     options = dict(rules.options)
     details = [w.catalog.ngettext("{count} player", "{count} players",
                                   rules.players).format(count=rules.players)]
-    details += [text for name, value in rules.options
-                if (text := _option(name, value, options, w.catalog))]
-    if rules.game == "five-dice" and options.get("threes"):
-        # Translators: the variation of the five-dice game where 3s leave the hand too.
-        details.append(w._("with threes"))
+    for name, value in rules.options:
+        if name == "threes" and rules.game == "five-dice" and value:
+            # Before whom the 3s go to: «med treere, hver treer til ...».
+            # Translators: the variation of the five-dice game where 3s leave the hand too.
+            details.append(w._("with threes"))
+        elif text := _option(name, value, options, w.catalog):
+            details.append(text)
     # Translators: {game}: the game's name; {table}: players and options, as a list.
     return w._("{game}: {table}").format(game=w._(GAME_NAMES.get(rules.game, rules.game)),
                                          table=", ".join(details))
@@ -436,4 +438,4 @@ def narrowing(group: Group, w: Writer) -> str | None:
             small=w.decimal(100 * (first.high - first.low), 1),
             count=w.count(smallest.games),
             big=w.decimal(100 * (pooled_first.interval.high - pooled_first.interval.low), 1),
-            total=w.integer(group.pooled.games))
+            total=w.count(group.pooled.games))

@@ -249,7 +249,7 @@ def test_the_report_speaks_norwegian(logs: list[Path]) -> None:
     result = stats("--lang", "nb", *map(str, logs))
     assert result.exit_code == 0, result.output
     out = result.stdout
-    assert out.startswith("Klasseforsøket: ")
+    assert out.startswith("Klasseforsøket – logger lest: 3; slått sammen: 3; utelatt: 0.")
     assert "Ess i potten" in out
     assert "The " not in out
 
@@ -272,6 +272,20 @@ def test_small_counts_in_the_report_are_words_in_norwegian(
     five = {"nb": "for en logg med fem partier", "nn": "for ein logg med fem parti",
             "en": "for a log of 5 games"}[lang]
     assert five in out
+
+
+@pytest.mark.parametrize(("lang", "said"), [
+    ("nb", "for de ti partiene samlet."),
+    ("nn", "for dei ti partia samla."),
+    ("en", "for all 10 pooled."),
+])
+def test_the_pooled_games_beside_the_smallest_log_are_counted_as_prose(
+    logs: list[Path], lang: str, said: str
+) -> None:
+    """Two logs of five games pool ten: «for de ti partiene samlet», not
+    «for alle 10 samlet» (which, with two games, read «for alle 2»)."""
+    out = stats("--lang", lang, *map(str, logs[:2])).stdout
+    assert said in out
 
 
 def test_a_log_from_standard_input_is_pooled(e1_log: Path) -> None:
