@@ -249,7 +249,7 @@ def test_the_report_speaks_norwegian(logs: list[Path]) -> None:
     result = stats("--lang", "nb", *map(str, logs))
     assert result.exit_code == 0, result.output
     out = result.stdout
-    assert out.startswith("Klasseforsøket – logger lest: 3; slått sammen: 3; utelatt: 0.")
+    assert out.startswith("Klasseforsøket \N{EN DASH} logger lest: 3; slått sammen: 3; utelatt: 0.")
     assert "Ess i potten" in out
     assert "The " not in out
 
