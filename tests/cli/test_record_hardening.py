@@ -8,6 +8,7 @@ in the file at the log's path, and every roll before a failure is saved.
 from __future__ import annotations
 
 import errno
+import importlib
 import os
 import shutil
 import subprocess
@@ -128,6 +129,58 @@ def test_a_log_deleted_while_recording_is_not_recreated_and_its_rolls_are_rescue
     rescued = Path(f"{log}.rescued-1")
     assert rolls_in(rescued) == 3
     assert b"Every roll typed is saved" not in result.stderr
+
+
+def test_a_second_recorder_is_refused_on_a_log_saved_over_by_rename(tmp_path: Path) -> None:
+    # The first recorder holds the file it opened; an editor saves a new
+    # file over its name. The name stays taken: a second recorder is
+    # refused in one line naming the log, and the first, at its next roll,
+    # stops without writing blind.
+    saved = tmp_path / "editor-copy.jsonl"
+    second: list[subprocess.CompletedProcess[bytes]] = []
+
+    def save_by_rename_and_record_again(log: Path) -> None:
+        shutil.copyfile(log, saved)
+        saved.replace(log)
+        second.append(subprocess.run([aces(), "record", str(log)], input=b"1 6\n",
+                                     capture_output=True, check=False,
+                                     env={**os.environ, "LANG": "C", "LANGUAGE": "",
+                                          "LC_ALL": ""}))
+
+    first, log = recording_until_swapped(tmp_path, save_by_rename_and_record_again)
+    [refused] = second
+    assert refused.returncode == 2
+    assert refused.stderr.decode() == (f"aces: {log} is being recorded by another aces record;"
+                                       " only one may write to a log at a time\n")
+    assert first.returncode == 1
+    assert "was removed or replaced by another program" in first.stderr.decode()
+    assert rolls_in(log) == 3
+    # Nothing is left behind: the next recorder takes the name at once.
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["e1.jsonl", "e1.jsonl.rescued-1"]
+
+
+def test_a_recorder_that_locks_a_name_lock_just_removed_takes_the_name_again(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # Between opening the lock beside the log and locking it, the recorder
+    # that held it finished and removed it: the lock taken is on nothing.
+    module = importlib.import_module("aces.cli.record")
+    exclusive = module._exclusive
+    locked: list[int] = []
+
+    def late(path: str, fd: int) -> None:
+        lock = Path(path).with_name(f".{Path(path).name}.lock")
+        if not locked and lock.exists():
+            lock.unlink()
+        locked.append(fd)
+        exclusive(path, fd)
+
+    monkeypatch.setattr(module, "_exclusive", late)
+    log = tmp_path / "e1.jsonl"
+    result = run("record", str(log), *TABLE, stdin=typed(E1))
+    assert result.exit_code == 0, result.output
+    # The name lock twice (the first on a file removed), then the log's own.
+    assert len(locked) == 3
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["e1.jsonl"]
 
 
 # -- Standard input, read by lines -------------------------------------------------------
