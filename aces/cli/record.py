@@ -623,7 +623,9 @@ class _Session:
         except KeyboardInterrupt:
             click.echo("", err=True)
             self._stopped()
-            sys.exit(130)
+            from aces.cli import INTERRUPTED
+
+            sys.exit(INTERRUPTED)
 
     def _explain(self) -> None:
         # Translators: shown when "aces record" starts at a terminal. The

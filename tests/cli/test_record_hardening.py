@@ -11,6 +11,7 @@ import errno
 import importlib
 import os
 import shutil
+import signal
 import subprocess
 import sys
 import time
@@ -292,22 +293,48 @@ def test_ctrl_c_while_resuming_is_a_stop_like_any_other(
     assert log.read_bytes() == before
 
 
-def test_ctrl_c_while_the_command_line_loads_ends_quietly(
-        monkeypatch: pytest.MonkeyPatch) -> None:
-    import types
+#: A stand-in for a module the command loads as it starts: it says it is
+#: being imported, then waits for Ctrl-C, so the interrupt comes at a known
+#: moment of start-up, without timing.
+LOADING: t.Final = """
+import os, signal
+os.write(1, b"loading\\n")
+signal.pause()
+"""
 
-    from aces import _entry
 
-    loading = types.ModuleType("aces.cli")
+def interrupted_while_loading(tmp_path: Path, module: str, *args: str) -> tuple[int, bytes]:
+    """Run the installed command with ``module`` replaced by a stand-in that
+    waits for Ctrl-C, send it a real SIGINT there; its status and stderr."""
+    stub = tmp_path / "stub" / module
+    stub.parent.mkdir(parents=True)
+    stub.write_text(LOADING, encoding="utf-8")
+    env = {**os.environ, "PYTHONPATH": str(tmp_path / "stub"), "LANG": "C", "LANGUAGE": ""}
+    process = subprocess.Popen([aces(), *args], stdin=subprocess.DEVNULL,
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env)
+    assert process.stdout is not None
+    assert process.stdout.readline() == b"loading\n"
+    process.send_signal(signal.SIGINT)
+    out, err = process.communicate(timeout=30)
+    assert out == b""
+    return process.returncode, err
 
-    def interrupted() -> None:
-        raise KeyboardInterrupt
 
-    loading.main = interrupted  # type: ignore[attr-defined]
-    monkeypatch.setitem(sys.modules, "aces.cli", loading)
-    with pytest.raises(SystemExit) as stop:
-        _entry.main()
-    assert stop.value.code == 130
+@pytest.mark.parametrize("module", ["aces/__init__.py", "click/__init__.py"])
+def test_ctrl_c_while_the_command_starts_ends_as_anywhere_else(
+        tmp_path: Path, module: str) -> None:
+    # Interrupted while it imports the package itself (before any of the
+    # package's code has run), or the command line it loads.
+    assert interrupted_while_loading(tmp_path, module, "--help") == (130, b"\n")
+
+
+def test_ctrl_c_while_a_command_runs_ends_with_the_same_line(tmp_path: Path) -> None:
+    # aces verify interrupted as it loads the log reader's codec, once the
+    # command line has started it: the same line and status as at start-up.
+    log = tmp_path / "e1.jsonl"
+    log.write_bytes(played(tmp_path, E1))
+    assert interrupted_while_loading(tmp_path, "msgspec/__init__.py",
+                                     "verify", str(log)) == (130, b"\n")
 
 
 def test_running_out_of_memory_anywhere_is_one_line(
