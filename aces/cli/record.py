@@ -502,8 +502,11 @@ class _Session:
         })
 
     def say(self, message: str, **values: object) -> None:
-        """A notice about the recording (a message marked with ``N_``), on standard error."""
-        shown = {name: visible(value) if isinstance(value, str) else value
+        """A notice about the recording (a message marked with ``N_``), on standard error,
+        its numbers written as an error's are (:func:`aces.cli._numbers.shown`)."""
+        from aces.cli._numbers import shown as written
+
+        shown = {name: visible(value) if isinstance(value, str) else written(value, self.lang)
                  for name, value in values.items()}
         click.echo(self.catalog.gettext(message).format(**shown), err=True)
 

@@ -94,7 +94,6 @@ def simulate(players: int, games: int, seed: int | None, game_name: str, finish:
     answers under the same keys, or null; exact_inside, whether each exact
     value lies inside its interval, or null.
     """
-    from aces.cli._numbers import numbers_in_errors
     from aces.cli.play import game_options
     from aces.rules import game_named
     from aces.simulate import check_games, simulation
@@ -105,21 +104,20 @@ def simulate(players: int, games: int, seed: int | None, game_name: str, finish:
         return
     with reported(lang):
         chosen, catalog = translations(lang)
-        with numbers_in_errors(chosen):
-            check_games(games)
-            if seed is not None and seed < 0:
-                raise OptionError("--seed must be 0 or more, not {seed}", seed=seed)
-            # An option of the other game is refused by name, not ignored.
-            options = game_options(game_named(game_name), [
-                ("--finish", "finish", finish),
-                ("--chips", "chips", chips),
-                ("--dice-each", "dice", dice_each),
-                ("--threes", "threes", threes or None),
-                ("--threes-to", "threes_to", threes_to),
-            ])
-            if threes_to is not None and not threes:
-                raise OptionError("--threes-to says whom the 3s go to, so it needs --threes")
-            sim = simulation(game_name, players, options)
+        check_games(games)
+        if seed is not None and seed < 0:
+            raise OptionError("--seed must be 0 or more, not {seed}", seed=seed)
+        # An option of the other game is refused by name, not ignored.
+        options = game_options(game_named(game_name), [
+            ("--finish", "finish", finish),
+            ("--chips", "chips", chips),
+            ("--dice-each", "dice", dice_each),
+            ("--threes", "threes", threes or None),
+            ("--threes-to", "threes_to", threes_to),
+        ])
+        if threes_to is not None and not threes:
+            raise OptionError("--threes-to says whom the 3s go to, so it needs --threes")
+        sim = simulation(game_name, players, options)
         if seed is None:
             import secrets
 

@@ -204,7 +204,7 @@ def test_a_line_longer_than_a_log_line_stops_a_script_and_keeps_every_roll(
     log = tmp_path / "e1.jsonl"
     result = run("record", str(log), *TABLE,
                  stdin=typed(E1[:3]) + "1 6 " + "#" * 70_000 + "\n" + typed(E1[3:]))
-    assert one_line(result) == ("<stdin>, line 4: the line is longer than 65536 bytes, the most"
+    assert one_line(result) == ("<stdin>, line 4: the line is longer than 65,536 bytes, the most"
                                 " a line of rolls may be")
     assert rolls_in(log) == 3
 
@@ -213,7 +213,7 @@ def test_a_dice_file_line_longer_than_a_log_line_is_refused(tmp_path: Path) -> N
     dice = tmp_path / "long.dice"
     dice.write_bytes(b"2\n3\n5\n" + b"1 6 #" + b"x" * 20_000_000 + b"\n")
     result = run("play", *TABLE, "--dice-file", str(dice))
-    assert one_line(result) == (f"{dice}, line 4: the line is longer than 65536 bytes, the most"
+    assert one_line(result) == (f"{dice}, line 4: the line is longer than 65,536 bytes, the most"
                                 " a line of rolls may be")
 
 
