@@ -7,9 +7,9 @@ from __future__ import annotations
 import typing as t
 
 import pytest
+from worstcases import long_game
 
 from clitest import one_line_error, run
-from worstcases import long_game
 
 if t.TYPE_CHECKING:
     from pathlib import Path
