@@ -31,17 +31,18 @@ from aces.errors import N_, AcesError
 from aces.events import GameOver, GameStarted, Rolled
 from aces.games import registered
 from aces.narrate.voice import Voice
+from aces.scores import Scores
 from aces.walk import Visitor, drive, waiting
 
 if t.TYPE_CHECKING:
     import gettext
-    from collections.abc import Iterable, Sequence
+    from collections.abc import Iterable
 
     from aces.log import Record
     from aces.narrate.phrasebook import Phrasebook
     from aces.walk import Step
 
-__all__ = ["SESSION_PLAYERS", "UNFINISHED", "Narrator", "tell", "unfinished"]
+__all__ = ["UNFINISHED", "Narrator", "tell", "unfinished"]
 
 
 # Translators: the last line of "aces replay" and "aces walkthrough", and the
@@ -59,42 +60,13 @@ def unfinished(last: Step[t.Any] | None) -> str | None:
     return None if request is None else request.player
 
 
-#: Players a session's tally remembers besides those at the table: the ones
-#: seated most recently. A log of thousands of games, each with new names,
-#: would otherwise keep (and list in every tally) every name it ever held.
-SESSION_PLAYERS: t.Final = 1000
-
-
 class _Session:
-    """Games played and scored so far, for one kind of game in the log.
-
-    The tally remembers everyone at the table, and besides them the
-    :data:`SESSION_PLAYERS` players seated most recently: a player away
-    for longer is forgotten, and comes back with nothing scored.
-    """
+    """Games played and scored so far, for one kind of game in the log
+    (within the bound of :mod:`aces.scores`)."""
 
     def __init__(self) -> None:
         self.games = 0
-        #: Games scored by each player remembered, in the order first seated.
-        self.scores: dict[str, int] = {}
-        #: The game (counted in the whole log) each player last sat at.
-        self._seated: dict[str, int] = {}
-
-    def seat(self, players: Sequence[str], game: int) -> None:
-        """The players of game ``game`` sit down: remembered, with what they scored."""
-        scores, seated = self.scores, self._seated
-        for name in players:
-            scores.setdefault(name, 0)
-            seated[name] = game
-        excess = len(scores) - SESSION_PLAYERS - len(players)
-        if excess > 0:
-            # Forget the players away longest, a tenth of the budget more
-            # than needed: sorting once in a while keeps the cost of a
-            # game of new names a constant.
-            room = excess + SESSION_PLAYERS // 10
-            away = sorted((when, name) for name, when in seated.items() if when != game)
-            for _, name in away[:room]:
-                del scores[name], seated[name]
+        self.scores = Scores()
 
 
 class Narrator(Visitor[list[str]]):
@@ -181,7 +153,7 @@ class Narrator(Visitor[list[str]]):
         self.settle()
         for name, session in self._sessions.items():
             if session.games > 1:
-                self.lines.append(self._books[name].verdict(session.scores, session.games))
+                self.lines.append(self._books[name].verdict(session.scores.counts, session.games))
         waiting = unfinished(self._last)
         if waiting is not None:
             self.lines.append(self.voice.gettext(UNFINISHED).format(player=waiting))
@@ -203,25 +175,25 @@ class Narrator(Visitor[list[str]]):
         self._book = book
         self.games += 1
         session = self._sessions.setdefault(event.game, _Session())
-        session.seat(event.players, self.games)
+        session.scores.seat(event.players, self.games)
         out.extend(book.header(self.games, event))
 
     def _score(self, book: Phrasebook, event: GameOver, out: list[str]) -> None:
         session = self._sessions[book.game]
         session.games += 1
         scorer = book.score(event)
-        if scorer is not None and scorer in session.scores:
-            session.scores[scorer] += 1
+        if scorer is not None:
+            session.scores.add(scorer)
         if session.games > 1:
-            out.append(book.tally(session.scores, session.games))
+            out.append(book.tally(session.scores.counts, session.games))
 
     def _unscore(self, book: Phrasebook, event: GameOver) -> None:
         """Take back the score of a game whose last roll was taken back."""
         session = self._sessions[book.game]
         session.games -= 1
         scorer = book.score(event)
-        if scorer is not None and scorer in session.scores:
-            session.scores[scorer] -= 1
+        if scorer is not None:
+            session.scores.add(scorer, -1)
 
 
 def tell(records: Iterable[Record], source: str, catalog: gettext.NullTranslations,

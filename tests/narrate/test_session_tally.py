@@ -1,5 +1,5 @@
 """A session's tally stays bounded: everyone at the table, and besides them
-the players seated most recently (:data:`aces.narrate.SESSION_PLAYERS`)."""
+the players seated most recently (:data:`aces.scores.SESSION_PLAYERS`)."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ import io
 import re
 import typing as t
 
-from aces import narrate
+from aces import scores
 from aces.dice import RandomDice
 from aces.engine import header, play
 from aces.i18n import translations
@@ -51,11 +51,11 @@ def tallies(lines: list[str]) -> list[dict[str, int]]:
 
 def test_a_session_of_new_players_every_game_remembers_a_bounded_few(
         monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(narrate, "SESSION_PLAYERS", 6)
+    monkeypatch.setattr(scores, "SESSION_PLAYERS", 6)
     tables = [[f"P{game}a", f"P{game}b", f"P{game}c"] for game in range(60)]
     lines, narrator = told(session(tables))
     [kept] = narrator._sessions.values()
-    assert len(kept.scores) <= 6 + 3
+    assert len(kept.scores.counts) <= 6 + 3
     # Every tally names the table just played, and never more than the budget allows.
     for table, tally in zip(tables[1:], tallies(lines), strict=True):
         assert set(table) <= set(tally)
@@ -64,7 +64,7 @@ def test_a_session_of_new_players_every_game_remembers_a_bounded_few(
 
 def test_a_player_away_longer_than_the_tally_remembers_starts_again(
         monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(narrate, "SESSION_PLAYERS", 6)
+    monkeypatch.setattr(scores, "SESSION_PLAYERS", 6)
     home = ["Ada", "Bo", "Cy"]
     # The home table plays three games, then four games of strangers seat
     # twelve players besides them; Ada, Bo and Cy come back.
@@ -84,3 +84,15 @@ def test_an_ordinary_session_is_counted_in_full() -> None:
     final = tallies(lines)[-1]
     assert list(final) == ["Ada", "Bo", "Cy"]
     assert sum(final.values()) == 5
+
+
+def test_the_verdict_of_verify_remembers_as_few(monkeypatch: pytest.MonkeyPatch) -> None:
+    from aces.summary import Tally
+
+    monkeypatch.setattr(scores, "SESSION_PLAYERS", 6)
+    tables = [[f"P{game}a", f"P{game}b", f"P{game}c"] for game in range(60)]
+    tally = drive(read(io.BytesIO(session(tables)), "session"), "session", Tally())
+    assert tally.games == 60
+    assert set(tables[-1]) <= set(tally.wins)
+    assert len(tally.wins) <= 6 + 3
+    assert len(tally.losses) <= 6 + 3
