@@ -267,10 +267,11 @@ class PotOdds:
             return _certain(state.winner, n)
         if state.phase == "opening":
             die = {face: Fraction(1, 6) for face in FACES}
-            return _remembered(self._openings, (state.opening, state.chips),
+            chips = state.chips.as_tuple()
+            return _remembered(self._openings, (state.opening, chips),
                                lambda: _through_opening(state.opening, die, lambda seat:
-                                                        self._play(state.chips, seat, "play", 0)))
-        return self._play(state.chips, state.turn, state.phase, state.try_rolls)
+                                                        self._play(chips, seat, "play", 0)))
+        return self._play(state.chips.as_tuple(), state.turn, state.phase, state.try_rolls)
 
     def _play(self, chips: tuple[int, ...], turn: int, phase: str, tries: int) -> Chances:
         if self.chain is None or self.values is None:
@@ -337,10 +338,11 @@ class FiveDiceOdds:
             assert state.loser is not None
             return _certain(state.loser, n)
         if state.phase == "opening":
-            return _remembered(self._openings, (state.opening, state.held),
+            held = state.held.as_tuple()
+            return _remembered(self._openings, (state.opening, held),
                                lambda: _through_opening(state.opening, _totals(self.dice),
-                                                        lambda seat: self._play(state.held, seat)))
-        return self._play(state.held, state.turn)
+                                                        lambda seat: self._play(held, seat)))
+        return self._play(state.held.as_tuple(), state.turn)
 
     def _play(self, held: tuple[int, ...], turn: int) -> Chances:
         if self.values is None:

@@ -89,3 +89,14 @@ def test_a_skeleton_is_made_once_for_all() -> None:
     table = prototypes()
     assert all("".join(table.get(c, c) for c in value) == value for value in table.values())
     assert skeleton(skeleton("\u0412\u043e")) == skeleton("\u0412\u043e") == "Bo"
+
+
+def test_names_in_ascii_are_compared_by_unicodes_table_without_reading_it() -> None:
+    from aces.rules import lookalike
+
+    table = prototypes()
+    assert {char: table[char] for char in table if char.isascii()} == {
+        chr(code): lookalike._ASCII[code] for code in lookalike._ASCII}
+    for name in ("Al", "AI", "Tom", "Torn", "O1a", "Ola", "x|y", '"q"', "50%"):
+        decomposed = "".join(table.get(c, c) for c in name)
+        assert skeleton(name) == decomposed
