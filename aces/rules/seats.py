@@ -117,7 +117,10 @@ class Seats(Sequence[int]):
         return tuple(_values(self._root, self._shift))
 
     def holder(self) -> int:
-        """The one seat that holds anything, when only one does."""
+        """The one seat that holds anything, when only one does.
+
+        :raises ValueError: when none does, or more than one.
+        """
         if self.holders != 1:
             raise ValueError(f"{self.holders} seats hold something, not one")
         return self._seat_sum
@@ -129,6 +132,8 @@ class Seats(Sequence[int]):
 
         >>> Seats(range(70)).moved({3: 1, 65: -1}).changed(Seats(range(70)))
         [3, 65]
+
+        :raises ValueError: for vectors of two tables of different sizes.
         """
         if self._size != other._size or self._shift != other._shift:
             raise ValueError("the vectors are not of one table")
@@ -139,23 +144,32 @@ class Seats(Sequence[int]):
     # -- Changing ------------------------------------------------------------------
 
     def moved(self, deltas: Mapping[int, int]) -> Seats:
-        """A new vector, with ``deltas[seat]`` added to each seat named (never below 0)."""
+        """A new vector, with ``deltas[seat]`` added to each seat named.
+
+        :raises ValueError: if a seat would hold less than nothing.
+        """
+        made = _new(Seats)
+        made._size, made._hash = self._size, None
+        if not self._shift:
+            # A table of up to 32 seats is one leaf, changed as a list is,
+            # and its sums are counted afresh at C speed: as cheap as a tuple.
+            leaf = list(self._root)
+            for seat, delta in deltas.items():
+                leaf[seat] += delta
+            if min(leaf, default=0) < 0:
+                raise ValueError("a seat cannot hold less than nothing")
+            _leaf(made, tuple(leaf))
+            return made
         root = self._root
-        shift = self._shift
-        # A table of up to 32 seats is one leaf, changed as a list is.
-        leaf = None if shift else list(root)
         total, holders, seat_sum = self.total, self.holders, self._seat_sum
         for seat, delta in deltas.items():
             if not delta:
                 continue
-            was = self[seat] if leaf is None else leaf[seat]
+            was = self[seat]
             now = was + delta
             if now < 0:
                 raise ValueError(f"seat {seat} cannot hold {now}")
-            if leaf is None:
-                root = _assoc(root, shift, seat, now)
-            else:
-                leaf[seat] = now
+            root = _assoc(root, self._shift, seat, now)
             total += delta
             if not was:
                 holders += 1
@@ -163,10 +177,8 @@ class Seats(Sequence[int]):
             elif not now:
                 holders -= 1
                 seat_sum -= seat
-        made = Seats.__new__(Seats)
-        made._root = root if leaf is None else tuple(leaf)
-        made._shift, made._size = shift, self._size
-        made.total, made.holders, made._seat_sum, made._hash = total, holders, seat_sum, None
+        made._root, made._shift = root, self._shift
+        made.total, made.holders, made._seat_sum = total, holders, seat_sum
         return made
 
     # -- A value -----------------------------------------------------------------------
@@ -186,6 +198,17 @@ class Seats(Sequence[int]):
 
     def __repr__(self) -> str:
         return f"Seats({self.as_tuple()!r})"
+
+
+_new: t.Final = object.__new__
+
+
+def _leaf(made: Seats, held: tuple[int, ...]) -> None:
+    """Fill in a vector of one leaf: the tuple itself, and its sums."""
+    made._root, made._shift = held, 0
+    made.total = sum(held)
+    made.holders = len(held) - held.count(0)
+    made._seat_sum = sum(itertools.compress(range(len(held)), held)) if made.holders == 1 else 0
 
 
 def _values(node: Node, shift: int) -> Iterator[int]:
