@@ -305,7 +305,8 @@ def _key(state: PotState, roll: Roll | None) -> tuple[t.Any, ...]:
     then ``roll``: the memo's key.
 
     A plain tuple, the cheapest key there is (its chips too: the memo is
-    kept for small tables, whose vector of chips is one tuple); the rules
+    kept for small tables, whose vector of chips is one tuple,
+    :attr:`~aces.rules.seats.Seats.flat`); the rules
     get the :class:`Situation` of the same fields only when the memo has no
     answer, so they read nothing the key does not hold.
     """
@@ -313,9 +314,9 @@ def _key(state: PotState, roll: Roll | None) -> tuple[t.Any, ...]:
     if phase == "opening":
         return (state.players, phase, "last-chip", 0, (), state.opening, 0, 0, roll)
     if phase == "play":
-        return (state.players, phase, state.finish, state.turn, state.chips.as_tuple(), None,
-                0, 0, roll)
-    return (state.players, phase, state.finish, state.turn, state.chips.as_tuple(), None,
+        return (state.players, phase, state.finish, state.turn, state.chips.flat, None, 0, 0,
+                roll)
+    return (state.players, phase, state.finish, state.turn, state.chips.flat, None,
             state.try_rolls, state.pot, roll)
 
 

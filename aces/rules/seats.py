@@ -46,18 +46,22 @@ class Seats(Sequence[int]):
     are equal whatever their history, and hash alike.
     """
 
-    __slots__ = ("_hash", "_root", "_seat_sum", "_shift", "_size", "holders", "total")
+    __slots__ = ("_hash", "_holders", "_root", "_seat_sum", "_shift", "_size", "_total", "flat")
 
     _root: Node
     _shift: int
     _size: int
-    #: The sum of every seat's holding.
-    total: int
-    #: How many seats hold anything.
-    holders: int
+    #: A table of up to :data:`WIDTH` seats is one leaf: this tuple, every
+    #: seat's holding (``None`` at a larger table). Read at C speed, it is
+    #: what a small table's memo keys on.
+    flat: tuple[int, ...] | None
+    #: The sums below; at a small table counted when first asked for (at C
+    #: speed, from :attr:`flat`), at a large one kept as seats change.
+    _total: int | None
+    _holders: int | None
     #: The sum of the numbers of the seats that hold anything: the seat
     #: itself, when only one does.
-    _seat_sum: int
+    _seat_sum: int | None
     _hash: int | None
 
     def __init__(self, values: Iterable[int]) -> None:
@@ -70,11 +74,26 @@ class Seats(Sequence[int]):
             shift += _BITS
         self._root = level[0]
         self._shift = shift
+        self.flat = None if shift else held
         self._size = len(held)
-        self.total = sum(held)
-        self.holders = len(held) - held.count(0)
+        self._total = sum(held)
+        self._holders = len(held) - held.count(0)
         self._seat_sum = sum(itertools.compress(range(len(held)), held))
         self._hash = None
+
+    @property
+    def total(self) -> int:
+        """The sum of every seat's holding."""
+        if self._total is None:
+            self._total = sum(self._root)
+        return self._total
+
+    @property
+    def holders(self) -> int:
+        """How many seats hold anything."""
+        if self._holders is None:
+            self._holders = self._size - self._root.count(0)
+        return self._holders
 
     # -- Reading -----------------------------------------------------------------
 
@@ -88,10 +107,9 @@ class Seats(Sequence[int]):
     def __getitem__(self, seat: slice) -> tuple[int, ...]: ...
 
     def __getitem__(self, seat: int | slice) -> int | tuple[int, ...]:
-        if not self._shift:
+        if self.flat is not None:
             # A table of up to 32 seats is one leaf: the tuple itself.
-            held: int | tuple[int, ...] = self._root[seat]
-            return held
+            return self.flat[seat]
         if isinstance(seat, slice):
             return self.as_tuple()[seat]
         if seat < 0:
@@ -112,8 +130,8 @@ class Seats(Sequence[int]):
     def as_tuple(self) -> tuple[int, ...]:
         """Every seat's holding as a plain tuple: free at a table of up to
         :data:`WIDTH` seats (the vector is that tuple), a copy beyond."""
-        if not self._shift:
-            return self._root
+        if self.flat is not None:
+            return self.flat
         return tuple(_values(self._root, self._shift))
 
     def holder(self) -> int:
@@ -123,6 +141,8 @@ class Seats(Sequence[int]):
         """
         if self.holders != 1:
             raise ValueError(f"{self.holders} seats hold something, not one")
+        if self._seat_sum is None:
+            self._seat_sum = sum(itertools.compress(range(self._size), self._root))
         return self._seat_sum
 
     def changed(self, other: Seats) -> list[int]:
@@ -150,18 +170,21 @@ class Seats(Sequence[int]):
         """
         made = _new(Seats)
         made._size, made._hash = self._size, None
-        if not self._shift:
+        if self.flat is not None:
             # A table of up to 32 seats is one leaf, changed as a list is,
-            # and its sums are counted afresh at C speed: as cheap as a tuple.
-            leaf = list(self._root)
+            # its sums counted when asked for: as cheap as a tuple.
+            leaf = list(self.flat)
             for seat, delta in deltas.items():
-                leaf[seat] += delta
-            if min(leaf, default=0) < 0:
-                raise ValueError("a seat cannot hold less than nothing")
-            _leaf(made, tuple(leaf))
+                now = leaf[seat] = leaf[seat] + delta
+                if now < 0:
+                    raise ValueError(f"seat {seat} cannot hold {now}")
+            made._root = made.flat = tuple(leaf)
+            made._shift = 0
+            made._total = made._holders = made._seat_sum = None
             return made
         root = self._root
         total, holders, seat_sum = self.total, self.holders, self._seat_sum
+        assert seat_sum is not None, "kept at a large table"
         for seat, delta in deltas.items():
             if not delta:
                 continue
@@ -177,8 +200,8 @@ class Seats(Sequence[int]):
             elif not now:
                 holders -= 1
                 seat_sum -= seat
-        made._root, made._shift = root, self._shift
-        made.total, made.holders, made._seat_sum = total, holders, seat_sum
+        made._root, made._shift, made.flat = root, self._shift, None
+        made._total, made._holders, made._seat_sum = total, holders, seat_sum
         return made
 
     # -- A value -----------------------------------------------------------------------
@@ -201,14 +224,6 @@ class Seats(Sequence[int]):
 
 
 _new: t.Final = object.__new__
-
-
-def _leaf(made: Seats, held: tuple[int, ...]) -> None:
-    """Fill in a vector of one leaf: the tuple itself, and its sums."""
-    made._root, made._shift = held, 0
-    made.total = sum(held)
-    made.holders = len(held) - held.count(0)
-    made._seat_sum = sum(itertools.compress(range(len(held)), held)) if made.holders == 1 else 0
 
 
 def _values(node: Node, shift: int) -> Iterator[int]:
