@@ -76,6 +76,16 @@ def _asset(name: str) -> str:
     return resources.files("aces.page").joinpath("assets", name).read_text(encoding="utf-8")
 
 
+def _page(kind: str, fields: dict[str, str], data: dict[str, t.Any]) -> str:
+    """One page: the shared frame (head, security policy, base style) around
+    the body of ``kind`` (``replay`` or ``simulate``), its style, script and data."""
+    body = string.Template(_asset(f"{kind}.html")).substitute(fields)
+    return string.Template(_asset("page.html")).substitute(
+        lang=fields["lang"], title=fields["title"], body=body,
+        css=_asset("page.css") + _asset(f"{kind}.css"), js=_asset(f"{kind}.js"),
+        data=script_json(data))
+
+
 def chart(positions: Sequence[dict[str, t.Any]], players: int, lang: str,
           labels: dict[str, str]) -> str:
     """The chances over the game as SVG: a line a player, a link a roll."""
@@ -131,13 +141,10 @@ def render(data: dict[str, t.Any]) -> str:
         lang=markup_text(lang),
         title=markup_text(heading),
         heading=markup_text(heading),
-        css=_asset("replay.css"),
-        js=_asset("replay.js"),
         svg=chart(positions, len(data["players"]), lang, words),
         items="\n".join(items),
-        data=script_json(data),
     )
-    return string.Template(_asset("replay.html")).substitute(fields)
+    return _page("replay", fields, data)
 
 
 def write_atomically(path: str, text: str) -> None:
@@ -183,8 +190,5 @@ def render_simulation(data: dict[str, t.Any]) -> str:
         exact_cells="".join(
             f"<td>{markup_text(percent_in(p, locale))}</td>" for p in table["exact"]["by_seat"])
         + f'<td>{markup_text(format_decimal(table["exact"]["rolls"], "0.00", locale=locale))}</td>',
-        css=_asset("simulate.css"),
-        js=_asset("simulate.js"),
-        data=script_json(data),
     )
-    return string.Template(_asset("simulate.html")).substitute(fields)
+    return _page("simulate", fields, data)
