@@ -135,6 +135,8 @@ class PageCollector(Visitor[dict[str, t.Any]]):
         self._rolls: list[dict[str, t.Any]] = []
         self._state: t.Any = None
         self._start_state: t.Any = None
+        #: Positions whose chances are still to be worked out, with their states.
+        self._pending: list[tuple[dict[str, t.Any], t.Any]] = []
 
     def visit(self, step: Step[t.Any]) -> None:
         """Take one step of the walk."""
@@ -196,27 +198,37 @@ class PageCollector(Visitor[dict[str, t.Any]]):
             narrator.settle()
             target[code].extend(narrator.take())
         if self._rolls and "held" not in self._rolls[-1]:
-            self._rolls[-1].update(self._position(self._state))
+            self._position(self._rolls[-1], self._state)
 
-    def _position(self, state: t.Any) -> dict[str, t.Any]:
-        """The table after a roll: chips or dice, pot or centre, who rolls, the chances."""
+    def _position(self, position: dict[str, t.Any], state: t.Any) -> dict[str, t.Any]:
+        """The table after a roll, into ``position``: chips or dice, pot or
+        centre, who rolls; the chances once the game is read (:meth:`_chances`)."""
         assert self._game is not None
         request = self._game.rules.next_roll(state)
         holding = self._game.holding(state)
-        position: dict[str, t.Any] = {
-            "held": list(holding.held),
-            "middle": holding.out,
-            "next": None if request is None else self._seat(request.player),
-            "chances": None,
-            "shown": None,
-        }
+        position.update(
+            held=list(holding.held),
+            middle=holding.out,
+            next=None if request is None else self._seat(request.player),
+            chances=None,
+            shown=None,
+        )
         if self._odds is not None:
-            chances = self._odds.chances(state)
+            self._pending.append((position, state))
+        return position
+
+    def _chances(self) -> None:
+        """Each player's chance at every moment of the game, worked out together:
+        estimates share one simulation."""
+        if self._odds is None:
+            return
+        pending, self._pending = self._pending, []
+        found = self._odds.chances_of([state for _, state in pending])
+        for (position, _), chances in zip(pending, found, strict=True):
             position["chances"] = [{"chance": round(p, 6), "exact": chances.exact,
                                     "margin": round(chances.margin, 6)}
                                    for p in chances.by_seat]
             position["shown"] = {code: shown(chances, code) for code in LANGUAGES}
-        return position
 
     def result(self) -> dict[str, t.Any]:
         """The page's data, once the walk is over."""
@@ -230,7 +242,9 @@ class PageCollector(Visitor[dict[str, t.Any]]):
         if self._header is None:
             raise OptionError(_MISSING_GAME, number=self.number, count=self.games)
         header = self._header
-        start = {**self._position(self._start_state), "text": self._intro}
+        start = self._position({}, self._start_state)
+        start["text"] = self._intro
+        self._chances()
         self._label([start, *self._rolls])
         return {
             "format": FORMAT,
