@@ -111,9 +111,10 @@ def commands(command: click.Command) -> Iterator[click.Command]:
             yield from commands(command.commands[name])
 
 
-def help_messages(root: click.Command) -> Iterator[tuple[str, str, str]]:
+def help_messages(root: click.Command) -> Iterator[tuple[str, str, str | None]]:
     """Every help text of the command line: the text, where it is shown, and
-    the module that defines it (a path from the top of the repository).
+    the module that defines it (a path from the top of the repository; ``None``
+    for a command defined outside the package, see :func:`_source`).
 
     The catalog tool adds these to the template, each with a comment for
     translators saying which command or option it helps with.
@@ -140,19 +141,37 @@ def help_messages(root: click.Command) -> Iterator[tuple[str, str, str]]:
                 yield text, where, path
 
 
-def _source(command: click.Command) -> str:
-    """The file that defines a command, from the top of the repository."""
+def _source(command: click.Command) -> str | None:
+    """The module that defines a command, as a path from the top of the repository;
+    ``None`` when its callback is not the package's own.
+
+    The callback is unwrapped first: ``@click.pass_context`` wraps it in a
+    function of click's, whose file is wherever click is installed (a venv
+    inside the repository or anywhere else), which is no place for a
+    translator to look and no location that stays the same between machines.
+
+    >>> from aces.cli import cli
+    >>> _source(cli), _source(cli.commands["replay"])
+    ('aces/cli/__init__.py', 'aces/cli/logs.py')
+    >>> _source(click.Command("bare")) is None
+    True
+    """
     from pathlib import Path
 
     import aces
 
-    source = inspect.getsourcefile(command.callback) if command.callback else None
-    top = Path(aces.__file__).resolve().parent.parent
-    return Path(source or aces.__file__).resolve().relative_to(top).as_posix()
+    if command.callback is None:
+        return None
+    source = inspect.getsourcefile(inspect.unwrap(command.callback))
+    package = Path(aces.__file__).resolve().parent
+    if source is None or not Path(source).resolve().is_relative_to(package):
+        return None
+    return Path(source).resolve().relative_to(package.parent).as_posix()
 
 
-def translated(root: click.Command, gettext: Gettext) -> click.Command:
-    """A copy of the command tree whose help texts are in the catalog's language."""
+def translated(root: click.Command, gettext: Gettext, lang: str | None = None) -> click.Command:
+    """A copy of the command tree whose help texts are in the catalog's language,
+    with the numbers its help shows written as ``lang`` writes them."""
     tree = copy.deepcopy(root)
     for command in commands(tree):
         if command.options_metavar:
@@ -175,6 +194,8 @@ def translated(root: click.Command, gettext: Gettext) -> click.Command:
                 param.metavar = gettext(param.metavar)
             _name_the_value(param, gettext)
             _name_the_number(param, gettext)
+            if lang is not None:
+                _show_the_default(param, lang)
     return tree
 
 
@@ -205,6 +226,48 @@ def _name_the_number(param: click.Parameter, gettext: Gettext) -> None:
         # The type may be one of click's shared instances (click.INT): a copy.
         param.type = copy.copy(param.type)
         param.type.name = gettext(name)
+
+
+class _ShownInt(int):
+    """A whole number that shows itself as a language writes it; click shows a
+    default with ``str`` and passes it to the command as a plain ``int``."""
+
+    text: str
+
+    def __str__(self) -> str:
+        return self.text
+
+
+class _ShownFloat(float):
+    """A decimal number that shows itself as a language writes it (see :class:`_ShownInt`)."""
+
+    text: str
+
+    def __str__(self) -> str:
+        return self.text
+
+
+def _show_the_default(param: click.Parameter, lang: str) -> None:
+    """Show a number's default as the language writes it ("[standard: 0,99]",
+    "100\xa0000"), as every other number aces prints, not as Python does.
+
+    >>> option = click.Option(["--quantile"], default=0.99, show_default=True)
+    >>> _show_the_default(option, "nb")
+    >>> str(option.default), float(option.default) == 0.99
+    ('0,99', True)
+    """
+    from babel.numbers import format_decimal
+
+    from aces.i18n import babel_locale
+
+    default = param.default
+    if (not isinstance(param, click.Option) or param.show_default is not True
+            or isinstance(default, bool) or not isinstance(default, (int, float))):
+        return
+    shown: _ShownInt | _ShownFloat = (_ShownInt(default) if isinstance(default, int)
+                                      else _ShownFloat(default))
+    shown.text = format_decimal(default, locale=babel_locale(lang))
+    param.default = shown
 
 
 # -- Click's own messages ------------------------------------------------------------------
@@ -291,7 +354,8 @@ class AcesGroup(click.Group):
         from aces.i18n import translations
 
         arguments = list(sys.argv[1:] if args is None else args)
-        catalog = translations(chosen(arguments, os.environ))
+        lang = chosen(arguments, os.environ)
+        catalog = translations(lang)
         error = refused(arguments)
         if error is not None:
             # Before click, so that even ``--help`` is refused: a usage error,
@@ -300,7 +364,7 @@ class AcesGroup(click.Group):
                 raise error
             click.echo(f"aces: {error.render(catalog.gettext, catalog.ngettext)}", err=True)
             sys.exit(error.exit_code)
-        tree = translated(self, catalog.gettext)
+        tree = translated(self, catalog.gettext, lang)
         with speaking(catalog):
             if not standalone_mode:
                 return click.Group.main(tree, arguments, prog_name, complete_var, False,

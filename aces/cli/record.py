@@ -690,7 +690,8 @@ class _Session:
             # "undo": the word for it in the "command" context.
             return c.gettext("The game is over. Type undo to take back the last roll, or"
                              " press Enter to stop: ")
-        values = {"player": request.player, "count": request.dice}
+        # A small count in words, as the narration writes it («to terninger»).
+        values = {"player": request.player, "count": self.narrator.voice.count(request.dice)}
         if request.stage == "opening":
             # Translators: the prompt of "aces record" for an opening roll.
             # {player}: who rolls; {count}: how many dice.
