@@ -124,7 +124,8 @@ def replay(log: str, lang: str | None, stepwise: bool, odds: bool, page: str | N
 
 def _page(log: str, lang: str | None, page: str | None, number: int | None,
           stepwise: bool) -> None:
-    """``aces replay --html``: the page of one game, written whole or not at all."""
+    """``aces replay --html``: the page of a log (or of one of its games), written
+    whole or not at all."""
     from aces.log import read
     from aces.page.html import render, write_atomically
     from aces.page.replay import PageCollector

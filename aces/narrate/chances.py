@@ -199,6 +199,8 @@ def say_turning_point(voice: Voice, players: t.Sequence[str], moment: Moment, se
                              " went from {before} to {after} (estimated by simulation, to within"
                              " ± {margin}).").format(**values)
         # Translators: as above, in the five-dice game, where one player loses.
+        # {number}: the roll; {player} rolled {dice}; {mover}: whose chance to
+        # lose moved; {before}, {after}: percentages; {margin}: the 95 % margin.
         return v.gettext("Roll {number}, {player}'s {dice}: {mover}'s chance to lose went from"
                          " {before} to {after} (estimated by simulation, to within"
                          " ± {margin}).").format(**values)

@@ -178,8 +178,8 @@ def test_many_positions_estimated_together_each_hold_the_exact_answer(game: str)
     if game == "pot":
         header = _header("pot", 4)
         guessed: t.Any = PotOdds(4, 2, "last-chip", None, None)
-        start = pot.start(header)
-        states = [msgspec.structs.replace(start, phase=phase, turn=turn, chips=chips,
+        start: t.Any = pot.start(header)
+        states: list[t.Any] = [msgspec.structs.replace(start, phase=phase, turn=turn, chips=chips,
                                           pot=8 - sum(chips), try_rolls=tries)
                   for chips, turn, phase, tries in [
                       ((3, 0, 1, 2), 0, "play", 0), ((3, 0, 1, 2), 3, "play", 0),
