@@ -166,6 +166,10 @@ class ScriptedDice:
         self._next_pick = np.zeros(len(faces), dtype=np.int64)
 
     def faces(self, games: NDArray[np.int64], held: NDArray[np.int64]) -> NDArray[np.int64]:
+        """The next ``held`` scripted dice of each of ``games``, packed by face.
+
+        :raises ValueError: for a game that outlasts them.
+        """
         first = self._next_face[games]
         last = first + held
         if (last >= self._faces.shape[1]).any():
@@ -176,6 +180,10 @@ class ScriptedDice:
 
     def receivers(self, games: NDArray[np.int64], threes: NDArray[np.int64],
                   others: int) -> NDArray[np.int64]:
+        """The next scripted choices of each of ``games``, counted by seat.
+
+        :raises ValueError: for a game that outlasts them.
+        """
         first = self._next_pick[games]
         last = first + threes
         if (last >= self._picks.shape[1]).any():
@@ -325,7 +333,10 @@ class FiveDiceSimulation:
 
     @classmethod
     def create(cls, players: int, raw: Mapping[str, OptionValue]) -> FiveDiceSimulation:
-        """Check the players and options against what the simulation can play."""
+        """Check the players and options against what the simulation can play.
+
+        :raises ~aces.errors.OptionError: for what it cannot.
+        """
         if players < fivedice.MIN_PLAYERS:
             raise OptionError("--players must be at least {minimum}, not {players}",
                               minimum=fivedice.MIN_PLAYERS, players=players)

@@ -446,7 +446,10 @@ _SPEC: t.Final = re.compile(f"^{CALL}$")
 
 
 def plot(spec: str, catalog: gettext.NullTranslations, lang: str) -> Plot:
-    """The plot a spec names (``lln(4, 3, 100000)``), drawn, in the catalog's language."""
+    """The plot a spec names (``lln(4, 3, 100000)``), drawn, in the catalog's language.
+
+    :raises ~aces.sphinxext.quantities.SpecError: for a spec that names no plot.
+    """
     match = _SPEC.match(spec)
     if match is None:
         raise SpecError(f"{spec!r} is not a plot name with its arguments")
