@@ -15,6 +15,9 @@ simulation):
   navigation to the end of its script (a ``performance.mark``); target 1 s.
   Skipped with a note where there is no Chromium or no Playwright.
 
+And the page of a whole session with its picker (a class group's log of
+twenty games), whose time and size grow with its rolls.
+
 Run it with ``python tests/benchmarks/page.py``. It is a script, not a
 test: shared machines are too noisy for timed assertions.
 """
@@ -133,6 +136,9 @@ def main() -> None:
                a_game("pot", {"chips": 6}, range(95, 111)), Path(folder))
         report("Aces, four players, five dice each (estimated by simulation)",
                a_game("five-dice", {}, range(60, 200)), Path(folder))
+        session = Path(__file__).resolve().parents[2] / "replays" / "class-group-1.jsonl"
+        report("A session of twenty games of Aces in the Pot, every game in one page",
+               session.read_bytes(), Path(folder))
 
 
 if __name__ == "__main__":
