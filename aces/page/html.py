@@ -30,8 +30,8 @@ from aces.errors import visible
 if t.TYPE_CHECKING:
     from collections.abc import Sequence
 
-__all__ = ["DASHES", "PALETTE", "chart", "markup_text", "render", "render_simulation",
-           "script_json", "write_atomically"]
+__all__ = ["DASHES", "PALETTE", "SRCDOC_BASE", "chart", "markup_text", "render",
+           "render_simulation", "script_json", "write_atomically"]
 
 #: The Okabe-Ito palette, which colour-blind readers can tell apart, darkest
 #: first; each player's line also has its own dash pattern.
@@ -76,11 +76,23 @@ def _asset(name: str) -> str:
     return resources.files("aces.page").joinpath("assets", name).read_text(encoding="utf-8")
 
 
-def _page(kind: str, fields: dict[str, str], data: dict[str, t.Any]) -> str:
+#: What a page shown inside ``<iframe srcdoc>`` adds to its head: a srcdoc
+#: document resolves links against its parent's address, so the page's own
+#: links (``#roll=3``) would leave it, and its script could not set them.
+SRCDOC_BASE: t.Final = '<base href="about:srcdoc">'
+
+
+def _page(kind: str, fields: dict[str, str], data: dict[str, t.Any], *,
+          srcdoc: bool = False) -> str:
     """One page: the shared frame (head, security policy, base style) around
-    the body of ``kind`` (``replay`` or ``simulate``), its style, script and data."""
+    the body of ``kind`` (``replay`` or ``simulate``), its style, script and
+    data; with ``srcdoc``, the base a page inside ``<iframe srcdoc>`` needs."""
     body = string.Template(_asset(f"{kind}.html")).substitute(fields)
-    return string.Template(_asset("page.html")).substitute(
+    frame = _asset("page.html")
+    if srcdoc:
+        frame = frame.replace("<head>\n", f"<head>\n{SRCDOC_BASE}\n", 1)
+        assert SRCDOC_BASE in frame, "the page template has no <head> line"
+    return string.Template(frame).substitute(
         lang=fields["lang"], title=fields["title"], body=body,
         css=_asset("page.css") + _asset(f"{kind}.css"), js=_asset(f"{kind}.js"),
         data=script_json(data))
@@ -166,8 +178,9 @@ def _title(game: dict[str, t.Any], lang: str) -> str:
     return str(lines[0]) if lines else str(game["name"][lang])
 
 
-def render(data: dict[str, t.Any]) -> str:
-    """The whole page for the data of :func:`aces.page.replay.collect`.
+def render(data: dict[str, t.Any], *, srcdoc: bool = False) -> str:
+    """The whole page for the data of :func:`aces.page.replay.collect`; with
+    ``srcdoc``, made to be shown inside an ``<iframe srcdoc>`` (a notebook).
 
     A page of several games lists them (links to each, without a script;
     a picker, with one) and shows each game's chart and rolls in turn.
@@ -192,7 +205,7 @@ def render(data: dict[str, t.Any]) -> str:
         contents=contents,
         games="\n".join(_game(data, index, words, several) for index in range(len(games))),
     )
-    return _page("replay", fields, data)
+    return _page("replay", fields, data, srcdoc=srcdoc)
 
 
 def write_atomically(path: str, text: str) -> None:

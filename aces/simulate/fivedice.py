@@ -50,7 +50,7 @@ if t.TYPE_CHECKING:
     from numpy.typing import NDArray
 
     from aces.rules import OptionValue
-    from aces.simulate import Exact
+    from aces.simulate import Exact, fivedice_chain
     from aces.simulate.batch import Tally
 
 __all__ = ["CHUNK", "FIELD", "MAX_DICE", "MAX_PLAYERS", "Batch", "Dice", "FairDice",
@@ -375,11 +375,20 @@ class FiveDiceSimulation:
     def exact(self, most_states: int | None = None) -> Exact | None:
         """The exact answers, for the small games the chain can solve; ``None``
         for the others (a full game of Aces among them)."""
-        from aces.simulate import fivedice_chain as chain
+        from aces.simulate import fivedice_chain
 
-        if not chain.solvable(*self._shape, most_states=most_states or chain.MAX_STATES):
+        built = self.chain(most_states)
+        return None if built is None else fivedice_chain.solve(built)
+
+    def chain(self, most_states: int | None = None) -> fivedice_chain.Chain | None:
+        """The game's Markov chain, for the small games it can be built for; ``None``
+        for the others."""
+        from aces.simulate import fivedice_chain
+
+        if not fivedice_chain.solvable(*self._shape,
+                                       most_states=most_states or fivedice_chain.MAX_STATES):
             return None
-        return chain.solve(chain.build(*self._shape))
+        return fivedice_chain.build(*self._shape)
 
     @property
     def _shape(self) -> tuple[int, int, bool, fivedice.Policy]:
