@@ -287,7 +287,35 @@ def _rng() -> np.random.Generator:
 # -- Aces in the Pot ------------------------------------------------------------
 
 
-class PotOdds:
+class _Answers:
+    """What both games' odds share: a state's chances are made of positions
+    of play (:meth:`_positions`), from the chain's values or, without them,
+    from estimates worked out together for every state asked at once."""
+
+    values: NDArray[np.float64] | None
+    _estimates: _Estimates
+
+    def _positions(self, state: t.Any) -> list[tuple[t.Any, ...]]:
+        raise NotImplementedError
+
+    def _answer(self, state: t.Any, estimates: dict[t.Any, Chances]) -> Chances:
+        raise NotImplementedError
+
+    def chances(self, state: t.Any) -> Chances:
+        """Each seat's chance from ``state``, a state of the rules."""
+        return self.chances_of([state])[0]
+
+    def chances_of(self, states: Sequence[t.Any]) -> list[Chances]:
+        """Each seat's chance from each of ``states``; their estimates share
+        one simulation."""
+        estimates: dict[t.Any, Chances] = {}
+        if self.values is None:
+            estimates = self._estimates.lookup(
+                [key for state in states for key in self._positions(state)])
+        return [self._answer(state, estimates) for state in states]
+
+
+class PotOdds(_Answers):
     """Aces in the Pot: the chain's values for every state, or estimates."""
 
     def __init__(self, players: int, chips: int, finish: t.Any,
@@ -312,18 +340,7 @@ class PotOdds:
         chain = build(players, chips, finish)
         return cls(players, chips, finish, chain, state_values(chain))
 
-    def chances(self, state: PotState) -> Chances:
-        return self.chances_of([state])[0]
-
-    def chances_of(self, states: Sequence[PotState]) -> list[Chances]:
-        estimates: dict[t.Any, Chances] = {}
-        if self.values is None:
-            estimates = self._estimates.lookup(
-                [key for state in states for key in self._positions(state)])
-        return [self._answer(state, estimates) for state in states]
-
-    @staticmethod
-    def _positions(state: PotState) -> list[tuple[t.Any, ...]]:
+    def _positions(self, state: PotState) -> list[tuple[t.Any, ...]]:
         """The positions of play the chances from ``state`` are made of."""
         if state.phase == "over":
             return []
@@ -368,7 +385,7 @@ class PotOdds:
 # -- Aces, the five-dice game ----------------------------------------------------
 
 
-class FiveDiceOdds:
+class FiveDiceOdds(_Answers):
     """Aces: each seat's chance to lose, from the chain when it is small."""
 
     def __init__(self, players: int, dice: int, threes: bool, threes_to: t.Any,
@@ -393,16 +410,6 @@ class FiveDiceOdds:
             return cls(*shape, None, None)
         chain = fivedice_chain.build(*shape)
         return cls(*shape, chain, fivedice_chain.loss_values(chain))
-
-    def chances(self, state: FiveDiceState) -> Chances:
-        return self.chances_of([state])[0]
-
-    def chances_of(self, states: Sequence[FiveDiceState]) -> list[Chances]:
-        estimates: dict[t.Any, Chances] = {}
-        if self.values is None:
-            estimates = self._estimates.lookup(
-                [key for state in states for key in self._positions(state)])
-        return [self._answer(state, estimates) for state in states]
 
     def _positions(self, state: FiveDiceState) -> list[tuple[t.Any, ...]]:
         """The positions of play the chances from ``state`` are made of."""

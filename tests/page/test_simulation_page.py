@@ -63,6 +63,18 @@ def test_games_too_large_for_a_page_and_other_games_are_refused(tmp_path: Path) 
     assert not page.exists()
 
 
+def _near_the_exact_values(last: list[str], table: dict[str, t.Any]) -> None:
+    """The last row of the page's table (100,000 games, with decimal commas), its
+    shares and mean length beside the exact values."""
+    seats = table["players"]
+    shares = [float(cell.replace("\u00a0%", "").replace(",", ".")) / 100
+              for cell in last[1:1 + seats]]
+    for share, exact in zip(shares, table["exact"]["by_seat"], strict=True):
+        assert abs(share - exact) < 0.01
+    mean = float(last[1 + seats].replace(",", "."))
+    assert abs(mean - table["exact"]["rolls"]) < 0.02 * table["exact"]["rolls"]
+
+
 def test_the_page_plays_to_the_exact_values(browser: Browser, tmp_path: Path) -> None:
     page = tmp_path / "sim.html"
     data = write(page, "--players", "4", "--lang", "nb")
@@ -76,12 +88,7 @@ def test_the_page_plays_to_the_exact_values(browser: Browser, tmp_path: Path) ->
                                         "100\u00a0000"]
     table = next(entry for entry in data["tables"]
                  if entry["players"] == 4 and entry["finish"] == "last-chip")
-    last = rows[-1]
-    shares = [float(cell.replace("\u00a0%", "").replace(",", ".")) / 100 for cell in last[1:5]]
-    for share, exact in zip(shares, table["exact"]["by_seat"], strict=True):
-        assert abs(share - exact) < 0.01
-    mean = float(last[5].replace(",", "."))
-    assert abs(mean - table["exact"]["rolls"]) < 0.02 * table["exact"]["rolls"]
+    _near_the_exact_values(rows[-1], table)
     exact_row = [cell.inner_text() for cell in tab.query_selector_all("#exact-row th, "
                                                                        "#exact-row td")]
     assert exact_row[0] == "Eksakt"
@@ -152,12 +159,7 @@ def test_the_fivedice_page_plays_to_the_exact_values(browser: Browser, tmp_path:
     rows = [[cell.inner_text() for cell in row.query_selector_all("th, td")]
             for row in tab.query_selector_all("#rows tr")]
     table = data["tables"][0]
-    last = rows[-1]
-    shares = [float(cell.replace("\u00a0%", "").replace(",", ".")) / 100 for cell in last[1:4]]
-    for share, exact in zip(shares, table["exact"]["by_seat"], strict=True):
-        assert abs(share - exact) < 0.01
-    mean = float(last[4].replace(",", "."))
-    assert abs(mean - table["exact"]["rolls"]) < 0.02 * table["exact"]["rolls"]
+    _near_the_exact_values(rows[-1], table)
     assert tab.inner_text("#caption") == data["labels"]["nn"]["share"]
     for lang in LANGUAGES:
         tab.select_option("#language", lang)
