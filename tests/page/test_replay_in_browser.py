@@ -274,14 +274,17 @@ def test_legible_on_a_phone_and_a_projector(browser: Browser, pages: dict[str, P
     (in ``$ACES_SCREENSHOTS`` when set)."""
     folder = Path(os.environ.get("ACES_SCREENSHOTS", tmp_path))
     folder.mkdir(parents=True, exist_ok=True)
-    for label, width, height in (("phone", 375, 812), ("projector", 1920, 1080)):
-        opened = visit(browser, pages["pot"], "#roll=12&lang=nb", width=width, height=height)
+    for label, width, height, name, fragment in (
+            ("phone", 375, 812, "pot", "#roll=12&lang=nb"),
+            ("projector", 1920, 1080, "pot", "#roll=12&lang=nb"),
+            ("session-phone", 375, 812, "session", "#game=3&roll=4&lang=nn")):
+        opened = visit(browser, pages[name], fragment, width=width, height=height)
         page = opened.page
         assert page.evaluate("document.documentElement.scrollWidth") <= width
         size = float(page.evaluate(
             "parseFloat(getComputedStyle(document.getElementById('narration')).fontSize)"))
-        assert size >= (16 if label == "phone" else 24)
+        assert size >= (24 if label == "projector" else 16)
         shot = folder / f"replay-{label}.png"
-        page.screenshot(path=str(shot), full_page=label == "phone")
+        page.screenshot(path=str(shot), full_page=label != "projector")
         assert shot.stat().st_size > 10_000
         _clean(opened)
