@@ -210,7 +210,10 @@ def fivedice_table(players: int, dice: int, threes: bool,
 def collect_fivedice(players: int, dice: int, threes: bool, threes_to: fivedice.Policy,
                      lang: str) -> dict[str, t.Any]:
     """The page of the five-dice game: a table for every count of players
-    from three that fits, the game asked for among them."""
+    from three that fits, the game asked for among them.
+
+    :raises ~aces.errors.OptionError: for a game too big for a page.
+    """
     from aces.rules import fivedice
     from aces.simulate.fivedice_chain import branch_count, state_count
 
