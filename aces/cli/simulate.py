@@ -83,7 +83,6 @@ def simulate(players: int, games: int, seed: int | None, game_name: str,
     value lies inside its interval, or null.
     """
     from aces.cli._games import header_options
-    from aces.cli._numbers import numbers_in_errors
     from aces.rules import game_named
     from aces.simulate import check_games, simulation
     from aces.simulate.stats import summarize
@@ -93,13 +92,12 @@ def simulate(players: int, games: int, seed: int | None, game_name: str,
         return
     with reported(lang):
         chosen, catalog = translations(lang)
-        with numbers_in_errors(chosen):
-            check_games(games)
-            if seed is not None and seed < 0:
-                raise OptionError("--seed must be 0 or more, not {seed}", seed=seed)
-            # An option of the other game is refused by name, not ignored.
-            options = header_options(game_named(game_name), game_options)
-            sim = simulation(game_name, players, options)
+        check_games(games)
+        if seed is not None and seed < 0:
+            raise OptionError("--seed must be 0 or more, not {seed}", seed=seed)
+        # An option of the other game is refused by name, not ignored.
+        options = header_options(game_named(game_name), game_options)
+        sim = simulation(game_name, players, options)
         if seed is None:
             import secrets
 
@@ -316,7 +314,6 @@ def _interval(interval: tuple[float, float], lang: str, catalog: gettext.NullTra
 def _page(page: str, players: int, game_name: str, given: Given, lang: str | None) -> None:
     """``aces simulate --html``: the simulation page, written whole or not at all."""
     from aces.cli._games import header_options
-    from aces.cli._numbers import numbers_in_errors
     from aces.errors import AcesError, os_reason
     from aces.odds import check_players
     from aces.page.html import render_simulation, write_atomically
@@ -325,20 +322,19 @@ def _page(page: str, players: int, game_name: str, given: Given, lang: str | Non
 
     with reported(lang):
         chosen, _ = translations(lang)
-        with numbers_in_errors(chosen):
-            game = game_named(game_name)
-            options = game.options(header_options(game, given))
-            if game_name == "five-dice":
-                from aces.simulate.fivedice import FiveDiceSimulation
+        game = game_named(game_name)
+        options = game.options(header_options(game, given))
+        if game_name == "five-dice":
+            from aces.simulate.fivedice import FiveDiceSimulation
 
-                FiveDiceSimulation.create(players, options)  # the players the game takes
-                data = collect_fivedice(players, t.cast("int", options["dice"]),
-                                        bool(options["threes"]),
-                                        t.cast("t.Any", options["threes_to"]), chosen)
-            else:
-                check_players(players)
-                data = collect(players, t.cast("int", options.get("chips", 2)),
-                               t.cast("t.Any", options.get("finish", "last-chip")), chosen)
+            FiveDiceSimulation.create(players, options)  # the players the game takes
+            data = collect_fivedice(players, t.cast("int", options["dice"]),
+                                    bool(options["threes"]),
+                                    t.cast("t.Any", options["threes_to"]), chosen)
+        else:
+            check_players(players)
+            data = collect(players, t.cast("int", options.get("chips", 2)),
+                           t.cast("t.Any", options.get("finish", "last-chip")), chosen)
         try:
             write_atomically(page, render_simulation(data))
         except OSError as exc:

@@ -220,6 +220,24 @@ def _through_opening(opening: Opening, dice: int,
     return Chances(tuple(float(p) for p in total), exact, margins)
 
 
+#: Positions whose chances a table keeps: the games of a session go through
+#: the same few again and again, and an opening's chances are a sum over
+#: every way its round can end.
+_POSITIONS: t.Final = 4096
+
+
+def _remembered(kept: dict[tuple[t.Any, ...], Chances], key: tuple[t.Any, ...],
+                work_out: Callable[[], Chances]) -> Chances:
+    """The chances of a position, worked out once a table (a bounded memo:
+    it starts afresh past :data:`_POSITIONS` positions)."""
+    found = kept.get(key)
+    if found is None:
+        if len(kept) >= _POSITIONS:
+            kept.clear()
+        found = kept[key] = work_out()
+    return found
+
+
 def _turned(row: NDArray[np.float64], rotation: int) -> tuple[float, ...]:
     """A row by seat counted from the roller, as seats of the table."""
     n = len(row)
@@ -294,6 +312,9 @@ class _Answers:
 
     values: NDArray[np.float64] | None
     _estimates: _Estimates
+    #: Exact chances already worked out: of openings, and of positions of play.
+    _openings: dict[tuple[t.Any, ...], Chances]
+    _looked_up: dict[tuple[t.Any, ...], Chances]
 
     def _positions(self, state: t.Any) -> list[tuple[t.Any, ...]]:
         raise NotImplementedError
@@ -327,6 +348,8 @@ class PotOdds(_Answers):
         self.values = values
         self.exact = chain is not None
         self._estimates = _Estimates(self._play_on)
+        self._openings = {}
+        self._looked_up = {}
 
     @classmethod
     def of(cls, players: int, chips: int, finish: t.Any) -> PotOdds:
@@ -344,23 +367,34 @@ class PotOdds(_Answers):
         """The positions of play the chances from ``state`` are made of."""
         if state.phase == "over":
             return []
+        chips = state.chips.as_tuple()
         if state.phase == "opening":
-            return [(state.chips, seat, "play", 0) for seat in _starting(state.opening, 1)]
-        return [(state.chips, state.turn, state.phase, state.try_rolls)]
+            return [(chips, seat, "play", 0) for seat in _starting(state.opening, 1)]
+        return [(chips, state.turn, state.phase, state.try_rolls)]
 
     def _answer(self, state: PotState, estimates: dict[t.Any, Chances]) -> Chances:
         n = self.players
         if state.phase == "over":
             assert state.winner is not None
             return _certain(state.winner, n)
+        chips = state.chips.as_tuple()
         if state.phase == "opening":
-            return _through_opening(state.opening, 1, lambda seat: self._play(
-                (state.chips, seat, "play", 0), estimates))
-        return self._play((state.chips, state.turn, state.phase, state.try_rolls), estimates)
+            def opening() -> Chances:
+                return _through_opening(state.opening, 1, lambda seat: self._play(
+                    (chips, seat, "play", 0), estimates))
+            if self.values is None:
+                return opening()
+            return _remembered(self._openings, (state.opening, chips), opening)
+        return self._play((chips, state.turn, state.phase, state.try_rolls), estimates)
 
     def _play(self, key: tuple[t.Any, ...], estimates: dict[t.Any, Chances]) -> Chances:
         if self.chain is None or self.values is None:
             return estimates[key]
+        return _remembered(self._looked_up, key, lambda: self._look_up(key))
+
+    def _look_up(self, key: tuple[t.Any, ...]) -> Chances:
+        assert self.chain is not None
+        assert self.values is not None
         chips, turn, phase, tries = key
         relative = chips[turn:] + chips[:turn]
         if phase == "try":
@@ -400,6 +434,8 @@ class FiveDiceOdds(_Answers):
         self.exact = chain is not None
         self._index = {held: i for i, held in enumerate(chain.states)} if chain else {}
         self._estimates = _Estimates(self._play_on)
+        self._openings = {}
+        self._looked_up = {}
 
     @classmethod
     def of(cls, players: int, dice: int, threes: bool, threes_to: t.Any) -> FiveDiceOdds:
@@ -415,23 +451,33 @@ class FiveDiceOdds(_Answers):
         """The positions of play the chances from ``state`` are made of."""
         if state.phase == "over":
             return []
+        held = state.held.as_tuple()
         if state.phase == "opening":
-            return [(state.held, seat) for seat in _starting(state.opening, self.dice)]
-        return [(state.held, state.turn)]
+            return [(held, seat) for seat in _starting(state.opening, self.dice)]
+        return [(held, state.turn)]
 
     def _answer(self, state: FiveDiceState, estimates: dict[t.Any, Chances]) -> Chances:
         n = self.players
         if state.phase == "over":
             assert state.loser is not None
             return _certain(state.loser, n)
+        held = state.held.as_tuple()
         if state.phase == "opening":
-            return _through_opening(state.opening, self.dice,
-                                    lambda seat: self._play((state.held, seat), estimates))
-        return self._play((state.held, state.turn), estimates)
+            def opening() -> Chances:
+                return _through_opening(state.opening, self.dice,
+                                        lambda seat: self._play((held, seat), estimates))
+            if self.values is None:
+                return opening()
+            return _remembered(self._openings, (state.opening, held), opening)
+        return self._play((held, state.turn), estimates)
 
     def _play(self, key: tuple[t.Any, ...], estimates: dict[t.Any, Chances]) -> Chances:
         if self.values is None:
             return estimates[key]
+        return _remembered(self._looked_up, key, lambda: self._look_up(key))
+
+    def _look_up(self, key: tuple[t.Any, ...]) -> Chances:
+        assert self.values is not None
         held, turn = key
         relative = held[turn:] + held[:turn]
         return Chances(_turned(self.values[self._index[relative]], turn), True)
