@@ -721,8 +721,8 @@ class Stats:
 
     >>> import aces
     >>> result = aces.stats(["replays/session.jsonl", "replays/four-players.jsonl"], lang="nn")
-    >>> result.report().splitlines()[2]
-    'Ess i potten: 4 spelarar, 2 sjetongar kvar, sluttspelet «siste sjetong» (last-chip)'
+    >>> result.report().splitlines()[0]
+    'Klasseforsøket: 2 loggar lesne, 2 slått saman, 0 forkasta.'
     >>> result.lang = "nb"
     >>> "Seire etter plass" in result._repr_html_()
     True
