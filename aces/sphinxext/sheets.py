@@ -3,7 +3,10 @@
 A lesson marks the sections a pupil may see with ``.. rst-class:: aces-pupil``
 (the question, the questions for the class, the exercises, a tally table
 where the class rolls dice) and says where its sheet is offered with
-``.. aces-sheet::``. When the HTML builder has resolved the lesson, those
+``.. aces-sheet::``. Inside such a section, a line for the teacher ("ask the
+class for a show of hands") is marked ``.. rst-class:: aces-teacher``: the
+lesson shows it where the teacher needs it, the sheet leaves it out, so the
+sheet speaks to pupils only. When the HTML builder has resolved the lesson, those
 sections, already in the build's language, are copied into a page of their
 own, ``NAME-sheet.html`` beside the lesson: one offline file with a print
 stylesheet for A4, which the browser prints as it stands. The same page is
@@ -34,11 +37,13 @@ if t.TYPE_CHECKING:
 
     from aces.sphinxext.languages import Alternate
 
-__all__ = ["PUPIL", "STYLE", "SUFFIX", "SheetDirective", "SheetError", "pupil_sections", "setup",
-           "sheet_html", "typeset", "write"]
+__all__ = ["PUPIL", "STYLE", "SUFFIX", "TEACHER", "SheetDirective", "SheetError",
+           "pupil_sections", "setup", "sheet_html", "typeset", "write"]
 
 #: The class that puts a section on the pupils' sheet.
 PUPIL: t.Final = "aces-pupil"
+#: The class of a line in a pupils' section that speaks to the teacher: left off the sheet.
+TEACHER: t.Final = "aces-teacher"
 SUFFIX: t.Final = "-sheet"
 
 #: A4, black on white, the tally cells tall enough to write in; the link back to
@@ -91,9 +96,15 @@ class SheetDirective(_AcesDirective):
 
 
 def pupil_sections(doctree: nodes.document) -> list[nodes.section]:
-    """The sections a lesson shows its pupils, copied, in the order of the page."""
-    return [section.deepcopy() for section in doctree.findall(nodes.section)
-            if PUPIL in section["classes"]]
+    """The sections a lesson shows its pupils, copied, in the order of the page,
+    without the lines in them that speak to the teacher."""
+    copies = [section.deepcopy() for section in doctree.findall(nodes.section)
+              if PUPIL in section["classes"]]
+    for section in copies:
+        for line in list(section.findall(nodes.Element)):
+            if TEACHER in line.get("classes", ()) and line.parent is not None:
+                line.parent.remove(line)
+    return copies
 
 
 def _resolved(app: Sphinx, doctree: nodes.document, docname: str) -> None:

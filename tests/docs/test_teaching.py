@@ -130,3 +130,57 @@ def test_a_sheet_with_nothing_for_pupils_stops_the_build(tmp_path: Path) -> None
     assert "index" in result.stderr
     assert "no section is marked for pupils" in result.stderr
     assert not (tmp_path / "out" / "index-sheet.pdf").exists()
+
+
+#: Words that speak to the teacher, not to a pupil: none may stand on a pupil sheet.
+TEACHER_WORDS: t.Final = {
+    "en": r"\b(ask the class|ask for|the pupils|students|the teacher|show of hands)\b",
+    "nb": r"\b(spør klassen|la klassen|be klassen|elevene|læreren|rekke opp hånden)\b",
+    "nn": r"\b(spør klassen|la klassen|be klassen|elevane|læraren|rekkje opp handa)\b",
+}
+
+
+@pytest.mark.parametrize("lang", SITES)
+def test_a_pupil_sheet_speaks_to_pupils_only(site: dict[str, t.Any], lang: str) -> None:
+    """A line in a pupils' section that speaks to the teacher stays on the lesson,
+    where the teacher needs it, and is left off the sheet, HTML and PDF alike."""
+    root = site[f"html-{lang}"].out
+    marked = 0
+    for page in lessons(root):
+        lesson = page.read_text(encoding="utf-8")
+        teacher = [words(line) for line in
+                   re.findall(r'<p class="aces-teacher">(.*?)</p>', lesson, re.DOTALL)]
+        marked += len(teacher)
+        sheet = words((root / "lessons" / f"{page.stem}-sheet.html").read_text("utf-8"))
+        printed = pdf_text(root / "lessons" / f"{page.stem}-sheet.pdf")
+        for text in (sheet, printed):
+            for line in teacher:
+                assert squash(line) not in squash(text), (lang, page.name, line)
+            found = re.findall(TEACHER_WORDS.get(lang, TEACHER_WORDS["en"]), text,
+                               re.IGNORECASE)
+            assert found == [], (lang, page.name, found)
+    assert marked >= 7, marked
+
+
+@pytest.mark.parametrize("lang", SITES)
+def test_the_class_experiments_sheet_has_a_tally_table_for_twenty_games_on_a4(
+        site: dict[str, t.Any], lang: str) -> None:
+    from pypdf import PdfReader
+
+    root = site[f"html-{lang}"].out / "lessons"
+    sheet = (root / "class-experiment-sheet.html").read_text(encoding="utf-8")
+    tables = re.findall(r"<table.*?</table>", sheet, re.DOTALL)
+    assert tables, lang
+    rows = re.findall(r"<tr[^>]*>(.*?)</tr>", tables[0], re.DOTALL)
+    head = re.findall(r"<th[^>]*>(.*?)</th>", rows[0], re.DOTALL)
+    assert len(head) == 5 and all(words(cell) for cell in head), head
+    body = [re.findall(r"<td[^>]*>(.*?)</td>", row, re.DOTALL) for row in rows[1:]]
+    # One numbered line a game, the other cells blank to write in.
+    assert [words(cells[0]) for cells in body] == [str(n) for n in range(1, 21)]
+    assert all(len(cells) == 5 and not any(words(cell) for cell in cells[1:])
+               for cells in body)
+    pdf = PdfReader(root / "class-experiment-sheet.pdf")
+    for page in pdf.pages:
+        width, height = float(page.mediabox.width), float(page.mediabox.height)
+        assert (round(width), round(height)) == (595, 842), (width, height)
+    assert "20" in pdf_text(root / "class-experiment-sheet.pdf")
