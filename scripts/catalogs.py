@@ -20,8 +20,9 @@ like the others from the moment it exists.
 It does what ``pybabel extract -F babel.cfg --add-comments Translators: -k
 Plural:1,2 -k AcesError -k OptionError -k LogError:3 -k DiceFileError:3 ...``
 (every error class of aces.errors) and ``pybabel update --no-fuzzy-matching`` would;
-messages are sorted and locations carry no line numbers, so the files
-change only when a message does.
+messages are sorted, locations carry no line numbers and name only the
+package's own files (never click's, wherever the venv is), and the
+template's date stays, so the files change only when a message does.
 The test suite (tests/test_catalogs.py) runs the same checks.
 """
 
@@ -114,8 +115,9 @@ def extract(root: Path = ROOT) -> Catalog:
     from aces.cli import cli
     from aces.cli._language import help_messages
 
-    for message, where, filename in help_messages(cli):
-        catalog.add(message, None, [(filename, 0)], auto_comments=[f"Translators: {where}."])
+    for message, where, module in help_messages(cli):
+        catalog.add(message, None, [] if module is None else [(module, 0)],
+                    auto_comments=[f"Translators: {where}."])
     return catalog
 
 
@@ -139,8 +141,20 @@ def load(path: Path, lang: str | None = None) -> Catalog:
 
 
 def write_template(root: Path = ROOT) -> Catalog:
+    """Extract the template and write it; its date stays when nothing else changed.
+
+    The date is copied into every catalog by ``update``, so a new date on
+    each run would change four files (and make merges conflict) when no
+    message did.
+    """
     template = extract(root)
-    (root / "locales" / "aces.pot").write_bytes(render(template))
+    path = root / "locales" / "aces.pot"
+    if path.exists():
+        fresh = template.creation_date
+        template.creation_date = load(path).creation_date
+        if render(template) != path.read_bytes():
+            template.creation_date = fresh
+    path.write_bytes(render(template))
     return template
 
 

@@ -63,6 +63,32 @@ def test_the_template_is_in_step_with_the_source() -> None:
     assert kept - fresh == set(), "stale messages; run: python scripts/catalogs.py update"
 
 
+def test_every_location_is_a_file_of_the_package(template: Catalog,
+                                                 language: tuple[str, Catalog]) -> None:
+    # Never a venv or site-packages, wherever the venv is: the locations must
+    # read the same on every machine, or each update rewrites them.
+    lang, catalog = language
+    for kept in (template, catalog):
+        for message in kept:
+            for path, _ in message.locations:
+                assert path.startswith("aces/"), (lang, path)
+                assert (ROOT / path).is_file(), (lang, path)
+
+
+def test_the_template_keeps_its_date_when_no_message_changed(tmp_path: Path) -> None:
+    # ``update`` copies the template's date into every catalog: a new date on
+    # each run would change every catalog, and conflict in every merge.
+    (tmp_path / "locales").mkdir()
+    (tmp_path / "babel.cfg").write_text("[python: **.py]\n", encoding="utf-8")
+    (tmp_path / "game.py").write_text("_('Roll')\n", encoding="utf-8")
+    first = tool.write_template(tmp_path)
+    first.creation_date = first.creation_date.replace(year=2000)
+    (tmp_path / "locales" / "aces.pot").write_bytes(tool.render(first))
+    assert tool.write_template(tmp_path).creation_date.year == 2000
+    (tmp_path / "game.py").write_text("_('Roll')\n_('Pass')\n", encoding="utf-8")
+    assert tool.write_template(tmp_path).creation_date.year != 2000
+
+
 def test_extraction_has_nothing_to_warn_about(capsys: pytest.CaptureFixture[str]) -> None:
     # Babel skips, with a warning on standard error, any message it cannot
     # extract as written: an f-string, say, where a template belongs.

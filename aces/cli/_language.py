@@ -111,9 +111,10 @@ def commands(command: click.Command) -> Iterator[click.Command]:
             yield from commands(command.commands[name])
 
 
-def help_messages(root: click.Command) -> Iterator[tuple[str, str, str]]:
+def help_messages(root: click.Command) -> Iterator[tuple[str, str, str | None]]:
     """Every help text of the command line: the text, where it is shown, and
-    the module that defines it (a path from the top of the repository).
+    the module that defines it (a path from the top of the repository; ``None``
+    for a command defined outside the package, see :func:`_source`).
 
     The catalog tool adds these to the template, each with a comment for
     translators saying which command or option it helps with.
@@ -140,15 +141,32 @@ def help_messages(root: click.Command) -> Iterator[tuple[str, str, str]]:
                 yield text, where, path
 
 
-def _source(command: click.Command) -> str:
-    """The file that defines a command, from the top of the repository."""
+def _source(command: click.Command) -> str | None:
+    """The module that defines a command, as a path from the top of the repository;
+    ``None`` when its callback is not the package's own.
+
+    The callback is unwrapped first: ``@click.pass_context`` wraps it in a
+    function of click's, whose file is wherever click is installed (a venv
+    inside the repository or anywhere else), which is no place for a
+    translator to look and no location that stays the same between machines.
+
+    >>> from aces.cli import cli
+    >>> _source(cli), _source(cli.commands["replay"])
+    ('aces/cli/__init__.py', 'aces/cli/logs.py')
+    >>> _source(click.Command("bare")) is None
+    True
+    """
     from pathlib import Path
 
     import aces
 
-    source = inspect.getsourcefile(command.callback) if command.callback else None
-    top = Path(aces.__file__).resolve().parent.parent
-    return Path(source or aces.__file__).resolve().relative_to(top).as_posix()
+    if command.callback is None:
+        return None
+    source = inspect.getsourcefile(inspect.unwrap(command.callback))
+    package = Path(aces.__file__).resolve().parent
+    if source is None or not Path(source).resolve().is_relative_to(package):
+        return None
+    return Path(source).resolve().relative_to(package.parent).as_posix()
 
 
 def translated(root: click.Command, gettext: Gettext) -> click.Command:

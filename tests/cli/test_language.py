@@ -226,6 +226,40 @@ def test_every_help_text_is_translated() -> None:
         assert NB.gettext(text) != text, (where, path)
 
 
+def test_help_texts_are_located_in_the_package_not_in_clicks_wrappers() -> None:
+    # ``@click.pass_context`` wraps ``aces`` in a function of click's, in the venv.
+    where = {w: path for _, w, path in help_messages(cli)}
+    assert where["the help of aces"] == "aces/cli/__init__.py"
+    assert where["the help of --version of aces"] == "aces/cli/__init__.py"
+    assert where["the help of --players of aces play"] == "aces/cli/play.py"
+
+
+def test_a_command_defined_outside_the_package_has_no_location(tmp_path: t.Any) -> None:
+    # As click's own files are when the venv is outside the repository: no
+    # path from the top of the repository exists, and that is no error.
+    import importlib.util
+
+    module_file = tmp_path / "site-packages" / "plugin.py"
+    module_file.parent.mkdir()
+    module_file.write_text(
+        "import click\n\n"
+        "@click.command()\n"
+        "@click.option('--size', help='How big.')\n"
+        "@click.pass_context\n"
+        "def plugin(ctx, size):\n"
+        "    'A command from elsewhere.'\n", encoding="utf-8")
+    spec = importlib.util.spec_from_file_location("plugin", module_file)
+    assert spec is not None
+    assert spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    group = click.Group("aces", commands={"plugin": module.plugin, "play": cli.commands["play"]})
+    found = {text: path for text, _, path in help_messages(group)}
+    assert found["A command from elsewhere."] is None
+    assert found["How big."] is None
+    assert {path for path in found.values() if path is not None} == {"aces/cli/play.py"}
+
+
 def test_clicks_messages_are_english_outside_a_run() -> None:
     with speaking(NB):
         assert click.core._("Usage:") == "Bruk:"  # type: ignore[attr-defined]
