@@ -173,7 +173,8 @@ def test_the_class_experiments_sheet_has_a_tally_table_for_twenty_games_on_a4(
     assert tables, lang
     rows = re.findall(r"<tr[^>]*>(.*?)</tr>", tables[0], re.DOTALL)
     head = re.findall(r"<th[^>]*>(.*?)</th>", rows[0], re.DOTALL)
-    assert len(head) == 5 and all(words(cell) for cell in head), head
+    assert len(head) == 5, head
+    assert all(words(cell) for cell in head), head
     body = [re.findall(r"<td[^>]*>(.*?)</td>", row, re.DOTALL) for row in rows[1:]]
     # One numbered line a game, the other cells blank to write in.
     assert [words(cells[0]) for cells in body] == [str(n) for n in range(1, 21)]
