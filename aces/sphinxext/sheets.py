@@ -14,10 +14,11 @@ typeset as ``NAME-sheet.pdf`` by WeasyPrint, which needs no TeX.
 
 Everything else (the exact answer, the simulation, the answers, the notes
 for the teacher) stays out, because only marked sections are copied: a new
-section is hidden from pupils until someone decides otherwise. A sheet
-that cannot be made (no section marked, a formula that only a browser with
-JavaScript can typeset, WeasyPrint missing) stops the build with the page
-and the reason.
+section is hidden from pupils until someone decides otherwise. Formulas
+are drawn as pictures for the sheet (:mod:`aces.sphinxext.formulas`), since
+neither a printed page nor WeasyPrint runs MathJax. A sheet that cannot be
+made (no section marked, a formula that cannot be drawn, WeasyPrint
+missing) stops the build with the page and the reason.
 """
 
 from __future__ import annotations
@@ -66,6 +67,8 @@ th, td { border: .8pt solid #111; padding: .35rem .5rem; text-align: left;
 td { height: 1.6rem; }
 .headerlink { display: none; }
 img { max-width: 100%; }
+img.aces-math { display: inline; max-width: none; }
+.aces-math-block { text-align: center; margin: .6rem 0; }
 nav { margin-top: 2rem; font-size: .9rem; }
 .aces-languages ul { display: flex; gap: 1.5rem; list-style: none; padding: 0; }
 .aces-languages [aria-current] { font-weight: bold; }
@@ -130,12 +133,14 @@ def write(app: Sphinx, doctree: nodes.document, docname: str) -> tuple[Path, Pat
     sections = pupil_sections(doctree)
     if not sections:
         raise SheetError(f"no section is marked for pupils (.. rst-class:: {PUPIL})")
+    from aces.sphinxext.formulas import FormulaError, pictures
+
     for section in sections:
-        if any(True for _node in section.findall(nodes.math)) or any(
-                True for _node in section.findall(nodes.math_block)):
-            title = section[0].astext()
-            raise SheetError(f"the pupils' section {title!r} has a formula, which the"
-                             " PDF cannot typeset: write it as text there")
+        # WeasyPrint runs no MathJax: the sheet's formulas are pictures, drawn now.
+        try:
+            pictures(section)
+        except FormulaError as exc:
+            raise SheetError(f"in the pupils' section {section[0].astext()!r}, {exc}") from None
     from sphinx.locale import _ as theme_words
 
     from aces.sphinxext.languages import alternates
