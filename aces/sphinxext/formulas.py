@@ -65,12 +65,12 @@ def tex(found: Quantity, lang: str) -> str:
     """A quantity written in TeX, the way the language writes numbers."""
     value = found.value
     shown = show(found, lang)
-    if found.kind == "fraction" and not isinstance(shown, Offered):
+    if found.kind == "fraction" and "/" in shown and not isinstance(shown, Offered):
         sign = "-" if value < 0 else ""
-        numerator, denominator = str(shown).lstrip("-−").split("/")
+        numerator, denominator = str(shown).lstrip("-\u2212").split("/")
         return rf"{sign}\frac{{{numerator}}}{{{denominator}}}"
     # A comma inside braces is an ordinary symbol in TeX, not punctuation with a space.
-    return (shown.replace(",", "{,}").replace("−", "-").replace("\xa0", r"\,")
+    return (shown.replace(",", "{,}").replace("\u2212", "-").replace("\xa0", r"\,")
             .replace("\u202f", r"\,").replace("%", r"\%"))
 
 
@@ -91,7 +91,8 @@ def numbers_in(latex: str, lang: str) -> str:
 
 
 class FormulaNumbers(SphinxTransform):
-    r"""Put the numbers into the page's formulas, after the page has been translated."""
+    r"""Put the numbers into the page's formulas, and their decimal signs, after the page
+    has been translated."""
 
     # After the translation (sphinx.transforms.i18n.Locale, 20): the numbers of the
     # formulas that the translated sentences carry.
@@ -99,11 +100,10 @@ class FormulaNumbers(SphinxTransform):
 
     def apply(self, **kwargs: t.Any) -> None:
         lang = language(self.config.language)
-        for node in list(self.document.findall(nodes.math)) + list(
-                self.document.findall(nodes.math_block)):
+        formulas: list[nodes.Element] = [*self.document.findall(nodes.math),
+                                         *self.document.findall(nodes.math_block)]
+        for node in formulas:
             source = node.astext()
-            if r"\aces" not in source:
-                continue
             try:
                 latex = numbers_in(source, lang)
             except SpecError as exc:
@@ -113,7 +113,10 @@ class FormulaNumbers(SphinxTransform):
 
                 logging.getLogger(__name__).error(message, location=node)
                 continue
-            node.children = [nodes.Text(latex)]
+            if latex == source:
+                continue
+            node.clear()
+            node.append(nodes.Text(latex))
             if isinstance(node, nodes.math_block):
                 node["latex"] = latex
 
@@ -139,7 +142,7 @@ class Picture(t.NamedTuple):
 #: The size of a formula on a sheet: the sheet's text, 16 px; a displayed one a little larger.
 SIZE: t.Final = 12.0
 DISPLAY_SIZE: t.Final = 13.5
-_STYLE: t.Final[dict[str, t.Any]] = {"mathtext.fontset": "dejavusans", "svg.fonttype": "path",
+_STYLE: t.Final[dict[t.Any, t.Any]] = {"mathtext.fontset": "dejavusans", "svg.fonttype": "path",
                                      "svg.hashsalt": "aces", "svg.id": "aces"}
 
 
@@ -169,13 +172,13 @@ def picture(latex: str, size: float = SIZE) -> Picture:
 
 def pictures(section: nodes.Element) -> None:
     """Replace every formula in a (copied) section by its picture."""
-    for node in list(section.findall(nodes.math)):
-        latex = node.astext()
-        node.replace_self(nodes.raw("", picture(latex).html(latex), format="html"))
-    for node in list(section.findall(nodes.math_block)):
-        latex = node.astext()
-        node.replace_self(nodes.raw("", picture(latex, DISPLAY_SIZE).html(latex, block=True),
-                                    format="html"))
+    for inline in list(section.findall(nodes.math)):
+        latex = inline.astext()
+        inline.replace_self(nodes.raw("", picture(latex).html(latex), format="html"))
+    for block in list(section.findall(nodes.math_block)):
+        latex = block.astext()
+        block.replace_self(nodes.raw("", picture(latex, DISPLAY_SIZE).html(latex, block=True),
+                                     format="html"))
 
 
 def setup(app: Sphinx) -> ExtensionMetadata:

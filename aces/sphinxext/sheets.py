@@ -147,8 +147,13 @@ def write(app: Sphinx, doctree: nodes.document, docname: str) -> tuple[Path, Pat
 
     lang = language(app.config.language)
     title = app.env.titles[docname].astext()
-    body = "".join(app.builder.render_partial(section)["fragment"]  # type: ignore[attr-defined]
-                   for section in sections)
+    # The builder sets the numbers of a page's sections and figures when it writes the
+    # page, which is after this: set this page's now (they are the same), or the writer
+    # would read another page's, or none at all for the first page written.
+    builder = t.cast("t.Any", app.builder)
+    builder.secnumbers = app.env.toc_secnumbers.get(docname, {})
+    builder.fignumbers = app.env.toc_fignumbers.get(docname, {})
+    body = "".join(builder.render_partial(section)["fragment"] for section in sections)
     name = docname + SUFFIX + ".html"
     codes = list(getattr(app.config, "aces_languages", ()))
     current = app.config.language or "en"
