@@ -5,7 +5,7 @@ to a page that another page of the site embeds (``.. aces-simulation-page::
 4``, ``.. aces-replay-page:: replays/three-players.jsonl``), in the build's
 language: the front page offers a class the pages that need nothing
 installed. The link's words are the page's own title, in the build's
-language. A link to a page that no page embeds, so that the site would not
+language, without a final full stop. A link to a page that no page embeds, so that the site would not
 have it, stops the build at the link's page and line.
 """
 
@@ -80,7 +80,8 @@ def _resolve(app: Sphinx, doctree: nodes.document, docname: str) -> None:
             link.replace_self(nodes.Text(link["target"]))
             continue
         found = _TITLE.search(page)
-        title = html.unescape(found[1]).strip() if found else link["target"]
+        # A replay page's title is a sentence; the link stands inside one.
+        title = html.unescape(found[1]).strip().rstrip(".") if found else link["target"]
         link.replace_self(nodes.reference("", title, refuri="../" * depth
                                           + f"{PAGES_FOLDER}/{name}", internal=False,
                                           classes=["aces-page-link"]))

@@ -48,7 +48,8 @@ TEACHER: t.Final = "aces-teacher"
 SUFFIX: t.Final = "-sheet"
 
 #: A4, black on white, the tally cells tall enough to write in; the link back to
-#: the lesson shows on the screen only.
+#: the lesson shows on the screen only, where a wide tally table scrolls sideways
+#: on a phone rather than the page.
 STYLE: t.Final = """
 @page { size: A4; margin: 16mm 16mm 18mm; }
 html { font-family: "DejaVu Sans", "Liberation Sans", Arial, sans-serif; color: #111;
@@ -65,6 +66,7 @@ table { border-collapse: collapse; width: 100%; margin: .4rem 0 1rem; }
 th, td { border: .8pt solid #111; padding: .35rem .5rem; text-align: left;
          vertical-align: top; }
 td { height: 1.6rem; }
+th p, td p { margin: 0; }
 .headerlink { display: none; }
 img { max-width: 100%; }
 img.aces-math { display: inline; max-width: none; }
@@ -73,6 +75,7 @@ nav { margin-top: 2rem; font-size: .9rem; }
 .aces-languages ul { display: flex; gap: 1.5rem; list-style: none; padding: 0; }
 .aces-languages [aria-current] { font-weight: bold; }
 @media print { body { margin: 0; padding: 0; max-width: none; } nav { display: none; } }
+@media screen and (max-width: 40rem) { table { display: block; overflow-x: auto; } }
 """
 
 
