@@ -20,6 +20,7 @@ view of one, drop scripts), and ``repr`` is one short line.
 
 from __future__ import annotations
 
+import functools
 import os
 import typing as t
 from pathlib import Path
@@ -56,6 +57,25 @@ class Game:
     def __init__(self, steps: Sequence[Step[t.Any]], record: GameRecord) -> None:
         self.steps = tuple(steps)
         self._record = record
+        self._lang = "en"
+        #: The last page made, and its language: a notebook shows it again and again.
+        self._page: tuple[str, str] | None = None
+        #: Where the game stands in its log or session (from 1), and the steps its
+        #: page is made from, as aces replay --html --game makes it: those of the
+        #: games around it too, so that game 3 says "game 3", with the session so far.
+        self._number = 1
+        self._source = "<game>"
+        self._walk: Callable[[], Iterable[Step[t.Any]]] = lambda: self.steps
+
+    @property
+    def lang(self) -> str:
+        """The language the replay page opens in, in a notebook: ``"en"``,
+        ``"nb"`` or ``"nn"`` (the page can switch to the others)."""
+        return self._lang
+
+    @lang.setter
+    def lang(self, lang: str) -> None:
+        self._lang = _language(lang)
 
     @property
     def header(self) -> GameStarted:
@@ -152,6 +172,36 @@ class Game:
         """Write the game as a new log; an existing file is never overwritten."""
         _save([step.event for step in self.steps], path)
 
+    def page(self, lang: str | None = None) -> str:
+        """The game's replay page, as ``aces replay --html`` writes it: one
+        offline HTML file, opening in ``lang`` (else :attr:`lang`).
+
+        >>> import aces
+        >>> page = aces.play(3, seed=1).page("nb")
+        >>> page.startswith("<!DOCTYPE html>") and '<html lang="nb">' in page
+        True
+        """
+        from aces.page.html import render
+
+        return render(self._page_data(self.lang if lang is None else _language(lang)))
+
+    def _page_data(self, lang: str) -> dict[str, t.Any]:
+        from aces.page.replay import PageCollector
+
+        collector = PageCollector(self._number, self._source, lang)
+        for step in self._walk():
+            collector.visit(step)
+        collector.end()
+        return collector.result()
+
+    def _embedded(self) -> str:
+        """The replay page for an ``<iframe srcdoc>``, made once for a language."""
+        if self._page is None or self._page[0] != self.lang:
+            from aces.page.html import render
+
+            self._page = (self.lang, render(self._page_data(self.lang), srcdoc=True))
+        return self._page[1]
+
     def __repr__(self) -> str:
         return f"<Game {self.game}, {_names(self.players)}: {self._result()}>"
 
@@ -163,14 +213,24 @@ class Game:
                 f" after {self.length} rolls")
 
     def _repr_html_(self) -> str:
+        """The replay page in a sandboxed frame, and every roll as a table below
+        it, folded away (where frames are not shown, the table still is)."""
         from aces import notebook
 
         held = "chips after" if self.game == "pot" else "dice after"
         rows = [[str(r.number), r.player, str(r.seat), r.stage,
                  " ".join(map(str, r.dice)), str(r.held_after)] for r in self.rolls]
-        return notebook.section(
-            f"{self.game}: {_names(self.players)}", self._result(),
-            notebook.table(["roll", "player", "seat", "stage", "dice", held], rows))
+        title = f"{self.game}: {_names(self.players)}"
+        if len(self.steps) > _PAGE_STEPS:
+            page = notebook.paragraph(
+                f"The replay page is left out here: the game has {len(self.steps)} events,"
+                f" more than the {_PAGE_STEPS} a notebook shows. game.page() gives it, to"
+                " save as a file.")
+        else:
+            page = notebook.frame(self._embedded(), title)
+        return notebook.section(title, self._result(), page + notebook.folded(
+            "every roll", notebook.table(["roll", "player", "seat", "stage", "dice", held],
+                                         rows)))
 
 
 class Session(t.Sequence[Game]):
@@ -178,6 +238,9 @@ class Session(t.Sequence[Game]):
 
     def __init__(self, games: Sequence[Game]) -> None:
         self.games = tuple(games)
+        for number, game in enumerate(self.games, 1):
+            game._number = number
+            game._walk = functools.partial(_steps_of, self.games, number)
 
     @t.overload
     def __getitem__(self, index: int) -> Game: ...
@@ -242,12 +305,14 @@ class Log:
         closed: list[GameRecord] = []
         observer = GameObserver(closed.append, keep_rows=True)
         steps: list[Step[t.Any]] = []
+        number = 1
         try:
             with self.path.open("rb") as stream:
                 for step in walk(read(stream, source), source):
                     observer.visit(step)
                     if closed:
-                        yield Game(steps, closed.pop())
+                        yield self._game(steps, closed.pop(), number)
+                        number += 1
                         steps = []
                     steps.append(step)
         except OSError as exc:
@@ -257,7 +322,28 @@ class Log:
                             reason=os_reason(exc)) from None
         observer.end()
         if closed:
-            yield Game(steps, closed.pop())
+            yield self._game(steps, closed.pop(), number)
+
+    def _game(self, steps: Sequence[Step[t.Any]], record: GameRecord, number: int) -> Game:
+        game = Game(steps, record)
+        game._number = number
+        game._source = str(self.path)
+        game._walk = self._steps
+        return game
+
+    def _steps(self) -> Iterator[Step[t.Any]]:
+        """Every step of the log, read again: a game's page is made from them all."""
+        from aces.log import read
+        from aces.walk import walk
+
+        try:
+            with self.path.open("rb") as stream:
+                yield from walk(read(stream, str(self.path)), str(self.path))
+        except OSError as exc:
+            from aces.errors import AcesError, os_reason
+
+            raise AcesError("cannot read {path}: {reason}", path=str(self.path),
+                            reason=os_reason(exc)) from None
 
     def __len__(self) -> int:
         if self._games is None:
@@ -281,12 +367,24 @@ class Log:
 
 #: The most games a log shows as a table in a notebook.
 _HTML_GAMES: t.Final = 200
+#: The most events of a game whose replay page a notebook shows: the page
+#: grows with the game (about a kilobyte an event) and is kept in the notebook.
+_PAGE_STEPS: t.Final = 1_000
 
 
 def _escape_section(text: str) -> str:
     from aces import notebook
 
     return notebook.section(text, "", "")
+
+
+def _steps_of(games: Sequence[Game], number: int) -> Iterator[Step[t.Any]]:
+    """The steps a session's game ``number`` (from 1) is told from: the games
+    before it, its own, and the start of the next (so it is not told as the last)."""
+    for game in games[:number]:
+        yield from game.steps
+    if number < len(games):
+        yield games[number].steps[0]
 
 
 def _names(players: Sequence[str]) -> str:
@@ -619,22 +717,42 @@ def simulate(players: int = 3, *, game: str = "pot", games: int = 10_000,
 
 class Stats:
     """A class's logs pooled by their rules, held against the exact odds
-    (what ``aces stats`` reports)."""
+    (what ``aces stats`` reports), in a language: ``lang``.
 
-    def __init__(self, pooled: Pooled) -> None:
+    >>> import aces
+    >>> result = aces.stats(["replays/session.jsonl", "replays/four-players.jsonl"], lang="nn")
+    >>> result.report().splitlines()[0]
+    'Klasseforsøket: 2 loggar lesne, 2 slått saman, 0 haldne utanfor.'
+    >>> result.lang = "nb"
+    >>> "Seire etter plass" in result._repr_html_()
+    True
+    """
+
+    def __init__(self, pooled: Pooled, lang: str = "en") -> None:
         self.pooled = pooled
+        self.lang = lang
+
+    @property
+    def lang(self) -> str:
+        """The language of the notebook view, the report and the plot: ``"en"``,
+        ``"nb"`` or ``"nn"`` (``"no"`` and ``"nb_NO"`` are understood too)."""
+        return self._lang
+
+    @lang.setter
+    def lang(self, lang: str) -> None:
+        self._lang = _language(lang)
 
     @property
     def groups(self) -> list[t.Any]:
         """One :class:`aces.experiment.pool.Group` for each set of rules."""
         return self.pooled.groups
 
-    def report(self, lang: str = "en") -> str:
-        """The report in words, as ``aces stats`` prints it."""
+    def report(self, lang: str | None = None) -> str:
+        """The report in words, as ``aces stats`` prints it; in ``lang`` if given."""
         from aces.experiment.report import report
-        from aces.i18n import negotiate, translations
+        from aces.i18n import translations
 
-        chosen = negotiate(lang, {})
+        chosen = self.lang if lang is None else _language(lang)
         return report(self.pooled, chosen, translations(chosen))
 
     def as_dict(self) -> dict[str, t.Any]:
@@ -643,12 +761,12 @@ class Stats:
 
         return as_dict(self.pooled)
 
-    def plot(self, path: PathLike, lang: str = "en") -> None:
+    def plot(self, path: PathLike, lang: str | None = None) -> None:
         """Draw observed against exact into a new .svg or .png file."""
         from aces.experiment.plot import plot
-        from aces.i18n import negotiate, translations
+        from aces.i18n import translations
 
-        chosen = negotiate(lang, {})
+        chosen = self.lang if lang is None else _language(lang)
         plot(self.pooled, Path(path), chosen, translations(chosen))
 
     def __repr__(self) -> str:
@@ -662,17 +780,31 @@ class Stats:
     def _repr_html_(self) -> str:
         from aces import notebook
 
-        return notebook.stats_html(self.pooled)
+        return notebook.stats_html(self.pooled, self.lang)
+
+
+def _language(lang: str) -> str:
+    """An offered language for ``lang`` (``"no"`` is Bokmål), or the error naming them."""
+    from aces.i18n import negotiate
+
+    return negotiate(lang, {})
 
 
 def stats(logs: Iterable[Source], *, csv: PathLike | None = None, rolls: bool = False,
-          lang: str = "en", progress: Callable[[int], None] | None = None) -> Stats:
+          by_log: bool = False, lang: str = "en",
+          progress: Callable[[int], None] | None = None) -> Stats:
     """Pool logs as ``aces stats`` does: by rules and table size, damaged logs left out.
 
     ``csv`` writes a new table with a row per game (per roll, with
-    ``rolls``), headed in ``lang``; it never overwrites a file.
+    ``rolls``; per log and seat, with its 95 % interval, with ``by_log``),
+    headed in ``lang``; it never overwrites a file.
 
-    :raises aces.errors.OptionError: when the CSV file exists or cannot be written.
+    ``lang`` (``"en"``, ``"nb"`` or ``"nn"``) is also the language the
+    result speaks in a notebook, in :meth:`Stats.report` and in
+    :meth:`Stats.plot`; set ``result.lang`` to change it afterwards.
+
+    :raises aces.errors.OptionError: when the CSV file exists or cannot be
+        written, or for a language the package does not offer.
 
     >>> import aces
     >>> result = aces.stats(["replays/session.jsonl", "replays/four-players.jsonl"])
@@ -681,13 +813,18 @@ def stats(logs: Iterable[Source], *, csv: PathLike | None = None, rolls: bool = 
     >>> result.groups[0].pooled.seats.shares[0].hits
     0
     """
+    from aces.errors import OptionError
     from aces.experiment.pool import pool
 
+    lang = _language(lang)
+    if rolls and by_log:
+        raise OptionError("--rolls and --by-log cannot be used together: a table has one"
+                          " row per roll or one per log")
     if csv is None:
-        return Stats(pool(logs, progress=progress))
-    from aces.errors import OptionError, os_reason
-    from aces.experiment.export import CsvTable
-    from aces.i18n import negotiate, translations
+        return Stats(pool(logs, progress=progress), lang)
+    from aces.errors import os_reason
+    from aces.experiment.export import CsvTable, log_table
+    from aces.i18n import translations
 
     try:
         out = Path(csv).open("x", encoding="utf-8-sig", newline="")  # noqa: SIM115
@@ -698,8 +835,12 @@ def stats(logs: Iterable[Source], *, csv: PathLike | None = None, rolls: bool = 
         raise OptionError("cannot write {path}: {reason}", path=str(csv),
                           reason=os_reason(exc)) from None
     with out:
-        table = CsvTable(out, translations(negotiate(lang, {})), rolls)
+        if by_log:
+            result = Stats(pool(logs, progress=progress), lang)
+            log_table(out, translations(lang), result.pooled)
+            return result
+        table = CsvTable(out, translations(lang), rolls)
         try:
-            return Stats(pool(logs, sink=table, keep_rows=rolls, progress=progress))
+            return Stats(pool(logs, sink=table, keep_rows=rolls, progress=progress), lang)
         finally:
             table.close()

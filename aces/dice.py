@@ -157,6 +157,9 @@ def parse_roll(text: str, players: Sequence[str] = ()) -> Roll | None:
 
     As :func:`parse_entry`, but a command word is refused: a file holds rolls.
 
+    :raises ~aces.errors.DiceFileError: as :func:`parse_entry`, and for a
+        command word.
+
     >>> parse_roll("3 6 3 > Bo Cy  # two threes given away")
     Roll(dice=(3, 6, 3), to=('Bo', 'Cy'))
     """
@@ -179,9 +182,10 @@ def parse_entry(text: str, players: Sequence[str] = (),
     digit, so every digit is a die, and spaces, commas and dashes only
     separate them. After ``>`` come the receivers of dice given by choice,
     matched to ``players`` (see :func:`receiver`). A command word
-    (``words``) is recognised whatever its case. Raises
-    :class:`~aces.errors.DiceFileError`, not yet placed, for a line that is
-    none of these.
+    (``words``) is recognised whatever its case.
+
+    :raises ~aces.errors.DiceFileError: not yet placed, for a line that is
+        none of these, or names a receiver ambiguously.
 
     >>> {parse_entry(line) for line in ("1-6", "16", "1 6", "1,6", "1, 6")}
     {Roll(dice=(1, 6), to=())}
@@ -223,6 +227,8 @@ def receiver(name: str, players: Sequence[str]) -> str:
     as not at the table; one that begins several names is refused here,
     naming them.
 
+    :raises ~aces.errors.DiceFileError: for a beginning of several names.
+
     >>> receiver("ka", ["Kari", "Ola"]), receiver("OLA", ["Kari", "Ola"])
     ('Kari', 'Ola')
     >>> receiver("Bo", ["Bo", "Bob"])
@@ -250,7 +256,10 @@ def receiver(name: str, players: Sequence[str]) -> str:
 
 
 def check_count(roll: Roll, request: RollRequest) -> None:
-    """Refuse a roll with more or fewer dice than the roller holds."""
+    """Refuse a roll with more or fewer dice than the roller holds.
+
+    :raises ~aces.errors.DiceFileError: for such a roll, not yet placed.
+    """
     if len(roll.dice) != request.dice:
         raise DiceFileError(_WRONG_COUNT, player=request.player, expected=request.dice,
                         count=len(roll.dice))

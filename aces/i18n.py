@@ -87,6 +87,9 @@ def negotiate(requested: str | None, environ: Mapping[str, str]) -> str:
 
     A requested language must be one the package offers; the environment is
     only a preference and falls back to English.
+
+    :raises ~aces.errors.OptionError: for a requested language not offered,
+        naming those that are.
     """
     if requested is not None:
         chosen = _match(requested)
@@ -117,7 +120,10 @@ def _match(tag: str) -> str | None:
 def locales_dir() -> Path:
     """Where the catalogs are: the folder named by ``ACES_LOCALES`` if set; else
     inside the package when installed from a wheel, at the top of the
-    repository in a checkout or editable install."""
+    repository in a checkout or editable install.
+
+    :raises FileNotFoundError: where there are none: a broken install.
+    """
     override = os.environ.get(LOCALES_VARIABLE)
     if override:
         return Path(override).resolve()
@@ -129,7 +135,10 @@ def locales_dir() -> Path:
 
 
 def translations(lang: str) -> gettext.NullTranslations:
-    """The compiled catalog of an offered language."""
+    """The compiled catalog of an offered language.
+
+    :raises ~aces.errors.OptionError: for a language not offered.
+    """
     if lang not in languages():
         raise unknown_language(lang)
     path = locales_dir() / lang / "LC_MESSAGES" / f"{DOMAIN}.po"

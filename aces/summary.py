@@ -8,7 +8,7 @@
 ...               GameOver(winner="Bo", pot=3)]:
 ...     tally.visit(Step(1, event, None, None))
 >>> tally.line("game.jsonl", "nb", translations("nb"))
-'game.jsonl følger reglene: ett parti og 2 hendelser. Vinner: Bo.'
+'game.jsonl følger reglene: ett parti og to hendelser. Vinner: Bo.'
 """
 
 from __future__ import annotations
@@ -76,8 +76,11 @@ class Tally(Visitor["Tally"]):
         from babel.numbers import format_decimal
 
         from aces.i18n import babel_locale
+        from aces.narrate.voice import Voice
 
         locale = babel_locale(lang)
+        # Small counts in words, as running text writes them («tre partier»).
+        voice = Voice(catalog, lang)
 
         def number(value: int) -> str:
             return format_decimal(value, locale=locale)
@@ -92,11 +95,11 @@ class Tally(Visitor["Tally"]):
         # Translators: part of the verdict of "aces verify". {count}: the
         # games in the log.
         games = catalog.ngettext("{count} game", "{count} games", self.games).format(
-            count=number(self.games))
+            count=voice.count(self.games))
         # Translators: part of the verdict of "aces verify". {count}: the
         # events (lines) in the log.
         events = catalog.ngettext("{count} event", "{count} events", self.events).format(
-            count=number(self.events))
+            count=voice.count(self.events))
         # Translators: "aces verify" found no fault. {source}: the log's file
         # name; {details}: how many games and events it holds, as a list.
         text = catalog.gettext("{source} follows the rules: {details}.").format(

@@ -17,11 +17,20 @@ import pytest
 
 from aces.errors import OptionError, RollError
 from aces.events import GameOver, Rolled
-from aces.games import Holding, Registration, register, registered, registration, unregister
+from aces.games import (
+    Holding,
+    Option,
+    Registration,
+    declared,
+    register,
+    registered,
+    registration,
+    unregister,
+)
 from aces.narrate.phrasebook import Phrasebook
 from aces.rules import Game, OptionValue, Roll, RollRequest, check_names, game_named, games
 
-from clitest import ENGLISH, run
+from clitest import ENGLISH, one_line_error, run
 
 if t.TYPE_CHECKING:
     from collections.abc import Iterator, Mapping, Sequence
@@ -114,19 +123,18 @@ class RacePhrasebook(Phrasebook):
             target=event.options["target"], number=v.number(number),
             players=v.names(event.players)),)
 
-    def tell(self, step: Step[t.Any]) -> Lines:
+    def tell(self, event: Event, context: t.Any) -> Lines:
         v = self.voice
-        match step.event:
+        match event:
             case Rolled(player=player, dice=(face,)):
                 return (v.gettext("{player} rolls {value}.").format(player=player,
                                                                      value=v.number(face)),)
             case GameOver(winner=winner):
                 return (v.gettext("{player} reaches the target and wins.").format(
                     player=winner),)
-        return self.tell_shared(step.event)
+        return self.tell_shared(event)
 
-    def tell_standings(self, state: RaceState, counts: Mapping[str, int], *,
-                       every: bool) -> str:
+    def tell_standings(self, counts: Mapping[str, int], out: int, *, every: bool) -> str:
         return self.voice.gettext("Scores: {players}.").format(
             players=self.entries("standings", counts))
 
@@ -152,7 +160,8 @@ def race_rules(step: Step[RaceState], before: RaceState) -> Sequence[str]:
 RACE: t.Final = Registration(
     rules=RACE_RULES, phrasebook=RacePhrasebook,
     holding=lambda state: Holding(state.players, state.scores, state.target),
-    rulebook=race_rules, session_rule="session")
+    rulebook=race_rules, session_rule="session",
+    options=(Option("--target", "target", "race: the score that wins (default 10)."),))
 
 
 @pytest.fixture
@@ -176,6 +185,27 @@ def test_a_registered_game_is_known_by_every_table(race: Registration[RaceState]
     assert registration("race") is race
     assert game_named("race") is race.rules
     assert "race" in games()
+
+
+def test_every_game_declares_options_its_rules_take() -> None:
+    for name, game in registered().items():
+        assert declared()[name] == game.options
+        accepted = game.rules.options({})
+        for option in game.options:
+            assert option.key in accepted, (name, option.flag)
+
+
+def test_the_built_in_games_options_are_known_before_their_rules_are_loaded() -> None:
+    import subprocess
+    import sys
+
+    probe = ("import sys; from aces.games import declared;"
+             " print(sorted(o.flag for options in declared().values() for o in options));"
+             " print('aces.rules' in sys.modules, 'msgspec' in sys.modules)")
+    shown = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True,
+                           check=True).stdout.splitlines()
+    assert shown == [str(sorted(option.flag for options in declared().values()
+                                for option in options)), "False False"]
 
 
 def test_an_unregistered_game_is_unknown_again() -> None:
@@ -213,6 +243,53 @@ def test_a_third_game_is_played_verified_replayed_and_walked_through(
     assert "> **Rule:** Play passes to the left" in walked.output
     assert "| Ada | Bo | Target |" in walked.output
     assert "every game starts level" in walked.output  # the session rule, at game 2
+
+
+def test_a_third_game_brings_its_own_option_to_every_command_that_begins_games(
+    race: Registration[RaceState], tmp_path: Path,
+) -> None:
+    for command in ("play", "record", "simulate"):
+        helped = run(command, "--help", env=ENGLISH)
+        assert "--target INTEGER RANGE" in helped.output, command
+        assert "race: the score that wins (default 10)." in helped.output
+
+    log = tmp_path / "race.jsonl"
+    played = run("play", "--game", "race", "--players", "Ada,Bo", "--target", "3",
+                 "--seed", "1", "-o", str(log), env=ENGLISH)
+    assert played.exit_code == 0, played.output
+    assert b'"options":{"target":3}' in log.read_bytes().splitlines()[0]
+    assert run("replay", str(log), env=ENGLISH).output.startswith("Race to 3, game 1:")
+
+    # Recorded at the table: the option begins the game, and going on with
+    # another target is refused, naming both.
+    table = tmp_path / "table.jsonl"
+    recorded = run("record", str(table), "--game", "race", "--players", "Ada,Bo",
+                   "--target", "20", input="6\n", env=ENGLISH)
+    assert recorded.exit_code == 0, recorded.output
+    assert b'"options":{"target":20}' in table.read_bytes().splitlines()[0]
+    refused = one_line_error(run("record", str(table), "--target", "5", input="",
+                                 env=ENGLISH))
+    assert "begun with --game race --players Ada,Bo --target 20, not --target 5;" in refused
+    going_on = run("record", str(table), "--target", "20", input="4\n", env=ENGLISH)
+    assert going_on.exit_code == 0, going_on.output
+
+    # Another game's option is refused by name, and so is this one elsewhere.
+    assert one_line_error(run("play", "--game", "race", "--players", "2", "--chips", "3")) \
+        == "aces: --chips is not an option of the game race"
+    assert one_line_error(run("play", "--players", "2", "--target", "3")) \
+        == "aces: --target is not an option of the game pot"
+    assert "'--target'" in one_line_error(run("play", "--game", "race", "--players", "2",
+                                              "--target", "0"))
+
+
+def test_a_game_taken_out_of_the_registry_takes_its_option_along() -> None:
+    register(RACE)
+    try:
+        assert "--target" in run("play", "--help").output
+    finally:
+        unregister("race")
+    assert "--target" not in run("play", "--help").output
+    assert "No such option" in one_line_error(run("play", "--players", "2", "--target", "3"))
 
 
 def test_a_third_games_unfinished_log_is_sound_so_far_and_says_whose_roll_it_is(

@@ -29,8 +29,8 @@ def tally_of(*winners: str, extra_events: int = 0) -> Tally:
 
 @pytest.mark.parametrize(("lang", "expected"), [
     ("en", "log.jsonl follows the rules: 1 game and 2 events. Won by Bo."),
-    ("nb", "log.jsonl følger reglene: ett parti og 2 hendelser. Vinner: Bo."),
-    ("nn", "log.jsonl følgjer reglane: eitt parti og 2 hendingar. Vinnar: Bo."),
+    ("nb", "log.jsonl følger reglene: ett parti og to hendelser. Vinner: Bo."),
+    ("nn", "log.jsonl følgjer reglane: eitt parti og to hendingar. Vinnar: Bo."),
 ])
 def test_one_game(lang: str, expected: str) -> None:
     assert tally_of("Bo").line("log.jsonl", lang, translations(lang)) == expected
@@ -39,9 +39,9 @@ def test_one_game(lang: str, expected: str) -> None:
 @pytest.mark.parametrize(("lang", "expected"), [
     ("en", "log.jsonl follows the rules: 3 games and 3,006 events."
            " Wins: Ada 1, Bo 2, and Cy 0."),
-    ("nb", "log.jsonl følger reglene: 3 partier og 3\xa0006 hendelser."
+    ("nb", "log.jsonl følger reglene: tre partier og 3\xa0006 hendelser."
            " Potter vunnet: Ada 1, Bo 2 og Cy 0."),
-    ("nn", "log.jsonl følgjer reglane: 3 parti og 3\xa0006 hendingar."
+    ("nn", "log.jsonl følgjer reglane: tre parti og 3\xa0006 hendingar."
            " Pottar vunne: Ada 1, Bo 2 og Cy 0."),
 ])
 def test_a_session_counts_wins_per_player(lang: str, expected: str) -> None:

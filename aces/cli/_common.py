@@ -37,27 +37,6 @@ def lang_option(function: F) -> F:
     return click.option("--lang", default=None, metavar=LANG_METAVAR, help=LANG_HELP)(function)
 
 
-def game_setup_options(function: F) -> F:
-    """The options that set up a new game, the same wherever one starts
-    (``aces play``, ``aces record``): --finish and --chips for Aces in the
-    Pot, --dice-each and --threes for the five-dice game."""
-    for option in reversed((
-        click.option("--finish", type=click.Choice(["last-chip", "last-holder"]), default=None,
-                     help="pot: when the finish starts: one chip left (default) or one holder"
-                          " left."),
-        click.option("--chips", type=click.IntRange(min=1), default=None,
-                     help="pot: chips each player starts with (default 2)."),
-        click.option("--dice-each", type=click.IntRange(min=1), default=None,
-                     help="five-dice: dice each player starts with (default 5; 1 is the pub"
-                          " version)."),
-        click.option("--threes", is_flag=True, default=False,
-                     help="five-dice: each 3 also leaves the hand, to a player of the roller's"
-                          " choice."),
-    )):
-        function = option(function)
-    return function
-
-
 class Failure(click.ClickException):
     """An :class:`AcesError` on its way out: one line, no traceback."""
 

@@ -169,8 +169,9 @@ def _source(command: click.Command) -> str | None:
     return Path(source).resolve().relative_to(package.parent).as_posix()
 
 
-def translated(root: click.Command, gettext: Gettext) -> click.Command:
-    """A copy of the command tree whose help texts are in the catalog's language."""
+def translated(root: click.Command, gettext: Gettext, lang: str | None = None) -> click.Command:
+    """A copy of the command tree whose help texts are in the catalog's language,
+    with the numbers its help shows written as ``lang`` writes them."""
     tree = copy.deepcopy(root)
     for command in commands(tree):
         if command.options_metavar:
@@ -193,6 +194,8 @@ def translated(root: click.Command, gettext: Gettext) -> click.Command:
                 param.metavar = gettext(param.metavar)
             _name_the_value(param, gettext)
             _name_the_number(param, gettext)
+            if lang is not None:
+                _show_the_default(param, lang)
     return tree
 
 
@@ -223,6 +226,48 @@ def _name_the_number(param: click.Parameter, gettext: Gettext) -> None:
         # The type may be one of click's shared instances (click.INT): a copy.
         param.type = copy.copy(param.type)
         param.type.name = gettext(name)
+
+
+class _ShownInt(int):
+    """A whole number that shows itself as a language writes it; click shows a
+    default with ``str`` and passes it to the command as a plain ``int``."""
+
+    text: str
+
+    def __str__(self) -> str:
+        return self.text
+
+
+class _ShownFloat(float):
+    """A decimal number that shows itself as a language writes it (see :class:`_ShownInt`)."""
+
+    text: str
+
+    def __str__(self) -> str:
+        return self.text
+
+
+def _show_the_default(param: click.Parameter, lang: str) -> None:
+    """Show a number's default as the language writes it ("[standard: 0,99]",
+    "100\xa0000"), as every other number aces prints, not as Python does.
+
+    >>> option = click.Option(["--quantile"], default=0.99, show_default=True)
+    >>> _show_the_default(option, "nb")
+    >>> str(option.default), float(option.default) == 0.99
+    ('0,99', True)
+    """
+    from babel.numbers import format_decimal
+
+    from aces.i18n import babel_locale
+
+    default = param.default
+    if (not isinstance(param, click.Option) or param.show_default is not True
+            or isinstance(default, bool) or not isinstance(default, (int, float))):
+        return
+    shown: _ShownInt | _ShownFloat = (_ShownInt(default) if isinstance(default, int)
+                                      else _ShownFloat(default))
+    shown.text = format_decimal(default, locale=babel_locale(lang))
+    param.default = shown
 
 
 # -- Click's own messages ------------------------------------------------------------------
@@ -309,7 +354,8 @@ class AcesGroup(click.Group):
         from aces.i18n import translations
 
         arguments = list(sys.argv[1:] if args is None else args)
-        catalog = translations(chosen(arguments, os.environ))
+        lang = chosen(arguments, os.environ)
+        catalog = translations(lang)
         error = refused(arguments)
         if error is not None:
             # Before click, so that even ``--help`` is refused: a usage error,
@@ -318,7 +364,7 @@ class AcesGroup(click.Group):
                 raise error
             click.echo(f"aces: {error.render(catalog.gettext, catalog.ngettext)}", err=True)
             sys.exit(error.exit_code)
-        tree = translated(self, catalog.gettext)
+        tree = translated(self, catalog.gettext, lang)
         with speaking(catalog):
             if not standalone_mode:
                 return click.Group.main(tree, arguments, prog_name, complete_var, False,

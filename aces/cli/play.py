@@ -7,21 +7,19 @@ import typing as t
 import click
 
 from aces.cli._common import (
-    game_setup_options,
     lang_option,
     open_log,
     open_output,
     reported,
     writing,
 )
+from aces.cli._games import GameCommand
 from aces.errors import OptionError
 
 if t.TYPE_CHECKING:
-    from collections.abc import Iterable
+    from aces.cli._games import Given
 
-    from aces.rules import Game, OptionValue
-
-__all__ = ["DEFAULT_NAMES", "game_options", "play", "players_from"]
+__all__ = ["DEFAULT_NAMES", "play", "players_from"]
 
 #: Names for ``--players N``: short, distinct, and the same in every language.
 DEFAULT_NAMES: t.Final = ("Ada", "Bo", "Cy", "Dag", "Eli", "Fia", "Gro", "Hal", "Ida", "Jon")
@@ -37,6 +35,8 @@ def players_from(value: str) -> list[str]:
 
     A number of players too big for one line of a log is refused before a
     single name is made: every name takes at least four bytes of it.
+
+    :raises ~aces.errors.OptionError: for so many players.
     """
     value = value.strip()
     if value.isdecimal():
@@ -53,36 +53,11 @@ def players_from(value: str) -> list[str]:
     return [name.strip() for name in value.split(",")]
 
 
-def game_options(
-    game: Game[t.Any], given: Iterable[tuple[str, str, OptionValue | None]]
-) -> dict[str, OptionValue]:
-    """The header options from ``(flag, option, value)``; ``None`` means not given.
-
-    An option the game does not have (``--chips`` for five-dice) is refused
-    by name, rather than silently ignored.
-    """
-    accepted = game.options({})
-    options: dict[str, OptionValue] = {}
-    for flag, name, value in given:
-        if value is None:
-            continue
-        if name not in accepted:
-            raise OptionError("{option} is not an option of the game {game}",
-                              option=flag, game=game.name)
-        options[name] = value
-    return options
-
-
-@click.command()
+@click.command(cls=GameCommand)
 @click.option("--players", required=True, metavar="NAMES|N",
               help="Players in seat order, comma-separated (Ada,Bo,Cy), or a number.")
 @click.option("--game", "game_name", default="pot", show_default=True,
               help="Which game: pot (Aces in the Pot) or five-dice (Aces).")
-@game_setup_options
-@click.option("--threes-to", type=click.Choice(["random", "fewest", "most"]), default=None,
-              help="five-dice --threes with generated dice: each 3 goes to a random other"
-                   " player (default), or the one holding the fewest or the most dice; a tie"
-                   " goes to the first from the roller's left.")
 @click.option("--seed", type=int, default=None,
               help="Seed for the dice; the same seed plays the same games.")
 @click.option("--games", type=click.IntRange(min=1), default=1, show_default=True,
@@ -100,16 +75,12 @@ def game_options(
 def play(
     players: str,
     game_name: str,
-    finish: str | None,
-    chips: int | None,
-    dice_each: int | None,
-    threes: bool,
-    threes_to: str | None,
     seed: int | None,
     games: int,
     dice_file: str | None,
     output: str | None,
     lang: str | None,
+    game_options: Given,
 ) -> None:
     """Play whole games and write their event log (JSON Lines).
 
@@ -120,6 +91,7 @@ def play(
     import os
 
     from aces import engine
+    from aces.cli._games import header_options
     from aces.dice import DiceFile, DiceSource, RandomDice
     from aces.i18n import negotiate
     from aces.log import LogWriter
@@ -129,21 +101,12 @@ def play(
         # The log has no language, but an unknown --lang is still a mistake.
         negotiate(lang, os.environ)
         game = game_named(game_name)
-        options = game_options(game, [
-            ("--finish", "finish", finish),
-            ("--chips", "chips", chips),
-            ("--dice-each", "dice", dice_each),
-            ("--threes", "threes", threes or None),
-            ("--threes-to", "threes_to", threes_to),
-        ])
+        options = header_options(game, game_options)
         seats = players_from(players)
         if dice_file is not None and seed is not None:
             raise OptionError("--seed and --dice-file cannot be used together")
-        if threes_to is not None and not threes:
-            raise OptionError("--threes-to says whom the 3s go to, so it needs --threes")
-        if threes_to is not None and dice_file is not None:
-            raise OptionError("--threes-to is for generated dice; a dice file names whom"
-                              " each 3 goes to after '>'")
+        if dice_file is not None:
+            header_options(game, game_options, typed=True)
         # Check everything before the first line is written.
         engine.header(game, seats, options)
         files = contextlib.ExitStack()

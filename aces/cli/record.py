@@ -20,7 +20,8 @@ from pathlib import Path
 
 import click
 
-from aces.cli._common import game_setup_options, lang_option, reported, translations
+from aces.cli._common import lang_option, reported, translations
+from aces.cli._games import GameCommand
 from aces.errors import N_, AcesError, OptionError, SaveError, os_reason, visible
 
 if t.TYPE_CHECKING:
@@ -28,8 +29,10 @@ if t.TYPE_CHECKING:
     import gettext
     from collections.abc import Iterator
 
+    from aces.cli._games import Given
     from aces.dice import Command
     from aces.events import GameStarted
+    from aces.games import Option
     from aces.log import LogWriter
     from aces.narrate import Narrator
     from aces.rules import Game, OptionValue, Roll, RollRequest
@@ -39,12 +42,9 @@ __all__ = ["record"]
 
 #: Lines of the story so far shown when a game is resumed.
 _STORY: t.Final = 12
-#: The options of ``aces record``, by the game option each sets.
-_FLAGS: t.Final = {"finish": "--finish", "chips": "--chips", "dice": "--dice-each",
-                   "threes": "--threes"}
 
 
-@click.command()
+@click.command(cls=GameCommand, typed=True)
 # A plain string: the log is opened (and a folder refused) by _LockedLog, in
 # the user's language, not by click.
 @click.argument("log", metavar="LOG")
@@ -53,17 +53,13 @@ _FLAGS: t.Final = {"finish": "--finish", "chips": "--chips", "dice": "--dice-eac
                    " for a new log; to resume, leave it out or give the same.")
 @click.option("--game", "game_name", default=None,
               help="Which game: pot (Aces in the Pot) or five-dice (Aces).")
-@game_setup_options
 @lang_option
 def record(
     log: str,
     players: str | None,
     game_name: str | None,
-    finish: str | None,
-    chips: int | None,
-    dice_each: int | None,
-    threes: bool,
     lang: str | None,
+    game_options: Given,
 ) -> None:
     """Record a game played with real dice at the table, roll by roll.
 
@@ -84,8 +80,7 @@ def record(
             raise OptionError("aces record needs a file for LOG, not '-': the rolls may come"
                               " from standard input, but the log must be kept on disk")
         given = _Given(game_name, None if players is None else players_from(players),
-                       {"finish": finish, "chips": chips, "dice": dice_each,
-                        "threes": threes or None})
+                       game_options)
         given.check()
         interactive = sys.stdin.isatty()
         with _LockedLog.open(log) as book:
@@ -98,7 +93,8 @@ class _Given(t.NamedTuple):
 
     game: str | None
     players: list[str] | None
-    options: dict[str, OptionValue | None]
+    #: The game options given, by flag.
+    options: Given
 
     def rules(self, default: str = "pot") -> Game[t.Any]:
         from aces.rules import game_named
@@ -111,26 +107,23 @@ class _Given(t.NamedTuple):
         Without ``--game`` the game may be the log's, so its options wait
         until the log is read.
         """
-        from aces.cli.play import game_options
+        from aces.cli._games import header_options
         from aces.engine import header
 
         game = self.rules()
-        options = game_options(game, self._flags()) if self.game is not None else {}
+        options = header_options(game, self.options) if self.game is not None else {}
         if self.players is not None:
             header(game, self.players, options)
 
-    def _flags(self) -> list[tuple[str, str, OptionValue | None]]:
-        return [(_FLAGS[name], name, value) for name, value in self.options.items()]
-
     def header(self, last: GameStarted | None) -> GameStarted:
         """The header of a new game: as given, the rest as in the last game."""
-        from aces.cli.play import game_options
+        from aces.cli._games import header_options
         from aces.engine import header
 
         same = last is not None and self.game in (None, last.game)
         game = self.rules(last.game if last is not None and same else "pot")
         options = dict(last.options) if last is not None and same else {}
-        options.update(game_options(game, self._flags()))
+        options.update(header_options(game, self.options))
         players = self.players
         if players is None:
             if last is None:
@@ -147,18 +140,31 @@ class _Given(t.NamedTuple):
             found.append(f"--game {self.game}")
         if self.players is not None and tuple(self.players) != header.players:
             found.append(f"--players {','.join(self.players)}")
-        for name, value in self.options.items():
-            if value is not None and header.options.get(name) != value:
-                found.append(_FLAGS[name] if value is True else f"{_FLAGS[name]} {value}")
+        keys = {option.flag: option.key for option in _options(header.game)}
+        for flag, value in self.options.items():
+            if flag not in keys or header.options.get(keys[flag]) != value:
+                found.append(_argument(flag, value))
         return found
+
+
+def _options(game: str) -> tuple[Option, ...]:
+    """The options of ``game`` that ``aces record`` takes."""
+    from aces.games import declared
+
+    return tuple(option for option in declared().get(game, ()) if option.drawn_only is None)
+
+
+def _argument(flag: str, value: OptionValue) -> str:
+    return flag if value is True else f"{flag} {value}"
 
 
 def _arguments(header: GameStarted) -> str:
     """The arguments of ``aces record`` that begin the game of ``header``."""
     words = [f"--game {header.game}", f"--players {','.join(header.players)}"]
-    for name, value in header.options.items():
-        if name in _FLAGS and value is not False:
-            words.append(_FLAGS[name] if value is True else f"{_FLAGS[name]} {value}")
+    for option in _options(header.game):
+        value = header.options.get(option.key, False)
+        if value is not False:
+            words.append(_argument(option.flag, value))
     return " ".join(words)
 
 
@@ -690,7 +696,8 @@ class _Session:
             # "undo": the word for it in the "command" context.
             return c.gettext("The game is over. Type undo to take back the last roll, or"
                              " press Enter to stop: ")
-        values = {"player": request.player, "count": request.dice}
+        # A small count in words, as the narration writes it («to terninger»).
+        values = {"player": request.player, "count": self.narrator.voice.count(request.dice)}
         if request.stage == "opening":
             # Translators: the prompt of "aces record" for an opening roll.
             # {player}: who rolls; {count}: how many dice.

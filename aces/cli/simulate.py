@@ -10,6 +10,7 @@ import typing as t
 import click
 
 from aces.cli._common import finish_name, lang_option, reported, translations, writing
+from aces.cli._games import GameCommand
 from aces.errors import N_, OptionError
 from aces.simulate import FACTORIES
 
@@ -17,6 +18,7 @@ if t.TYPE_CHECKING:
     import gettext
     from collections.abc import Callable, Iterator
 
+    from aces.cli._games import Given
     from aces.rules import OptionValue
     from aces.simulate import Exact, Simulation
     from aces.simulate.stats import Summary
@@ -40,7 +42,7 @@ PROGRESS_FROM: t.Final = 200_000
 QUICK_EXACT_STATES: t.Final = 100_000
 
 
-@click.command()
+@click.command(cls=GameCommand)
 @click.option("--players", type=int, required=True, metavar="N",
               help="Number of players, 2 to 100 (five-dice: 3 to 100).")
 @click.option("--games", type=int, default=100_000, show_default=True,
@@ -49,18 +51,6 @@ QUICK_EXACT_STATES: t.Final = 100_000
               help="Seed for the dice; the same seed gives the same results.")
 @click.option("--game", "game_name", type=click.Choice(sorted(FACTORIES)), default="pot",
               show_default=True, help="Which game: pot (Aces in the Pot) or five-dice (Aces).")
-@click.option("--finish", type=click.Choice(["last-chip", "last-holder"]), default=None,
-              help="pot: when the finish starts: one chip left (default) or one holder left.")
-@click.option("--chips", type=int, default=None,
-              help="pot: chips each player starts with (default 2).")
-@click.option("--dice-each", type=int, default=None, metavar="N",
-              help="five-dice: dice each player starts with (default 5; 1 is the pub version).")
-@click.option("--threes", is_flag=True, default=False,
-              help="five-dice: each 3 also leaves the hand, to another player.")
-@click.option("--threes-to", type=click.Choice(["random", "fewest", "most"]), default=None,
-              help="five-dice --threes: each 3 goes to a random other player (default), or"
-                   " the one holding the fewest or the most dice; a tie goes to the first"
-                   " from the roller's left.")
 @click.option("--exact/--no-exact", "with_exact", default=None,
               help="Show the exact answers beside the estimates (default: when quick).")
 @click.option("--json", "as_json", is_flag=True, help="Write the results as JSON.")
@@ -68,10 +58,9 @@ QUICK_EXACT_STATES: t.Final = 100_000
               help="Write instead an offline web page where a class runs the simulation in"
                    " the browser, beside the exact values (Aces in the Pot).")
 @lang_option
-def simulate(players: int, games: int, seed: int | None, game_name: str, finish: str | None,
-             chips: int | None, dice_each: int | None, threes: bool, threes_to: str | None,
+def simulate(players: int, games: int, seed: int | None, game_name: str,
              with_exact: bool | None, as_json: bool, page: str | None,
-             lang: str | None) -> None:
+             lang: str | None, game_options: Given) -> None:
     """Play many games at once and estimate each seat's chance to win.
 
     Seats are counted from the player who rolls first after the opening, as
@@ -94,14 +83,14 @@ def simulate(players: int, games: int, seed: int | None, game_name: str, finish:
     answers under the same keys, or null; exact_inside, whether each exact
     value lies inside its interval, or null.
     """
+    from aces.cli._games import header_options
     from aces.cli._numbers import numbers_in_errors
-    from aces.cli.play import game_options
     from aces.rules import game_named
     from aces.simulate import check_games, simulation
     from aces.simulate.stats import summarize
 
     if page is not None:
-        _page(page, players, game_name, finish, chips, lang)
+        _page(page, players, game_name, game_options, lang)
         return
     with reported(lang):
         chosen, catalog = translations(lang)
@@ -110,15 +99,7 @@ def simulate(players: int, games: int, seed: int | None, game_name: str, finish:
             if seed is not None and seed < 0:
                 raise OptionError("--seed must be 0 or more, not {seed}", seed=seed)
             # An option of the other game is refused by name, not ignored.
-            options = game_options(game_named(game_name), [
-                ("--finish", "finish", finish),
-                ("--chips", "chips", chips),
-                ("--dice-each", "dice", dice_each),
-                ("--threes", "threes", threes or None),
-                ("--threes-to", "threes_to", threes_to),
-            ])
-            if threes_to is not None and not threes:
-                raise OptionError("--threes-to says whom the 3s go to, so it needs --threes")
+            options = header_options(game_named(game_name), game_options)
             sim = simulation(game_name, players, options)
         if seed is None:
             import secrets
@@ -333,13 +314,14 @@ def _interval(interval: tuple[float, float], lang: str, catalog: gettext.NullTra
         low=percent(interval[0], lang, 2), high=percent(interval[1], lang, 2))
 
 
-def _page(page: str, players: int, game_name: str, finish: str | None, chips: int | None,
-          lang: str | None) -> None:
+def _page(page: str, players: int, game_name: str, given: Given, lang: str | None) -> None:
     """``aces simulate --html``: the simulation page, written whole or not at all."""
+    from aces.cli._games import header_options
     from aces.errors import AcesError, os_reason
     from aces.odds import check_players
     from aces.page.html import render_simulation, write_atomically
     from aces.page.simulation import collect
+    from aces.rules import game_named
 
     with reported(lang):
         chosen, _ = translations(lang)
@@ -347,9 +329,9 @@ def _page(page: str, players: int, game_name: str, finish: str | None, chips: in
             # Translators: an error of "aces simulate --html"; keep the option.
             raise OptionError("the simulation page is for Aces in the Pot: leave out --game")
         check_players(players)
-        if chips is not None and chips < 1:
-            raise OptionError("each player needs at least 1 chip, not {chips}", chips=chips)
-        data = collect(players, chips or 2, t.cast("t.Any", finish or "last-chip"), chosen)
+        options = header_options(game_named("pot"), given)
+        data = collect(players, t.cast("int", options.get("chips", 2)),
+                       t.cast("t.Any", options.get("finish", "last-chip")), chosen)
         try:
             write_atomically(page, render_simulation(data))
         except OSError as exc:

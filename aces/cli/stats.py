@@ -33,11 +33,15 @@ PLOT_FORMATS: t.Final = (".svg", ".png")
 @click.option("--rolls", is_flag=True,
               help="With --csv: one row per roll instead (log, game, roll, player, seat,"
                    " stage, dice, chips or dice held after).")
+@click.option("--by-log", is_flag=True,
+              help="With --csv: one row per log and seat instead (log, game, players,"
+                   " options, seat, games, wins or losses, share, its 95% interval and the"
+                   " exact chance).")
 @click.option("--plot", "plot_path", metavar="FILE", default=None,
               help="Also draw observed against exact into this new .svg or .png file.")
 @lang_option
 def stats(logs: tuple[str, ...], as_json: bool, csv_path: str | None, rolls: bool,
-          plot_path: str | None, lang: str | None) -> None:
+          by_log: bool, plot_path: str | None, lang: str | None) -> None:
     """Pool the logs of a class and compare them with the exact odds.
 
     Games are pooled by their rules and table size; games with different
@@ -45,8 +49,8 @@ def stats(logs: tuple[str, ...], as_json: bool, csv_path: str | None, rolls: boo
     seat (losses in the five-dice game), the length of a game, the normal
     rolls that moved nothing, the tries that succeeded and the rolls again,
     each with a 95% interval, the exact value and a chi-square test, and
-    each log's result beside the pooled one. LOG may be '-' for standard
-    input.
+    each log's result, with its 95% intervals, beside the pooled one. LOG
+    may be '-' for standard input.
 
     A damaged log is named with its line and left out; the others are still
     pooled, and the exit status is 1. --csv and --plot never overwrite a
@@ -63,6 +67,9 @@ def stats(logs: tuple[str, ...], as_json: bool, csv_path: str | None, rolls: boo
         if rolls and csv_path is None:
             # Translators: an error of "aces stats"; the options stay as they are.
             raise OptionError("--rolls says what the table of --csv holds, so it needs --csv")
+        if by_log and csv_path is None:
+            # Translators: an error of "aces stats"; the options stay as they are.
+            raise OptionError("--by-log says what the table of --csv holds, so it needs --csv")
         if logs.count("-") > 1:
             raise OptionError("standard input ('-') can be read only once")
         if plot_path is not None:
@@ -70,7 +77,8 @@ def stats(logs: tuple[str, ...], as_json: bool, csv_path: str | None, rolls: boo
         sources: list[Source] = [(sys.stdin.buffer, "<stdin>") if log == "-" else log
                                  for log in logs]
         with _progress(len(sources), catalog) as progress:
-            result = api.stats(sources, csv=csv_path, rolls=rolls, progress=progress)
+            result = api.stats(sources, csv=csv_path, rolls=rolls, by_log=by_log, lang=chosen,
+                               progress=progress)
         for log in result.pooled.left_out:
             assert log.error is not None
             # The message of a log left out, as every error is shown; a file's name

@@ -33,7 +33,7 @@ from aces.experiment.inference import (
 if t.TYPE_CHECKING:
     from aces.experiment.observe import Counts, Rules
 
-__all__ = ["QUANTILES", "Length", "Result", "Seats", "Share", "analyse", "share"]
+__all__ = ["QUANTILES", "Length", "Result", "Seats", "Share", "analyse", "share", "spread"]
 
 #: The quantiles of the game's length that a report shows.
 QUANTILES: t.Final = (0.25, 0.5, 0.75, 0.9)
@@ -162,16 +162,27 @@ def analyse(rules: Rules, counts: Counts, expected: Expected | None = None) -> R
     )
 
 
+def spread(lengths: t.Sequence[int]) -> tuple[float | None, float | None, Interval | None]:
+    """The mean length, its standard deviation and the mean's 95 % interval,
+    from ``lengths[k]``, the games of ``k`` rolls; ``None`` where too few games.
+
+    >>> mean, sd, interval = spread([0, 1, 2, 1])
+    >>> mean, round(sd, 3), [round(end, 2) for end in interval]
+    (2.0, 0.816, [1.2, 2.8])
+    """
+    games = sum(lengths)
+    if not games:
+        return None, None, None
+    mean = sum(k * n for k, n in enumerate(lengths)) / games
+    if games < 2:
+        return mean, None, None
+    sd = math.sqrt(sum(n * (k - mean) ** 2 for k, n in enumerate(lengths)) / (games - 1))
+    return mean, sd, mean_interval(mean, sd, games)
+
+
 def _length(lengths: list[int], expected: Expected) -> Length:
     games = sum(lengths)
-    mean = sd = None
-    interval = None
-    if games:
-        total = sum(k * n for k, n in enumerate(lengths))
-        mean = total / games
-        if games > 1:
-            sd = math.sqrt(sum(n * (k - mean) ** 2 for k, n in enumerate(lengths)) / (games - 1))
-            interval = mean_interval(mean, sd, games)
+    mean, sd, interval = spread(lengths)
     fit = None
     bins: list[tuple[int, int | None]] = []
     if expected.length is not None and games:

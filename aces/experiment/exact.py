@@ -3,9 +3,12 @@
 Nothing here is typed in: the chances of a roll come from
 :mod:`aces.odds.outcomes`, who wins and how long a game lasts from the
 Markov chains of :mod:`aces.odds` (Aces in the Pot) and
-:mod:`aces.simulate.fivedice_chain` (the five-dice game). A table too big
-for a chain still has the chances of single rolls; its whole-game values
-are ``None``.
+:mod:`aces.simulate.fivedice_chain` (the five-dice game), the length of a
+game too: its whole distribution, carried roll by roll through the chain.
+A five-dice table too big for the chain, a full game among them, still has
+the length of a game, from :mod:`aces.simulate.fivedice_lengths`, unless
+3s are given away. A table too big for either still has the chances of
+single rolls; its whole-game values are ``None``.
 
 >>> from aces.experiment.observe import Rules
 >>> expected = exact(Rules("pot", 3, (("chips", 1), ("finish", "last-chip"))))
@@ -18,6 +21,7 @@ Fraction(4, 9)
 from __future__ import annotations
 
 import functools
+import math
 import typing as t
 from fractions import Fraction
 
@@ -31,6 +35,10 @@ __all__ = ["Expected", "exact"]
 #: The length distribution is carried until this much of it is known; the
 #: rest is one last category, "longer".
 _LENGTH_MASS: t.Final = 0.9999
+#: Where the mean and spread of a game's length come from its distribution
+#: alone, it is carried until this much is known: what is left changes
+#: neither in the digits shown.
+_MEAN_MASS: t.Final = 1 - 1e-9
 #: Distinct tables whose exact values are remembered.
 _CACHE: t.Final = 32
 
@@ -99,10 +107,9 @@ def _pot(rules: Rules) -> Expected:
 
     chain = build(rules.players, chips, finish)
     solution = solve(chain)
-    cdf = length_cdf(chain, _LENGTH_MASS)
-    length = [b - a for a, b in zip([0.0, *cdf], cdf, strict=False)]
+    length, rest = _spread(length_cdf(chain, _LENGTH_MASS))
     return Expected(solution.win_by_seat, solution.expected_rolls, solution.sd_rolls, length,
-                    max(0.0, 1.0 - cdf[-1]), nothing, tries, None, None)
+                    rest, nothing, tries, None, None)
 
 
 def _five_dice(rules: Rules) -> Expected:
@@ -111,10 +118,37 @@ def _five_dice(rules: Rules) -> Expected:
     threes = bool(rules.option("threes"))
     stays = Fraction(2, 6) if threes else Fraction(3, 6)
     try:
-        answer = FiveDiceSimulation.create(rules.players, dict(rules.options)).exact()
+        chain = FiveDiceSimulation.create(rules.players, dict(rules.options)).chain()
     except OptionError:
-        answer = None
-    if answer is None:
-        return Expected(None, None, None, None, 0.0, None, None, stays, None)
-    return Expected(answer.win_by_seat, answer.expected_rolls, answer.sd_rolls, None, 0.0,
+        chain = None
+    if chain is None:
+        return _five_dice_length(rules, stays)
+    from aces.simulate.fivedice_chain import length_cdf, solve
+
+    answer = solve(chain)
+    length, rest = _spread(length_cdf(chain, _LENGTH_MASS))
+    return Expected(answer.win_by_seat, answer.expected_rolls, answer.sd_rolls, length, rest,
                     None, None, stays, answer.rolls_per_turn)
+
+
+def _five_dice_length(rules: Rules, stays: Fraction) -> Expected:
+    """A table too big for the chain: no seat's chance, but the length of a game,
+    carried state by state through the branches (without threes, whose receivers
+    the arrays do not model)."""
+    from aces.simulate import fivedice_lengths
+
+    dice = t.cast("int", rules.option("dice"))
+    if rules.option("threes") or not fivedice_lengths.solvable(rules.players, dice):
+        return Expected(None, None, None, None, 0.0, None, None, stays, None)
+    length, rest = _spread(fivedice_lengths.length_cdf(rules.players, dice, _MEAN_MASS))
+    mean = sum(k * chance for k, chance in enumerate(length, 1))
+    sd = math.sqrt(max(0.0, sum(k * k * chance for k, chance in enumerate(length, 1))
+                       - mean * mean))
+    return Expected(None, mean, sd, length, rest, None, None, stays, None)
+
+
+def _spread(cdf: list[float]) -> tuple[list[float], float]:
+    """The chance of each length, and of a longer game, from the chance of
+    a game over within each length."""
+    return ([b - a for a, b in zip([0.0, *cdf], cdf, strict=False)],
+            max(0.0, 1.0 - cdf[-1]))

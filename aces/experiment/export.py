@@ -23,7 +23,8 @@ if t.TYPE_CHECKING:
     from aces.experiment.observe import GameRecord, Rules
     from aces.experiment.pool import LogResult, Pooled
 
-__all__ = ["COUNTS_LOSERS", "CsvTable", "as_dict", "cell", "options_text", "result_dict", "text_of"]
+__all__ = ["COUNTS_LOSERS", "CsvTable", "as_dict", "cell", "log_table", "options_text",
+           "result_dict", "text_of"]
 
 #: The game that counts the loser of each game rather than the winner.
 COUNTS_LOSERS: t.Final = frozenset({"five-dice"})
@@ -52,12 +53,17 @@ def log_dict(log: LogResult, rules: Rules) -> dict[str, t.Any]:
     data: dict[str, t.Any] = {
         "log": log.source, "games": log.games, "rolls": log.rolls,
         f"{by_seat}_counts": list(log.wins), by_seat: log.shares,
-        "expected_rolls": log.mean_length, f"{by_seat}_p": log.p_seats}
+        f"{by_seat}_ci": [None if ends is None else list(ends) for ends in log.intervals],
+        "expected_rolls": log.mean_length,
+        "expected_rolls_ci": None if log.length_interval is None else list(log.length_interval),
+        f"{by_seat}_p": log.p_seats}
     for key, pair in (("moved_nothing", log.nothing), ("tries_won", log.tries),
                       ("roll_again", log.agains)):
         if pair is not None:
+            ends = log.interval_of(pair)
             data[key] = {"count": pair[0], "of": pair[1],
-                         "share": pair[0] / pair[1] if pair[1] else None}
+                         "share": pair[0] / pair[1] if pair[1] else None,
+                         "ci": None if ends is None else list(ends)}
     return data
 
 
@@ -218,6 +224,50 @@ class CsvTable:
 
     def close(self) -> None:
         self._spool.close()
+
+
+def log_table(out: t.TextIO, catalog: gettext.NullTranslations, pooled: Pooled) -> None:
+    """``aces stats --csv FILE --by-log``: one row per log, set of rules and seat,
+    with the seat's share of that log's games, its 95 % interval and the exact
+    chance, so that a spreadsheet can draw each group's interval beside the others'.
+
+    Shares are written with a decimal point and six decimals, as CSV data is.
+    """
+    rows = csv.writer(out, lineterminator="\r\n")
+    # Translators: column headings of the table of logs (aces stats --csv --by-log): one
+    # row per log and seat; "95% from" and "95% to" are the ends of the 95 % interval.
+    rows.writerow([
+        catalog.pgettext("csv", "log"),
+        catalog.pgettext("csv", "kind"),
+        catalog.pgettext("csv", "players"),
+        catalog.pgettext("csv", "options"),
+        catalog.pgettext("csv", "seat from starter"),
+        catalog.pgettext("csv", "games"),
+        catalog.pgettext("csv", "wins"),
+        catalog.pgettext("csv", "losses"),
+        catalog.pgettext("csv", "share"),
+        catalog.pgettext("csv", "95% from"),
+        catalog.pgettext("csv", "95% to"),
+        catalog.pgettext("csv", "exact"),
+    ])
+    for group in pooled.groups:
+        rules = group.rules
+        loses = rules.game in COUNTS_LOSERS
+        exact = [share.exact for share in group.pooled.seats.shares]
+        for log in group.logs:
+            for seat, (count, ends) in enumerate(zip(log.wins, log.intervals, strict=True)):
+                chance = exact[seat]
+                rows.writerow([
+                    cell(log.source), rules.game, rules.players, options_text(rules), seat + 1,
+                    log.games, "" if loses else count, count if loses else "",
+                    _decimal(count / log.games) if log.games else "",
+                    "" if ends is None else _decimal(ends.low),
+                    "" if ends is None else _decimal(ends.high),
+                    "" if chance is None else _decimal(chance)])
+
+
+def _decimal(value: float) -> str:
+    return f"{value:.6f}"
 
 
 def text_of(rows: t.Iterable[t.Sequence[object]]) -> str:

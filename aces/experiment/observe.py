@@ -110,15 +110,52 @@ class GameRecord(t.NamedTuple):
         return (self.result - self.starter) % len(self.players)
 
 
+class _Mark:
+    """One roll of the game being read, with what the experiment counts of
+    what it settled."""
+
+    __slots__ = ("again", "held", "named", "pot", "roll", "try_end")
+
+    def __init__(self, roll: Rolled) -> None:
+        self.roll = roll
+        #: The player the roll made win the opening, or the game (or lose it).
+        self.named: str | None = None
+        #: How the roll ended a try: 1-3 a six on that roll of it, 4 won; 0 it did not.
+        self.try_end = 0
+        #: Whether the roll is rolled again (the five-dice game).
+        self.again = False
+        #: The pot the roll won (Aces in the Pot).
+        self.pot: int | None = None
+        #: What the roller holds once the roll is settled (``keep_rows``).
+        self.held = 0
+
+    def settles(self, event: Event) -> None:
+        """Mark what the roll settles, one event at a time."""
+        kind = type(event)
+        if kind is OpeningWon:
+            self.named = t.cast("OpeningWon", event).player
+        elif kind is GameOver:
+            over = t.cast("GameOver", event)
+            self.named = over.winner if over.winner is not None else over.loser
+            self.pot = over.pot
+        elif kind is TryFailed:
+            self.try_end = t.cast("TryFailed", event).roll
+        elif kind is TryWon:
+            self.try_end = 4
+        elif kind is RollAgain:
+            self.again = True
+
+
 class GameObserver(Visitor[int]):
     """Turns the steps of a walk into :class:`GameRecord` values, handed to
     ``on_game`` as each game closes; its result is the number of steps seen.
 
-    A roll costs one append while its game is played: the few rolls whose
-    consequences matter (an opening won, a try ended, a roll again, the
-    end) are marked by their index, so an undo takes a roll back with its
-    marks. ``keep_rows`` also keeps what each roller holds after the roll,
-    for the table of rolls.
+    Each roll is marked with what it settles (an opening won, a try ended,
+    a roll again, the end) as its consequences follow. What an undo takes
+    back is what the walk's :class:`~aces.walk.Standing`, the one keeper of
+    the rolls standing, says it takes back (:attr:`~aces.walk.Step.undone`):
+    that roll goes, by its line, with its marks. ``keep_rows`` also keeps
+    what each roller holds after the roll, for the table of rolls.
     """
 
     def __init__(self, on_game: Callable[[GameRecord], None], keep_rows: bool = False) -> None:
@@ -127,43 +164,32 @@ class GameObserver(Visitor[int]):
         self.steps = 0
         self._header: GameStarted | None = None
         self._seats: dict[str, int] = {}
-        self._rolls: list[Rolled] = []
-        #: By the index of a roll: the player it made win the opening or the
-        #: game (or lose it), how it ended a try (1-3 a six on that roll, 4
-        #: won), and whether a roll again followed it.
-        self._named: dict[int, str] = {}
-        self._try_end: dict[int, int] = {}
-        self._again: set[int] = set()
-        self._held: list[int] = []
+        #: The rolls of the game still standing, by their line, in order.
+        self._marks: dict[int, _Mark] = {}
+        #: The last of them: what the steps that follow it settle.
+        self._last: _Mark | None = None
         self._holding: Callable[[t.Any], Holding] | None = None
-        self._pot: int | None = None
-        handlers: dict[type[Event], Callable[[Step[t.Any]], None]] = {
-            GameStarted: self._started,
-            RollUndone: self._undone,
-            OpeningWon: self._opening_won,
-            GameOver: self._over,
-            TryFailed: self._try_failed,
-            TryWon: self._try_won,
-            RollAgain: self._again_rolled,
-        }
-        self._handlers = handlers
 
     def visit(self, step: Step[t.Any]) -> None:
         """Take one step; a new header closes the game before it."""
         self.steps += 1
         event = step.event
-        if type(event) is Rolled:
-            self._rolls.append(event)
-            if self.keep_rows:
-                self._held.append(0)
-        else:
-            handler = self._handlers.get(type(event))
-            if handler is not None:
-                handler(step)
-        if self.keep_rows and self._rolls:
+        kind = type(event)
+        last = self._last
+        if kind is Rolled:
+            last = self._last = self._marks[step.line] = _Mark(t.cast("Rolled", event))
+        elif kind is RollUndone:
+            assert step.undone is not None, "the walk says which roll an undo takes back"
+            del self._marks[step.undone.line]
+            last = self._last = next(reversed(self._marks.values()), None)
+        elif kind is GameStarted:
+            self._start(t.cast("GameStarted", event))
+            return
+        elif last is not None:
+            last.settles(event)
+        if self.keep_rows and last is not None:
             assert self._holding is not None
-            seat = self._seats[self._rolls[-1].player]
-            self._held[-1] = self._holding(step.state).held[seat]
+            last.held = self._holding(step.state).held[self._seats[last.roll.player]]
 
     def end(self) -> None:
         """The log is over: so is its last game."""
@@ -172,84 +198,53 @@ class GameObserver(Visitor[int]):
     def result(self) -> int:
         return self.steps
 
-    def _started(self, step: Step[t.Any]) -> None:
+    def _start(self, header: GameStarted) -> None:
         self._close()
-        header = t.cast("GameStarted", step.event)
         self._header = header
         self._seats = {name: seat for seat, name in enumerate(header.players)}
         self._holding = registration(header.game).holding
 
-    def _undone(self, step: Step[t.Any]) -> None:
-        self._rolls.pop()
-        if self.keep_rows:
-            self._held.pop()
-        index = len(self._rolls)
-        self._named.pop(index, None)
-        self._try_end.pop(index, None)
-        self._again.discard(index)
-
-    def _opening_won(self, step: Step[t.Any]) -> None:
-        self._named[len(self._rolls) - 1] = t.cast("OpeningWon", step.event).player
-
-    def _over(self, step: Step[t.Any]) -> None:
-        over = t.cast("GameOver", step.event)
-        who = over.winner if over.winner is not None else over.loser
-        if who is not None:
-            self._named[len(self._rolls) - 1] = who
-        self._pot = over.pot
-
-    def _try_failed(self, step: Step[t.Any]) -> None:
-        self._try_end[len(self._rolls) - 1] = t.cast("TryFailed", step.event).roll
-
-    def _try_won(self, step: Step[t.Any]) -> None:
-        self._try_end[len(self._rolls) - 1] = 4
-
-    def _again_rolled(self, step: Step[t.Any]) -> None:
-        self._again.add(len(self._rolls) - 1)
-
     def _close(self) -> None:
-        header, rolls = self._header, self._rolls
-        named, try_end, again, held = self._named, self._try_end, self._again, self._held
-        self._header, self._rolls, self._held = None, [], []
-        self._named, self._try_end, self._again = {}, {}, set()
-        if header is None or not rolls:
+        header, marks = self._header, list(self._marks.values())
+        self._header, self._marks, self._last = None, {}, None
+        if header is None or not marks:
             return
         seats = self._seats
         starter = result = -1
         played = normal = nothing = 0
         tries = [0, 0, 0, 0, 0]
-        width = max(len(roll.dice) for roll in rolls) + 1
+        width = max(len(mark.roll.dice) for mark in marks) + 1
         by_dice = [0] * width
         agains = [0] * width
         pot = header.game == "pot"
         movers = _POT_MOVERS
-        for index, roll in enumerate(rolls):
+        for mark in marks:
+            roll = mark.roll
             stage = roll.stage
             if stage == "opening":
-                if index in named:
-                    starter = seats[named[index]]
+                if mark.named is not None:
+                    starter = seats[mark.named]
                 continue
             played += 1
             if stage == "try":
-                tries[try_end.get(index, 0)] += 1
+                tries[mark.try_end] += 1
             elif pot:
                 normal += 1
                 if movers.isdisjoint(roll.dice):
                     nothing += 1
             else:
                 by_dice[len(roll.dice)] += 1
-                agains[len(roll.dice)] += index in again
-        last = len(rolls) - 1
-        if last in named:
-            result = seats[named[last]]
+                agains[len(roll.dice)] += mark.again
+        last = marks[-1]
+        if last.named is not None:
+            result = seats[last.named]
         rows: tuple[RollRow, ...] = ()
         if self.keep_rows:
-            rows = tuple(RollRow(number, roll.player, seats[roll.player] + 1, roll.stage,
-                                 roll.dice, after)
-                         for number, (roll, after) in enumerate(zip(rolls, held, strict=True),
-                                                                 1))
+            rows = tuple(RollRow(number, mark.roll.player, seats[mark.roll.player] + 1,
+                                 mark.roll.stage, mark.roll.dice, mark.held)
+                         for number, mark in enumerate(marks, 1))
         self.on_game(GameRecord(Rules.of(header), header.players, starter, result, played,
-                                self._pot if pot else None, normal, nothing,
+                                last.pot if pot else None, normal, nothing,
                                 (tries[1], tries[2], tries[3], tries[4]),
                                 tuple(by_dice), tuple(agains), rows))
 
@@ -277,20 +272,20 @@ class Counts:
         self.by_dice: list[int] = []
         self.agains: list[int] = []
 
+    @classmethod
+    def of(cls, game: GameRecord) -> Counts:
+        """The count of one game."""
+        one = cls(len(game.players))
+        one.games, one.rolls, one.normal, one.nothing = 1, game.rolls, game.normal, game.nothing
+        one.wins[game.result_seat] = 1
+        _bump(one.lengths, game.rolls, 1)
+        one.tries = list(game.tries)
+        one.by_dice, one.agains = list(game.by_dice), list(game.agains)
+        return one
+
     def add(self, game: GameRecord) -> None:
         """Count one game."""
-        self.games += 1
-        self.rolls += game.rolls
-        self.wins[game.result_seat] += 1
-        _bump(self.lengths, game.rolls, 1)
-        self.normal += game.normal
-        self.nothing += game.nothing
-        for i, count in enumerate(game.tries):
-            self.tries[i] += count
-        for k, count in enumerate(game.by_dice):
-            if count:
-                _bump(self.by_dice, k, count)
-                _bump(self.agains, k, game.agains[k])
+        self.__iadd__(Counts.of(game))
 
     def __add__(self, other: Counts) -> Counts:
         total = Counts(len(self.wins))

@@ -30,10 +30,10 @@ def plot(pooled: Pooled, path: Path, lang: str, catalog: gettext.NullTranslation
     from matplotlib.figure import Figure
 
     from aces.cli._numbers import percent
-    from aces.experiment.report import _Writer, rules_name
+    from aces.experiment.report import Writer, rules_name
 
     _ = catalog.gettext
-    w = _Writer(lang, catalog)
+    w = Writer(lang, catalog)
     groups = pooled.groups[:MOST_GROUPS]
     rows = max(1, len(groups))
     figure = Figure(figsize=(10, 3.6 * rows), layout="constrained")

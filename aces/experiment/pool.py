@@ -24,6 +24,7 @@ if t.TYPE_CHECKING:
     from pathlib import Path
 
     from aces.experiment.analysis import Result
+    from aces.experiment.inference import Interval
     from aces.experiment.observe import Counts, GameRecord, Rules
 
 __all__ = ["Group", "LogSummary", "Pooled", "Sink", "Source", "pool", "records"]
@@ -69,10 +70,27 @@ class LogResult(t.NamedTuple):
     agains: tuple[int, int] | None
     #: The p-value of the test of the seats, when there is one.
     p_seats: float | None
+    #: The 95 % interval of the mean length, from two games on.
+    length_interval: Interval | None = None
 
     @property
     def shares(self) -> list[float | None]:
         return [won / self.games if self.games else None for won in self.wins]
+
+    @property
+    def intervals(self) -> list[Interval | None]:
+        """The 95 % interval of each seat's share, as the pooled result's are
+        worked out: one log's scatter beside the pool's."""
+        from aces.experiment.inference import wilson
+
+        return [wilson(won, self.games) if self.games else None for won in self.wins]
+
+    @staticmethod
+    def interval_of(pair: tuple[int, int] | None) -> Interval | None:
+        """The 95 % interval of one of the ``(count, out of)`` pairs."""
+        from aces.experiment.inference import wilson
+
+        return None if pair is None or not pair[1] else wilson(*pair)
 
 
 class Group(t.NamedTuple):
@@ -134,6 +152,7 @@ def pool(sources: Iterable[Source], sink: Sink | None = None, keep_rows: bool = 
 
 def log_result(source: str, rules: Rules, counts: Counts) -> LogResult:
     """A log's numbers for one set of rules."""
+    from aces.experiment.analysis import spread
     from aces.experiment.exact import exact
     from aces.experiment.inference import goodness_of_fit
 
@@ -153,6 +172,7 @@ def log_result(source: str, rules: Rules, counts: Counts) -> LogResult:
         agains=None if pot else (sum(counts.agains[k] for k in dice),
                                  sum(counts.by_dice[k] for k in dice)),
         p_seats=None if fit is None else fit.p,
+        length_interval=spread(counts.lengths)[2],
     )
 
 

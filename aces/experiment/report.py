@@ -21,10 +21,11 @@ if t.TYPE_CHECKING:
     from aces.experiment.observe import Rules
     from aces.experiment.pool import Group, Pooled
 
-__all__ = ["conclusion", "report", "rules_name"]
+__all__ = ["Writer", "beside_rows", "conclusion", "interval_rows", "length_rows", "narrowing",
+           "report", "rules_name", "seat_rows"]
 
 
-class _Writer:
+class Writer:
     """Numbers and sentences in one language."""
 
     def __init__(self, lang: str, catalog: gettext.NullTranslations) -> None:
@@ -77,7 +78,7 @@ class _Writer:
 
 def report(pooled: Pooled, lang: str, catalog: gettext.NullTranslations) -> str:
     """The whole report: the logs read, then each set of rules on its own."""
-    w = _Writer(lang, catalog)
+    w = Writer(lang, catalog)
     _ = w._
     left = len(pooled.left_out)
     read = len(pooled.logs)
@@ -101,7 +102,7 @@ def report(pooled: Pooled, lang: str, catalog: gettext.NullTranslations) -> str:
     return "\n".join(lines)
 
 
-def rules_name(rules: Rules, w: _Writer) -> str:
+def rules_name(rules: Rules, w: Writer) -> str:
     """The game and its table in words: "Aces in the Pot: 4 players, 2 chips each, ..."."""
     from aces.cli.simulate import GAME_NAMES, _option
 
@@ -118,7 +119,7 @@ def rules_name(rules: Rules, w: _Writer) -> str:
                                          table=", ".join(details))
 
 
-def _group(group: Group, w: _Writer) -> list[str]:
+def _group(group: Group, w: Writer) -> list[str]:
     _ = w._
     result = group.pooled
     rules = group.rules
@@ -166,9 +167,14 @@ def _group(group: Group, w: _Writer) -> list[str]:
     return lines
 
 
-def _seat_table(result: Result, w: _Writer) -> list[str]:
+def _seat_table(result: Result, w: Writer) -> list[str]:
     from aces.cli._numbers import table
 
+    return [table(seat_rows(result, w), "  ")]
+
+
+def seat_rows(result: Result, w: Writer) -> list[list[str]]:
+    """The table of results by seat, its heading first."""
     _ = w._
     losers = result.rules.game == "five-dice"
     shares = result.seats.shares
@@ -188,10 +194,10 @@ def _seat_table(result: Result, w: _Writer) -> list[str]:
         if exact and share.exact is not None:
             row += [w.percent(share.exact), _("yes") if share.inside else _("no")]
         rows.append(row)
-    return [table(rows, "  ")]
+    return rows
 
 
-def _test(fit: Fit | None, w: _Writer, names: list[str], *, exact: bool = True) -> list[str]:
+def _test(fit: Fit | None, w: Writer, names: list[str], *, exact: bool = True) -> list[str]:
     """The chi-square test in words: its numbers, what was merged, the conclusion."""
     _ = w._
     if not exact:
@@ -224,7 +230,7 @@ def conclusion(fit: Fit, lang: str, catalog: gettext.NullTranslations) -> str:
     No evidence against the exact odds: if they hold, differences at least this big come
     up in 81.9% of experiments of this size.
     """
-    w = _Writer(lang, catalog)
+    w = Writer(lang, catalog)
     if fit.p < ALPHA:
         # Translators: the conclusion of a test with p < 0.05. {chance}: the p-value as a
         # share, e.g. "1.2 %". Say "evidence against", never "proof".
@@ -247,7 +253,7 @@ def _two_way(share: Share) -> Fit | None:
                            [share.exact, 1 - share.exact])
 
 
-def _share_line(share: Share, exact_text: str | None, w: _Writer) -> str:
+def _share_line(share: Share, exact_text: str | None, w: Writer) -> str:
     _ = w._
     if not share.trials or share.interval is None or share.observed is None:
         return _("None in these games.")
@@ -270,29 +276,14 @@ def _share_line(share: Share, exact_text: str | None, w: _Writer) -> str:
         fraction=exact_text, exact=value, where=where)
 
 
-def _length(length: Length, w: _Writer) -> list[str]:
+def _length(length: Length, w: Writer) -> list[str]:
     from aces.cli._numbers import table
 
     _ = w._
     lines = [_("Length of a game (rolls after the opening)")]
     if length.mean is None:
         return lines
-    # Translators: column headings of the table of the game's length.
-    rows = [["", _("observed"), _("95% interval"), _("exact")]]
-    rows.append([_("mean"), w.decimal(length.mean),
-                 "" if length.interval is None else w.interval(*length.interval, percent=False),
-                 "" if length.exact_mean is None else w.decimal(length.exact_mean)])
-    if length.sd is not None:
-        rows.append([_("standard deviation"), w.decimal(length.sd), "",
-                     "" if length.exact_sd is None else w.decimal(length.exact_sd)])
-    from aces.experiment.analysis import QUANTILES
-
-    for q, seen, exact in zip(QUANTILES, length.quantiles, length.exact_quantiles, strict=True):
-        # Translators: a row of the length table: "{percent} of games last at most" (this
-        # many rolls).
-        rows.append([_("{percent} of games last at most").format(percent=w.percent(q, 0)),
-                     w.integer(seen), "", "" if exact is None else w.integer(exact)])
-    lines.append(table(rows, "  "))
+    lines.append(table(length_rows(length, w), "  "))
     if length.exact_mean is not None and length.interval is not None:
         lines.append("  " + (_("The exact mean lies inside the interval.") if length.inside
                              else _("The exact mean lies outside the interval.")))
@@ -318,9 +309,44 @@ def _length(length: Length, w: _Writer) -> list[str]:
     return lines + _test(length.fit, w, [])
 
 
-def _beside(group: Group, w: _Writer) -> list[str]:
+def length_rows(length: Length, w: Writer) -> list[list[str]]:
+    """The table of the game's length, observed beside exact, its heading first."""
+    from aces.experiment.analysis import QUANTILES
+
+    _ = w._
+    # Translators: column headings of the table of the game's length.
+    rows = [["", _("observed"), _("95% interval"), _("exact")]]
+    if length.mean is None:
+        return rows
+    rows.append([_("mean"), w.decimal(length.mean),
+                 "" if length.interval is None else w.interval(*length.interval, percent=False),
+                 "" if length.exact_mean is None else w.decimal(length.exact_mean)])
+    if length.sd is not None:
+        rows.append([_("standard deviation"), w.decimal(length.sd), "",
+                     "" if length.exact_sd is None else w.decimal(length.exact_sd)])
+    for q, seen, exact in zip(QUANTILES, length.quantiles, length.exact_quantiles, strict=True):
+        # Translators: a row of the length table: "{percent} of games last at most" (this
+        # many rolls).
+        rows.append([_("{percent} of games last at most").format(percent=w.percent(q, 0)),
+                     w.integer(seen), "", "" if exact is None else w.integer(exact)])
+    return rows
+
+
+def _beside(group: Group, w: Writer) -> list[str]:
     from aces.cli._numbers import table
 
+    _ = w._
+    heading, rows = interval_rows(group, w)
+    lines = [_("Each log beside the pooled result"), table(beside_rows(group, w), "  "), "",
+             heading, table(rows, "  ")]
+    sentence = narrowing(group, w)
+    if sentence is not None:
+        lines.append("  " + sentence)
+    return lines
+
+
+def beside_rows(group: Group, w: Writer) -> list[list[str]]:
+    """Each log's shares beside the pooled ones, a row a log, its heading first."""
     _ = w._
     rules = group.rules
     pot = rules.game == "pot"
@@ -354,25 +380,53 @@ def _beside(group: Group, w: _Writer) -> list[str]:
     fit = result.seats.fit
     cells.append("" if fit is None else w.p(fit.p))
     rows.append(cells)
-    lines = [_("Each log beside the pooled result"), table(rows, "  ")]
-    smallest = min(group.logs, key=lambda log: log.games)
-    pooled_first = result.seats.shares[0]
-    if len(group.logs) > 1 and smallest.games and pooled_first.interval is not None:
-        from aces.experiment.inference import wilson
+    return rows
 
-        first = wilson(smallest.wins[0], smallest.games)
-        # Translators: {small} and {big}: the width of a 95 % interval, in percentage
-        # points; {count}: the games of the smallest log; {total}: all games pooled.
-        lines.append("  " + w.catalog.ngettext(
-            "The fewer the games, the wider the interval: seat 1's 95% interval is {small}"
-            " percentage points wide for a log of {count} game, and {big} for all {total}"
-            " pooled.",
-            "The fewer the games, the wider the interval: seat 1's 95% interval is {small}"
-            " percentage points wide for a log of {count} games, and {big} for all {total}"
-            " pooled.",
-            smallest.games).format(
-                small=w.decimal(100 * (first.high - first.low), 1),
-                count=w.integer(smallest.games),
-                big=w.decimal(100 * (pooled_first.interval.high - pooled_first.interval.low), 1),
-                total=w.integer(group.pooled.games)))
-    return lines
+
+def interval_rows(group: Group, w: Writer) -> tuple[str, list[list[str]]]:
+    """Each log's 95 % interval for each seat, then the pooled one's and the
+    exact chance: small logs scatter, the pooled interval is narrow. The
+    table's title, and its rows, heading first."""
+    _ = w._
+    rules = group.rules
+    rows = [[_("log"), *[_("seat {seat}").format(seat=seat)
+                         for seat in range(1, rules.players + 1)]]]
+    for log in group.logs:
+        rows.append([visible(log.source), *["" if ends is None else w.interval(*ends)
+                                            for ends in log.intervals]])
+    shares = group.pooled.seats.shares
+    rows.append([_("pooled"), *["" if s.interval is None else w.interval(*s.interval)
+                                for s in shares]])
+    if shares and shares[0].exact is not None:
+        rows.append([_("exact"), *[w.percent(t.cast("float", s.exact)) for s in shares]])
+    # Translators: the title of a table: for each log, the 95 % interval of the share of
+    # games each seat won (lost, in the five-dice game).
+    title = (_("Each log's 95% interval for the share of losses by seat")
+             if rules.game == "five-dice"
+             else _("Each log's 95% interval for the share of wins by seat"))
+    return title, rows
+
+
+def narrowing(group: Group, w: Writer) -> str | None:
+    """How much narrower the pooled interval is than the smallest log's."""
+    smallest = min(group.logs, key=lambda log: log.games)
+    pooled_first = group.pooled.seats.shares[0]
+    if len(group.logs) < 2 or not smallest.games or pooled_first.interval is None:
+        return None
+    from aces.experiment.inference import wilson
+
+    first = wilson(smallest.wins[0], smallest.games)
+    # Translators: {small} and {big}: the width of a 95 % interval, in percentage
+    # points; {count}: the games of the smallest log; {total}: all games pooled.
+    return w.catalog.ngettext(
+        "The fewer the games, the wider the interval: seat 1's 95% interval is {small}"
+        " percentage points wide for a log of {count} game, and {big} for all {total}"
+        " pooled.",
+        "The fewer the games, the wider the interval: seat 1's 95% interval is {small}"
+        " percentage points wide for a log of {count} games, and {big} for all {total}"
+        " pooled.",
+        smallest.games).format(
+            small=w.decimal(100 * (first.high - first.low), 1),
+            count=w.integer(smallest.games),
+            big=w.decimal(100 * (pooled_first.interval.high - pooled_first.interval.low), 1),
+            total=w.integer(group.pooled.games))

@@ -36,15 +36,11 @@ from aces.rules import fivedice
 if t.TYPE_CHECKING:
     from collections.abc import Mapping
 
-    from aces.events import GameStarted
+    from aces.events import Event, GameStarted
     from aces.rules.fivedice import FiveDiceState
     from aces.walk import Step
 
 __all__ = ["FiveDicePhrasebook"]
-
-#: Events whose words depend on the game's options as well as the event.
-_BY_OPTIONS: t.Final = frozenset({Rolled, OpeningTied, OpeningWon})
-
 
 class FiveDicePhrasebook(Phrasebook):
     """The narration of Aces, the five-dice game."""
@@ -56,22 +52,22 @@ class FiveDicePhrasebook(Phrasebook):
     settling = frozenset({DiceToCentre, DicePassed, GameOver})
     moving = frozenset({DiceToCentre, DicePassed})
 
-    def say(self, step: Step[FiveDiceState]) -> Lines:
+    def context(self, step: Step[FiveDiceState]) -> t.Hashable:
         event = step.event
         kind = type(event)
         state: FiveDiceState = step.state
-        key: t.Hashable = event
-        if kind in _BY_OPTIONS:
-            # Whether values are totals, and whether a 3 moves, are options.
-            key = (event, state.dice_each, state.threes)
-        elif isinstance(event, RollAgain):
-            key = (event, state.held[state.seats[event.player]])
-        elif kind is GameOver:
-            key = (event, state.players)
-        lines = self._said.get(key)
-        if lines is None:
-            lines = self.remember(self._said, key, self.tell(step))
-        return lines
+        if kind is Rolled:
+            # Whether a roll moves a die depends on the threes variation.
+            return None if t.cast("Rolled", event).stage == "opening" else state.threes
+        if kind is OpeningTied or kind is OpeningWon:
+            # With more than one die each, the opening's values are totals.
+            return state.dice_each > 1
+        if kind is RollAgain:
+            return state.held[state.seats[t.cast("RollAgain", event).player]]
+        if kind is GameOver:
+            # Everyone but the loser wins.
+            return state.players
+        return None
 
     def header(self, number: int, event: GameStarted) -> Lines:
         v = self.voice
@@ -100,13 +96,11 @@ class FiveDicePhrasebook(Phrasebook):
                              " right; whoever rolls the last 1 loses.")
         return (opening, rule, self.opening_rule(dice))
 
-    def tell(self, step: Step[FiveDiceState]) -> Lines:
+    def tell(self, event: Event, context: t.Any) -> Lines:
         v = self.voice
-        event = step.event
-        state: FiveDiceState = step.state
         match event:
             case Rolled():
-                return (self._roll(event, state),)
+                return (self._roll(event, threes=bool(context)),)
             case DiceToCentre():
                 # Translators: the narrator; a roller's 1s go to the centre, out
                 # of the game. {player}: the roller; {count}: the dice.
@@ -117,7 +111,7 @@ class FiveDicePhrasebook(Phrasebook):
             case DicePassed():
                 return (self._passed(event),)
             case RollAgain():
-                held = state.held[state.seats[event.player]]
+                held: int = context
                 # Translators: the narrator; the roll moved dice, so the same
                 # player rolls again. {player}: who rolls; {count}: the dice
                 # still held, all of which are rolled.
@@ -130,15 +124,15 @@ class FiveDicePhrasebook(Phrasebook):
                 return (v.gettext("{player} holds no dice and misses the turn.")
                         .format(player=event.player),)
             case GameOver():
-                return (self._lost(event, state),)
-        return self.tell_shared(event, total=state.dice_each > 1)
+                return (self._lost(event, context),)
+        return self.tell_shared(event, total=bool(context))
 
-    def _roll(self, event: Rolled, state: FiveDiceState) -> str:
+    def _roll(self, event: Rolled, *, threes: bool) -> str:
         v = self.voice
         if event.stage == "opening":
             return self.opening_roll(event)
         dice = v.dice(event.dice)
-        if fivedice.settle(event.dice, threes=state.threes).leaving:
+        if fivedice.settle(event.dice, threes=threes).leaving:
             # Translators: the narrator; a roll whose moves follow.
             # {player}: who rolls; {dice}: the dice, like "1-6".
             return v.gettext("{player} rolls {dice}.").format(player=event.player, dice=dice)
@@ -172,9 +166,9 @@ class FiveDicePhrasebook(Phrasebook):
                                   event.count)
         return template.format(**values)
 
-    def _lost(self, event: GameOver, state: FiveDiceState) -> str:
+    def _lost(self, event: GameOver, players: tuple[str, ...]) -> str:
         v = self.voice
-        winners = [name for name in state.players if name != event.loser]
+        winners = [name for name in players if name != event.loser]
         # Translators: the narrator; the end of a game of the five-dice game.
         # {player}: the loser, who rolled the last 1; {winners}: everyone
         # else, as a list ("Ada and Bo").
@@ -185,10 +179,9 @@ class FiveDicePhrasebook(Phrasebook):
         """A session of the five-dice game counts games lost."""
         return event.loser
 
-    def tell_standings(self, state: FiveDiceState, counts: Mapping[str, int], *,
-                       every: bool) -> str:
+    def tell_standings(self, counts: Mapping[str, int], out: int, *, every: bool) -> str:
         v = self.voice
-        players, centre = self.entries("standings", counts), v.number(state.centre)
+        players, centre = self.entries("standings", counts), v.number(out)
         if every:
             # Translators: the standings after a roll of the five-dice game.
             # {players}: every player with the dice held, as a list ("Ada 2, Bo
@@ -207,29 +200,22 @@ class FiveDicePhrasebook(Phrasebook):
         # (five-dice game): the dice in the centre, out of the game.
         return self.voice.gettext("Centre")
 
-    def tally(self, scores: Mapping[str, int], games: int) -> str:
-        v = self.voice
+    def tally_message(self, games: int) -> str:
         # Translators: a session's tally after each game of the five-dice
         # game. {count}: the games played so far; {players}: each player with
         # the games lost, as a list.
-        return v.ngettext("Losses after {count} game: {players}.",
-                          "Losses after {count} games: {players}.",
-                          games).format(count=v.count(games),
-                                        players=self.entries("tally", scores))
+        return self.voice.ngettext("Losses after {count} game: {players}.",
+                                   "Losses after {count} games: {players}.", games)
 
-    def verdict(self, scores: Mapping[str, int], games: int) -> str:
+    def verdict_message(self, count: int, *, shared: bool) -> str:
         v = self.voice
-        worst = max(scores.values())
-        losers = [name for name, lost in scores.items() if lost == worst]
-        if len(losers) == 1:
+        if not shared:
             # Translators: the last line of a session of the five-dice game.
             # {player}: who lost the most games; {count}: how many; {games}:
             # the games in the session.
-            return v.gettext("{player} lost the most games: {count} of {games}.").format(
-                player=losers[0], count=v.count(worst), games=v.count(games))
+            return v.gettext("{player} lost the most games: {count} of {games}.")
         # Translators: the last line of a session of the five-dice game with a
         # tie. {players}: the players sharing the most losses, as a list;
         # {count}: the games each of them lost.
         return v.ngettext("{players} lost the most games, {count} game each.",
-                          "{players} lost the most games, {count} games each.",
-                          worst).format(players=v.names(losers), count=v.count(worst))
+                          "{players} lost the most games, {count} games each.", count)

@@ -3,9 +3,17 @@
 A phrasebook says one game's events in one language. Each game has its
 own (:mod:`aces.narrate.pot`, :mod:`aces.narrate.fivedice`), built on
 :class:`Phrasebook`, which holds the sentences the games have in common
-(the opening, the entries of standings and tallies) and the cache that
-makes a long replay cheap: an event's lines depend only on the event and
-a little context, so each distinct event is put into words once.
+(the opening, the entries of standings and tallies) and the caches that
+make a long replay cheap (about twice as fast): an event's lines depend
+only on the event and a little context, so each distinct event is put
+into words once.
+
+The keys of the caches cannot go stale, as the rules' memo cannot
+(:class:`aces.rules.pot.Situation`): a sentence is made by
+:meth:`Phrasebook.tell` from the event and its :meth:`Phrasebook.context`
+alone, never from the step, so whatever a sentence reads is in its key;
+the standings are made from the :class:`~aces.games.Holding` that keys
+them.
 """
 
 from __future__ import annotations
@@ -76,15 +84,27 @@ class Phrasebook:
         """The lines that open game ``number`` of the log."""
         raise NotImplementedError
 
-    def tell(self, step: Step[t.Any]) -> Lines:
-        """An event in words, worked out afresh (see :meth:`say`)."""
-        return self.tell_shared(step.event)
+    def context(self, step: Step[t.Any]) -> t.Hashable:
+        """What the words of ``step``'s event read besides the event itself
+        (an option of the game, a count of its state), or ``None`` for
+        nothing: with the event, the key of the sentence in the cache.
 
-    def tell_standings(self, state: t.Any, counts: Mapping[str, int], *, every: bool) -> str:
-        """The standings of ``state`` in words, worked out afresh.
+        Called once for each step, in order, so that a phrasebook may note
+        here what a later event is told with.
+        """
+        return None
+
+    def tell(self, event: Event, context: t.Any) -> Lines:
+        """An event in words, worked out afresh from the event and its
+        :meth:`context` alone (see :meth:`say`)."""
+        return self.tell_shared(event)
+
+    def tell_standings(self, counts: Mapping[str, int], out: int, *, every: bool) -> str:
+        """The standings in words, worked out afresh.
 
         ``counts`` holds the players to name, with what each holds: every
-        player (``every``), or at a large table those whose holdings changed.
+        player (``every``), or at a large table those whose holdings
+        changed; ``out`` is what is out of their hands (the pot, the centre).
         """
         raise NotImplementedError
 
@@ -97,22 +117,44 @@ class Phrasebook:
         """The player a finished game scores for in the session's tally."""
         return event.winner
 
+    def tally_message(self, games: int) -> str:
+        """The message of a session's tally after ``games`` games, with
+        ``{count}`` (the games) and ``{players}`` (each with the score)."""
+        raise NotImplementedError
+
+    def verdict_message(self, count: int, *, shared: bool) -> str:
+        """The message of the last word on a session whose most is ``count``:
+        ``{player}``, ``{count}`` and ``{games}`` for one player ahead, or
+        ``{players}`` and ``{count}`` for a most ``shared``."""
+        raise NotImplementedError
+
     def tally(self, scores: Mapping[str, int], games: int) -> str:
         """The session's tally after ``games`` games."""
-        raise NotImplementedError
+        return self.tally_message(games).format(count=self.voice.count(games),
+                                                players=self.entries("tally", scores))
 
     def verdict(self, scores: Mapping[str, int], games: int) -> str:
         """The last word on a session: who scored most."""
-        raise NotImplementedError
+        v = self.voice
+        best = max(scores.values())
+        leaders = [name for name, scored in scores.items() if scored == best]
+        if len(leaders) == 1:
+            return self.verdict_message(best, shared=False).format(
+                player=leaders[0], count=v.count(best), games=v.count(games))
+        return self.verdict_message(best, shared=True).format(players=v.names(leaders),
+                                                              count=v.count(best))
 
     # -- Shared ----------------------------------------------------------------
 
     def say(self, step: Step[t.Any]) -> Lines:
-        """An event in words, from the cache when it has been told before."""
+        """An event in words, from the cache when it has been told before in
+        the same context."""
         event = step.event
-        lines = self._said.get(event)
+        context = self.context(step)
+        key = event if context is None else (event, context)
+        lines = self._said.get(key)
         if lines is None:
-            lines = self.remember(self._said, event, self.tell(step))
+            lines = self.remember(self._said, key, self.tell(event, context))
         return lines
 
     def standings(self, state: t.Any, shown: t.Any, *, full: bool = False) -> str | None:
@@ -135,14 +177,15 @@ class Phrasebook:
                        for seat in changed_seats(held, holding(shown).held)}
             if not changed:
                 return None
-            return self.tell_standings(state, changed, every=False)
+            return self.tell_standings(changed, now.out, every=False)
         if len(held) > LARGE_TABLE:
-            return self.tell_standings(state, dict(zip(players, held, strict=True)), every=True)
+            return self.tell_standings(dict(zip(players, held, strict=True)), now.out,
+                                       every=True)
         line = self._standings.get(now)
         if line is None:
             everyone = dict(zip(players, held, strict=True))
             line = self.remember(self._standings, now,
-                                 self.tell_standings(state, everyone, every=True))
+                                 self.tell_standings(everyone, now.out, every=True))
         return line
 
     @staticmethod

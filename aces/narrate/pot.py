@@ -38,7 +38,7 @@ from aces.rules import pot
 if t.TYPE_CHECKING:
     from collections.abc import Mapping
 
-    from aces.events import GameStarted
+    from aces.events import Event, GameStarted
     from aces.narrate.voice import Voice
     from aces.rules.pot import PotState
     from aces.walk import Step
@@ -59,32 +59,22 @@ class PotPhrasebook(Phrasebook):
         #: The sixes of the last roll of a try: a failed try counts them.
         self._sixes = 0
 
-    def say(self, step: Step[PotState]) -> Lines:
+    def context(self, step: Step[PotState]) -> t.Hashable:
         event = step.event
-        key: t.Hashable = event
-        if type(event) is Rolled and event.stage == "try":
-            # A roll of a try is told with its number in the try.
-            key = (event, step.state.try_rolls)
-            self._sixes = event.dice.count(pot.SIX)
-        elif type(event) is TryFailed:
-            # Told with the sixes that ended it, from the roll just before.
-            key = (event, self._sixes)
-        elif type(event) is PlayResumed:
+        kind = type(event)
+        if kind is Rolled and t.cast("Rolled", event).stage == "try":
+            # A roll of a try is told with its number in the try; a failed
+            # try, after it, with the sixes that ended it.
+            self._sixes = t.cast("Rolled", event).dice.count(pot.SIX)
+            return step.state.try_rolls
+        if kind is TryFailed:
+            return self._sixes
+        if kind is PlayResumed:
             # Told with the holder whose try failed: the player on the right.
-            key = (event, self._holder(step))
-        lines = self._said.get(key)
-        if lines is None:
-            lines = self.remember(self._said, key, self.tell(step))
-        return lines
-
-    @staticmethod
-    def _holder(step: Step[PotState]) -> str:
-        """Who made the try that play resumes after: the right-hand neighbour
-        of the player who rolls next."""
-        state: PotState = step.state
-        players = state.players
-        return players[(state.seats[t.cast("PlayResumed", step.event).player] - 1)
-                       % len(players)]
+            state = step.state
+            return state.players[(state.seats[t.cast("PlayResumed", event).player] - 1)
+                                 % len(state.players)]
+        return None
 
     def header(self, number: int, event: GameStarted) -> Lines:
         v = self.voice
@@ -106,12 +96,11 @@ class PotPhrasebook(Phrasebook):
             rule = v.gettext("The finish starts when only one chip is left in play.")
         return (opening, rule, self.opening_rule(1))
 
-    def tell(self, step: Step[PotState]) -> Lines:
+    def tell(self, event: Event, context: t.Any) -> Lines:
         v = self.voice
-        event = step.event
         match event:
             case Rolled():
-                return (self._roll(event, step.state),)
+                return (self._roll(event, context),)
             case ChipsToPot():
                 # Translators: the narrator; aces cost a player chips. {player}:
                 # the roller; {count}: the chips that go into the pot.
@@ -150,7 +139,7 @@ class PotPhrasebook(Phrasebook):
                 return (v.gettext("{player} makes a try and needs three rolls without a six"
                                   " to win the pot.").format(player=event.player),)
             case TryFailed():
-                sixes = max(self._sixes, 1)
+                sixes = max(context, 1)
                 # Translators: the narrator; sixes ended a try. {roll}: which roll
                 # of the try it was (1, 2 or 3); {count}: the sixes it shows.
                 return (v.ngettext("The try is over: roll {roll} shows a six.",
@@ -162,7 +151,7 @@ class PotPhrasebook(Phrasebook):
                 # where the failed holder still has chips. {holder}: who made the
                 # try; {player}: who rolls next, the player on the holder's left.
                 return (v.gettext("{holder} still has chips, so normal play goes on."
-                                  " {player} rolls next.").format(holder=self._holder(step),
+                                  " {player} rolls next.").format(holder=context,
                                                                   player=event.player),)
             case TryWon():
                 # Translators: the narrator; a try succeeded. {player}: who made it.
@@ -172,14 +161,15 @@ class PotPhrasebook(Phrasebook):
                 return (self._won(event),)
         return self.tell_shared(event)
 
-    def _roll(self, event: Rolled, state: PotState) -> str:
+    def _roll(self, event: Rolled, try_rolls: int | None) -> str:
+        """A roll; ``try_rolls``, the rolls made in a try with this one."""
         v = self.voice
         dice = v.dice(event.dice)
         if event.stage == "opening":
             return self.opening_roll(event)
-        if event.stage == "try":
+        if try_rolls is not None:
             values = {"player": event.player, "dice": dice,
-                      "number": v.number(state.try_rolls), "total": v.number(pot.TRY_ROLLS)}
+                      "number": v.number(try_rolls), "total": v.number(pot.TRY_ROLLS)}
             aces = event.dice.count(pot.ACE)
             if aces and pot.SIX not in event.dice:
                 # Translators: the narrator; a roll of a try with an ace in it,
@@ -236,10 +226,9 @@ class PotPhrasebook(Phrasebook):
                           "{player} wins the pot of {count} chips.",
                           chips).format(player=event.winner, count=v.count(chips))
 
-    def tell_standings(self, state: PotState, counts: Mapping[str, int], *,
-                       every: bool) -> str:
+    def tell_standings(self, counts: Mapping[str, int], out: int, *, every: bool) -> str:
         v = self.voice
-        players, pot_ = self.entries("standings", counts), v.number(state.pot)
+        players, pot_ = self.entries("standings", counts), v.number(out)
         if every:
             # Translators: the standings after a roll. {players}: every player
             # with the chips held, as a list ("Ada 2, Bo 1, and Cy 0"); {pot}:
@@ -258,26 +247,19 @@ class PotPhrasebook(Phrasebook):
         # (Aces in the Pot): the chips in the pot.
         return self.voice.gettext("Pot")
 
-    def tally(self, scores: Mapping[str, int], games: int) -> str:
-        v = self.voice
+    def tally_message(self, games: int) -> str:
         # Translators: a session's tally after each game. {count}: the games
         # played so far; {players}: each player with the pots won, as a list.
-        return v.ngettext("Pots won after {count} game: {players}.",
-                          "Pots won after {count} games: {players}.",
-                          games).format(count=v.count(games),
-                                        players=self.entries("tally", scores))
+        return self.voice.ngettext("Pots won after {count} game: {players}.",
+                                   "Pots won after {count} games: {players}.", games)
 
-    def verdict(self, scores: Mapping[str, int], games: int) -> str:
+    def verdict_message(self, count: int, *, shared: bool) -> str:
         v = self.voice
-        best = max(scores.values())
-        leaders = [name for name, won in scores.items() if won == best]
-        if len(leaders) == 1:
+        if not shared:
             # Translators: the last line of a session. {player}: who won the
             # most pots; {count}: how many; {games}: the games in the session.
-            return v.gettext("{player} won the most pots: {count} of {games}.").format(
-                player=leaders[0], count=v.count(best), games=v.count(games))
+            return v.gettext("{player} won the most pots: {count} of {games}.")
         # Translators: the last line of a session with a tie. {players}: the
         # players sharing the most pots, as a list; {count}: pots won by each.
         return v.ngettext("{players} share the most pots, {count} pot each.",
-                          "{players} share the most pots, {count} pots each.",
-                          best).format(players=v.names(leaders), count=v.count(best))
+                          "{players} share the most pots, {count} pots each.", count)

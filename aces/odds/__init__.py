@@ -50,7 +50,10 @@ class Odds(t.NamedTuple):
 
 
 def check_players(players: int) -> None:
-    """At least two players, as the rules say."""
+    """At least two players, as the rules say.
+
+    :raises ~aces.errors.OptionError: for fewer.
+    """
     if players < pot.MIN_PLAYERS:
         raise OptionError("--players must be at least {minimum}, not {players}",
                           minimum=pot.MIN_PLAYERS, players=players)
@@ -72,11 +75,14 @@ def most_players() -> int:
 
 
 def check_size(players: int, chips: int) -> int:
-    """The states a game needs; :class:`OptionError` when it is too many to solve.
+    """The states a game needs.
 
     Too many players are refused before their states are counted: the count
     grows so fast with the players that for a class of a thousand it is a
     number of thousands of digits, and takes long to work out.
+
+    :raises ~aces.errors.OptionError: when they are too many to solve, or
+        the players too many to count them.
     """
     from aces.odds.chain import state_count
 
@@ -109,6 +115,9 @@ def exact(players: int, chips: int, finish: pot.Finish, quantile: float,
 
     ``progress`` hears, now and then, the share of the work done so far
     (from 0 to 1), for a progress bar.
+
+    :raises ~aces.errors.OptionError: for a quantile outside 0 to 1, or a
+        game too big to solve (see :func:`check_size`).
     """
     from aces.odds.chain import build
     from aces.odds.solve import length_cdf, solve

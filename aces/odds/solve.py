@@ -77,6 +77,9 @@ def state_values(chain: Chain,
 
     Storing ``Z`` keeps every column of the update a plain average over
     the next states: ``E = 1 + avg E'``, ``E[T**2] = 1 + avg Z'``.
+
+    :raises RuntimeError: should the values not converge: a fault of the
+        chain, never of what a user asked for.
     """
     n = chain.players
     width = n + 2

@@ -30,8 +30,8 @@ from aces.errors import visible
 if t.TYPE_CHECKING:
     from collections.abc import Sequence
 
-__all__ = ["DASHES", "PALETTE", "chart", "markup_text", "render", "render_simulation",
-           "script_json", "write_atomically"]
+__all__ = ["DASHES", "PALETTE", "SRCDOC_BASE", "chart", "markup_text", "render",
+           "render_simulation", "script_json", "write_atomically"]
 
 #: The Okabe-Ito palette, which colour-blind readers can tell apart, darkest
 #: first; each player's line also has its own dash pattern.
@@ -114,8 +114,15 @@ def chart(positions: Sequence[dict[str, t.Any]], players: int, lang: str,
     return "\n".join(parts)
 
 
-def render(data: dict[str, t.Any]) -> str:
-    """The whole page for the data of :func:`aces.page.replay.collect`."""
+#: What a page shown inside ``<iframe srcdoc>`` adds to its head: a srcdoc
+#: document resolves links against its parent's address, so the page's own
+#: links (``#roll=3``) would leave it, and its script could not set them.
+SRCDOC_BASE: t.Final = '<base href="about:srcdoc">'
+
+
+def render(data: dict[str, t.Any], *, srcdoc: bool = False) -> str:
+    """The whole page for the data of :func:`aces.page.replay.collect`; with
+    ``srcdoc``, made to be shown inside an ``<iframe srcdoc>`` (a notebook)."""
     lang = data["lang"]
     words = data["labels"][lang]
     positions = [data["start"], *data["rolls"]]
@@ -137,7 +144,11 @@ def render(data: dict[str, t.Any]) -> str:
         items="\n".join(items),
         data=script_json(data),
     )
-    return string.Template(_asset("replay.html")).substitute(fields)
+    template = _asset("replay.html")
+    if srcdoc:
+        template = template.replace("<head>\n", f"<head>\n{SRCDOC_BASE}\n", 1)
+        assert SRCDOC_BASE in template, "the page template has no <head> line"
+    return string.Template(template).substitute(fields)
 
 
 def write_atomically(path: str, text: str) -> None:

@@ -219,7 +219,12 @@ class PageCollector(Visitor[dict[str, t.Any]]):
         return position
 
     def result(self) -> dict[str, t.Any]:
-        """The page's data, once the walk is over."""
+        """The page's data, once the walk is over.
+
+        :raises ~aces.errors.EmptyLogError: for a log without events.
+        :raises ~aces.errors.OptionError: for a session without ``--game N``,
+            or a game it does not hold.
+        """
         if not self.games:
             raise EmptyLogError("{source} is empty: it holds no events", source=self.source)
         if self.asked is None and self.games > 1:

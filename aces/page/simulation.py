@@ -88,7 +88,10 @@ def table(players: int, chips: int, finish: pot.Finish) -> dict[str, t.Any]:
 
 
 def collect(players: int, chips: int, finish: pot.Finish, lang: str) -> dict[str, t.Any]:
-    """The page's data: a table for every count of players that fits, both finishes."""
+    """The page's data: a table for every count of players that fits, both finishes.
+
+    :raises ~aces.errors.OptionError: for a table too big for a page.
+    """
     from aces.odds.chain import state_count
     from aces.odds.outcomes import OUTCOME_INDEX, OUTCOMES
     from aces.rules import pot

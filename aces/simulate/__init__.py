@@ -97,7 +97,11 @@ FACTORIES: t.Final[dict[str, Factory]] = {"pot": _pot, "five-dice": _five_dice}
 
 
 def simulation(game: str, players: int, options: Mapping[str, OptionValue]) -> Simulation:
-    """The simulation of ``game``; :class:`OptionError` for what it cannot play."""
+    """The simulation of ``game``.
+
+    :raises ~aces.errors.OptionError: for a game, players or options it
+        cannot play.
+    """
     try:
         factory = FACTORIES[game]
     except KeyError:
@@ -113,7 +117,10 @@ MAX_GAMES: t.Final = 100_000_000
 
 
 def check_games(games: int) -> None:
-    """A simulation plays one game or more, and at most :data:`MAX_GAMES`."""
+    """A simulation plays one game or more, and at most :data:`MAX_GAMES`.
+
+    :raises ~aces.errors.OptionError: for any other count.
+    """
     if games < 1:
         raise OptionError("--games must be at least 1, not {games}", games=games)
     if games > MAX_GAMES:

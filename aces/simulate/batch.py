@@ -148,7 +148,10 @@ def results(engine: Plays[S], rolls: S, games: int) -> Finished:
 
 
 def play_each(engine: Engine, rolls: ScriptedRolls) -> Finished:
-    """Play one game per row of scripted rolls; the winner and length of each."""
+    """Play one game per row of scripted rolls; the winner and length of each.
+
+    :raises ValueError: for a game that outlasts its rolls.
+    """
     finished = results(engine, rolls, len(rolls.rolls))
     if (finished.lengths > rolls.rolls.shape[1]).any():
         raise ValueError("a game outlasted its scripted rolls")

@@ -50,7 +50,7 @@ if t.TYPE_CHECKING:
     from numpy.typing import NDArray
 
     from aces.rules import OptionValue
-    from aces.simulate import Exact
+    from aces.simulate import Exact, fivedice_chain
     from aces.simulate.batch import Tally
 
 __all__ = ["CHUNK", "FIELD", "MAX_DICE", "MAX_PLAYERS", "Batch", "Dice", "FairDice",
@@ -166,6 +166,10 @@ class ScriptedDice:
         self._next_pick = np.zeros(len(faces), dtype=np.int64)
 
     def faces(self, games: NDArray[np.int64], held: NDArray[np.int64]) -> NDArray[np.int64]:
+        """The next ``held`` scripted dice of each of ``games``, packed by face.
+
+        :raises ValueError: for a game that outlasts them.
+        """
         first = self._next_face[games]
         last = first + held
         if (last >= self._faces.shape[1]).any():
@@ -176,6 +180,10 @@ class ScriptedDice:
 
     def receivers(self, games: NDArray[np.int64], threes: NDArray[np.int64],
                   others: int) -> NDArray[np.int64]:
+        """The next scripted choices of each of ``games``, counted by seat.
+
+        :raises ValueError: for a game that outlasts them.
+        """
         first = self._next_pick[games]
         last = first + threes
         if (last >= self._picks.shape[1]).any():
@@ -306,7 +314,10 @@ class FiveDiceSimulation:
 
     @classmethod
     def create(cls, players: int, raw: Mapping[str, OptionValue]) -> FiveDiceSimulation:
-        """Check the players and options against what the simulation can play."""
+        """Check the players and options against what the simulation can play.
+
+        :raises ~aces.errors.OptionError: for what it cannot.
+        """
         if players < fivedice.MIN_PLAYERS:
             raise OptionError("--players must be at least {minimum}, not {players}",
                               minimum=fivedice.MIN_PLAYERS, players=players)
@@ -345,11 +356,20 @@ class FiveDiceSimulation:
     def exact(self, most_states: int | None = None) -> Exact | None:
         """The exact answers, for the small games the chain can solve; ``None``
         for the others (a full game of Aces among them)."""
-        from aces.simulate import fivedice_chain as chain
+        from aces.simulate import fivedice_chain
 
-        if not chain.solvable(*self._shape, most_states=most_states or chain.MAX_STATES):
+        built = self.chain(most_states)
+        return None if built is None else fivedice_chain.solve(built)
+
+    def chain(self, most_states: int | None = None) -> fivedice_chain.Chain | None:
+        """The game's Markov chain, for the small games it can be built for; ``None``
+        for the others."""
+        from aces.simulate import fivedice_chain
+
+        if not fivedice_chain.solvable(*self._shape,
+                                       most_states=most_states or fivedice_chain.MAX_STATES):
             return None
-        return chain.solve(chain.build(*self._shape))
+        return fivedice_chain.build(*self._shape)
 
     @property
     def _shape(self) -> tuple[int, int, bool, fivedice.Policy]:

@@ -47,7 +47,7 @@ if t.TYPE_CHECKING:
     from numpy.typing import NDArray
 
 __all__ = ["MAX_BRANCHES", "MAX_STATES", "Branch", "Chain", "branch_count", "build",
-           "loss_values", "solvable", "solve", "state_count"]
+           "length_cdf", "loss_values", "solvable", "solve", "state_count"]
 
 #: The most states a chain may have: the solver holds a square matrix of
 #: them for every seat (six players with one die each have 462 states).
@@ -55,6 +55,10 @@ MAX_STATES: t.Final = 500
 #: The most branches (rolls settled by the rules) a chain may have: well
 #: under a second of building (four players with two dice each need 6,270).
 MAX_BRANCHES: t.Final = 25_000
+#: The most rolls :func:`length_cdf` follows a game for: far past where any
+#: solvable game has almost surely ended, so only a caller asking for
+#: nearly all of the chance (1 - 1e-300) meets it.
+_MAX_ROLLS: t.Final = 100_000
 
 #: A face for each kind of die a roll is counted by; 6 stands for every face
 #: that stays in the hand (3 too, without ``threes``).
@@ -218,6 +222,44 @@ def solve(chain: Chain) -> Exact:
         sd_rolls=math.sqrt(max(float(squares[chain.start]) - mean * mean, 0.0)),
         rolls_per_turn=mean / float(turns[chain.start]),
     )
+
+
+def length_cdf(chain: Chain, quantile: float) -> list[float]:
+    """The chance that the game is over within ``k`` rolls, for ``k = 1, 2, ...``,
+    rolls again included, as a game's length is counted.
+
+    The chance of every state is carried forward one roll at a time along
+    the branches; what reaches the end is the game over. The list ends at
+    the first ``k`` where that chance reaches ``quantile`` (or where what is
+    left in play is below ``1 - quantile``, which rounding cannot hide).
+
+    >>> chain = build(3, 1, threes=False, threes_to="random")
+    >>> cdf = length_cdf(chain, 0.9999)
+    >>> cdf[:2]  # three dice must reach the centre: no game is over in two rolls
+    [0.0, 0.0]
+    >>> chances = [b - a for a, b in zip([0.0, *cdf], cdf)]
+    >>> mean = sum(k * chance for k, chance in enumerate(chances, 1))
+    >>> round(mean, 1), round(solve(chain).expected_rolls, 1)
+    (15.2, 15.2)
+    """
+    size = len(chain.states)
+    sources = np.array([s for s, out in enumerate(chain.branches) for _ in out], dtype=np.int64)
+    targets = np.array([size if branch.state < 0 else branch.state
+                        for out in chain.branches for branch in out], dtype=np.int64)
+    chances = np.array([float(branch.chance) for out in chain.branches for branch in out])
+    mass = np.zeros(size + 1)
+    mass[chain.start] = 1.0
+    over = 0.0
+    left = 1.0
+    cdf: list[float] = []
+    while over < quantile and (left > 1 - quantile or not over) and len(cdf) < _MAX_ROLLS:
+        mass = np.bincount(targets, weights=mass[sources] * chances,
+                           minlength=size + 1).astype(np.float64)
+        over += float(mass[size])
+        mass[size] = 0.0
+        left = float(mass.sum())
+        cdf.append(min(over, 1.0))
+    return cdf
 
 
 def loss_values(chain: Chain) -> NDArray[np.float64]:

@@ -58,7 +58,10 @@ class PotSimulation:
 
     @classmethod
     def create(cls, players: int, raw: Mapping[str, OptionValue]) -> PotSimulation:
-        """Check the players and options against what the simulation can play."""
+        """Check the players and options against what the simulation can play.
+
+        :raises ~aces.errors.OptionError: for what it cannot.
+        """
         check_players(players)
         if players > MAX_PLAYERS:
             raise OptionError("the simulation takes at most {limit} players, not {players}",

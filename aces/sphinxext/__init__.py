@@ -59,6 +59,7 @@ if t.TYPE_CHECKING:
     from sphinx.environment import BuildEnvironment
     from sphinx.util.typing import ExtensionMetadata
 
+    from aces.log import Reader
     from aces.walkthrough import Part
 
 __all__ = [
@@ -72,7 +73,9 @@ __all__ = [
     "SimulationPageDirective",
     "TableDirective",
     "WalkthroughDirective",
+    "kept",
     "language",
+    "merge_by_document",
     "number_nodes",
     "number_role",
     "setup",
@@ -80,18 +83,33 @@ __all__ = [
     "walkthrough_nodes",
 ]
 
+R = t.TypeVar("R")
+V = t.TypeVar("V")
+
 #: Builders that only read the text (to translate or to test it): the
 #: computed parts of a page are left out of them.
 TEXT_ONLY: t.Final = frozenset({"gettext", "doctest"})
 
 
+def kept(env: BuildEnvironment, name: str, make: t.Callable[[], V]) -> V:
+    """What the extension keeps with the build environment under ``name``,
+    made by ``make`` on first use; kept there, it is pickled with the
+    environment and merged from parallel readers (see :func:`merge_by_document`)."""
+    found: V | None = getattr(env, name, None)
+    if found is None:
+        found = make()
+        setattr(env, name, found)
+    return found
+
+
+def merge_by_document(kept: dict[str, V], other: dict[str, V], docnames: set[str]) -> None:
+    """Take into ``kept`` what a parallel reader kept for the documents it read."""
+    kept.update((docname, value) for docname, value in other.items() if docname in docnames)
+
+
 def _failures(env: BuildEnvironment) -> dict[str, list[str]]:
     """What each document asked for and could not have, kept with the environment."""
-    found: dict[str, list[str]] | None = getattr(env, "aces_failures", None)
-    if found is None:
-        found = {}
-        env.aces_failures = found  # type: ignore[attr-defined]
-    return found
+    return kept(env, "aces_failures", dict[str, list[str]])
 
 
 def _failed(env: BuildEnvironment, docname: str, message: str) -> None:
@@ -105,12 +123,8 @@ def _purge(app: Sphinx, env: BuildEnvironment, docname: str) -> None:
 
 def _merge(app: Sphinx, env: BuildEnvironment, docnames: set[str],
            other: BuildEnvironment) -> None:
-    for docname, messages in _failures(other).items():
-        if docname in docnames:
-            _failures(env)[docname] = messages
-    for docname, pages in _pages(other).items():
-        if docname in docnames:
-            _pages(env)[docname] = pages
+    merge_by_document(_failures(env), _failures(other), docnames)
+    merge_by_document(_pages(env), _pages(other), docnames)
 
 
 def _started(app: Sphinx) -> None:
@@ -169,6 +183,39 @@ class _AcesDirective(SphinxDirective):
         _failed(self.env, self.env.docname, message)
         raise self.error(message)
 
+    def log_path(self, name: str) -> Path:
+        """Where the log ``name`` is (relative to ``aces_log_root``); the page is
+        rebuilt when it changes."""
+        path = Path(self.env.srcdir, self.config.aces_log_root, name).resolve()
+        self.env.note_dependency(str(path))
+        return path
+
+    def read_log(self, name: str, reader: t.Callable[[Reader], R]) -> tuple[R, Path]:
+        """What ``reader`` makes of the log ``name``, and where the log is; a log
+        that cannot be opened or is not sound fails the build here, naming it."""
+        from aces.errors import AcesError
+        from aces.log import read
+
+        path = self.log_path(name)
+        try:
+            with path.open("rb") as stream:
+                return reader(read(stream, name)), path
+        except OSError as exc:
+            self.fail(f"cannot read the log {name} ({path}): {exc.strerror or exc}")
+        except AcesError as exc:
+            self.fail(f"the log is not valid: {exc.render()}")
+
+    def spec(self, make: t.Callable[[str, gettext.NullTranslations, str], R]) -> R:
+        """What ``make`` draws of this directive's argument (a lesson's spec,
+        ``name(args)``) in the build's language; a bad spec fails the build here."""
+        from aces.sphinxext.quantities import SpecError
+
+        lang = self.lang
+        try:
+            return make(self.arguments[0], _catalog(lang), lang)
+        except SpecError as exc:
+            self.fail(str(exc))
+
 
 # -- Walkthroughs ---------------------------------------------------------------------
 
@@ -180,21 +227,10 @@ class WalkthroughDirective(_AcesDirective):
     final_argument_whitespace = True
 
     def run(self) -> list[nodes.Node]:
-        from aces.errors import AcesError
-        from aces.log import read
         from aces.walkthrough import walkthrough
 
-        name = self.arguments[0]
-        path = Path(self.env.srcdir, self.config.aces_log_root, name).resolve()
-        self.env.note_dependency(str(path))
-        lang = self.lang
-        try:
-            with path.open("rb") as stream:
-                parts = walkthrough(read(stream, name), name, _catalog(lang), lang)
-        except OSError as exc:
-            self.fail(f"cannot read the log {name} ({path}): {exc.strerror or exc}")
-        except AcesError as exc:
-            self.fail(f"the log is not valid: {exc.render()}")
+        name, lang = self.arguments[0], self.lang
+        parts, _ = self.read_log(name, lambda log: walkthrough(log, name, _catalog(lang), lang))
         if not parts:
             self.fail(f"the log {name} is empty: it holds no events")
         # Checked in every build; shown only in those that show pages.
@@ -281,16 +317,11 @@ class TableDirective(_AcesDirective):
     final_argument_whitespace = True
 
     def run(self) -> list[nodes.Node]:
-        from aces.sphinxext.quantities import SpecError
         from aces.sphinxext.tables import table
 
         if self.text_only:
             return []
-        lang = self.lang
-        try:
-            made = table(self.arguments[0], _catalog(lang), lang)
-        except SpecError as exc:
-            self.fail(str(exc))
+        made = self.spec(table)
         return [table_node(made.header, made.rows, made.stub)]
 
 
@@ -302,15 +333,10 @@ class PlotDirective(_AcesDirective):
 
     def run(self) -> list[nodes.Node]:
         from aces.sphinxext.plots import plot
-        from aces.sphinxext.quantities import SpecError
 
         if self.text_only:
             return []
-        lang = self.lang
-        try:
-            drawn = plot(self.arguments[0], _catalog(lang), lang)
-        except SpecError as exc:
-            self.fail(str(exc))
+        drawn = self.spec(plot)
         uri = "data:image/svg+xml;base64," + base64.b64encode(drawn.svg).decode("ascii")
         image = nodes.image(uri=uri, alt=drawn.alt, classes=["aces-plot"])
         return [nodes.figure("", image, classes=["aces-plot"])]
@@ -385,11 +411,7 @@ PAGES_FOLDER: t.Final = "_aces"
 def _pages(env: BuildEnvironment) -> dict[str, dict[str, str]]:
     """The pages each document embeds, by file name, kept with the environment
     and written out when the build is done (see :func:`_write_pages`)."""
-    found: dict[str, dict[str, str]] | None = getattr(env, "aces_pages", None)
-    if found is None:
-        found = {}
-        env.aces_pages = found  # type: ignore[attr-defined]
-    return found
+    return kept(env, "aces_pages", dict[str, dict[str, str]])
 
 
 def _write_pages(app: Sphinx, exception: Exception | None) -> None:
@@ -433,23 +455,13 @@ class ReplayPageDirective(_PageDirective):
     final_argument_whitespace = True
 
     def run(self) -> list[nodes.Node]:
-        from aces.errors import AcesError
-        from aces.log import read
         from aces.page.html import render
         from aces.page.replay import PageCollector
         from aces.walk import drive
 
-        name = self.arguments[0]
-        path = Path(self.env.srcdir, self.config.aces_log_root, name).resolve()
-        self.env.note_dependency(str(path))
-        lang = self.lang
-        try:
-            with path.open("rb") as stream:
-                data = drive(read(stream, name), name, PageCollector(None, name, lang))
-        except OSError as exc:
-            self.fail(f"cannot read the log {name} ({path}): {exc.strerror or exc}")
-        except AcesError as exc:
-            self.fail(f"the log is not valid: {exc.render()}")
+        name, lang = self.arguments[0], self.lang
+        data, path = self.read_log(name, lambda log: drive(log, name,
+                                                           PageCollector(None, name, lang)))
         if self.text_only:
             return []
         page = f"replay-{path.stem}-{lang}.html"

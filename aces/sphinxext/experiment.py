@@ -45,8 +45,7 @@ class StatsDirective(_AcesDirective):
         names = self.arguments[0].split()
         paths: list[Source] = []
         for name in names:
-            path = Path(self.env.srcdir, self.config.aces_log_root, name).resolve()
-            self.env.note_dependency(str(path))
+            path = self.log_path(name)
             paths.append((path.open("rb"), name) if path.exists() else name)
         lang = self.lang
         args = ["stats", *names] + (["--lang", lang] if lang != "en" else [])

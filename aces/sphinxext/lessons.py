@@ -300,6 +300,8 @@ def seat_index(seat: int, players: int) -> int:
     """Where seat ``seat`` is in a list by seat: the pages count seats as
     readers do, from 1 (seat 1 rolls first after the opening).
 
+    :raises ValueError: for a seat not at the table.
+
     >>> seat_index(1, 4), seat_index(4, 4)
     (0, 3)
     """

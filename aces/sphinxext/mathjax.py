@@ -39,7 +39,10 @@ class MathJaxMissingError(SphinxError):
 
 
 def shipped() -> Path:
-    """The folder of MathJax's files in the installed package."""
+    """The folder of MathJax's files in the installed package.
+
+    :raises MathJaxMissingError: when it is not installed, or not whole.
+    """
     try:
         root = importlib.resources.files("mathjax")
     except ModuleNotFoundError:

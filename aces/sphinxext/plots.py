@@ -453,13 +453,19 @@ _SPEC: t.Final = re.compile(f"^{CALL}$")
 
 
 def plot(spec: str, catalog: gettext.NullTranslations, lang: str) -> Plot:
-    """The plot a spec names (``lln(4, 3, 100000)``), drawn, in the catalog's language."""
+    """The plot a spec names (``lln(4, 3, 100000)``), drawn, in the catalog's language.
+
+    :raises ~aces.sphinxext.quantities.SpecError: for a spec that names no plot.
+    """
     figure, alt = drawn(spec, catalog, lang)
     return Plot(svg(figure), alt)
 
 
 def drawn(spec: str, catalog: gettext.NullTranslations, lang: str) -> tuple[Figure, str]:
-    """The figure of the plot a spec names, and its description, before it is written."""
+    """The figure of the plot a spec names, and its description, before it is written.
+
+    :raises ~aces.sphinxext.quantities.SpecError: for a spec that names no plot.
+    """
     match = _SPEC.match(spec)
     if match is None:
         raise SpecError(f"{spec!r} is not a plot name with its arguments")

@@ -185,7 +185,11 @@ M = t.TypeVar("M")
 
 def named(match: re.Match[str], registry: Mapping[str, M], noun: str,
           spec: str) -> tuple[M, list[int]]:
-    """The maker a matched :data:`CALL` names in ``registry``, and its arguments."""
+    """The maker a matched :data:`CALL` names in ``registry``, and its arguments.
+
+    :raises SpecError: for a name it does not hold, or arguments that are
+        not whole numbers.
+    """
     maker = registry.get(match["name"])
     if maker is None:
         raise SpecError(f"unknown {noun} {match['name']!r}; the lessons have:"
@@ -199,6 +203,9 @@ def named(match: re.Match[str], registry: Mapping[str, M], noun: str,
 
 def quantity(spec: str) -> Quantity:
     """The number a spec names, with the format it asks for.
+
+    :raises SpecError: for a spec that names no number, or one that cannot
+        be computed.
 
     >>> quantity("finish(2, 0):decimal3")
     Quantity(value=Fraction(46656, 77687), kind='decimal', digits=3)

@@ -132,7 +132,11 @@ class SheetError(Exception):
 
 
 def write(app: Sphinx, doctree: nodes.document, docname: str) -> tuple[Path, Path]:
-    """Write the pupil sheet of a lesson as HTML and PDF beside the lesson's page."""
+    """Write the pupil sheet of a lesson as HTML and PDF beside the lesson's page.
+
+    :raises SheetError: for a lesson without a section for pupils, or one
+        the sheet cannot show (see :func:`typeset` too).
+    """
     sections = pupil_sections(doctree)
     if not sections:
         raise SheetError(f"no section is marked for pupils (.. rst-class:: {PUPIL})")
@@ -208,7 +212,10 @@ def sheet_html(title: str, body: str, lesson: str, lang: str,
 
 
 def typeset(page: str, base: Path) -> bytes:
-    """A sheet's page as PDF bytes, by WeasyPrint."""
+    """A sheet's page as PDF bytes, by WeasyPrint.
+
+    :raises SheetError: without WeasyPrint or the system libraries it needs.
+    """
     import logging
 
     # Its progress report is not news in a build's output; its warnings are.

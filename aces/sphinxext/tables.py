@@ -348,7 +348,10 @@ _SPEC: t.Final = re.compile(f"^{CALL}$")
 
 
 def table(spec: str, catalog: gettext.NullTranslations, lang: str) -> Table:
-    """The table a spec names (``seats(2, 6)``), in the catalog's language."""
+    """The table a spec names (``seats(2, 6)``), in the catalog's language.
+
+    :raises ~aces.sphinxext.quantities.SpecError: for a spec that names no table.
+    """
     match = _SPEC.match(spec)
     if match is None:
         raise SpecError(f"{spec!r} is not a table name with its arguments")

@@ -16,7 +16,7 @@ import typing as t
 from docutils import nodes
 
 from aces import __version__
-from aces.sphinxext import _AcesDirective, _catalog, _failed, language
+from aces.sphinxext import _AcesDirective, _catalog, _failed, kept, language, merge_by_document
 
 if t.TYPE_CHECKING:
     from sphinx.application import Sphinx
@@ -71,11 +71,8 @@ class LessonsDirective(_AcesDirective):
 
 
 def _facts(env: BuildEnvironment) -> dict[str, dict[str, nodes.Element]]:
-    found: dict[str, dict[str, nodes.Element]] | None = getattr(env, "aces_lessons", None)
-    if found is None:
-        found = {}
-        env.aces_lessons = found  # type: ignore[attr-defined]
-    return found
+    """Each lesson's facts, by document."""
+    return kept(env, "aces_lessons", dict[str, dict[str, nodes.Element]])
 
 
 def _read(app: Sphinx, doctree: nodes.document) -> None:
@@ -98,9 +95,7 @@ def _purge(app: Sphinx, env: BuildEnvironment, docname: str) -> None:
 
 def _merge(app: Sphinx, env: BuildEnvironment, docnames: set[str],
            other: BuildEnvironment) -> None:
-    for docname, facts in _facts(other).items():
-        if docname in docnames:
-            _facts(env)[docname] = facts
+    merge_by_document(_facts(env), _facts(other), docnames)
     _with_table(env).update(_with_table(other) & docnames)
 
 
@@ -114,11 +109,7 @@ def _outdated(app: Sphinx, env: BuildEnvironment, added: set[str], changed: set[
 
 def _with_table(env: BuildEnvironment) -> set[str]:
     """The pages that show the table of lessons."""
-    found: set[str] | None = getattr(env, "aces_with_lessons", None)
-    if found is None:
-        found = set()
-        env.aces_with_lessons = found  # type: ignore[attr-defined]
-    return found
+    return kept(env, "aces_with_lessons", set[str])
 
 
 def _order(env: BuildEnvironment) -> list[str]:

@@ -66,6 +66,23 @@ def test_every_command_helps_in_norwegian(command: str, lang: str) -> None:
             assert flat(shown) in text, param.name
 
 
+@pytest.mark.parametrize(("lang", "quantile", "games"), [
+    ("en", "[default: 0.99]", "[default: 100,000]"),
+    ("nb", "[standard: 0,99]", "[standard: 100\xa0000]"),
+    ("nn", "[standard: 0,99]", "[standard: 100\xa0000]"),
+])
+def test_a_default_number_is_written_as_the_language_writes_it(
+    lang: str, quantile: str, games: str
+) -> None:
+    """The help shows a default as every other number aces prints, by Babel."""
+    assert quantile in flat(run("odds", "--help", "--lang", lang).stdout)
+    # Wrapped lines joined, the no-break space of a Norwegian thousand kept.
+    assert games in re.sub("[ \n]+", " ", run("simulate", "--help", "--lang", lang).stdout)
+    # The command still gets the number itself.
+    result = run("odds", "--players", "2", "--chips", "1", "--json", "--lang", lang)
+    assert '"quantile": 0.99,' in result.stdout
+
+
 def test_the_help_of_aces_in_nynorsk() -> None:
     result = run("--lang", "nn", "--help")
     assert result.exit_code == 0, result.output

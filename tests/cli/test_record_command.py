@@ -658,17 +658,22 @@ def test_help_in_the_five_dice_game_with_threes_says_how_to_name_receivers(
 def test_at_a_terminal_help_and_quit_speak_norwegian(tmp_path: Path) -> None:
     log = tmp_path / "e1.jsonl"
     with terminal(str(log), *TABLE, lang="nb_NO.UTF-8") as at:
-        at.expect("? viser hva mer du kan skrive")
+        at.expect("«?» viser hva mer du kan skrive")
         at.expect("Ada kaster én terning (åpningskast): ")
         at.type("2\n")
         at.expect("Bo kaster én terning (åpningskast): ")
         at.type("hjelp\n")
         at.expect("1-6, 16, 1 6 eller 1,6")
         at.expect("Bo kaster én terning (åpningskast): ")
+        at.type("3\n")
+        at.expect("Cy kaster én terning (åpningskast): ")
+        at.type("5\n")
+        # A small count in words, as the narration writes it.
+        at.expect("Cy kaster to terninger: ")
         at.type("avslutt\n")
         at.expect("Stoppet. Alle kast som er skrevet inn, er lagret i")
         assert at.process.wait(timeout=30) == 0
-    assert rolls_in(log) == 1
+    assert rolls_in(log) == 3
 
 
 def test_the_log_must_be_a_file_not_standard_output(

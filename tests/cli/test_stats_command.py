@@ -139,8 +139,94 @@ def test_the_plot_is_written_in_the_format_of_its_name(logs: list[Path], tmp_pat
     assert head.startswith(b"\x89PNG") if suffix == ".png" else b"<svg" in head
 
 
+def test_each_log_has_its_own_intervals_beside_the_pooled_one(logs: list[Path]) -> None:
+    from aces.experiment.inference import wilson
+
+    out = stats(*map(str, logs)).stdout
+    table = out[out.index("Each log's 95% interval for the share of wins by seat"):]
+    rows = table.splitlines()
+    assert rows[1].split() == ["log", "seat", "1", "seat", "2", "seat", "3", "seat", "4"]
+    data = json.loads(stats("--json", *map(str, logs)).stdout)
+    (group,) = data["groups"]
+    for log, row in zip(group["logs"], rows[2:], strict=False):
+        assert row.split()[0] == log["log"]
+        for count, ends in zip(log["win_by_seat_counts"], log["win_by_seat_ci"], strict=True):
+            low, high = wilson(count, log["games"])
+            assert ends == pytest.approx([low, high])
+            assert f"{100 * low:.1f}% to {100 * high:.1f}%" in row
+        low, high = log["expected_rolls_ci"]
+        assert low < log["expected_rolls"] < high
+        low, high = log["moved_nothing"]["ci"]
+        assert low <= log["moved_nothing"]["share"] <= high
+    assert rows[2 + len(logs)].split()[0] == "pooled"
+    assert rows[3 + len(logs)].split()[0] == "exact"
+    # Five games a log scatter widely; the pool of fifteen is narrower.
+    widths = [high - low for low, high in group["logs"][0]["win_by_seat_ci"]]
+    pooled = [high - low for low, high in group["win_by_seat_ci"]]
+    assert all(p < w for p, w in zip(pooled, widths, strict=True))
+
+
+def test_the_table_of_logs_has_a_row_per_log_and_seat(logs: list[Path], tmp_path: Path) -> None:
+    table = tmp_path / "logs.csv"
+    result = stats("--csv", str(table), "--by-log", *map(str, logs))
+    assert result.exit_code == 0, result.output
+    with table.open(encoding="utf-8-sig", newline="") as handle:
+        rows = list(csv.DictReader(handle))
+    assert len(rows) == 3 * 4
+    data = json.loads(stats("--json", *map(str, logs)).stdout)
+    (group,) = data["groups"]
+    by_seat = [0, 0, 0, 0]
+    for row in rows:
+        seat = int(row["seat from starter"]) - 1
+        by_seat[seat] += int(row["wins"])
+        assert row["losses"] == ""
+        assert int(row["games"]) == 5
+        assert float(row["share"]) == pytest.approx(int(row["wins"]) / 5, abs=1e-6)
+        assert float(row["95% from"]) <= float(row["share"]) <= float(row["95% to"])
+        assert float(row["exact"]) == pytest.approx(group["exact"]["win_by_seat"][seat],
+                                                    abs=1e-6)
+    assert by_seat == group["win_by_seat_counts"]
+    assert [row["log"] for row in rows[::4]] == [str(log) for log in logs]
+
+
+def test_the_tables_are_headed_in_the_language_asked_for(logs: list[Path],
+                                                         tmp_path: Path) -> None:
+    for name, args in (("games", []), ("logs", ["--by-log"])):
+        table = tmp_path / f"{name}.csv"
+        assert stats("--lang", "nn", "--csv", str(table), *args, str(logs[0])).exit_code == 0
+        with table.open(encoding="utf-8-sig", newline="") as handle:
+            heading = next(csv.reader(handle))
+        assert heading[0] == "logg"
+        assert "log" not in heading
+
+
+@pytest.mark.parametrize("table", [["--players", "3", "--dice-each", "1"],
+                                   ["--players", "4"]])  # a full game: too big for the chain
+def test_five_dice_lengths_are_held_against_the_exact_quantiles(tmp_path: Path,
+                                                               table: list[str]) -> None:
+    log = tmp_path / "five-dice.jsonl"
+    run("play", "--game", "five-dice", *table, "--games", "40", "--seed", "2", "-o", str(log))
+    data = json.loads(stats("--json", str(log)).stdout)
+    (group,) = data["groups"]
+    quantiles = group["exact"]["rolls_quantiles"]
+    assert all(isinstance(q, int) for q in quantiles)
+    assert quantiles == sorted(quantiles)
+    assert quantiles[0] <= group["exact"]["expected_rolls"] <= quantiles[-1]
+    assert group["tests"]["length"] is not None
+    out = stats(str(log)).stdout
+    length = out[out.index("Length of a game"):out.index("Rolls followed by a roll again")]
+    for q, exact in zip(("25%", "50%", "75%", "90%"), quantiles, strict=True):
+        (row,) = [line for line in length.splitlines() if line.strip().startswith(q)]
+        assert row.split()[-1] == str(exact)
+    assert "The test compares" in length
+
+
 @pytest.mark.parametrize(("args", "reason"), [
     (["--rolls"], "--rolls says what the table of --csv holds, so it needs --csv"),
+    (["--by-log"], "--by-log says what the table of --csv holds, so it needs --csv"),
+    (["--csv", "t.csv", "--rolls", "--by-log"],
+     "--rolls and --by-log cannot be used together: a table has one row per roll or one per"
+     " log"),
     (["--plot", "x.pdf"], "--plot draws .svg or .png files, and x.pdf is neither"),
     (["-", "-"], "standard input ('-') can be read only once"),
 ])

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import math
 import random
 import typing as t
@@ -14,6 +15,7 @@ from aces import engine
 from aces.dice import RandomDice
 from aces.events import GameOver, OpeningWon, RollAgain, Rolled
 from aces.rules import Roll, fivedice, game_named
+from aces.rules.opening import Opening
 from aces.simulate import simulation
 from aces.simulate.batch import results, tally
 from aces.simulate.fivedice import (
@@ -26,7 +28,7 @@ from aces.simulate.fivedice import (
     pack,
     unpack,
 )
-from aces.simulate.fivedice_chain import branch_count, build, solvable, solve
+from aces.simulate.fivedice_chain import branch_count, build, length_cdf, solvable, solve
 from aces.simulate.stats import summarize
 
 if t.TYPE_CHECKING:
@@ -247,6 +249,62 @@ def test_simulation_agrees_with_the_exact_chain(players: int, dice: int, threes:
         games)
     assert summary.sd_rolls == pytest.approx(exact.sd_rolls, rel=0.02)
     assert summary.rolls_per_turn == pytest.approx(exact.rolls_per_turn, rel=0.005)
+
+
+@pytest.mark.parametrize(("players", "dice", "threes", "threes_to"), [
+    (3, 1, False, "random"), (3, 2, True, "random"), (4, 1, True, "most")])
+def test_the_exact_length_of_a_game_agrees_with_the_simulation(
+        players: int, dice: int, threes: bool, threes_to: fivedice.Policy) -> None:
+    from aces.experiment.inference import goodness_of_fit
+
+    chain = build(players, dice, threes, threes_to)
+    cdf = length_cdf(chain, 0.9999)
+    chances = [b - a for a, b in zip([0.0, *cdf], cdf, strict=False)]
+    exact = solve(chain)
+    mean = sum(k * chance for k, chance in enumerate(chances, 1))
+    assert cdf[-1] >= 0.9999
+    assert mean == pytest.approx(exact.expected_rolls, rel=1e-3)
+    # The batch engine plays the games its own way; its lengths must fit the chain's.
+    games = 100_000
+    lengths = simulation(fivedice.NAME, players, {
+        "dice": dice, "threes": threes, "threes_to": threes_to}).run(games, seed=7).lengths
+    observed = [int(n) for n in lengths[1:len(chances) + 1]]
+    observed += [0] * (len(chances) - len(observed))
+    observed.append(int(lengths[len(chances) + 1:].sum()))
+    fit = goodness_of_fit(observed, [*chances, max(0.0, 1 - cdf[-1])])
+    assert fit is not None
+    assert fit.df >= 10
+    assert fit.p > 0.001, fit
+
+
+def test_the_shortest_games_are_counted_exactly() -> None:
+    # Three players with one die each: a game needs three dice in the centre,
+    # so it lasts three rolls at least. Every way of three rolls, worked through
+    # the rules one face at a time, against the chain's chance of a game of three.
+    state = fivedice.FiveDiceState(
+        players=("A", "B", "C"), seats={"A": 0, "B": 1, "C": 2}, dice_each=1, threes=False,
+        threes_to="random", held=(1, 1, 1), opening=Opening.everyone(3), phase="play")
+
+    def ended(state: fivedice.FiveDiceState, rolls: int) -> Fraction:
+        if rolls == 0:
+            return Fraction(0)
+        total = Fraction(0)
+        held = state.held[state.turn]
+        for faces in itertools.product(range(1, 7), repeat=held):
+            chance = Fraction(1, 6**held)
+            events = fivedice.decide(state, Roll(faces, ()))
+            if any(isinstance(event, GameOver) for event in events):
+                total += chance if rolls == 1 else 0
+                continue
+            after = state
+            for event in events:
+                after = fivedice.evolve(after, event)
+            total += chance * ended(after, rolls - 1)
+        return total
+
+    assert [ended(state, k) for k in (1, 2)] == [0, 0]
+    chain = build(3, 1, threes=False, threes_to="random")
+    assert length_cdf(chain, 0.9999)[2] == pytest.approx(float(ended(state, 3)), abs=1e-15)
 
 
 @pytest.mark.parametrize(("players", "dice", "threes", "threes_to"), [

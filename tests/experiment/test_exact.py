@@ -1,0 +1,44 @@
+"""The exact values a class's games are held against, for the five-dice game's tables."""
+
+from __future__ import annotations
+
+import pytest
+
+from aces.experiment.exact import exact
+from aces.experiment.observe import Rules
+from aces.simulate import fivedice_chain
+
+
+def five_dice(players: int, dice: int, threes: bool = False) -> Rules:
+    return Rules("five-dice", players, (("dice", dice), ("threes", threes),
+                                        ("threes_to", "random")))
+
+
+def test_a_small_table_has_everything_from_the_chain() -> None:
+    expected = exact(five_dice(3, 1))
+    solved = fivedice_chain.solve(fivedice_chain.build(3, 1, threes=False, threes_to="random"))
+    assert expected.seats == solved.win_by_seat
+    assert expected.mean_rolls == solved.expected_rolls
+    assert expected.length is not None
+    assert sum(expected.length) + expected.length_rest == pytest.approx(1)
+    assert sum(k * p for k, p in enumerate(expected.length, 1)) == pytest.approx(
+        solved.expected_rolls, rel=1e-3)
+
+
+def test_a_full_table_has_the_length_of_a_game_but_no_seats() -> None:
+    expected = exact(five_dice(4, 5))
+    assert expected.seats is None
+    assert expected.length is not None
+    assert expected.length_rest < 1e-8
+    assert expected.mean_rolls == pytest.approx(48.58, abs=0.01)
+    assert expected.sd_rolls == pytest.approx(11.89, abs=0.01)
+    assert [expected.quantile(q) for q in (0.25, 0.5, 0.75, 0.9)] == [40, 47, 56, 64]
+
+
+@pytest.mark.parametrize(("players", "dice", "threes"), [(4, 5, True), (6, 5, False)])
+def test_a_table_the_arrays_cannot_work_out_has_no_exact_length(players: int, dice: int,
+                                                                 threes: bool) -> None:
+    expected = exact(five_dice(players, dice, threes))
+    assert expected.length is None
+    assert expected.mean_rolls is None
+    assert expected.quantile(0.5) is None

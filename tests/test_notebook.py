@@ -1,0 +1,192 @@
+"""The notebook view: the replay page inside a sandboxed frame, and the pooled
+statistics in the language asked for, each checked as HTML and, where it
+runs a script, in a real Chromium."""
+
+from __future__ import annotations
+
+import html
+import re
+import time
+import typing as t
+from html.parser import HTMLParser
+
+import pytest
+
+import aces
+from aces.errors import OptionError
+from aces.page.html import SRCDOC_BASE
+
+from browser import visit
+
+if t.TYPE_CHECKING:
+    from pathlib import Path
+
+    from playwright.sync_api import Browser
+
+HOSTILE: t.Final = ('<img src=x onerror="alert(1)">', '</iframe><script>alert(2)</script>',
+                    "Cy\"'&amp;")
+
+
+class Tags(HTMLParser):
+    """Every start tag of a piece of HTML with its attributes (as a browser
+    reads them: entities undone)."""
+
+    def __init__(self, text: str) -> None:
+        super().__init__()
+        self.tags: list[tuple[str, dict[str, str | None]]] = []
+        self.feed(text)
+        self.close()
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        self.tags.append((tag, dict(attrs)))
+
+    def named(self, tag: str) -> list[dict[str, str | None]]:
+        return [attrs for name, attrs in self.tags if name == tag]
+
+
+@pytest.fixture(scope="module")
+def hostile() -> aces.api.Game:
+    return aces.play(list(HOSTILE), seed=2)
+
+
+def test_a_game_shows_its_replay_page_in_a_sandboxed_frame(hostile: aces.api.Game) -> None:
+    shown = hostile._repr_html_()
+    outside = Tags(shown)
+    (frame,) = outside.named("iframe")
+    # Scripts run in the frame, at an origin of their own: nothing else is allowed.
+    assert frame["sandbox"] == "allow-scripts"
+    # What the browser reads from the attribute is the very page aces replay --html writes,
+    # made to keep its links inside the frame.
+    assert frame["srcdoc"] == hostile.page().replace("<head>\n", f"<head>\n{SRCDOC_BASE}\n", 1)
+    # Nothing from the names is markup, neither in the notebook nor in the page.
+    assert {name for name, _ in outside.tags} <= {
+        "div", "strong", "p", "iframe", "details", "summary", "table", "thead", "tbody", "tr",
+        "th", "td"}
+    assert "<script" not in shown
+    assert "<img" not in shown
+    inside = Tags(frame["srcdoc"])
+    assert not inside.named("img")
+    assert len(inside.named("script")) == 2  # the page's data and its own script
+    assert all(attrs.get("src") is None for attrs in inside.named("script"))
+    # The frame's size is bounded, whatever the game.
+    assert re.search(r"height:\d+px", t.cast("str", frame["style"]))
+
+
+def test_the_page_opens_in_the_games_language(hostile: aces.api.Game) -> None:
+    game = aces.play(3, seed=1)
+    assert '<html lang="en">' in html.unescape(game._repr_html_())
+    game.lang = "nn"
+    assert '<html lang="nn">' in html.unescape(game._repr_html_())
+    assert '<html lang="nb">' in game.page("no")
+    with pytest.raises(OptionError, match="unknown language 'de'"):
+        game.lang = "de"
+
+
+def test_a_game_of_a_log_has_the_page_aces_replay_writes(tmp_path: Path) -> None:
+    from clitest import run
+
+    page = tmp_path / "game-3.html"
+    result = run("replay", "replays/session.jsonl", "--html", str(page), "--game", "3")
+    assert result.exit_code == 0, result.output
+    game = aces.load("replays/session.jsonl")[2]
+    assert game.page() == page.read_text(encoding="utf-8")
+
+
+def test_a_game_of_a_session_is_told_as_that_game_of_the_session() -> None:
+    session = t.cast("aces.api.Session", aces.play(["Ada", "Bo", "Cy"], seed=1, games=3))
+    second, last = session[1].page(), session[2].page()
+    assert "Aces in the Pot, game 2: " in second
+    assert "Aces in the Pot, game 3: " in last
+    # Only the last game closes the session with its verdict.
+    assert "Pots won after 2 games: " in second
+    assert "the most pots" not in second.split('id="rolls"')[1]
+    assert "the most pots" in last.split('id="rolls"')[1]
+
+
+def test_a_game_too_long_for_a_notebook_leaves_its_page_out(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    game = aces.play(3, seed=1)
+    monkeypatch.setattr(aces.api, "_PAGE_STEPS", len(game.steps) - 1)
+    shown = game._repr_html_()
+    assert "<iframe" not in shown
+    assert "The replay page is left out here" in shown
+    assert "<table>" in shown  # every roll is still there
+
+
+def test_the_page_runs_in_its_frame_in_a_real_browser(browser: Browser, tmp_path: Path,
+                                                      hostile: aces.api.Game) -> None:
+    notebook = tmp_path / "notebook.html"
+    hostile.lang = "nb"
+    notebook.write_text("<!DOCTYPE html><html><head><meta charset=\"utf-8\"></head>"
+                        f"<body data-ready>{hostile._repr_html_()}</body></html>",
+                        encoding="utf-8")
+    opened = visit(browser, notebook)
+    assert len(opened.page.frames) == 2
+    page = opened.page.frames[1]
+    page.wait_for_selector("body[data-ready]")
+    assert page.inner_text("#position") == "Før første kast"
+    page.click("#next")
+    page.click("#next")
+    assert page.inner_text("#position").startswith("Kast 2 av ")
+    assert page.url == "about:srcdoc#roll=2&lang=nb"
+    # A link of the page goes to that roll, inside the frame.
+    page.click('#rolls a[href="#roll=5"]')
+    deadline = time.monotonic() + 5
+    # (The page's policy forbids the evaluated predicates of Playwright's own waiting.)
+    while not page.inner_text("#position").startswith("Kast 5 av "):
+        assert time.monotonic() < deadline, page.inner_text("#position")
+        page.wait_for_timeout(50)
+    assert page.url.startswith("about:srcdoc#roll=5")
+    assert opened.page.url == opened.url
+    # The names are text, never markup: no alert, no image, no request.
+    assert HOSTILE[1] in page.inner_text("#seats")
+    assert opened.dialogs == []
+    assert opened.requests == []
+    assert opened.errors == []
+    # The page's script cannot reach the notebook around it.
+    assert page.evaluate("(() => { try { return parent.document.title; }"
+                         " catch (e) { return 'refused'; } })()") == "refused"
+
+
+@pytest.mark.parametrize(("lang", "words"), [
+    ("nb", ["Seire etter plass", "Hver logg ved siden av det samlede resultatet"]),
+    ("nn", ["Sigrar etter plass", "Kvar logg ved sida av det samla resultatet"]),
+])
+def test_pooled_stats_speak_the_language_asked_for(lang: str, words: list[str]) -> None:
+    logs = ["replays/class-group-1.jsonl", "replays/class-group-2.jsonl", "README.md"]
+    result = aces.stats(logs, lang=lang)
+    shown = html.unescape(result._repr_html_())
+    for word in words:
+        assert word in shown
+    assert "README.md, linje 1" in shown
+    assert re.search(r"\d,\d\s%", shown)  # Babel's Norwegian numbers
+    for english in ("Wins by seat", "Each log", "95% interval", "pooled", "exact", " to "):
+        assert english not in shown
+    english = html.unescape(aces.stats(logs)._repr_html_())
+    assert "Each log's 95% interval for the share of wins by seat" in english
+    result.lang = "en"
+    assert html.unescape(result._repr_html_()) == english
+
+
+def test_each_log_shows_its_interval_in_the_notebook() -> None:
+    from aces.experiment.inference import wilson
+
+    result = aces.stats(["replays/class-group-1.jsonl", "replays/class-group-2.jsonl"])
+    shown = html.unescape(result._repr_html_())
+    for group in result.groups:
+        for log in group.logs:
+            for won in log.wins:
+                low, high = wilson(won, log.games)
+                assert f"{100 * low:.1f}% to {100 * high:.1f}%" in shown
+    # Seat 1 of each log, and of the pool, drawn with its interval against the exact chance.
+    charts = Tags(shown).named("svg")
+    assert len(charts) == 2
+    assert shown.count("class-group-1.jsonl</text>") == 1
+
+
+def test_a_language_not_offered_is_refused() -> None:
+    with pytest.raises(OptionError, match="unknown language 'sv'"):
+        aces.stats(["replays/e1-last-chip.jsonl"], lang="sv")
+    result = aces.stats(["replays/e1-last-chip.jsonl"])
+    result.lang = "no"
+    assert result.lang == "nb"
