@@ -5,8 +5,9 @@ to a page that another page of the site embeds (``.. aces-simulation-page::
 4``, ``.. aces-replay-page:: replays/three-players.jsonl``), in the build's
 language: the front page offers a class the pages that need nothing
 installed. The link's words are the page's own title, in the build's
-language, without a final full stop. A link to a page that no page embeds, so that the site would not
-have it, stops the build at the link's page and line.
+language, without a final full stop. A link to a page that no page embeds,
+so that the site would not have it, stops the build at the link's page and
+line.
 """
 
 from __future__ import annotations
