@@ -147,7 +147,10 @@ _STYLE: t.Final[dict[t.Any, t.Any]] = {"mathtext.fontset": "dejavusans", "svg.fo
 
 
 def picture(latex: str, size: float = SIZE) -> Picture:
-    """A formula drawn by matplotlib's mathtext as SVG, the same bytes at every build."""
+    """A formula drawn by matplotlib's mathtext as SVG, the same bytes at every build.
+
+    :raises FormulaError: for TeX that mathtext cannot read.
+    """
     import matplotlib
     from matplotlib.figure import Figure
     from matplotlib.font_manager import FontProperties

@@ -59,8 +59,8 @@ def covered(figure: t.Any) -> list[str]:
     from matplotlib.backends.backend_agg import FigureCanvasAgg
 
     canvas = FigureCanvasAgg(figure)
-    canvas.draw()
-    renderer = canvas.get_renderer()
+    canvas.draw()  # type: ignore[no-untyped-call]
+    renderer = canvas.get_renderer()  # type: ignore[no-untyped-call]
     hidden = []
     for axes in figure.axes:
         legend = axes.get_legend()
