@@ -2,7 +2,8 @@
 
 sphinx-click documents a click command from its help texts; this hands it
 a copy of ``aces`` whose help is already translated (the same copy the
-command line shows, :func:`aces.cli._language.translated`), then puts
+command line shows, :func:`aces.cli._language.translated`), with each
+option's placeholder as ``aces COMMAND --help`` shows it, then puts
 sphinx-click's own few English words (its headings and notes) into the
 build's language. The result is left out of the translation catalogs:
 its words come from the package's catalog, not the documentation's.
@@ -20,7 +21,7 @@ if t.TYPE_CHECKING:
     import click
     from sphinx.util.docutils import SphinxDirective
 
-__all__ = ["CLI", "reference"]
+__all__ = ["CLI", "placeholders", "reference"]
 
 #: The command tree sphinx-click is documenting now (see :func:`reference`).
 CLI: click.Command | None = None
@@ -41,6 +42,14 @@ def _words(catalog: gettext.NullTranslations) -> dict[str, str]:
         "Required argument": catalog.pgettext("command reference", "Required argument"),
         # Translators: the command reference: an argument that may be left out.
         "Optional argument": catalog.pgettext("command reference", "Optional argument"),
+        # Translators: the command reference: an argument that may be given
+        # several times, at least once (like LOG... of aces stats).
+        "Required argument(s)": catalog.pgettext("command reference",
+                                                 "Required argument(s)"),
+        # Translators: the command reference: an argument that may be given
+        # several times, or not at all.
+        "Optional argument(s)": catalog.pgettext("command reference",
+                                                 "Optional argument(s)"),
         # Translators: the command reference: an option that must be given.
         "Required": catalog.pgettext("command reference", "Required"),
     }
@@ -56,6 +65,37 @@ def _labels(catalog: gettext.NullTranslations) -> dict[str, str]:
     }
 
 
+def placeholders(tree: click.Command) -> click.Command:
+    """Give every option that takes a value the placeholder its help shows.
+
+    sphinx-click writes an option's metavar, or else the name of its Python
+    parameter: ``--finish <finish>``, English on every site, where
+    ``aces odds --help`` says ``--finish [last-chip|last-holder]``. Click
+    chooses the same placeholder for the help (the type's, already in the
+    catalog's language: ``--seed HELTALL``), so the reference and the help agree.
+    """
+    import click
+
+    from aces.cli._language import commands
+
+    for command in commands(tree):
+        context = click.Context(command, info_name=command.name)
+        for param in command.params:
+            if (isinstance(param, click.Option) and param.metavar is None
+                    and not (param.is_flag or param.count)):
+                param.metavar = param.make_metavar(context)
+    return tree
+
+
+def _default(field: nodes.field) -> None:
+    """An option's default as its help shows it (``[standard: pot]``), without
+    the quotes of Python's repr that sphinx-click puts round a text (``'pot'``)."""
+    for literal in field.findall(nodes.literal):
+        text = literal.astext()
+        if len(text) > 1 and text[0] == text[-1] == "'":
+            literal.replace(literal.children[0], nodes.Text(text[1:-1]))
+
+
 def reference(directive: SphinxDirective, lang: str) -> list[nodes.Node]:
     """Every command of ``aces``, documented by sphinx-click in ``lang``."""
     from docutils.statemachine import StringList
@@ -67,7 +107,7 @@ def reference(directive: SphinxDirective, lang: str) -> list[nodes.Node]:
     # sphinx-click finds the tree by its import path.
     global CLI
     catalog = translations(lang)
-    CLI = translated(cli, catalog.gettext)
+    CLI = placeholders(translated(cli, catalog.gettext))
     source, line = directive.get_source_info()
     text = StringList([f".. click:: {__name__}:CLI", "   :prog: aces",
                        f"   :nested: {directive.options.get('nested', 'full')}"],
@@ -81,6 +121,8 @@ def reference(directive: SphinxDirective, lang: str) -> list[nodes.Node]:
         english = node.astext()
         if isinstance(parent, nodes.field_name):
             parent.replace(node, nodes.Text(labels.get(english, english)))
+            if english == "Default" and isinstance(parent.parent, nodes.field):
+                _default(parent.parent)
         elif english in words and isinstance(parent, (nodes.rubric, nodes.paragraph,
                                                       nodes.strong)):
             parent.replace(node, nodes.Text(words[english]))

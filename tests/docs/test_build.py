@@ -404,3 +404,55 @@ def test_an_unknown_number_fails_the_build(tmp_path: Path) -> None:
     assert result.returncode != 0
     assert "index.rst:6" in result.stderr
     assert "no-such-number" in result.stderr
+
+
+# -- The command reference -----------------------------------------------------------------
+
+
+def help_placeholders(lang: str) -> set[str]:
+    """The placeholders of every option's value, as ``aces COMMAND --help`` prints
+    them in ``lang`` (``HELTALL``, ``[last-chip|last-holder]``), without brackets."""
+    import click
+
+    from aces.cli import cli
+    from aces.cli._language import commands, speaking, translated
+
+    catalog = translations(lang)
+    found = set()
+    with speaking(catalog):
+        for command in commands(translated(cli, catalog.gettext)):
+            context = click.Context(command, info_name=command.name)
+            for param in command.params:
+                record = param.get_help_record(context) if isinstance(param, click.Option) else None
+                if record is None:
+                    continue
+                names = click.formatting.join_options(param.opts)[0]
+                value = record[0].removeprefix(names).strip()
+                if value and not value.startswith("/"):  # "--exact / --no-exact": a flag
+                    found.add(value.strip("[]{}"))
+    return found
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_the_command_reference_names_each_value_as_the_help_does(site: dict[str, t.Any],
+                                                                 lang: str) -> None:
+    # Not the Python parameter's name (``--finish <finish>``, English everywhere).
+    spoken_by_the_package(lang)
+    page = (site[f"html-{lang}"].out / "commands.html").read_text(encoding="utf-8")
+    signatures = [html.unescape(re.sub(r"<[^>]+>", "", found)) for found in
+                  re.findall(r'<dt class="sig sig-object std"[^>]*>(.*?)</dt>', page, re.DOTALL)]
+    shown = {value for signature in signatures for value in re.findall(r"<([^<>]+)>", signature)}
+    assert shown == help_placeholders(lang)
+
+
+@pytest.mark.parametrize("lang", NORWEGIAN)
+def test_the_command_reference_has_none_of_sphinx_clicks_english(site: dict[str, t.Any],
+                                                                  lang: str) -> None:
+    spoken_by_the_package(lang)
+    page = (site[f"html-{lang}"].out / "commands.html").read_text(encoding="utf-8")
+    article = html.unescape(re.sub(r"<[^>]+>", " ", page.split("<article", 1)[1]))
+    for english in ("Required", "Optional", "argument(s)", "Default", "Usage"):
+        assert english not in article, english
+    # A default is shown as the help shows it, not as Python's repr of a text.
+    assert "'last-chip'" not in article
+    assert "last-chip" in article
