@@ -38,6 +38,13 @@ class Writer:
 
         return integer(value, self.lang)
 
+    def count(self, value: int) -> str:
+        """A count in running text: small ones in words where the language
+        writes them so («sju grupper»), like the narration."""
+        from aces.narrate.voice import Voice
+
+        return Voice(self.catalog, self.lang).count(value)
+
     def decimal(self, value: float, digits: int = 2) -> str:
         from aces.cli._numbers import decimal
 
@@ -96,7 +103,7 @@ def report(pooled: Pooled, lang: str, catalog: gettext.NullTranslations) -> str:
     if len(pooled.groups) > 1:
         lines.append(_("The games follow {count} different sets of rules or table sizes;"
                        " each is pooled and tested on its own, never mixed with another.")
-                     .format(count=w.integer(len(pooled.groups))))
+                     .format(count=w.count(len(pooled.groups))))
     for group in pooled.groups:
         lines += ["", *_group(group, w)]
     return "\n".join(lines)
@@ -305,7 +312,7 @@ def _length(length: Length, w: Writer) -> list[str]:
         # groups, as numbers of rolls.
         lines.append("  " + _("The test compares {count} groups of game lengths, in rolls,"
                               " each expecting at least 5 games: {parts}.").format(
-            count=w.integer(len(parts)), parts=w.list(parts)))
+            count=w.count(len(parts)), parts=w.list(parts)))
     return lines + _test(length.fit, w, [])
 
 
@@ -427,6 +434,6 @@ def narrowing(group: Group, w: Writer) -> str | None:
         " pooled.",
         smallest.games).format(
             small=w.decimal(100 * (first.high - first.low), 1),
-            count=w.integer(smallest.games),
+            count=w.count(smallest.games),
             big=w.decimal(100 * (pooled_first.interval.high - pooled_first.interval.low), 1),
             total=w.integer(group.pooled.games))

@@ -254,6 +254,26 @@ def test_the_report_speaks_norwegian(logs: list[Path]) -> None:
     assert "The " not in out
 
 
+@pytest.mark.parametrize(("lang", "said"), [
+    ("nb", "Partiene følger to ulike regelsett"),
+    ("nn", "Partia følgjer to ulike regelsett"),
+    ("en", "The games follow 2 different sets of rules"),
+])
+def test_small_counts_in_the_report_are_words_in_norwegian(
+    tmp_path: Path, logs: list[Path], lang: str, said: str
+) -> None:
+    """Running text counts as Norwegian prose does («to ulike regelsett»), and
+    a log of five games is one «med fem partier»."""
+    other = tmp_path / "five-dice.jsonl"
+    run("play", "--game", "five-dice", "--players", "3", "--dice-each", "1", "--seed", "2",
+        "-o", str(other))
+    out = stats("--lang", lang, str(other), *map(str, logs)).stdout
+    assert said in out
+    five = {"nb": "for en logg med fem partier", "nn": "for ein logg med fem parti",
+            "en": "for a log of 5 games"}[lang]
+    assert five in out
+
+
 def test_a_log_from_standard_input_is_pooled(e1_log: Path) -> None:
     result = run("stats", "--json", "-", input=e1_log.read_bytes(), env=ENGLISH)
     assert result.exit_code == 0, result.output
