@@ -110,52 +110,17 @@ class GameRecord(t.NamedTuple):
         return (self.result - self.starter) % len(self.players)
 
 
-class _Mark:
-    """One roll of the game being read, with what the experiment counts of
-    what it settled."""
-
-    __slots__ = ("again", "held", "named", "pot", "roll", "try_end")
-
-    def __init__(self, roll: Rolled) -> None:
-        self.roll = roll
-        #: The player the roll made win the opening, or the game (or lose it).
-        self.named: str | None = None
-        #: How the roll ended a try: 1-3 a six on that roll of it, 4 won; 0 it did not.
-        self.try_end = 0
-        #: Whether the roll is rolled again (the five-dice game).
-        self.again = False
-        #: The pot the roll won (Aces in the Pot).
-        self.pot: int | None = None
-        #: What the roller holds once the roll is settled (``keep_rows``).
-        self.held = 0
-
-    def settles(self, event: Event) -> None:
-        """Mark what the roll settles, one event at a time."""
-        kind = type(event)
-        if kind is OpeningWon:
-            self.named = t.cast("OpeningWon", event).player
-        elif kind is GameOver:
-            over = t.cast("GameOver", event)
-            self.named = over.winner if over.winner is not None else over.loser
-            self.pot = over.pot
-        elif kind is TryFailed:
-            self.try_end = t.cast("TryFailed", event).roll
-        elif kind is TryWon:
-            self.try_end = 4
-        elif kind is RollAgain:
-            self.again = True
-
-
 class GameObserver(Visitor[int]):
     """Turns the steps of a walk into :class:`GameRecord` values, handed to
     ``on_game`` as each game closes; its result is the number of steps seen.
 
-    Each roll is marked with what it settles (an opening won, a try ended,
-    a roll again, the end) as its consequences follow. What an undo takes
-    back is what the walk's :class:`~aces.walk.Standing`, the one keeper of
-    the rolls standing, says it takes back (:attr:`~aces.walk.Step.undone`):
-    that roll goes, by its line, with its marks. ``keep_rows`` also keeps
-    what each roller holds after the roll, for the table of rolls.
+    A roll costs one entry while its game is played: the few rolls whose
+    consequences matter (an opening won, a try ended, a roll again, the
+    end) are marked by their line. What an undo takes back is what the
+    walk's :class:`~aces.walk.Standing`, the one keeper of the rolls
+    standing, says it takes back (:attr:`~aces.walk.Step.undone`): that
+    roll goes, by its line, with its marks. ``keep_rows`` also keeps what
+    each roller holds after the roll, for the table of rolls.
     """
 
     def __init__(self, on_game: Callable[[GameRecord], None], keep_rows: bool = False) -> None:
@@ -165,31 +130,50 @@ class GameObserver(Visitor[int]):
         self._header: GameStarted | None = None
         self._seats: dict[str, int] = {}
         #: The rolls of the game still standing, by their line, in order.
-        self._marks: dict[int, _Mark] = {}
-        #: The last of them: what the steps that follow it settle.
-        self._last: _Mark | None = None
+        self._rolls: dict[int, Rolled] = {}
+        #: The line of the last of them, which the steps after it settle
+        #: (0 before the first).
+        self._line = 0
+        #: By the line of a roll: the player it made win the opening or the
+        #: game (or lose it), how it ended a try (1-3 a six on that roll, 4
+        #: won), whether a roll again followed it, and what its roller holds
+        #: once it is settled.
+        self._named: dict[int, str] = {}
+        self._try_end: dict[int, int] = {}
+        self._again: set[int] = set()
+        self._held: dict[int, int] = {}
         self._holding: Callable[[t.Any], Holding] | None = None
+        self._pot: int | None = None
+        handlers: dict[type[Event], Callable[[Step[t.Any]], None]] = {
+            GameStarted: self._started,
+            RollUndone: self._undone,
+            OpeningWon: self._opening_won,
+            GameOver: self._over,
+            TryFailed: self._try_failed,
+            TryWon: self._try_won,
+            RollAgain: self._again_rolled,
+        }
+        self._handlers = handlers
 
     def visit(self, step: Step[t.Any]) -> None:
         """Take one step; a new header closes the game before it."""
         self.steps += 1
         event = step.event
-        kind = type(event)
-        last = self._last
-        if kind is Rolled:
-            last = self._last = self._marks[step.line] = _Mark(t.cast("Rolled", event))
-        elif kind is RollUndone:
-            assert step.undone is not None, "the walk says which roll an undo takes back"
-            del self._marks[step.undone.line]
-            last = self._last = next(reversed(self._marks.values()), None)
-        elif kind is GameStarted:
-            self._start(t.cast("GameStarted", event))
-            return
-        elif last is not None:
-            last.settles(event)
-        if self.keep_rows and last is not None:
-            assert self._holding is not None
-            last.held = self._holding(step.state).held[self._seats[last.roll.player]]
+        if type(event) is Rolled:
+            self._line = step.line
+            self._rolls[step.line] = event
+        else:
+            handler = self._handlers.get(type(event))
+            if handler is not None:
+                handler(step)
+        if self.keep_rows and self._line:
+            self._keep_row(step)
+
+    def _keep_row(self, step: Step[t.Any]) -> None:
+        """What the roller of the last roll standing holds after ``step``."""
+        assert self._holding is not None
+        line = self._line
+        self._held[line] = self._holding(step.state).held[self._seats[self._rolls[line].player]]
 
     def end(self) -> None:
         """The log is over: so is its last game."""
@@ -198,53 +182,84 @@ class GameObserver(Visitor[int]):
     def result(self) -> int:
         return self.steps
 
-    def _start(self, header: GameStarted) -> None:
+    def _started(self, step: Step[t.Any]) -> None:
         self._close()
+        header = t.cast("GameStarted", step.event)
         self._header = header
         self._seats = {name: seat for seat, name in enumerate(header.players)}
         self._holding = registration(header.game).holding
 
+    def _undone(self, step: Step[t.Any]) -> None:
+        assert step.undone is not None, "the walk says which roll an undo takes back"
+        line = step.undone.line
+        del self._rolls[line]
+        self._named.pop(line, None)
+        self._try_end.pop(line, None)
+        self._again.discard(line)
+        self._held.pop(line, None)
+        self._line = next(reversed(self._rolls), 0)
+
+    def _opening_won(self, step: Step[t.Any]) -> None:
+        self._named[self._line] = t.cast("OpeningWon", step.event).player
+
+    def _over(self, step: Step[t.Any]) -> None:
+        over = t.cast("GameOver", step.event)
+        who = over.winner if over.winner is not None else over.loser
+        if who is not None:
+            self._named[self._line] = who
+        self._pot = over.pot
+
+    def _try_failed(self, step: Step[t.Any]) -> None:
+        self._try_end[self._line] = t.cast("TryFailed", step.event).roll
+
+    def _try_won(self, step: Step[t.Any]) -> None:
+        self._try_end[self._line] = 4
+
+    def _again_rolled(self, step: Step[t.Any]) -> None:
+        self._again.add(self._line)
+
     def _close(self) -> None:
-        header, marks = self._header, list(self._marks.values())
-        self._header, self._marks, self._last = None, {}, None
-        if header is None or not marks:
+        header, rolls = self._header, self._rolls
+        named, try_end, again, held = self._named, self._try_end, self._again, self._held
+        self._header, self._rolls, self._held, self._line = None, {}, {}, 0
+        self._named, self._try_end, self._again = {}, {}, set()
+        if header is None or not rolls:
             return
         seats = self._seats
         starter = result = -1
         played = normal = nothing = 0
         tries = [0, 0, 0, 0, 0]
-        width = max(len(mark.roll.dice) for mark in marks) + 1
+        width = max(len(roll.dice) for roll in rolls.values()) + 1
         by_dice = [0] * width
         agains = [0] * width
         pot = header.game == "pot"
         movers = _POT_MOVERS
-        for mark in marks:
-            roll = mark.roll
+        for line, roll in rolls.items():
             stage = roll.stage
             if stage == "opening":
-                if mark.named is not None:
-                    starter = seats[mark.named]
+                if line in named:
+                    starter = seats[named[line]]
                 continue
             played += 1
             if stage == "try":
-                tries[mark.try_end] += 1
+                tries[try_end.get(line, 0)] += 1
             elif pot:
                 normal += 1
                 if movers.isdisjoint(roll.dice):
                     nothing += 1
             else:
                 by_dice[len(roll.dice)] += 1
-                agains[len(roll.dice)] += mark.again
-        last = marks[-1]
-        if last.named is not None:
-            result = seats[last.named]
+                agains[len(roll.dice)] += line in again
+        last = next(reversed(rolls))
+        if last in named:
+            result = seats[named[last]]
         rows: tuple[RollRow, ...] = ()
         if self.keep_rows:
-            rows = tuple(RollRow(number, mark.roll.player, seats[mark.roll.player] + 1,
-                                 mark.roll.stage, mark.roll.dice, mark.held)
-                         for number, mark in enumerate(marks, 1))
+            rows = tuple(RollRow(number, roll.player, seats[roll.player] + 1, roll.stage,
+                                 roll.dice, held[line])
+                         for number, (line, roll) in enumerate(rolls.items(), 1))
         self.on_game(GameRecord(Rules.of(header), header.players, starter, result, played,
-                                last.pot if pot else None, normal, nothing,
+                                self._pot if pot else None, normal, nothing,
                                 (tries[1], tries[2], tries[3], tries[4]),
                                 tuple(by_dice), tuple(agains), rows))
 

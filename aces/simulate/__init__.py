@@ -30,7 +30,8 @@ if t.TYPE_CHECKING:
     from aces.rules import OptionValue
     from aces.simulate.batch import Tally
 
-__all__ = ["FACTORIES", "Exact", "Factory", "Simulation", "check_games", "simulation"]
+__all__ = ["FACTORIES", "MAX_PLAYERS", "Exact", "Factory", "Simulation", "check_games",
+           "check_seats", "simulation"]
 
 
 class Exact(t.NamedTuple):
@@ -128,3 +129,21 @@ def check_games(games: int) -> None:
         # one simulation plays; {games}: the number asked for.
         raise OptionError("--games may be at most {limit}, not {games}", limit=MAX_GAMES,
                           games=games)
+
+
+#: The most players a simulation takes: a game of 100 players lasts some
+#: thousands of rolls.
+MAX_PLAYERS: t.Final = 100
+
+
+def check_seats(players: int, minimum: int) -> None:
+    """A simulation takes from ``minimum`` players (the game's) to :data:`MAX_PLAYERS`.
+
+    :raises ~aces.errors.OptionError: for any other count.
+    """
+    if players < minimum:
+        raise OptionError("--players must be at least {minimum}, not {players}",
+                          minimum=minimum, players=players)
+    if players > MAX_PLAYERS:
+        raise OptionError("the simulation takes at most {limit} players, not {players}",
+                          limit=MAX_PLAYERS, players=players)

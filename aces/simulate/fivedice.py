@@ -42,6 +42,7 @@ import numpy as np
 
 from aces.errors import OptionError
 from aces.rules import fivedice
+from aces.simulate import check_seats
 from aces.simulate.batch import Finished
 
 if t.TYPE_CHECKING:
@@ -53,11 +54,10 @@ if t.TYPE_CHECKING:
     from aces.simulate import Exact, fivedice_chain
     from aces.simulate.batch import Tally
 
-__all__ = ["CHUNK", "FIELD", "MAX_DICE", "MAX_PLAYERS", "Batch", "Dice", "FairDice",
+__all__ = ["CHUNK", "FIELD", "MAX_DICE", "Batch", "Dice", "FairDice",
            "FiveDiceEngine", "FiveDiceSimulation", "ScriptedDice", "pack", "unpack"]
 
-#: The most players, and dice in all, a simulation takes.
-MAX_PLAYERS: t.Final = 100
+#: The most dice in all a simulation takes.
 MAX_DICE: t.Final = 1000
 
 #: A roll is counted as its 1s, 2s, 5s and 3s, packed into one integer with
@@ -318,12 +318,7 @@ class FiveDiceSimulation:
 
         :raises ~aces.errors.OptionError: for what it cannot.
         """
-        if players < fivedice.MIN_PLAYERS:
-            raise OptionError("--players must be at least {minimum}, not {players}",
-                              minimum=fivedice.MIN_PLAYERS, players=players)
-        if players > MAX_PLAYERS:
-            raise OptionError("the simulation takes at most {limit} players, not {players}",
-                              limit=MAX_PLAYERS, players=players)
+        check_seats(players, fivedice.MIN_PLAYERS)
         options = fivedice.options(raw)
         dice = options["dice"]
         assert isinstance(dice, int)

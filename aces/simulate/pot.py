@@ -24,10 +24,9 @@ import numpy as np
 
 from aces.errors import OptionError
 from aces.odds import MAX_STATES as MAX_EXACT_STATES
-from aces.odds import check_players
 from aces.odds.outcomes import OUTCOME_INDEX
 from aces.rules import pot
-from aces.simulate import Exact
+from aces.simulate import Exact, check_seats
 
 if t.TYPE_CHECKING:
     from collections.abc import Callable, Mapping
@@ -37,14 +36,13 @@ if t.TYPE_CHECKING:
     from aces.simulate.batch import Engine, Tally
     from aces.simulate.tables import Table
 
-__all__ = ["MAX_CHIPS", "MAX_PLAYERS", "MAX_TABLE_STATES", "PotSimulation", "table_of"]
+__all__ = ["MAX_CHIPS", "MAX_TABLE_STATES", "PotSimulation", "table_of"]
 
 #: Up to this many states, games are played by the chain's transition table
 #: (eight players with two chips each have about 490,000); beyond, by chips.
 MAX_TABLE_STATES: t.Final = MAX_EXACT_STATES
-#: The most players, and chips in all, a simulation takes: a game of 100
-#: players with 10 chips each lasts some 4,000 rolls.
-MAX_PLAYERS: t.Final = 100
+#: The most chips in all a simulation takes: a game of 100 players with 10
+#: chips each lasts some 4,000 rolls.
 MAX_CHIPS: t.Final = 1000
 
 
@@ -62,10 +60,7 @@ class PotSimulation:
 
         :raises ~aces.errors.OptionError: for what it cannot.
         """
-        check_players(players)
-        if players > MAX_PLAYERS:
-            raise OptionError("the simulation takes at most {limit} players, not {players}",
-                              limit=MAX_PLAYERS, players=players)
+        check_seats(players, pot.MIN_PLAYERS)
         options = pot.options(raw)
         if players * cls._chips(options) > MAX_CHIPS:
             raise OptionError(

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import io
 import math
-import re
 import textwrap
 import typing as t
 
@@ -22,7 +21,7 @@ from aces.cli._numbers import decimal, integer, percent
 from aces.errors import N_
 from aces.odds.outcomes import CHANCES, OUTCOMES
 from aces.sphinxext import lessons as les
-from aces.sphinxext.quantities import CALL, SpecError, named
+from aces.sphinxext.quantities import SpecError, called
 
 if t.TYPE_CHECKING:
     import gettext
@@ -449,9 +448,6 @@ def _fd_turns(c: _Context, dice: int, count: int) -> tuple[Figure, str]:
                                           count=integer(count, c.lang))
 
 
-_SPEC: t.Final = re.compile(f"^{CALL}$")
-
-
 def plot(spec: str, catalog: gettext.NullTranslations, lang: str) -> Plot:
     """The plot a spec names (``lln(4, 3, 100000)``), drawn, in the catalog's language.
 
@@ -466,10 +462,7 @@ def drawn(spec: str, catalog: gettext.NullTranslations, lang: str) -> tuple[Figu
 
     :raises ~aces.sphinxext.quantities.SpecError: for a spec that names no plot.
     """
-    match = _SPEC.match(spec)
-    if match is None:
-        raise SpecError(f"{spec!r} is not a plot name with its arguments")
-    maker, args = named(match, PLOTS, "plot", spec)
+    maker, args = called(spec, PLOTS, "plot")
     import matplotlib
 
     try:

@@ -30,7 +30,7 @@ if t.TYPE_CHECKING:
     from collections.abc import Mapping
 
 __all__ = ["CALL", "LARGEST_SHOWN", "REGISTRY", "Kind", "Maker", "Offered", "Quantity",
-           "SpecError", "exact_fraction", "named", "quantity", "show"]
+           "SpecError", "called", "exact_fraction", "named", "quantity", "show"]
 
 Kind = t.Literal["fraction", "percent", "decimal", "integer"]
 
@@ -199,6 +199,21 @@ def named(match: re.Match[str], registry: Mapping[str, M], noun: str,
     except ValueError:
         raise SpecError(f"{spec.strip()}: the arguments must be whole numbers") from None
     return maker, args
+
+
+_CALL_ALONE: t.Final = re.compile(f"^{CALL}$")
+
+
+def called(spec: str, registry: Mapping[str, M], noun: str) -> tuple[M, list[int]]:
+    """The maker a spec ``name(args)`` names in ``registry`` (a table's, a
+    plot's), and its arguments.
+
+    :raises SpecError: for a spec of another form, or as :func:`named`.
+    """
+    match = _CALL_ALONE.match(spec)
+    if match is None:
+        raise SpecError(f"{spec!r} is not a {noun} name with its arguments")
+    return named(match, registry, noun, spec)
 
 
 def quantity(spec: str) -> Quantity:

@@ -14,14 +14,13 @@ the language of the catalog it was given, for the directive to lay out.
 
 from __future__ import annotations
 
-import re
 import typing as t
 
 from aces.cli._numbers import decimal, fraction, integer, percent
 from aces.odds.outcomes import CHANCES, NO_SIX, OUTCOMES, outcome_of, roll_cost
 from aces.rules import pot
 from aces.sphinxext import lessons as les
-from aces.sphinxext.quantities import CALL, SpecError, named
+from aces.sphinxext.quantities import SpecError, called
 
 if t.TYPE_CHECKING:
     import gettext
@@ -344,18 +343,12 @@ def _fd_turn_length(c: _Context, dice: int, threes: int, count: int) -> Table:
     return Table(header, tuple(rows))
 
 
-_SPEC: t.Final = re.compile(f"^{CALL}$")
-
-
 def table(spec: str, catalog: gettext.NullTranslations, lang: str) -> Table:
     """The table a spec names (``seats(2, 6)``), in the catalog's language.
 
     :raises ~aces.sphinxext.quantities.SpecError: for a spec that names no table.
     """
-    match = _SPEC.match(spec)
-    if match is None:
-        raise SpecError(f"{spec!r} is not a table name with its arguments")
-    maker, args = named(match, TABLES, "table", spec)
+    maker, args = called(spec, TABLES, "table")
     try:
         return maker(_Context(catalog, lang), *args)
     except (TypeError, ValueError, IndexError) as exc:

@@ -8,7 +8,8 @@ Writes a session of 20,000 games of Aces in the Pot for four players
   the digest chain alone, hashed as the reader hashes it, to show what the
   integrity check costs;
 * ``verify``: the checked walk through the rules, every roll re-decided;
-* ``replay``: the same walk plus the English narration, written to /dev/null;
+* ``replay``: the same walk plus the English narration, written to /dev/null,
+  and again with the phrasebooks' caches keeping nothing, to show what they pay;
 * the peak memory of ``aces verify`` as a separate process, for a log ten
   times smaller and for the whole log: streaming keeps it flat;
 * the start-up time of ``aces --help``.
@@ -100,21 +101,27 @@ def time_verify(path: Path) -> float:
     return time.perf_counter() - start
 
 
-def time_replay(path: Path) -> float:
+def time_replay(path: Path, *, cached: bool = True) -> float:
     """The replay as ``aces replay`` runs it: the narrator driven through the
-    walk by the printer the command uses."""
+    walk by the printer the command uses. Without ``cached``, the
+    phrasebooks keep no sentence (a budget of nothing): what the cache pays."""
     from aces.cli._printer import Printer
     from aces.i18n import translations
-    from aces.narrate import Narrator
+    from aces.narrate import Narrator, phrasebook
     from aces.walk import drive
 
-    narrator = Narrator(translations("en"), "en")
-    start = time.perf_counter()
-    with path.open("rb") as handle, Path(os.devnull).open("w") as out:
-        printer = Printer(narrator, out)
-        drive(read(handle, str(path)), str(path), printer)
-        printer.flush()
-    return time.perf_counter() - start
+    budget = phrasebook.CACHE_BUDGET
+    phrasebook.CACHE_BUDGET = budget if cached else 0  # type: ignore[misc]
+    try:
+        narrator = Narrator(translations("en"), "en")
+        start = time.perf_counter()
+        with path.open("rb") as handle, Path(os.devnull).open("w") as out:
+            printer = Printer(narrator, out)
+            drive(read(handle, str(path)), str(path), printer)
+            printer.flush()
+        return time.perf_counter() - start
+    finally:
+        phrasebook.CACHE_BUDGET = budget  # type: ignore[misc]
 
 
 def peak_memory_kib(command: list[str]) -> int:
@@ -150,6 +157,7 @@ def main() -> None:
         print(f"{'':<40} the digests: {digests / events * 1e6:.2f} us an event,"
               f" {digests / verify_seconds:.0%} of verify")
         replay = rate("replay --lang en to /dev/null", events, time_replay(big), baseline)
+        rate("  the same, no phrasebook cache", events, time_replay(big, cached=False), baseline)
         print(f"\ntargets: verify {TARGET_VERIFY:,}/s "
               f"({'met' if verify >= TARGET_VERIFY else 'NOT met'}), "
               f"replay {TARGET_REPLAY:,}/s ({'met' if replay >= TARGET_REPLAY else 'NOT met'})")
