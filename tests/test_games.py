@@ -252,6 +252,10 @@ def test_a_third_game_brings_its_own_option_to_every_command_that_begins_games(
         helped = run(command, "--help", env=ENGLISH)
         assert "--target INTEGER RANGE" in helped.output, command
         assert "race: the score that wins (default 10)." in helped.output
+        assert "--game [five-dice|pot|race]" in helped.output, command
+    # Offered by every command, and refused, by name, by one that cannot play it.
+    assert one_line_error(run("simulate", "--game", "race", "--players", "2")) \
+        == "aces: the simulation does not know the game 'race'; it knows: five-dice, pot"
 
     log = tmp_path / "race.jsonl"
     played = run("play", "--game", "race", "--players", "Ada,Bo", "--target", "3",
@@ -289,6 +293,9 @@ def test_a_game_taken_out_of_the_registry_takes_its_option_along() -> None:
     finally:
         unregister("race")
     assert "--target" not in run("play", "--help").output
+    assert "--game [five-dice|pot]" in run("play", "--help").output
+    assert "'race' is not one of 'five-dice', 'pot'" in one_line_error(
+        run("play", "--game", "race", "--players", "2"))
     assert "No such option" in one_line_error(run("play", "--players", "2", "--target", "3"))
 
 

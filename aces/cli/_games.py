@@ -23,11 +23,33 @@ if t.TYPE_CHECKING:
     from aces.games import Option
     from aces.rules import Game, OptionValue
 
-__all__ = ["GameCommand", "Given", "header_options"]
+__all__ = ["GameChoice", "GameCommand", "Given", "header_options"]
 
 #: The game options given on a command line, by flag (``--chips``); only
 #: those given are there.
 Given: t.TypeAlias = "dict[str, OptionValue]"
+
+
+class GameChoice(click.Choice[str]):
+    """What ``--game`` takes: one of the games registered when the command
+    line is read or its help shown, not when the module was imported, so
+    that a game registered later (the test suite's third game) is offered
+    too. The built-in games are named without loading their rules
+    (:func:`aces.games.declared`), so ``aces --help`` stays quick.
+    """
+
+    def __init__(self) -> None:
+        super().__init__(())
+
+    @property
+    def choices(self) -> tuple[str, ...]:
+        from aces.games import declared
+
+        return tuple(sorted(declared()))
+
+    @choices.setter
+    def choices(self, value: tuple[str, ...]) -> None:
+        """Click sets the choices once, when the type is made: they are read instead."""
 
 
 def _click_option(option: Option) -> click.Option:

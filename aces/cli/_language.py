@@ -237,6 +237,9 @@ class _ShownInt(int):
     def __str__(self) -> str:
         return self.text
 
+    # The command reference (sphinx-click) shows a default with ``repr``.
+    __repr__ = __str__
+
 
 class _ShownFloat(float):
     """A decimal number that shows itself as a language writes it (see :class:`_ShownInt`)."""
@@ -246,6 +249,8 @@ class _ShownFloat(float):
     def __str__(self) -> str:
         return self.text
 
+    __repr__ = __str__
+
 
 def _show_the_default(param: click.Parameter, lang: str) -> None:
     """Show a number's default as the language writes it ("[standard: 0,99]",
@@ -253,8 +258,8 @@ def _show_the_default(param: click.Parameter, lang: str) -> None:
 
     >>> option = click.Option(["--quantile"], default=0.99, show_default=True)
     >>> _show_the_default(option, "nb")
-    >>> str(option.default), float(option.default) == 0.99
-    ('0,99', True)
+    >>> str(option.default), repr(option.default), float(option.default) == 0.99
+    ('0,99', '0,99', True)
     """
     from babel.numbers import format_decimal
 

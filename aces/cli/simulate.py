@@ -10,9 +10,8 @@ import typing as t
 import click
 
 from aces.cli._common import finish_name, lang_option, reported, translations, writing
-from aces.cli._games import GameCommand
+from aces.cli._games import GameChoice, GameCommand
 from aces.errors import N_, OptionError
-from aces.simulate import FACTORIES
 
 if t.TYPE_CHECKING:
     import gettext
@@ -49,7 +48,7 @@ QUICK_EXACT_STATES: t.Final = 100_000
               help="How many games to play.")
 @click.option("--seed", type=int, default=None,
               help="Seed for the dice; the same seed gives the same results.")
-@click.option("--game", "game_name", type=click.Choice(sorted(FACTORIES)), default="pot",
+@click.option("--game", "game_name", type=GameChoice(), default="pot",
               show_default=True, help="Which game: pot (Aces in the Pot) or five-dice (Aces).")
 @click.option("--exact/--no-exact", "with_exact", default=None,
               help="Show the exact answers beside the estimates (default: when quick).")

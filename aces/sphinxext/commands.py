@@ -3,7 +3,8 @@
 sphinx-click documents a click command from its help texts; this hands it
 a copy of ``aces`` whose help is already translated (the same copy the
 command line shows, :func:`aces.cli._language.translated`), with each
-option's placeholder as ``aces COMMAND --help`` shows it, then puts
+option's placeholder and its default as ``aces COMMAND --help`` shows
+them (``0,99``, ``100 000`` on the Norwegian sites), then puts
 sphinx-click's own few English words (its headings and notes) into the
 build's language. The result is left out of the translation catalogs:
 its words come from the package's catalog, not the documentation's.
@@ -107,7 +108,7 @@ def reference(directive: SphinxDirective, lang: str) -> list[nodes.Node]:
     # sphinx-click finds the tree by its import path.
     global CLI
     catalog = translations(lang)
-    CLI = placeholders(translated(cli, catalog.gettext))
+    CLI = placeholders(translated(cli, catalog.gettext, lang))
     source, line = directive.get_source_info()
     text = StringList([f".. click:: {__name__}:CLI", "   :prog: aces",
                        f"   :nested: {directive.options.get('nested', 'full')}"],

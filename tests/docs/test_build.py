@@ -445,6 +445,48 @@ def test_the_command_reference_names_each_value_as_the_help_does(site: dict[str,
     assert shown == help_placeholders(lang)
 
 
+def help_defaults(lang: str) -> dict[str, str]:
+    """Every number an option's help gives as its default, by option, as
+    ``aces COMMAND --help`` prints it in ``lang`` (``[standard: 0,99]``)."""
+    import click
+
+    from aces.cli import cli
+    from aces.cli._language import commands, speaking, translated
+
+    catalog = translations(lang)
+    found = {}
+    with speaking(catalog):
+        for command in commands(translated(cli, catalog.gettext, lang)):
+            context = click.Context(command, info_name=command.name)
+            for param in command.params:
+                record = param.get_help_record(context) if isinstance(param, click.Option) else None
+                shown = re.search(r"\[[^:\]]+: ([0-9][^;\]]*)", record[1]) if record else None
+                if shown is not None:
+                    found[f"{command.name} {param.opts[0]}"] = shown.group(1)
+    return found
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_the_command_reference_writes_a_default_number_as_the_help_does(
+    site: dict[str, t.Any], lang: str,
+) -> None:
+    # «0,99» and «100 000» on the Norwegian sites, as the help has them, not
+    # Python's «0.99» and «100000».
+    spoken_by_the_package(lang)
+    page = (site[f"html-{lang}"].out / "commands.html").read_text(encoding="utf-8")
+    # The value of each field of an option ("Standard: 0,99").
+    shown = [html.unescape(re.sub(r"<[^>]+>", "", found)).strip() for found in
+             re.findall(r'<dd class="field-\w+"><p>(.*?)</p>', page, re.DOTALL)]
+    defaults = help_defaults(lang)
+    assert {"odds --quantile", "simulate --games"} <= set(defaults)
+    for option, text in defaults.items():
+        assert text in shown, (option, text, shown)
+    if lang in NORWEGIAN:
+        assert defaults["simulate --games"] == "100\xa0000"
+        assert "100000" not in shown
+        assert "0.99" not in shown
+
+
 @pytest.mark.parametrize("lang", NORWEGIAN)
 def test_the_command_reference_has_none_of_sphinx_clicks_english(site: dict[str, t.Any],
                                                                   lang: str) -> None:
