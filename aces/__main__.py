@@ -1,5 +1,5 @@
-"""``python -m aces``: the same as the ``aces`` command."""
+"""``python -m aces``: the same as the ``aces`` command (and the way to run it on Windows)."""
 
-from aces._entry import main
+from aces.cli import main
 
 main()

@@ -1,20 +1,18 @@
-"""The entry point of the ``aces`` command, before anything heavy is imported.
+"""The entry point of the ``aces`` command as installs before this version made it.
 
-Ctrl-C while Python loads the command line (click, every command's
-module) would print a traceback; here it ends the command quietly, with
-the status a shell gives an interrupted command.
+The command is now a script of its own (bin/aces.py), which catches
+Ctrl-C from its first statement. An environment installed before that
+still has a console script that calls ``aces._entry:main``; until it is
+installed again, it runs the same command through here.
 """
 
 from __future__ import annotations
 
-import sys
+__all__ = ["main"]
 
 
 def main() -> None:
-    """Run ``aces``; Ctrl-C during start-up ends it with status 130 and no traceback."""
-    try:
-        from aces.cli import main as run
+    """Run ``aces`` (see :func:`aces.cli.main`)."""
+    from aces.cli import main as run
 
-        run()
-    except KeyboardInterrupt:
-        sys.exit(130)
+    run()

@@ -302,7 +302,7 @@ class AcesError(ValueError):
         reason = self.reason(gettext, ngettext, show)
         if self.source is None:
             return reason
-        where = gettext(_WHERE).format(source=visible(self.source), line=self.line)
+        where = gettext(_WHERE).format(source=visible(self.source), line=show(self.line))
         return f"{where}: {reason}"
 
     def __str__(self) -> str:

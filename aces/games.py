@@ -55,7 +55,9 @@ class Holding(t.NamedTuple):
     what is out of their hands (the pot, the centre)."""
 
     players: tuple[str, ...]
-    held: tuple[int, ...]
+    #: By seat: a plain tuple, or at a large table the state's own vector
+    #: (:class:`~aces.rules.seats.Seats`), which says cheaply what changed.
+    held: Sequence[int]
     out: int
 
 

@@ -16,6 +16,7 @@ from __future__ import annotations
 import typing as t
 
 from aces.events import GameOver, GameStarted
+from aces.scores import Scores
 from aces.walk import Visitor
 
 if t.TYPE_CHECKING:
@@ -32,9 +33,10 @@ class Tally(Visitor["Tally"]):
     def __init__(self) -> None:
         self.events = 0
         self.games = 0
-        #: Games won and lost per player, every seated player included.
-        self.wins: dict[str, int] = {}
-        self.losses: dict[str, int] = {}
+        #: Games won and lost per player, every seated player included
+        #: (within the bound of :mod:`aces.scores`).
+        self._wins = Scores()
+        self._losses = Scores()
         #: Who rolls next in the last game, if it is not finished.
         self.waiting: str | None = None
         self._last: Step[t.Any] | None = None
@@ -50,9 +52,8 @@ class Tally(Visitor["Tally"]):
                     self._count(settled, -1)
         elif isinstance(event, GameStarted):
             self.games += 1
-            for name in event.players:
-                self.wins.setdefault(name, 0)
-                self.losses.setdefault(name, 0)
+            self._wins.seat(event.players, self.games)
+            self._losses.seat(event.players, self.games)
         elif isinstance(event, GameOver):
             self._count(event, 1)
 
@@ -66,9 +67,19 @@ class Tally(Visitor["Tally"]):
 
     def _count(self, over: GameOver, by: int) -> None:
         if over.winner is not None:
-            self.wins[over.winner] = self.wins.get(over.winner, 0) + by
+            self._wins.add(over.winner, by)
         if over.loser is not None:
-            self.losses[over.loser] = self.losses.get(over.loser, 0) + by
+            self._losses.add(over.loser, by)
+
+    @property
+    def wins(self) -> dict[str, int]:
+        """Games won by each player remembered."""
+        return self._wins.counts
+
+    @property
+    def losses(self) -> dict[str, int]:
+        """Games lost by each player remembered."""
+        return self._losses.counts
 
     def line(self, source: str, lang: str, catalog: gettext.NullTranslations) -> str:
         """One line saying the log is sound, and what it holds."""

@@ -667,6 +667,9 @@ _MARKDOWN_INLINE: t.Final = re.compile(r"([\\`*_\[\]<>&|~])")
 #: What opens a block at the start of a line: a heading, a list item (also
 #: numbered), a quote, a thematic break or a setext underline.
 _MARKDOWN_BLOCK: t.Final = re.compile(r"^(\s*\d*)([#+\-=>]|(?<=\d)[.)])", re.MULTILINE)
+#: Whatever either of the two above would escape.
+_MARKDOWN_ANY: t.Final = re.compile(
+    f"{_MARKDOWN_INLINE.pattern}|{_MARKDOWN_BLOCK.pattern}", re.MULTILINE)
 
 
 def escape_rst(text: str) -> str:
@@ -692,6 +695,9 @@ def escape_markdown(text: str) -> str:
     >>> print(escape_markdown("Bo klarte det! (kast 1 av 3)"), escape_markdown("# Bo & *Cy_*"))
     Bo klarte det! (kast 1 av 3) \# Bo \& \*Cy\_\*
     """
+    if _MARKDOWN_ANY.search(text) is None:
+        # Most lines hold nothing to escape: one search, not two substitutions.
+        return text
     return _MARKDOWN_BLOCK.sub(r"\1\\\2", _MARKDOWN_INLINE.sub(r"\\\1", text))
 
 

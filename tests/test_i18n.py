@@ -156,6 +156,12 @@ def test_catalogs_are_found_from_a_wheel(tmp_path: Path) -> None:
         archive.extractall(unpacked)
     assert (unpacked / "aces" / "locales" / "nb" / "LC_MESSAGES" / "aces.po").is_file()
     assert not list(unpacked.rglob("*.mo"))
+    # The command travels as a script of its own (bin/aces.py), for the
+    # installer to point at its Python.
+    script = "aces-0.1.0.data/scripts/aces"
+    assert (unpacked / script).read_bytes().startswith(b"#!python\n")
+    with zipfile.ZipFile(wheel) as archive:
+        assert archive.getinfo(script).external_attr >> 16 & 0o111
     package, locales, last = probe(tmp_path, unpacked)
     assert Path(package).is_relative_to(unpacked)
     assert Path(locales) == unpacked / "aces" / "locales"

@@ -26,7 +26,10 @@ from aces.cli.stats import stats
 from aces.cli.walkthrough import walkthrough
 from aces.errors import AcesError, os_reason
 
-__all__ = ["cli", "main"]
+__all__ = ["INTERRUPTED", "cli", "main"]
+
+#: The status of a command stopped by Ctrl-C, as a shell gives it (128 + SIGINT).
+INTERRUPTED: t.Final = 130
 
 
 # invoke_without_command: bare ``aces`` prints its help and exits 0, as git
@@ -78,8 +81,10 @@ def main() -> None:
         # The reader went away (``aces replay log | head``): not an error.
         reader_gone()
     except KeyboardInterrupt:
+        # As while the command starts (bin/aces.py): a line break, and the
+        # status a shell gives an interrupted command.
         click.echo("", err=True)
-        sys.exit(130)
+        sys.exit(INTERRUPTED)
     except MemoryError:
         # Translators: an error: the computer has run out of memory.
         _fail(AcesError("there is not enough memory to go on"))

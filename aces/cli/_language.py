@@ -387,7 +387,14 @@ class AcesGroup(click.Group):
             except click.ClickException as exc:
                 exc.show()
                 sys.exit(exc.exit_code)
-            except click.Abort:
+            except click.Abort as exc:
+                if isinstance(exc.__cause__, KeyboardInterrupt):
+                    # Ctrl-C in a command, which click has turned into an
+                    # abort, having ended the line already: it ends as
+                    # Ctrl-C does anywhere (see aces.cli.main).
+                    from aces.cli import INTERRUPTED
+
+                    sys.exit(INTERRUPTED)
                 click.echo(current()("Aborted!"), err=True)
                 sys.exit(1)
             sys.exit(code if isinstance(code, int) else 0)

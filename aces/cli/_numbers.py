@@ -1,9 +1,10 @@
 """Numbers and tables as a reader of the language expects them.
 
-Used by ``aces odds`` and ``aces simulate``: percentages, decimals and
-whole numbers are formatted with Babel for the language (Norwegian writes
-``17,3 %``, English ``17.3%``), fractions are written ``4/9``, and rows are
-lined up in columns.
+Used by ``aces odds`` and ``aces simulate``, and by every error and notice
+(:func:`shown`): percentages, decimals and whole numbers are formatted
+with Babel for the language (Norwegian writes ``17,3 %`` and ``12 345``,
+English ``17.3%`` and ``12,345``), fractions are written ``4/9``, and rows
+are lined up in columns.
 
 >>> percent(0.1734, "nb")
 '17,3\\xa0%'
@@ -17,18 +18,17 @@ seat  chance
 
 from __future__ import annotations
 
-import contextlib
 import typing as t
 from decimal import Decimal
 
 from babel import Locale
 from babel.numbers import format_decimal, format_percent, format_scientific
 
-from aces.errors import AcesError, Names
+from aces.errors import Names
 from aces.i18n import babel_locale
 
 if t.TYPE_CHECKING:
-    from collections.abc import Iterator, Sequence
+    from collections.abc import Sequence
     from fractions import Fraction
 
 #: Whole numbers from here on are written like ``5.8E41``: the count of
@@ -94,38 +94,22 @@ def table(rows: Sequence[Sequence[str]], indent: str = "") -> str:
 
 
 def shown(value: object, lang: str) -> object:
-    """A value of a message as a reader of ``lang`` expects it: decimals with
+    """A value of a message as a reader of ``lang`` expects it: whole numbers
+    grouped by thousands (a count, a line number, a limit) and decimals with
     the language's decimal mark, names as the language lists them; anything
-    else as it is. Whole numbers stay as they are: in most messages they are
-    line numbers, seeds and the like, which are never grouped (the big
-    counts of odds and simulate are, see :func:`numbers_in_errors`).
+    else as it is. The one way a number reaches an error or a notice.
 
     >>> shown(2.0, "nb"), shown(0.125, "en"), shown(12345, "nb"), shown("Bo", "nb")
-    ('2,0', '0.125', 12345, 'Bo')
+    ('2,0', '0.125', '12\xa0345', 'Bo')
+    >>> shown(12345, "en"), shown(10**20, "en"), shown(True, "en")
+    ('12,345', '1.0E20', True)
     """
+    if isinstance(value, bool):
+        return value
+    if isinstance(value, int):
+        return integer(value, lang)
     if isinstance(value, float):
         return str(format_decimal(value, "#,##0.0##", locale=babel_locale(lang)))
     if isinstance(value, Names):
         return value.shown(lang)
     return value
-
-
-@contextlib.contextmanager
-def numbers_in_errors(lang: str) -> Iterator[None]:
-    """Let the big numbers of an error be written the language's way.
-
-    >>> with numbers_in_errors("nb"):
-    ...     raise AcesError("{states} states", states=3124604)
-    Traceback (most recent call last):
-    aces.errors.AcesError: 3\xa0124\xa0604 states
-    """
-    try:
-        yield
-    except AcesError as exc:
-        exc.values = {
-            name: integer(value, lang)
-            if isinstance(value, int) and not isinstance(value, bool) and abs(value) >= 1000
-            else value
-            for name, value in exc.values.items()
-        }
-        raise

@@ -32,6 +32,8 @@ class Printer(Visitor[bool]):
         self.out = out
         self.pause = pause
         self.seen = False
+        if pause is None:
+            self.visit = self._visit_straight  # type: ignore[method-assign]
 
     def visit(self, step: Step[t.Any]) -> None:
         narrator = self.narrator
@@ -44,6 +46,15 @@ class Printer(Visitor[bool]):
         narrator.visit(step)
         if len(narrator.lines) >= _BATCH:
             self._write()
+
+    def _visit_straight(self, step: Step[t.Any]) -> None:
+        """:meth:`visit` without pauses: the replay of a whole log, a million
+        steps maybe, each as cheap as it can be."""
+        narrator = self.narrator
+        narrator.visit(step)
+        if len(narrator.lines) >= _BATCH:
+            self._write()
+        self.seen = True
 
     def end(self) -> None:
         if self.seen:

@@ -78,6 +78,10 @@ def replay(log: str, lang: str | None, stepwise: bool, odds: bool, page: str | N
     At a table of more than twelve players, a standings line names only the
     players whose chips (or dice) changed since the line before; the whole
     table is shown when the finish begins.
+
+    A session's tally remembers everyone at the table, and besides them the
+    thousand players seated most recently: a player away for longer is
+    forgotten, and comes back with nothing scored.
     """
     from aces.cli._printer import Printer
     from aces.log import read

@@ -77,17 +77,15 @@ def odds(players: int, chips: int, finish: str, quantile: float, as_json: bool,
     to quantile, reached after rolls_at_quantile rolls; states, the size of
     the chain solved.
     """
-    from aces.cli._numbers import numbers_in_errors
     from aces.odds import exact
     from aces.rules import pot
 
     with reported(lang):
         chosen, catalog = translations(lang)
-        with numbers_in_errors(chosen):
-            options = pot.options({"finish": finish, "chips": chips})
-            with _progress(None if as_json else players, chips, catalog) as progress:
-                answer = exact(players, chips, t.cast("pot.Finish", options["finish"]),
-                               quantile, progress)
+        options = pot.options({"finish": finish, "chips": chips})
+        with _progress(None if as_json else players, chips, catalog) as progress:
+            answer = exact(players, chips, t.cast("pot.Finish", options["finish"]),
+                           quantile, progress)
         text = json.dumps(as_dict(answer), indent=2) if as_json else report(answer, chosen,
                                                                            catalog)
         with writing(None):

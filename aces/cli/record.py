@@ -190,6 +190,11 @@ class _LockedLog:
         file just removed (its name now gone, or naming a new file) opens
         the name again rather than write where nobody will look.
         """
+        with _name_locked(path):
+            yield from cls._opened(path)
+
+    @classmethod
+    def _opened(cls, path: str) -> Iterator[_LockedLog]:
         while True:
             fd, created = cls._open(path)
             try:
@@ -232,7 +237,6 @@ class _LockedLog:
     @staticmethod
     def _lock(path: str, fd: int) -> None:
         """Lock the open file, or refuse: it is not a file, or another recorder holds it."""
-        import fcntl
         import stat
 
         if not stat.S_ISREG(os.fstat(fd).st_mode):
@@ -240,12 +244,7 @@ class _LockedLog:
             # given as the log, such as a device or a pipe.
             raise OptionError("{path} is not a regular file, so it cannot be a log",
                               path=path)
-        try:
-            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except BlockingIOError:
-            # Translators: an error of "aces record" run twice on one log.
-            raise OptionError("{path} is being recorded by another aces record; only one"
-                              " may write to a log at a time", path=path) from None
+        _exclusive(path, fd)
 
     @staticmethod
     def _still_named(path: str, fd: int) -> bool:
@@ -357,6 +356,56 @@ class _LockedLog:
             " {reason}", log=self.path, lines=lines, reason=reason)
 
 
+@contextlib.contextmanager
+def _name_locked(path: str) -> Iterator[None]:
+    """Hold the lock of the log's name while the block runs.
+
+    The log's own lock goes with the file, and a file saved over by rename
+    (as editors and sync tools save) is a new file, unlocked: a second
+    recorder could start on it while the first still runs. So a recorder
+    also locks a hidden file beside the log, named after it
+    (``.game.jsonl.lock``), which nothing else replaces. It is removed
+    again while locked, and a lock taken on a file just removed is taken
+    again on the name, as for the log itself. In a folder where it cannot
+    be made, the log's own lock is all there is, as before.
+    """
+    import fcntl
+
+    named = Path(path)
+    lock = str(named.with_name(f".{named.name}.lock"))
+    while True:
+        try:
+            fd = os.open(lock, os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW, 0o644)
+        except OSError:
+            yield
+            return
+        try:
+            _exclusive(path, fd)
+            if not _LockedLog._still_named(lock, fd):
+                continue
+            try:
+                yield
+            finally:
+                with contextlib.suppress(OSError):
+                    Path(lock).unlink()
+                fcntl.flock(fd, fcntl.LOCK_UN)
+            return
+        finally:
+            os.close(fd)
+
+
+def _exclusive(path: str, fd: int) -> None:
+    """Lock ``fd`` for this recorder alone, or refuse: another one holds the log at ``path``."""
+    import fcntl
+
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        # Translators: an error of "aces record" run twice on one log.
+        raise OptionError("{path} is being recorded by another aces record; only one"
+                          " may write to a log at a time", path=path) from None
+
+
 def _cannot(path: str, exc: OSError) -> OptionError:
     return OptionError("cannot write {path}: {reason}", path=path,
                        reason=os_reason(exc))
@@ -459,8 +508,11 @@ class _Session:
         })
 
     def say(self, message: str, **values: object) -> None:
-        """A notice about the recording (a message marked with ``N_``), on standard error."""
-        shown = {name: visible(value) if isinstance(value, str) else value
+        """A notice about the recording (a message marked with ``N_``), on standard error,
+        its numbers written as an error's are (:func:`aces.cli._numbers.shown`)."""
+        from aces.cli._numbers import shown as written
+
+        shown = {name: visible(value) if isinstance(value, str) else written(value, self.lang)
                  for name, value in values.items()}
         click.echo(self.catalog.gettext(message).format(**shown), err=True)
 
@@ -580,7 +632,9 @@ class _Session:
         except KeyboardInterrupt:
             click.echo("", err=True)
             self._stopped()
-            sys.exit(130)
+            from aces.cli import INTERRUPTED
+
+            sys.exit(INTERRUPTED)
 
     def _explain(self) -> None:
         # Translators: shown when "aces record" starts at a terminal. The

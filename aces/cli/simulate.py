@@ -83,7 +83,6 @@ def simulate(players: int, games: int, seed: int | None, game_name: str,
     value lies inside its interval, or null.
     """
     from aces.cli._games import header_options
-    from aces.cli._numbers import numbers_in_errors
     from aces.rules import game_named
     from aces.simulate import check_games, simulation
     from aces.simulate.stats import summarize
@@ -93,13 +92,12 @@ def simulate(players: int, games: int, seed: int | None, game_name: str,
         return
     with reported(lang):
         chosen, catalog = translations(lang)
-        with numbers_in_errors(chosen):
-            check_games(games)
-            if seed is not None and seed < 0:
-                raise OptionError("--seed must be 0 or more, not {seed}", seed=seed)
-            # An option of the other game is refused by name, not ignored.
-            options = header_options(game_named(game_name), game_options)
-            sim = simulation(game_name, players, options)
+        check_games(games)
+        if seed is not None and seed < 0:
+            raise OptionError("--seed must be 0 or more, not {seed}", seed=seed)
+        # An option of the other game is refused by name, not ignored.
+        options = header_options(game_named(game_name), game_options)
+        sim = simulation(game_name, players, options)
         if seed is None:
             import secrets
 

@@ -33,6 +33,10 @@ def walkthrough(log: str, lang: str | None, fmt: str) -> None:
     At a table of more than twelve players, a standings table shows only the
     players whose chips (or dice) changed since the table before; the whole
     table is shown when the finish begins.
+
+    A session's tally remembers everyone at the table, and besides them the
+    thousand players seated most recently: a player away for longer is
+    forgotten, and comes back with nothing scored.
     """
     from aces import walkthrough as guide
     from aces.log import read

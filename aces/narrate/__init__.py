@@ -31,6 +31,7 @@ from aces.errors import N_, AcesError
 from aces.events import GameOver, GameStarted, Rolled
 from aces.games import registered
 from aces.narrate.voice import Voice
+from aces.scores import Scores
 from aces.walk import Visitor, drive, waiting
 
 if t.TYPE_CHECKING:
@@ -60,11 +61,12 @@ def unfinished(last: Step[t.Any] | None) -> str | None:
 
 
 class _Session:
-    """Games played and scored so far, for one kind of game in the log."""
+    """Games played and scored so far, for one kind of game in the log
+    (within the bound of :mod:`aces.scores`)."""
 
     def __init__(self) -> None:
         self.games = 0
-        self.scores: dict[str, int] = {}
+        self.scores = Scores()
 
 
 class Narrator(Visitor[list[str]]):
@@ -151,7 +153,7 @@ class Narrator(Visitor[list[str]]):
         self.settle()
         for name, session in self._sessions.items():
             if session.games > 1:
-                self.lines.append(self._books[name].verdict(session.scores, session.games))
+                self.lines.append(self._books[name].verdict(session.scores.counts, session.games))
         waiting = unfinished(self._last)
         if waiting is not None:
             self.lines.append(self.voice.gettext(UNFINISHED).format(player=waiting))
@@ -173,8 +175,7 @@ class Narrator(Visitor[list[str]]):
         self._book = book
         self.games += 1
         session = self._sessions.setdefault(event.game, _Session())
-        for name in event.players:
-            session.scores.setdefault(name, 0)
+        session.scores.seat(event.players, self.games)
         out.extend(book.header(self.games, event))
 
     def _score(self, book: Phrasebook, event: GameOver, out: list[str]) -> None:
@@ -182,9 +183,9 @@ class Narrator(Visitor[list[str]]):
         session.games += 1
         scorer = book.score(event)
         if scorer is not None:
-            session.scores[scorer] = session.scores.get(scorer, 0) + 1
+            session.scores.add(scorer)
         if session.games > 1:
-            out.append(book.tally(session.scores, session.games))
+            out.append(book.tally(session.scores.counts, session.games))
 
     def _unscore(self, book: Phrasebook, event: GameOver) -> None:
         """Take back the score of a game whose last roll was taken back."""
@@ -192,7 +193,7 @@ class Narrator(Visitor[list[str]]):
         session.games -= 1
         scorer = book.score(event)
         if scorer is not None:
-            session.scores[scorer] -= 1
+            session.scores.add(scorer, -1)
 
 
 def tell(records: Iterable[Record], source: str, catalog: gettext.NullTranslations,

@@ -38,6 +38,7 @@ import numpy as np
 from aces.odds.outcomes import CHANCES, OUTCOMES, example
 from aces.rules import Roll, pot
 from aces.rules.opening import Opening
+from aces.rules.seats import Seats
 
 if t.TYPE_CHECKING:
     from numpy.typing import NDArray
@@ -165,7 +166,7 @@ def rules_successor(chain: Chain, index: int, dice: tuple[int, int]) -> tuple[in
         players=names,
         seats={name: seat for seat, name in enumerate(names)},
         finish=chain.finish,
-        chips=chips,
+        chips=Seats(chips),
         opening=Opening.everyone(chain.players),
         pot=chain.total - sum(chips),
         phase=phase,

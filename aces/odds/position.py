@@ -202,6 +202,24 @@ def _through_opening(opening: Opening, values: dict[int, Fraction],
     return Chances(tuple(float(p) for p in total), exact, margins)
 
 
+#: Positions whose chances a table keeps: the games of a session go through
+#: the same few again and again, and an opening's chances are a sum over
+#: every way its round can end.
+_POSITIONS: t.Final = 4096
+
+
+def _remembered(kept: dict[tuple[t.Any, ...], Chances], key: tuple[t.Any, ...],
+                work_out: t.Callable[[], Chances]) -> Chances:
+    """The chances of a position, worked out once a table (a bounded memo:
+    it starts afresh past :data:`_POSITIONS` positions)."""
+    found = kept.get(key)
+    if found is None:
+        if len(kept) >= _POSITIONS:
+            kept.clear()
+        found = kept[key] = work_out()
+    return found
+
+
 def _turned(row: NDArray[np.float64], rotation: int) -> tuple[float, ...]:
     """A row by seat counted from the roller, as seats of the table."""
     n = len(row)
@@ -227,6 +245,8 @@ class PotOdds:
         self.values = values
         self.exact = chain is not None
         self._estimates: dict[tuple[t.Any, ...], Chances] = {}
+        self._openings: dict[tuple[t.Any, ...], Chances] = {}
+        self._positions: dict[tuple[t.Any, ...], Chances] = {}
 
     @classmethod
     def of(cls, players: int, chips: int, finish: t.Any) -> PotOdds:
@@ -247,13 +267,21 @@ class PotOdds:
             return _certain(state.winner, n)
         if state.phase == "opening":
             die = {face: Fraction(1, 6) for face in FACES}
-            return _through_opening(state.opening, die, lambda seat: self._play(
-                state.chips, seat, "play", 0))
-        return self._play(state.chips, state.turn, state.phase, state.try_rolls)
+            chips = state.chips.as_tuple()
+            return _remembered(self._openings, (state.opening, chips),
+                               lambda: _through_opening(state.opening, die, lambda seat:
+                                                        self._play(chips, seat, "play", 0)))
+        return self._play(state.chips.as_tuple(), state.turn, state.phase, state.try_rolls)
 
     def _play(self, chips: tuple[int, ...], turn: int, phase: str, tries: int) -> Chances:
         if self.chain is None or self.values is None:
             return self._estimate(chips, turn, phase, tries)
+        return _remembered(self._positions, (chips, turn, phase, tries),
+                           lambda: self._look_up(chips, turn, phase, tries))
+
+    def _look_up(self, chips: tuple[int, ...], turn: int, phase: str, tries: int) -> Chances:
+        assert self.chain is not None
+        assert self.values is not None
         n = self.players
         relative = chips[turn:] + chips[:turn]
         if phase == "try":
@@ -291,6 +319,8 @@ class FiveDiceOdds:
         self.exact = chain is not None
         self._index = {held: i for i, held in enumerate(chain.states)} if chain else {}
         self._estimates: dict[tuple[t.Any, ...], Chances] = {}
+        self._openings: dict[tuple[t.Any, ...], Chances] = {}
+        self._positions: dict[tuple[t.Any, ...], Chances] = {}
 
     @classmethod
     def of(cls, players: int, dice: int, threes: bool, threes_to: t.Any) -> FiveDiceOdds:
@@ -308,13 +338,19 @@ class FiveDiceOdds:
             assert state.loser is not None
             return _certain(state.loser, n)
         if state.phase == "opening":
-            return _through_opening(state.opening, _totals(self.dice),
-                                    lambda seat: self._play(state.held, seat))
-        return self._play(state.held, state.turn)
+            held = state.held.as_tuple()
+            return _remembered(self._openings, (state.opening, held),
+                               lambda: _through_opening(state.opening, _totals(self.dice),
+                                                        lambda seat: self._play(held, seat)))
+        return self._play(state.held.as_tuple(), state.turn)
 
     def _play(self, held: tuple[int, ...], turn: int) -> Chances:
         if self.values is None:
             return self._estimate(held, turn)
+        return _remembered(self._positions, (held, turn), lambda: self._look_up(held, turn))
+
+    def _look_up(self, held: tuple[int, ...], turn: int) -> Chances:
+        assert self.values is not None
         relative = held[turn:] + held[:turn]
         return Chances(_turned(self.values[self._index[relative]], turn), True)
 

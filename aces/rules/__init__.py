@@ -9,6 +9,7 @@ narration and the odds all call these same functions.
 
 from __future__ import annotations
 
+import functools
 import re
 import typing as t
 import unicodedata
@@ -17,6 +18,7 @@ from dataclasses import dataclass
 import msgspec
 
 from aces.errors import INVISIBLE, OptionError
+from aces.rules.lookalike import first_difference, skeleton
 
 if t.TYPE_CHECKING:
     import random
@@ -154,8 +156,19 @@ def check_receivers(players: Sequence[str]) -> None:
 def check_names(players: Sequence[str], minimum: int) -> None:
     """Seats need distinct, non-empty names, and at least ``minimum`` of them.
 
+    Names are told apart as people see them (:func:`name_key`, then
+    Unicode's confusable skeleton, :mod:`aces.rules.lookalike`): two that
+    look the same are refused, naming both.
+
     :raises ~aces.errors.OptionError: naming the first seat that breaks this.
     """
+    _check_names(tuple(players), minimum)
+
+
+@functools.lru_cache(maxsize=16)
+def _check_names(players: tuple[str, ...], minimum: int) -> None:
+    """:func:`check_names`, remembered: every game of a session starts with
+    the same seats, and a log of 20,000 games checks them once."""
     if len(players) < minimum:
         raise OptionError(
             "this game needs at least {minimum} players, not {count}",
@@ -171,19 +184,41 @@ def check_names(players: Sequence[str], minimum: int) -> None:
             # break, a tab, a terminal's control code or the like, escaped.
             raise OptionError("a player's name holds a character that cannot be shown on a"
                               " line: {name!r}", name=name)
+    named: set[str] = set()
     seen: dict[str, str] = {}
     for name in players:
-        key = name_key(name)
-        if name in seen.values():
+        if name in named:
             raise OptionError("two players share the name {name}", name=name)
+        key = skeleton(name_key(name))
         if key in seen:
-            # Translators: an error. {first} and {second}: two players' names
-            # that look the same (written with different characters, or with
-            # characters that show nothing), escaped.
-            raise OptionError("{first!r} and {second!r} look the same, so people could not tell"
-                              " the players apart; give them different names",
-                              first=seen[key], second=name)
+            raise _lookalikes(seen[key], name)
+        named.add(name)
         seen[key] = name
+
+
+def _lookalikes(first: str, second: str) -> OptionError:
+    """The refusal of two names that look the same, saying where they differ
+    when they differ in characters that show (letters of two alphabets)."""
+    differ = first_difference(name_key(first), name_key(second))
+    if differ is None or name_key(first) == name_key(second):
+        # Translators: an error. {first} and {second}: two players' names
+        # that look the same (written with different characters, or with
+        # characters that show nothing), escaped.
+        return OptionError("{first!r} and {second!r} look the same, so people could not tell"
+                           " the players apart; give them different names",
+                           first=first, second=second)
+    one, other = differ
+    codes = [f"U+{ord(char):04X}" for char in differ]
+    # Translators: an error. {first} and {second}: two players' names
+    # that look the same, though written with different characters, such
+    # as Latin «Bo» and Bo in Cyrillic letters; {one} and {other}: the first
+    # characters in which they differ, each followed by its code point
+    # ({one_code}, {other_code}: like U+0042).
+    return OptionError("{first!r} and {second!r} look the same, though one has {one!r}"
+                       " ({one_code}) where the other has {other!r} ({other_code}), so people"
+                       " could not tell the players apart; give them different names",
+                       first=first, second=second, one=one, other=other,
+                       one_code=codes[0], other_code=codes[1])
 
 
 def games() -> dict[str, Game[t.Any]]:

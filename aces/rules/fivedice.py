@@ -42,6 +42,7 @@ from aces.events import (
 from aces.games import Holding
 from aces.rules import Game, OptionValue, Roll, RollRequest, check_names, evolver, on
 from aces.rules.opening import Opening, decided
+from aces.rules.seats import WIDTH, Seats
 
 if t.TYPE_CHECKING:
     import random
@@ -165,8 +166,9 @@ class FiveDiceState(msgspec.Struct, frozen=True):
     dice_each: int
     threes: bool
     threes_to: Policy
-    #: Dice held, by seat.
-    held: tuple[int, ...]
+    #: Dice held, by seat: a persistent vector, so that a die passed copies a
+    #: few entries, not the whole table (:class:`~aces.rules.seats.Seats`).
+    held: Seats
     opening: Opening
     #: Dice out of the game.
     centre: int = 0
@@ -192,8 +194,11 @@ _holding: t.Final = tuple.__new__
 
 
 def holding(state: FiveDiceState) -> Holding:
-    """Each player's dice, and the dice in the centre."""
-    return _holding(Holding, (state.players, state.held, state.centre))
+    """Each player's dice, and the dice in the centre (the dice as a plain
+    tuple at a table of up to 32 players, as :func:`aces.rules.pot.holding`)."""
+    held = state.held
+    return _holding(Holding, (state.players, held.as_tuple() if len(held) <= WIDTH else held,
+                              state.centre))
 
 
 def start(header: GameStarted) -> FiveDiceState:
@@ -208,7 +213,7 @@ def start(header: GameStarted) -> FiveDiceState:
         dice_each=dice,
         threes=bool(opts["threes"]),
         threes_to=t.cast("Policy", opts["threes_to"]),
-        held=(dice,) * len(header.players),
+        held=Seats((dice,) * len(header.players)),
         opening=Opening.everyone(len(header.players)),
     )
 
@@ -242,7 +247,7 @@ def choose(state: FiveDiceState, dice: tuple[int, ...], rng: random.Random) -> t
     >>> from aces.events import GameStarted
     >>> header = GameStarted(schema=1, game=NAME, players=("Ada", "Bo", "Cy", "Dag"),
     ...                      options={"dice": 2, "threes": True, "threes_to": "fewest"})
-    >>> state = msgspec.structs.replace(start(header), phase="play", held=(2, 2, 1, 2))
+    >>> state = msgspec.structs.replace(start(header), phase="play", held=Seats((2, 2, 1, 2)))
     >>> choose(state, (3, 3), random.Random(0))  # Cy has fewest, then Bo is first of a tie
     ('Cy', 'Bo')
     """
@@ -250,7 +255,8 @@ def choose(state: FiveDiceState, dice: tuple[int, ...], rng: random.Random) -> t
     if not (state.threes and state.phase == "play" and threes):
         return ()
     seat = state.turn
-    held = _after_fixed(state, seat, settle(dice, threes=True))
+    # Generated dice only, one roll with 3s at a time: a copy of the table is fine here.
+    held = list(_after_fixed(state, seat, settle(dice, threes=True)))
     others = [(seat + step) % len(state.players) for step in range(1, len(state.players))]
     chosen: list[str] = []
     for _ in range(threes):
@@ -265,13 +271,15 @@ def choose(state: FiveDiceState, dice: tuple[int, ...], rng: random.Random) -> t
     return tuple(chosen)
 
 
-def _after_fixed(state: FiveDiceState, seat: int, paid: Settlement) -> list[int]:
-    """Holdings once the roller's dice have left and the 2s and 5s arrived."""
-    after = list(state.held)
-    after[seat] -= paid.leaving
-    after[state.left_of(seat)] += paid.to_left
-    after[state.right_of(seat)] += paid.to_right
-    return after
+def _after_fixed(state: FiveDiceState, seat: int, paid: Settlement,
+                 given: dict[int, int] | None = None) -> Seats:
+    """Holdings once the roller's dice have left and the 2s and 5s arrived
+    (and the 3s ``given``, by seat), a few seats changed whatever the table."""
+    deltas = {seat: -paid.leaving}
+    for receiver, count in ((state.left_of(seat), paid.to_left),
+                            (state.right_of(seat), paid.to_right), *(given or {}).items()):
+        deltas[receiver] = deltas.get(receiver, 0) + count
+    return state.held.moved(deltas)
 
 
 # -- Deciding -----------------------------------------------------------------
@@ -338,9 +346,8 @@ def _decide_turn(state: FiveDiceState, roll: Roll, events: list[Event]) -> None:
     if state.centre + paid.to_centre == state.total:
         events.append(GameOver(loser=name))
         return
-    held = _after_fixed(state, seat, paid)
-    for receiver, count in given.items():
-        held[state.seats[receiver]] += count
+    held = _after_fixed(state, seat, paid,
+                        {state.seats[receiver]: count for receiver, count in given.items()})
     if paid.leaving and held[seat]:
         events.append(RollAgain(player=name))
         return
@@ -371,16 +378,15 @@ def _opening_won(state: FiveDiceState, event: OpeningWon) -> FiveDiceState:
 
 
 def _dice_to_centre(state: FiveDiceState, event: DiceToCentre) -> FiveDiceState:
-    held = list(state.held)
-    held[state.seats[event.player]] -= event.count
-    return msgspec.structs.replace(state, held=tuple(held), centre=state.centre + event.count)
+    held = state.held.moved({state.seats[event.player]: -event.count})
+    return msgspec.structs.replace(state, held=held, centre=state.centre + event.count)
 
 
 def _dice_passed(state: FiveDiceState, event: DicePassed) -> FiveDiceState:
-    held = list(state.held)
-    held[state.seats[event.player]] -= event.count
-    held[state.seats[event.to]] += event.count
-    return msgspec.structs.replace(state, held=tuple(held))
+    giver, taker = state.seats[event.player], state.seats[event.to]
+    deltas = {giver: -event.count}
+    deltas[taker] = deltas.get(taker, 0) + event.count
+    return msgspec.structs.replace(state, held=state.held.moved(deltas))
 
 
 def _roll_again(state: FiveDiceState, event: RollAgain) -> FiveDiceState:

@@ -47,6 +47,7 @@ from aces.games import Holding
 from aces.memo import OBJECT, REF, Memo, weigh
 from aces.rules import Game, OptionValue, Roll, RollRequest, check_names, evolver, on
 from aces.rules.opening import Opening, decided
+from aces.rules.seats import WIDTH, Seats
 
 if t.TYPE_CHECKING:
     from collections.abc import Mapping, Sequence
@@ -158,7 +159,9 @@ class PotState(msgspec.Struct, frozen=True):
     players: tuple[str, ...]
     seats: dict[str, int]
     finish: Finish
-    chips: tuple[int, ...]
+    #: Each seat's chips: a persistent vector, so that a chip moved copies
+    #: a few entries, not the whole table (:class:`~aces.rules.seats.Seats`).
+    chips: Seats
     opening: Opening
     pot: int = 0
     phase: Phase = "opening"
@@ -171,7 +174,7 @@ class PotState(msgspec.Struct, frozen=True):
     @property
     def in_play(self) -> int:
         """Chips outside the pot."""
-        return sum(self.chips)
+        return self.chips.total
 
     def left_of(self, seat: int) -> int:
         return (seat + 1) % len(self.players)
@@ -186,8 +189,12 @@ _holding: t.Final = tuple.__new__
 
 
 def holding(state: PotState) -> Holding:
-    """Each player's chips, and the chips in the pot."""
-    return _holding(Holding, (state.players, state.chips, state.pot))
+    """Each player's chips, and the chips in the pot: the chips as a plain
+    tuple at a table of up to 32 players (free: the vector is that tuple),
+    the vector itself at a larger one."""
+    chips = state.chips
+    return _holding(Holding, (state.players, chips.as_tuple() if len(chips) <= WIDTH else chips,
+                              state.pot))
 
 
 def start(header: GameStarted) -> PotState:
@@ -200,7 +207,7 @@ def start(header: GameStarted) -> PotState:
         players=tuple(header.players),
         seats={name: seat for seat, name in enumerate(header.players)},
         finish=t.cast("Finish", opts["finish"]),
-        chips=(chips,) * len(header.players),
+        chips=Seats((chips,) * len(header.players)),
         opening=Opening.everyone(len(header.players)),
     )
 
@@ -237,6 +244,10 @@ def _short_request(player: str, dice: int, stage: Stage) -> RollRequest:
 # -- Deciding -----------------------------------------------------------------
 
 
+#: The chips of a situation that reads none (the opening's).
+_NOBODY: t.Final = Seats(())
+
+
 class Situation(t.NamedTuple):
     """All that a decision may read of a state: the key of the memo.
 
@@ -253,7 +264,7 @@ class Situation(t.NamedTuple):
     finish: Finish = "last-chip"
     #: The seat to roll, or the holder making a try.
     turn: int = 0
-    chips: tuple[int, ...] = ()
+    chips: Seats = _NOBODY
     opening: Opening | None = None
     #: Rolls already made in the current try.
     try_rolls: int = 0
@@ -262,7 +273,7 @@ class Situation(t.NamedTuple):
     @property
     def in_play(self) -> int:
         """Chips outside the pot."""
-        return sum(self.chips)
+        return self.chips.total
 
     def left_of(self, seat: int) -> int:
         return (seat + 1) % len(self.players)
@@ -275,26 +286,38 @@ def situation(state: PotState) -> Situation:
     >>> state = start(GameStarted(schema=SCHEMA, game="pot", players=("Ada", "Bo"),
     ...                           options={}))
     >>> situation(msgspec.structs.replace(state, phase="play", pot=3))
-    Situation(players=('Ada', 'Bo'), phase='play', finish='last-chip', turn=0, chips=(2, 2), \
-opening=None, try_rolls=0, pot=0)
+    Situation(players=('Ada', 'Bo'), phase='play', finish='last-chip', turn=0, \
+chips=Seats((2, 2)), opening=None, try_rolls=0, pot=0)
     """
-    return _situation(Situation, _key(state, None)[:-1])
+    phase = state.phase
+    if phase == "opening":
+        return _situation(Situation, (state.players, phase, "last-chip", 0, _NOBODY,
+                                      state.opening, 0, 0))
+    if phase == "play":
+        return _situation(Situation, (state.players, phase, state.finish, state.turn,
+                                      state.chips, None, 0, 0))
+    return _situation(Situation, (state.players, phase, state.finish, state.turn, state.chips,
+                                  None, state.try_rolls, state.pot))
 
 
 def _key(state: PotState, roll: Roll | None) -> tuple[t.Any, ...]:
-    """The fields of the situation of ``state``, then ``roll``: the memo's key.
+    """The fields of the situation of ``state``, the chips as a plain tuple,
+    then ``roll``: the memo's key.
 
-    A plain tuple, the cheapest key there is; the rules get a
-    :class:`Situation` made of it (less the roll) only when the memo has no
+    A plain tuple, the cheapest key there is (its chips too: the memo is
+    kept for small tables, whose vector of chips is one tuple,
+    :attr:`~aces.rules.seats.Seats.flat`); the rules
+    get the :class:`Situation` of the same fields only when the memo has no
     answer, so they read nothing the key does not hold.
     """
     phase = state.phase
     if phase == "opening":
         return (state.players, phase, "last-chip", 0, (), state.opening, 0, 0, roll)
     if phase == "play":
-        return (state.players, phase, state.finish, state.turn, state.chips, None, 0, 0, roll)
-    return (state.players, phase, state.finish, state.turn, state.chips, None, state.try_rolls,
-            state.pot, roll)
+        return (state.players, phase, state.finish, state.turn, state.chips.flat, None, 0, 0,
+                roll)
+    return (state.players, phase, state.finish, state.turn, state.chips.flat, None,
+            state.try_rolls, state.pot, roll)
 
 
 _situation: t.Final = tuple.__new__
@@ -326,7 +349,7 @@ def decide(state: PotState, roll: Roll) -> tuple[Event, ...]:
     key = _key(state, roll)
     events = _DECIDED.get(key)
     if events is None:
-        events = decide_afresh(_situation(Situation, key[:-1]), roll)
+        events = decide_afresh(situation(state), roll)
         _DECIDED.keep(key, events, _weight(key, events))
     return events
 
@@ -415,15 +438,14 @@ def _decide_turn(state: Situation, dice: tuple[int, ...], events: list[Event]) -
     if paid.unpaid_aces or paid.unpaid_sixes:
         events.append(Unpaid(player=name, aces=paid.unpaid_aces, sixes=paid.unpaid_sixes))
 
-    chips = list(state.chips)
-    chips[seat] -= paid.to_pot + paid.to_left
-    chips[left] += paid.to_left
-    # Counted at C speed: a table may have thousands of seats.
-    in_play = sum(chips)
+    # A few seats changed, whatever the size of the table: the chips in
+    # play and the seats holding any are kept by the vector.
+    chips = state.chips.moved(_deltas(seat, paid.to_pot + paid.to_left, left, paid.to_left))
+    in_play = chips.total
     if (state.finish == "last-chip" and in_play == 1) or (
-        state.finish == "last-holder" and len(chips) - chips.count(0) == 1
+        state.finish == "last-holder" and chips.holders == 1
     ):
-        holder = next(s for s, held_now in enumerate(chips) if held_now)
+        holder = chips.holder()
         events.append(FinishStarted(player=state.players[holder], chips=in_play))
         events.append(TryStarted(player=state.players[holder]))
         return
@@ -479,17 +501,21 @@ def _opening_won(state: PotState, event: OpeningWon) -> PotState:
 
 
 def _chips_to_pot(state: PotState, event: ChipsToPot) -> PotState:
-    seat = state.seats[event.player]
-    chips = list(state.chips)
-    chips[seat] -= event.count
-    return msgspec.structs.replace(state, chips=tuple(chips), pot=state.pot + event.count)
+    chips = state.chips.moved({state.seats[event.player]: -event.count})
+    return msgspec.structs.replace(state, chips=chips, pot=state.pot + event.count)
 
 
 def _chips_passed(state: PotState, event: ChipsPassed) -> PotState:
-    chips = list(state.chips)
-    chips[state.seats[event.player]] -= event.count
-    chips[state.seats[event.to]] += event.count
-    return msgspec.structs.replace(state, chips=tuple(chips))
+    chips = state.chips.moved(_deltas(state.seats[event.player], event.count,
+                                      state.seats[event.to], event.count))
+    return msgspec.structs.replace(state, chips=chips)
+
+
+def _deltas(giver: int, gives: int, taker: int, takes: int) -> dict[int, int]:
+    """The change of each seat when ``giver`` loses ``gives`` and ``taker`` gets ``takes``."""
+    if giver == taker:
+        return {giver: takes - gives}
+    return {giver: -gives, taker: takes}
 
 
 def _turn_missed(state: PotState, event: TurnMissed) -> PotState:

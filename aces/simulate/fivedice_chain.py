@@ -39,6 +39,7 @@ import numpy as np
 from aces.events import GameOver, RollAgain
 from aces.rules import Roll, fivedice
 from aces.rules.opening import Opening
+from aces.rules.seats import Seats
 from aces.simulate import Exact
 
 if t.TYPE_CHECKING:
@@ -162,13 +163,13 @@ def build(players: int, dice: int, threes: bool, threes_to: fivedice.Policy) -> 
     index = {held: number for number, held in enumerate(states)}
     base = fivedice.FiveDiceState(
         players=names, seats={name: seat for seat, name in enumerate(names)},
-        dice_each=dice, threes=threes, threes_to=threes_to, held=states[0],
+        dice_each=dice, threes=threes, threes_to=threes_to, held=Seats(states[0]),
         opening=Opening.everyone(players), phase="play")
     kinds, chances = _KINDS[threes], _CHANCES[threes]
     unused = random.Random(0)  # fewest and most choose without chance
     branches: list[list[Branch]] = []
     for held in states:
-        state = msgspec.structs.replace(base, held=held, centre=players * dice - sum(held))
+        state = msgspec.structs.replace(base, held=Seats(held), centre=players * dice - sum(held))
         out: list[Branch] = []
         for counts in _compositions(held[0], len(kinds)):
             roll = tuple(face for face, count in zip(kinds, counts, strict=True)
@@ -204,7 +205,8 @@ def _branch(state: fivedice.FiveDiceState, roll: Roll, chance: Fraction,
     for event in events:
         state = fivedice.evolve(state, event)
     turn = state.turn
-    return Branch(chance, index[state.held[turn:] + state.held[:turn]], turn, ends_turn)
+    held = state.held.as_tuple()
+    return Branch(chance, index[held[turn:] + held[:turn]], turn, ends_turn)
 
 
 def solve(chain: Chain) -> Exact:

@@ -14,8 +14,12 @@ Writes a session of 20,000 games of Aces in the Pot for four players
   times smaller and for the whole log: streaming keeps it flat;
 * the start-up time of ``aces --help``.
 
-Run it with ``python tests/benchmarks/logs.py [GAMES]``. It is a script,
-not a test: shared machines are too noisy for timed assertions.
+Run it with ``python tests/benchmarks/logs.py [GAMES] [--before DIR]``.
+``--before DIR`` also runs ``aces verify``, ``aces replay`` and ``aces
+walkthrough`` on the same log as processes, from this checkout and from
+another (an older commit, say), and reports their CPU time side by side,
+as rates beside the baseline. It is a script, not a test: shared
+machines are too noisy for timed assertions.
 """
 
 from __future__ import annotations
@@ -136,8 +140,47 @@ def peak_memory_kib(command: list[str]) -> int:
     return int(result.stdout)
 
 
+def cpu_seconds(command: list[str], pythonpath: str | None) -> float:
+    """The CPU time (user and system) of a child process: steadier than the
+    wall clock on a machine others share."""
+    probe = (
+        "import resource, subprocess, sys;"
+        "subprocess.run(sys.argv[1:], check=True, stdout=subprocess.DEVNULL);"
+        "used = resource.getrusage(resource.RUSAGE_CHILDREN);"
+        "print(used.ru_utime + used.ru_stime)"
+    )
+    env = dict(os.environ)
+    if pythonpath is not None:
+        env["PYTHONPATH"] = pythonpath
+    # Away from any checkout, so that "python -m aces" finds the one asked for.
+    result = subprocess.run([sys.executable, "-c", probe, *command], check=True,
+                            capture_output=True, text=True, env=env,
+                            cwd=tempfile.gettempdir())
+    return float(result.stdout)
+
+
+def side_by_side(path: Path, events: int, baseline: float, before: str, runs: int = 3) -> None:
+    """Each command's rate now and from the checkout ``before``, the best of ``runs``."""
+    aces = [sys.executable, "-m", "aces"]
+    print(f"\nthe commands as processes, CPU time, best of {runs}: now, and before ({before})")
+    for command in (["verify"], ["replay", "--lang", "en"], ["walkthrough", "--lang", "en"]):
+        now = min(cpu_seconds([*aces, command[0], str(path), *command[1:]], None)
+                  for _ in range(runs))
+        then = min(cpu_seconds([*aces, command[0], str(path), *command[1:]], before)
+                   for _ in range(runs))
+        rate(f"{command[0]} now", events, now, baseline)
+        rate(f"{command[0]} before", events, then, baseline)
+        print(f"{'':<40} now / before: {then / now:.2f} x the speed")
+
+
 def main() -> None:
-    games = int(sys.argv[1]) if len(sys.argv) > 1 else 20_000
+    args = sys.argv[1:]
+    before = None
+    if "--before" in args:
+        at = args.index("--before")
+        before = args[at + 1]
+        del args[at:at + 2]
+    games = int(args[0]) if args else 20_000
     aces = [sys.executable, "-m", "aces"]
     with tempfile.TemporaryDirectory() as folder:
         big = Path(folder) / "session.jsonl"
@@ -161,6 +204,9 @@ def main() -> None:
         print(f"\ntargets: verify {TARGET_VERIFY:,}/s "
               f"({'met' if verify >= TARGET_VERIFY else 'NOT met'}), "
               f"replay {TARGET_REPLAY:,}/s ({'met' if replay >= TARGET_REPLAY else 'NOT met'})")
+
+        if before is not None:
+            side_by_side(big, events, baseline, before)
 
         low = peak_memory_kib([*aces, "verify", str(small)])
         high = peak_memory_kib([*aces, "verify", str(big)])

@@ -255,7 +255,7 @@ def test_a_dice_file_saved_with_a_byte_order_mark_plays(tmp_path: Path) -> None:
 ])
 def test_a_game_whose_log_lines_could_not_be_read_back_is_refused(args: list[str]) -> None:
     result = run(*args, "--seed", "1")
-    assert "could be longer than the 65536 bytes a log line may hold" in one_line_error(result)
+    assert "could be longer than the 65,536 bytes a log line may hold" in one_line_error(result)
     assert result.stdout_bytes == b""
 
 

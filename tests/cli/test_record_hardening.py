@@ -8,8 +8,10 @@ in the file at the log's path, and every roll before a failure is saved.
 from __future__ import annotations
 
 import errno
+import importlib
 import os
 import shutil
+import signal
 import subprocess
 import sys
 import time
@@ -130,6 +132,58 @@ def test_a_log_deleted_while_recording_is_not_recreated_and_its_rolls_are_rescue
     assert b"Every roll typed is saved" not in result.stderr
 
 
+def test_a_second_recorder_is_refused_on_a_log_saved_over_by_rename(tmp_path: Path) -> None:
+    # The first recorder holds the file it opened; an editor saves a new
+    # file over its name. The name stays taken: a second recorder is
+    # refused in one line naming the log, and the first, at its next roll,
+    # stops without writing blind.
+    saved = tmp_path / "editor-copy.jsonl"
+    second: list[subprocess.CompletedProcess[bytes]] = []
+
+    def save_by_rename_and_record_again(log: Path) -> None:
+        shutil.copyfile(log, saved)
+        saved.replace(log)
+        second.append(subprocess.run([aces(), "record", str(log)], input=b"1 6\n",
+                                     capture_output=True, check=False,
+                                     env={**os.environ, "LANG": "C", "LANGUAGE": "",
+                                          "LC_ALL": ""}))
+
+    first, log = recording_until_swapped(tmp_path, save_by_rename_and_record_again)
+    [refused] = second
+    assert refused.returncode == 2
+    assert refused.stderr.decode() == (f"aces: {log} is being recorded by another aces record;"
+                                       " only one may write to a log at a time\n")
+    assert first.returncode == 1
+    assert "was removed or replaced by another program" in first.stderr.decode()
+    assert rolls_in(log) == 3
+    # Nothing is left behind: the next recorder takes the name at once.
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["e1.jsonl", "e1.jsonl.rescued-1"]
+
+
+def test_a_recorder_that_locks_a_name_lock_just_removed_takes_the_name_again(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # Between opening the lock beside the log and locking it, the recorder
+    # that held it finished and removed it: the lock taken is on nothing.
+    module = importlib.import_module("aces.cli.record")
+    exclusive = module._exclusive
+    locked: list[int] = []
+
+    def late(path: str, fd: int) -> None:
+        lock = Path(path).with_name(f".{Path(path).name}.lock")
+        if not locked and lock.exists():
+            lock.unlink()
+        locked.append(fd)
+        exclusive(path, fd)
+
+    monkeypatch.setattr(module, "_exclusive", late)
+    log = tmp_path / "e1.jsonl"
+    result = run("record", str(log), *TABLE, stdin=typed(E1))
+    assert result.exit_code == 0, result.output
+    # The name lock twice (the first on a file removed), then the log's own.
+    assert len(locked) == 3
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["e1.jsonl"]
+
+
 # -- Standard input, read by lines -------------------------------------------------------
 
 
@@ -150,7 +204,7 @@ def test_a_line_longer_than_a_log_line_stops_a_script_and_keeps_every_roll(
     log = tmp_path / "e1.jsonl"
     result = run("record", str(log), *TABLE,
                  stdin=typed(E1[:3]) + "1 6 " + "#" * 70_000 + "\n" + typed(E1[3:]))
-    assert one_line(result) == ("<stdin>, line 4: the line is longer than 65536 bytes, the most"
+    assert one_line(result) == ("<stdin>, line 4: the line is longer than 65,536 bytes, the most"
                                 " a line of rolls may be")
     assert rolls_in(log) == 3
 
@@ -159,7 +213,7 @@ def test_a_dice_file_line_longer_than_a_log_line_is_refused(tmp_path: Path) -> N
     dice = tmp_path / "long.dice"
     dice.write_bytes(b"2\n3\n5\n" + b"1 6 #" + b"x" * 20_000_000 + b"\n")
     result = run("play", *TABLE, "--dice-file", str(dice))
-    assert one_line(result) == (f"{dice}, line 4: the line is longer than 65536 bytes, the most"
+    assert one_line(result) == (f"{dice}, line 4: the line is longer than 65,536 bytes, the most"
                                 " a line of rolls may be")
 
 
@@ -239,22 +293,48 @@ def test_ctrl_c_while_resuming_is_a_stop_like_any_other(
     assert log.read_bytes() == before
 
 
-def test_ctrl_c_while_the_command_line_loads_ends_quietly(
-        monkeypatch: pytest.MonkeyPatch) -> None:
-    import types
+#: A stand-in for a module the command loads as it starts: it says it is
+#: being imported, then waits for Ctrl-C, so the interrupt comes at a known
+#: moment of start-up, without timing.
+LOADING: t.Final = """
+import os, signal
+os.write(1, b"loading\\n")
+signal.pause()
+"""
 
-    from aces import _entry
 
-    loading = types.ModuleType("aces.cli")
+def interrupted_while_loading(tmp_path: Path, module: str, *args: str) -> tuple[int, bytes]:
+    """Run the installed command with ``module`` replaced by a stand-in that
+    waits for Ctrl-C, send it a real SIGINT there; its status and stderr."""
+    stub = tmp_path / "stub" / module
+    stub.parent.mkdir(parents=True)
+    stub.write_text(LOADING, encoding="utf-8")
+    env = {**os.environ, "PYTHONPATH": str(tmp_path / "stub"), "LANG": "C", "LANGUAGE": ""}
+    process = subprocess.Popen([aces(), *args], stdin=subprocess.DEVNULL,
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env)
+    assert process.stdout is not None
+    assert process.stdout.readline() == b"loading\n"
+    process.send_signal(signal.SIGINT)
+    out, err = process.communicate(timeout=30)
+    assert out == b""
+    return process.returncode, err
 
-    def interrupted() -> None:
-        raise KeyboardInterrupt
 
-    loading.main = interrupted  # type: ignore[attr-defined]
-    monkeypatch.setitem(sys.modules, "aces.cli", loading)
-    with pytest.raises(SystemExit) as stop:
-        _entry.main()
-    assert stop.value.code == 130
+@pytest.mark.parametrize("module", ["aces/__init__.py", "click/__init__.py"])
+def test_ctrl_c_while_the_command_starts_ends_as_anywhere_else(
+        tmp_path: Path, module: str) -> None:
+    # Interrupted while it imports the package itself (before any of the
+    # package's code has run), or the command line it loads.
+    assert interrupted_while_loading(tmp_path, module, "--help") == (130, b"\n")
+
+
+def test_ctrl_c_while_a_command_runs_ends_with_the_same_line(tmp_path: Path) -> None:
+    # aces verify interrupted as it loads the log reader's codec, once the
+    # command line has started it: the same line and status as at start-up.
+    log = tmp_path / "e1.jsonl"
+    log.write_bytes(played(tmp_path, E1))
+    assert interrupted_while_loading(tmp_path, "msgspec/__init__.py",
+                                     "verify", str(log)) == (130, b"\n")
 
 
 def test_running_out_of_memory_anywhere_is_one_line(

@@ -22,6 +22,7 @@ from aces.narrate import Narrator, tell
 from aces.narrate.fivedice import FiveDicePhrasebook
 from aces.narrate.voice import Voice
 from aces.rules import fivedice
+from aces.rules.seats import Seats
 from aces.walk import Step, drive, walk
 
 if t.TYPE_CHECKING:
@@ -362,9 +363,11 @@ def test_the_same_event_in_another_setting_is_told_afresh() -> None:
     header = engine.header(fivedice.GAME, ("Ada", "Bo", "Cy"), {"dice": 3})
     state = msgspec.structs.replace(fivedice.start(header), phase="play")
     again = RollAgain(player="Ada")
-    assert book.say(Step(1, again, msgspec.structs.replace(state, held=(2, 3, 3)), GAME)) == \
+    two = msgspec.structs.replace(state, held=Seats((2, 3, 3)))
+    assert book.say(Step(1, again, two, GAME)) == \
         ("Ada rolls again with 2 dice.",)
-    assert book.say(Step(2, again, msgspec.structs.replace(state, held=(1, 3, 3)), GAME)) == \
+    one = msgspec.structs.replace(state, held=Seats((1, 3, 3)))
+    assert book.say(Step(2, again, one, GAME)) == \
         ("Ada rolls again with 1 die.",)
     over = GameOver(loser="Ada")
     assert book.say(Step(3, over, state, GAME)) == (

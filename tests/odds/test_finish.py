@@ -13,6 +13,7 @@ from aces.odds.finish import finish_by_seat, try_success
 from aces.odds.outcomes import ROLLS
 from aces.odds.solve import state_values
 from aces.rules import Roll, pot
+from aces.rules.seats import Seats
 
 
 def test_a_try_succeeds_with_three_rolls_without_a_six() -> None:
@@ -42,7 +43,7 @@ def _finish_by_rules(players: int, depth: int) -> list[float]:
     names = tuple(f"P{seat}" for seat in range(players))
     header = GameStarted(schema=SCHEMA, game="pot", players=names, options=pot.options({}))
     chips = (1,) + (0,) * (players - 1)
-    start = msgspec.structs.replace(pot.start(header), phase="try", turn=0, chips=chips,
+    start = msgspec.structs.replace(pot.start(header), phase="try", turn=0, chips=Seats(chips),
                                     pot=2 * players - 1)
     def key(state: pot.PotState) -> tuple[int, int, str]:
         return state.turn, state.try_rolls, state.phase

@@ -14,6 +14,7 @@ from aces.odds import exact
 from aces.odds.outcomes import ROLLS
 from aces.odds.position import FiveDiceOdds, PotOdds, odds_for
 from aces.rules import Roll, fivedice, game_named, pot
+from aces.rules.seats import Seats
 from aces.simulate.fivedice import FiveDiceSimulation
 
 NAMES = ("Ada", "Bo", "Cy", "Dag", "Eli")
@@ -39,7 +40,7 @@ def _reachable(game: str, header: GameStarted, depth: int) -> list[t.Any]:
     for _ in range(depth):
         nxt = []
         for state in frontier:
-            key = msgspec.json.encode(state)
+            key = msgspec.json.encode(state, enc_hook=Seats.as_tuple)
             if key in seen or rules.next_roll(state) is None:
                 continue
             seen[key] = state
@@ -77,11 +78,11 @@ def test_pot_chances_are_the_rules_one_roll_ahead(finish: pot.Finish) -> None:
 def test_pot_chances_in_a_try_follow_the_rules() -> None:
     header = _header("pot", 3, chips=1)
     odds = odds_for(header)
-    state = msgspec.structs.replace(pot.start(header), phase="try", turn=1, chips=(0, 1, 0),
+    state = msgspec.structs.replace(pot.start(header), phase="try", turn=1, chips=Seats((0, 1, 0)),
                                     pot=2, try_rolls=2)
     now = odds.chances(state).by_seat
     # The last roll of a try: no six (25 in 36) wins, a six hands the chip to Cy.
-    cy = odds.chances(msgspec.structs.replace(state, turn=2, chips=(0, 0, 1), try_rolls=0))
+    cy = odds.chances(msgspec.structs.replace(state, turn=2, chips=Seats((0, 0, 1)), try_rolls=0))
     assert now[1] == pytest.approx(25 / 36 + 11 / 36 * cy.by_seat[1])
     assert now[2] == pytest.approx(11 / 36 * cy.by_seat[2])
 
@@ -139,8 +140,8 @@ def test_an_estimate_holds_the_exact_answer_within_its_margin() -> None:
     header = _header("pot", 4)
     solved = odds_for(header)
     guessed = PotOdds(4, 2, "last-chip", None, None)
-    state = msgspec.structs.replace(pot.start(header), phase="play", turn=3, chips=(3, 0, 1, 2),
-                                    pot=2)
+    state = msgspec.structs.replace(pot.start(header), phase="play", turn=3,
+                                    chips=Seats((3, 0, 1, 2)), pot=2)
     truth = solved.chances(state)
     estimate = guessed.chances(state)
     assert not estimate.exact
@@ -154,8 +155,8 @@ def test_fivedice_estimate_holds_the_exact_answer() -> None:
     solved = odds_for(header)
     assert solved.exact
     guessed = FiveDiceOdds(3, 2, False, "random", None, None)
-    state = msgspec.structs.replace(fivedice.start(header), phase="play", turn=2, held=(3, 0, 2),
-                                    centre=1)
+    state = msgspec.structs.replace(fivedice.start(header), phase="play", turn=2,
+                                    held=Seats((3, 0, 2)), centre=1)
     truth, estimate = solved.chances(state), guessed.chances(state)
     assert not estimate.exact
     for seat in range(3):

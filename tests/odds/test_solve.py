@@ -40,7 +40,7 @@ def _brute_force(players: int, chips: int, finish: pot.Finish, depth: int,
                          options=pot.options({"finish": finish, "chips": chips}))
     start = msgspec.structs.replace(pot.start(header), phase="play", turn=0)
     def key(state: pot.PotState) -> tuple[tuple[int, ...], str, int, int]:
-        return state.chips, state.phase, state.turn, state.try_rolls
+        return state.chips.as_tuple(), state.phase, state.turn, state.try_rolls
 
     alive = {key(start): (start, 1.0)}
     won = [0.0] * players

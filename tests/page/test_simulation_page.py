@@ -51,7 +51,7 @@ def test_the_page_carries_the_chain_of_the_rules(tmp_path: Path) -> None:
 
 def test_games_too_large_for_a_page_and_other_games_are_refused(tmp_path: Path) -> None:
     page = tmp_path / "sim.html"
-    assert "2500" in one_line_error(run("simulate", "--players", "9", "--html", str(page)))
+    assert "2,500" in one_line_error(run("simulate", "--players", "9", "--html", str(page)))
     error = one_line_error(run("simulate", "--players", "4", "--game", "five-dice", "--html",
                                str(page), "--lang", "nb"))
     assert "Ess i potten" in error

@@ -31,6 +31,7 @@ from aces.events import (
 )
 from aces.log import Record
 from aces.rules import Roll, RollRequest, fivedice, game_named, games
+from aces.rules.seats import Seats
 from aces.walk import walk
 
 if t.TYPE_CHECKING:
@@ -418,7 +419,7 @@ def test_ruling_5_a_dice_file_with_a_bad_receiver_is_refused_at_its_line() -> No
 
 def chooser(policy: str, holdings: tuple[int, ...], turn_of: int = 0) -> FiveDiceState:
     state = fold([started(FOUR, threes=True, threes_to=policy)])
-    return msgspec.structs.replace(state, phase="play", held=holdings, turn=turn_of)
+    return msgspec.structs.replace(state, phase="play", held=Seats(holdings), turn=turn_of)
 
 
 def test_choose_counts_holdings_after_the_2s_and_5s_have_moved() -> None:

@@ -16,6 +16,7 @@ from aces.dice import RandomDice
 from aces.events import GameOver, OpeningWon, RollAgain, Rolled
 from aces.rules import Roll, fivedice, game_named
 from aces.rules.opening import Opening
+from aces.rules.seats import Seats
 from aces.simulate import simulation
 from aces.simulate.batch import results, tally
 from aces.simulate.fivedice import (
@@ -283,7 +284,7 @@ def test_the_shortest_games_are_counted_exactly() -> None:
     # the rules one face at a time, against the chain's chance of a game of three.
     state = fivedice.FiveDiceState(
         players=("A", "B", "C"), seats={"A": 0, "B": 1, "C": 2}, dice_each=1, threes=False,
-        threes_to="random", held=(1, 1, 1), opening=Opening.everyone(3), phase="play")
+        threes_to="random", held=Seats((1, 1, 1)), opening=Opening.everyone(3), phase="play")
 
     def ended(state: fivedice.FiveDiceState, rolls: int) -> Fraction:
         if rolls == 0:
