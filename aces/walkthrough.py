@@ -53,7 +53,13 @@ from aces.events import (
 )
 from aces.games import registration
 from aces.narrate import Narrator
-from aces.narrate.chances import ChanceTeller, TurningPoints, measure_of, say_turning_point
+from aces.narrate.chances import (
+    ChanceTeller,
+    Moment,
+    TurningPoints,
+    measure_of,
+    say_turning_point,
+)
 from aces.narrate.phrasebook import LARGE_TABLE, changed_seats
 from aces.narrate.voice import Voice
 from aces.rules import fivedice, pot
@@ -76,6 +82,12 @@ __all__ = ["FORMATS", "RULES", "TURNING_POINTS", "Aside", "Corrected", "Part", "
 
 #: The key of the aside that names a game's turning points.
 TURNING_POINTS: t.Final = "turning-points"
+#: Settled rolls whose chances are worked out together (estimates share a
+#: simulation), so that what waits stays bounded however long the game.
+CHANCES_CHUNK: t.Final = 256
+#: The most rolls of one log whose chances a walkthrough estimates, a few
+#: seconds of simulation; the games after them are told without turning points.
+MOST_ESTIMATED: t.Final = 2_000
 
 #: The output formats of ``aces walkthrough``.
 FORMATS: t.Final = ("markdown", "rst", "text")
@@ -383,8 +395,17 @@ class Walkthrough(Visitor[list[Part]]):
         #: Asides of the roll being settled, told once it is.
         self._pending: list[Aside] = []
         #: Each player's chance after every roll of the game, for its turning points.
-        self._teller = ChanceTeller(exact_only=True)
+        self._teller = ChanceTeller()
         self._turns: TurningPoints | None = None
+        #: Settled rolls (number, roll, state after it; roll ``None`` for the
+        #: game's start) whose chances are still to be worked out.
+        self._unsettled: list[tuple[int, Rolled | None, t.Any]] = []
+        #: Rolls of the log whose chances were estimated, against :data:`MOST_ESTIMATED`.
+        self._estimated = 0
+        #: The game's chances are followed (not a game past the estimates' budget).
+        self._following = False
+        self._past_budget = False
+        self._budget_said = False
 
     def visit(self, step: Step[t.Any]) -> None:
         """Tell one step; its asides wait until the roll that caused them is settled."""
@@ -422,38 +443,82 @@ class Walkthrough(Visitor[list[Part]]):
             self._explain(rule, step.state)
 
     def _follow(self, step: Step[t.Any]) -> None:
-        """Each player's chance once a roll is settled, where it is exact."""
+        """Each player's chance once a roll is settled, for the turning points."""
         teller = self._teller
         if teller.due(step):
-            moment = teller.moment()
-            if moment is not None and self._turns is not None:
-                self._turns.add(moment)
+            self._queue(teller.settled())
         teller.take(step)
         if type(step.event) is GameStarted:
-            self._turns = TurningPoints(teller.start()) if teller.odds is not None else None
+            self._turns = None
+            self._unsettled = []
+            odds = teller.odds
+            self._following = odds is not None and (
+                odds.exact or self._estimated < MOST_ESTIMATED)
+            self._past_budget = odds is not None and not self._following
+            if self._following:
+                self._unsettled.append((0, None, teller.start_state()))
+
+    def _queue(self, settled: tuple[int, Rolled, t.Any] | None) -> None:
+        if settled is None or not self._following:
+            return
+        self._unsettled.append(settled)
+        if len(self._unsettled) >= CHANCES_CHUNK:
+            self._chances()
+
+    def _chances(self) -> None:
+        """The chances of the rolls waiting, worked out together, fed to the
+        turning points; a game that passes the estimates' budget has none."""
+        odds, pending, self._unsettled = self._teller.odds, self._unsettled, []
+        if odds is None or not pending or not self._following:
+            return
+        if not odds.exact:
+            self._estimated += len(pending)
+            if self._estimated > MOST_ESTIMATED:
+                self._following, self._past_budget, self._turns = False, True, None
+                return
+        for (number, roll, _), chances in zip(
+                pending, odds.chances_of([state for _, _, state in pending]), strict=True):
+            if roll is None:
+                self._turns = TurningPoints(chances)
+            elif self._turns is not None:
+                self._turns.add(Moment(number, roll, chances))
 
     def _turning_points(self) -> None:
         """The rolls that moved a chance most, once the game is over.
 
-        Only where the chances are exact: an estimate's margin would be
-        taken for a move.
+        Where the chances are estimated, each is said with its margin; past
+        :data:`MOST_ESTIMATED` rolls of estimates in a log, the walkthrough
+        says once that the turning points are left out from here on.
         """
-        teller, turns = self._teller, self._turns
-        last = teller.moment(over=True)
-        if turns is None or teller.header is None:
+        teller = self._teller
+        self._queue(teller.settled(over=True))
+        self._chances()
+        turns, header = self._turns, teller.header
+        self._turns, self._following = None, False
+        # Translators: the label of the aside of "aces walkthrough" that
+        # names the rolls that moved a player's chance most.
+        label = self.voice.gettext("Turning points")
+        if self._past_budget:
+            self._past_budget = False
+            if not self._budget_said:
+                self._budget_said = True
+                # Translators: in "aces walkthrough", once, at the first game
+                # past the limit. {count}: the most rolls whose chances a
+                # walkthrough estimates by simulation, in a log.
+                said = self.voice.gettext(
+                    "From this game on, no turning points: the chances of a game this large"
+                    " are estimated by simulation, which a walkthrough does for at most"
+                    " {count} rolls of a log.").format(count=self.voice.number(MOST_ESTIMATED))
+                self._pending.append(Aside(TURNING_POINTS, label, said))
             return
-        if last is not None:
-            turns.add(last)
-        header = teller.header
-        said = [say_turning_point(self.voice, header.players, turn.moment, turn.seat,
-                                  turn.before, turn.after, measure_of(header.game))
-                for turn in turns.points()]
-        if said:
-            # Translators: the label of the aside of "aces walkthrough" that
-            # names the rolls that moved a player's chance most.
-            label = self.voice.gettext("Turning points")
-            self._pending.append(Aside(TURNING_POINTS, label, " ".join(said)))
-        self._turns = None
+        if turns is None or header is None:
+            return
+        said_points = [say_turning_point(self.voice, header.players, turn.moment, turn.seat,
+                                         turn.before, turn.after, measure_of(header.game),
+                                         turn.margin)
+                       for turn in turns.points()]
+        if said_points:
+            self._pending.append(Aside(TURNING_POINTS, label, " ".join(said_points)))
 
     def end(self) -> None:
         """The log is read: asides and standings still due, then the verdict."""

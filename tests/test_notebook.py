@@ -99,8 +99,8 @@ def test_a_game_of_a_session_is_told_as_that_game_of_the_session() -> None:
     assert "Aces in the Pot, game 3: " in last
     # Only the last game closes the session with its verdict.
     assert "Pots won after 2 games: " in second
-    assert "the most pots" not in second.split('id="rolls"')[1]
-    assert "the most pots" in last.split('id="rolls"')[1]
+    assert "the most pots" not in second.split('class="rolls"')[1]
+    assert "the most pots" in last.split('class="rolls"')[1]
 
 
 def test_a_game_too_long_for_a_notebook_leaves_its_page_out(
@@ -130,7 +130,7 @@ def test_the_page_runs_in_its_frame_in_a_real_browser(browser: Browser, tmp_path
     assert page.inner_text("#position").startswith("Kast 2 av ")
     assert page.url == "about:srcdoc#roll=2&lang=nb"
     # A link of the page goes to that roll, inside the frame.
-    page.click('#rolls a[href="#roll=5"]')
+    page.click('.rolls a[href="#roll=5"]')
     deadline = time.monotonic() + 5
     # (The page's policy forbids the evaluated predicates of Playwright's own waiting.)
     while not page.inner_text("#position").startswith("Kast 5 av "):

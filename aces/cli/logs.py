@@ -62,10 +62,11 @@ def verify(log: str, lang: str | None) -> None:
               help="After each roll, each player's chance from then on: to win the pot, or"
                    " in the five-dice game to lose.")
 @click.option("--html", "page", metavar="FILE", default=None,
-              help="Write the game as one offline web page instead: the table, the narration"
-                   " in every language, each player's chance at every roll.")
+              help="Write the games as one offline web page instead: the table, the narration"
+                   " in every language, each player's chance at every roll; a log of several"
+                   " games offers them to pick from.")
 @click.option("--game", "number", type=click.IntRange(min=1), default=None, metavar="N",
-              help="With --html: which game of a log of several to write (from 1).")
+              help="With --html: write only this game of the log (from 1).")
 def replay(log: str, lang: str | None, stepwise: bool, odds: bool, page: str | None,
            number: int | None) -> None:
     """Narrate the games of a log, event by event.
@@ -128,7 +129,8 @@ def replay(log: str, lang: str | None, stepwise: bool, odds: bool, page: str | N
 
 def _page(log: str, lang: str | None, page: str | None, number: int | None,
           stepwise: bool) -> None:
-    """``aces replay --html``: the page of one game, written whole or not at all."""
+    """``aces replay --html``: the page of a log (or of one of its games), written
+    whole or not at all."""
     from aces.log import read
     from aces.page.html import render, write_atomically
     from aces.page.replay import PageCollector

@@ -55,7 +55,7 @@ QUICK_EXACT_STATES: t.Final = 100_000
 @click.option("--json", "as_json", is_flag=True, help="Write the results as JSON.")
 @click.option("--html", "page", metavar="FILE", default=None,
               help="Write instead an offline web page where a class runs the simulation in"
-                   " the browser, beside the exact values (Aces in the Pot).")
+                   " the browser, beside the exact values.")
 @lang_option
 def simulate(players: int, games: int, seed: int | None, game_name: str,
              with_exact: bool | None, as_json: bool, page: str | None,
@@ -317,18 +317,24 @@ def _page(page: str, players: int, game_name: str, given: Given, lang: str | Non
     from aces.errors import AcesError, os_reason
     from aces.odds import check_players
     from aces.page.html import render_simulation, write_atomically
-    from aces.page.simulation import collect
+    from aces.page.simulation import collect, collect_fivedice
     from aces.rules import game_named
 
     with reported(lang):
         chosen, _ = translations(lang)
-        if game_name != "pot":
-            # Translators: an error of "aces simulate --html"; keep the option.
-            raise OptionError("the simulation page is for Aces in the Pot: leave out --game")
-        check_players(players)
-        options = header_options(game_named("pot"), given)
-        data = collect(players, t.cast("int", options.get("chips", 2)),
-                       t.cast("t.Any", options.get("finish", "last-chip")), chosen)
+        game = game_named(game_name)
+        options = game.options(header_options(game, given))
+        if game_name == "five-dice":
+            from aces.simulate.fivedice import FiveDiceSimulation
+
+            FiveDiceSimulation.create(players, options)  # the players the game takes
+            data = collect_fivedice(players, t.cast("int", options["dice"]),
+                                    bool(options["threes"]),
+                                    t.cast("t.Any", options["threes_to"]), chosen)
+        else:
+            check_players(players)
+            data = collect(players, t.cast("int", options.get("chips", 2)),
+                           t.cast("t.Any", options.get("finish", "last-chip")), chosen)
         try:
             write_atomically(page, render_simulation(data))
         except OSError as exc:

@@ -110,9 +110,7 @@ class ChanceTeller:
     One solve serves every game of a table (:func:`aces.odds.position.odds_for`).
     """
 
-    def __init__(self, *, exact_only: bool = False) -> None:
-        #: Say nothing of a game whose chances would only be estimated.
-        self.exact_only = exact_only
+    def __init__(self) -> None:
         self.odds: PositionOdds | None = None
         self.header: GameStarted | None = None
         self._game: t.Any = None
@@ -132,8 +130,6 @@ class ChanceTeller:
 
             self.header = event
             self.odds = odds_of(event)
-            if self.exact_only and self.odds is not None and not self.odds.exact:
-                self.odds = None
             self._game = step.game
             self._number = 0
             self._roll = None
@@ -146,12 +142,26 @@ class ChanceTeller:
     def moment(self, *, over: bool = False) -> Moment | None:
         """The roll just settled and the chances after it, once; ``None`` when
         there is none, or when the game is over (unless ``over``)."""
+        settled = self.settled(over=over)
+        if settled is None or self.odds is None:
+            return None
+        number, roll, state = settled
+        return Moment(number, roll, self.odds.chances(state))
+
+    def settled(self, *, over: bool = False) -> tuple[int, Rolled, t.Any] | None:
+        """The roll just settled, once: its number, the roll and the state after
+        it, for a caller that works out the chances of many rolls together."""
         roll, self._roll = self._roll, None
         if roll is None or self.odds is None:
             return None
         if not over and self._game.next_roll(self._state) is None:
             return None
-        return Moment(self._number, roll, self.odds.chances(self._state))
+        return self._number, roll, self._state
+
+    def start_state(self) -> t.Any:
+        """The state before the first roll of the game."""
+        assert self.header is not None
+        return self._game.start(self.header)
 
     def start(self) -> Chances:
         """The chances before the first roll of the game."""
@@ -169,12 +179,31 @@ class ChanceTeller:
 
 
 def say_turning_point(voice: Voice, players: t.Sequence[str], moment: Moment, seat: int,
-                      was: float, now: float, measure: Measure) -> str:
-    """One turning point of a game: the roll, and whose chance it moved how."""
+                      was: float, now: float, measure: Measure,
+                      margin: float | None = None) -> str:
+    """One turning point of a game: the roll, and whose chance it moved how;
+    with ``margin``, the wider 95 % margin, where either chance is an estimate."""
     v = voice
     values = {"number": v.number(moment.number), "player": moment.roll.player,
               "dice": v.dice(moment.roll.dice), "mover": players[seat],
-              "before": percent(v, was), "after": percent(v, now)}
+              "before": percent(v, was), "after": percent(v, now),
+              "margin": percent(v, margin or 0.0)}
+    if margin is not None:
+        if measure == "win":
+            # Translators: a turning point in "aces walkthrough" of a game too
+            # large to solve, its chances estimated by simulation. {number}:
+            # the roll's number in the game; {player} rolled {dice}; {mover}:
+            # the player whose chance moved; {before}, {after}: percentages;
+            # {margin}: the 95 % margin of each, in points.
+            return v.gettext("Roll {number}, {player}'s {dice}: {mover}'s chance to win the pot"
+                             " went from {before} to {after} (estimated by simulation, to within"
+                             " ± {margin}).").format(**values)
+        # Translators: as above, in the five-dice game, where one player loses.
+        # {number}: the roll; {player} rolled {dice}; {mover}: whose chance to
+        # lose moved; {before}, {after}: percentages; {margin}: the 95 % margin.
+        return v.gettext("Roll {number}, {player}'s {dice}: {mover}'s chance to lose went from"
+                         " {before} to {after} (estimated by simulation, to within"
+                         " ± {margin}).").format(**values)
     if measure == "win":
         # Translators: a turning point in "aces walkthrough". {number}: the
         # roll's number in the game; {player} rolled {dice}; {mover}: the
@@ -221,13 +250,17 @@ class Turn(t.NamedTuple):
     seat: int
     before: float
     after: float
+    #: The wider margin of the two, where either is an estimate; else ``None``.
+    margin: float | None = None
 
 
 class TurningPoints:
     """The ``count`` rolls of a game that moved one player's chance most.
 
     Fed one settled roll at a time, it keeps only the biggest moves so far,
-    so a game of any length costs the same memory.
+    so a game of any length costs the same memory. Where the chances are
+    estimates, a move no larger than the two margins together could be
+    chance alone, and is no turning point.
     """
 
     def __init__(self, start: Chances, count: int = 3) -> None:
@@ -237,15 +270,20 @@ class TurningPoints:
 
     def add(self, moment: Moment) -> None:
         """One more settled roll."""
-        was, now = self._before.by_seat, moment.chances.by_seat
+        before, self._before = self._before, moment.chances
+        was, now = before.by_seat, moment.chances.by_seat
         seat = max(range(len(was)), key=lambda s: abs(now[s] - was[s]))
+        if abs(now[seat] - was[seat]) <= before.margin + moment.chances.margin and (
+                before.margin or moment.chances.margin):
+            return
         move = (abs(now[seat] - was[seat]), -moment.number,
-                Turn(moment, seat, was[seat], now[seat]))
+                Turn(moment, seat, was[seat], now[seat],
+                     None if before.exact and moment.chances.exact
+                     else max(before.margin, moment.chances.margin)))
         if len(self._biggest) < self.count:
             heapq.heappush(self._biggest, move)
         else:
             heapq.heappushpop(self._biggest, move)
-        self._before = moment.chances
 
     def points(self) -> list[Turn]:
         """The turning points so far, in the game's order."""

@@ -36,6 +36,8 @@ import numpy as np
 from aces.dice import FACES
 
 if t.TYPE_CHECKING:
+    from collections.abc import Callable, Sequence
+
     from numpy.typing import NDArray
 
     from aces.events import GameStarted
@@ -53,6 +55,8 @@ __all__ = ["ESTIMATE_GAMES", "GAMES", "Chances", "FiveDiceOdds", "PositionOdds",
 ESTIMATE_GAMES: t.Final = 3000
 #: Seed of the estimates, so that a page written twice is the same page.
 ESTIMATE_SEED: t.Final = 20261201
+#: Bytes the estimates of one table may hold before they are worked out afresh.
+ESTIMATE_MEMO: t.Final = 4 << 20
 
 
 class Chances(t.NamedTuple):
@@ -74,6 +78,11 @@ class PositionOdds(t.Protocol):
 
     def chances(self, state: t.Any) -> Chances:
         """Each seat's chance from ``state``, a state of the rules."""
+        ...
+
+    def chances_of(self, states: Sequence[t.Any]) -> list[Chances]:
+        """Each seat's chance from each of ``states``: estimates of them all
+        share one simulation, which costs far less than one each."""
         ...
 
 
@@ -174,6 +183,14 @@ def starters(opening: Opening, values: dict[int, Fraction]) -> dict[int, Fractio
     return dict(sorted(chances.items()))
 
 
+@functools.lru_cache(maxsize=256)
+def _starting(opening: Opening, dice: int) -> dict[int, Fraction]:
+    """:func:`starters` with ``dice`` dice rolled for the opening, remembered:
+    every roll of an opening asks for it again, and for each of its estimates."""
+    return starters(opening, _totals(dice))
+
+
+@functools.cache
 def _totals(dice: int) -> dict[int, Fraction]:
     """The chance of each total of ``dice`` dice."""
     totals = {0: Fraction(1)}
@@ -186,13 +203,14 @@ def _totals(dice: int) -> dict[int, Fraction]:
     return totals
 
 
-def _through_opening(opening: Opening, values: dict[int, Fraction],
-                     from_seat: t.Callable[[int], Chances]) -> Chances:
-    """Chances before play: each starter's chances, weighed by its chance to start."""
+def _through_opening(opening: Opening, dice: int,
+                     from_seat: Callable[[int], Chances]) -> Chances:
+    """Chances before play: each starter's chances, weighed by its chance to
+    start, the opening rolled with ``dice`` dice."""
     total: NDArray[np.float64] | None = None
     margins = 0.0
     exact = True
-    for seat, chance in starters(opening, values).items():
+    for seat, chance in _starting(opening, dice).items():
         answer = from_seat(seat)
         row = float(chance) * np.array(answer.by_seat)
         total = row if total is None else total + row
@@ -209,7 +227,7 @@ _POSITIONS: t.Final = 4096
 
 
 def _remembered(kept: dict[tuple[t.Any, ...], Chances], key: tuple[t.Any, ...],
-                work_out: t.Callable[[], Chances]) -> Chances:
+                work_out: Callable[[], Chances]) -> Chances:
     """The chances of a position, worked out once a table (a bounded memo:
     it starts afresh past :data:`_POSITIONS` positions)."""
     found = kept.get(key)
@@ -230,10 +248,95 @@ def _certain(seat: int, players: int) -> Chances:
     return Chances(tuple(1.0 if s == seat else 0.0 for s in range(players)), True)
 
 
+# -- Estimates ---------------------------------------------------------------------
+
+
+class _Estimates:
+    """The estimated chances of one table's positions, each from
+    :data:`ESTIMATE_GAMES` games played on from it, remembered within a budget.
+
+    ``play`` plays on from many positions at once and gives each one's wins
+    by seat; the positions asked for together share its batches.
+    """
+
+    def __init__(self, play: Callable[[list[t.Any]], NDArray[np.int64]]) -> None:
+        from aces.memo import Memo
+
+        self._play = play
+        self._memo: Memo[t.Any, Chances] = Memo(ESTIMATE_MEMO)
+
+    def lookup(self, keys: Sequence[t.Any]) -> dict[t.Any, Chances]:
+        """The estimate of every position of ``keys``: remembered, or played now."""
+        from aces.memo import OBJECT, REF
+
+        found: dict[t.Any, Chances] = {}
+        missing: list[t.Any] = []
+        for key in keys:
+            if key in found:
+                continue
+            known = self._memo.get(key)
+            if known is None:
+                missing.append(key)
+                found[key] = Chances((), False)  # a place held until played
+            else:
+                found[key] = known
+        if missing:
+            for key, wins in zip(missing, self._play(missing), strict=True):
+                chances = _from_wins(wins)
+                found[key] = chances
+                self._memo.keep(key, chances, 2 * OBJECT + 4 * REF * len(wins))
+        return found
+
+
+def _from_wins(wins: NDArray[np.int64]) -> Chances:
+    """Chances from the wins by seat of games played on, with the margin of a
+    95 % interval: the widest of the seats', so one margin serves them all."""
+    from aces.simulate.stats import wilson
+
+    games = int(wins.sum())
+    margin = max((wilson(int(w), games).high - wilson(int(w), games).low) / 2 for w in wins)
+    return Chances(tuple(int(w) / games for w in wins), False, margin)
+
+
+def _rng() -> np.random.Generator:
+    return np.random.default_rng(ESTIMATE_SEED)
+
+
 # -- Aces in the Pot ------------------------------------------------------------
 
 
-class PotOdds:
+class _Answers:
+    """What both games' odds share: a state's chances are made of positions
+    of play (:meth:`_positions`), from the chain's values or, without them,
+    from estimates worked out together for every state asked at once."""
+
+    values: NDArray[np.float64] | None
+    _estimates: _Estimates
+    #: Exact chances already worked out: of openings, and of positions of play.
+    _openings: dict[tuple[t.Any, ...], Chances]
+    _looked_up: dict[tuple[t.Any, ...], Chances]
+
+    def _positions(self, state: t.Any) -> list[tuple[t.Any, ...]]:
+        raise NotImplementedError
+
+    def _answer(self, state: t.Any, estimates: dict[t.Any, Chances]) -> Chances:
+        raise NotImplementedError
+
+    def chances(self, state: t.Any) -> Chances:
+        """Each seat's chance from ``state``, a state of the rules."""
+        return self.chances_of([state])[0]
+
+    def chances_of(self, states: Sequence[t.Any]) -> list[Chances]:
+        """Each seat's chance from each of ``states``; their estimates share
+        one simulation."""
+        estimates: dict[t.Any, Chances] = {}
+        if self.values is None:
+            estimates = self._estimates.lookup(
+                [key for state in states for key in self._positions(state)])
+        return [self._answer(state, estimates) for state in states]
+
+
+class PotOdds(_Answers):
     """Aces in the Pot: the chain's values for every state, or estimates."""
 
     def __init__(self, players: int, chips: int, finish: t.Any,
@@ -244,9 +347,9 @@ class PotOdds:
         self.chain = chain
         self.values = values
         self.exact = chain is not None
-        self._estimates: dict[tuple[t.Any, ...], Chances] = {}
-        self._openings: dict[tuple[t.Any, ...], Chances] = {}
-        self._positions: dict[tuple[t.Any, ...], Chances] = {}
+        self._estimates = _Estimates(self._play_on)
+        self._openings = {}
+        self._looked_up = {}
 
     @classmethod
     def of(cls, players: int, chips: int, finish: t.Any) -> PotOdds:
@@ -260,51 +363,63 @@ class PotOdds:
         chain = build(players, chips, finish)
         return cls(players, chips, finish, chain, state_values(chain))
 
-    def chances(self, state: PotState) -> Chances:
+    def _positions(self, state: PotState) -> list[tuple[t.Any, ...]]:
+        """The positions of play the chances from ``state`` are made of."""
+        if state.phase == "over":
+            return []
+        chips = state.chips.as_tuple()
+        if state.phase == "opening":
+            return [(chips, seat, "play", 0) for seat in _starting(state.opening, 1)]
+        return [(chips, state.turn, state.phase, state.try_rolls)]
+
+    def _answer(self, state: PotState, estimates: dict[t.Any, Chances]) -> Chances:
         n = self.players
         if state.phase == "over":
             assert state.winner is not None
             return _certain(state.winner, n)
+        chips = state.chips.as_tuple()
         if state.phase == "opening":
-            die = {face: Fraction(1, 6) for face in FACES}
-            chips = state.chips.as_tuple()
-            return _remembered(self._openings, (state.opening, chips),
-                               lambda: _through_opening(state.opening, die, lambda seat:
-                                                        self._play(chips, seat, "play", 0)))
-        return self._play(state.chips.as_tuple(), state.turn, state.phase, state.try_rolls)
+            def opening() -> Chances:
+                return _through_opening(state.opening, 1, lambda seat: self._play(
+                    (chips, seat, "play", 0), estimates))
+            if self.values is None:
+                return opening()
+            return _remembered(self._openings, (state.opening, chips), opening)
+        return self._play((chips, state.turn, state.phase, state.try_rolls), estimates)
 
-    def _play(self, chips: tuple[int, ...], turn: int, phase: str, tries: int) -> Chances:
+    def _play(self, key: tuple[t.Any, ...], estimates: dict[t.Any, Chances]) -> Chances:
         if self.chain is None or self.values is None:
-            return self._estimate(chips, turn, phase, tries)
-        return _remembered(self._positions, (chips, turn, phase, tries),
-                           lambda: self._look_up(chips, turn, phase, tries))
+            return estimates[key]
+        return _remembered(self._looked_up, key, lambda: self._look_up(key))
 
-    def _look_up(self, chips: tuple[int, ...], turn: int, phase: str, tries: int) -> Chances:
+    def _look_up(self, key: tuple[t.Any, ...]) -> Chances:
         assert self.chain is not None
         assert self.values is not None
-        n = self.players
+        chips, turn, phase, tries = key
         relative = chips[turn:] + chips[:turn]
         if phase == "try":
             index = int(self.chain.try_start[sum(chips)]) + tries
         else:
             index = self.chain.index_of(relative)
-        return Chances(_turned(self.values[index, :n], turn), True)
+        return Chances(_turned(self.values[index, :self.players], turn), True)
 
-    def _estimate(self, chips: tuple[int, ...], turn: int, phase: str, tries: int) -> Chances:
-        from aces.simulate.chips import ChipEngine, ChipStart
+    def _play_on(self, keys: list[tuple[t.Any, ...]]) -> NDArray[np.int64]:
+        from aces.simulate.batch import RandomRolls, tally_each
+        from aces.simulate.chips import ChipEngine, ChipStarts
 
-        key = (chips, turn, phase, tries)
-        if key not in self._estimates:
-            engine = ChipEngine(self.players, self.chips, self.finish,
-                                ChipStart(chips, turn, phase == "try", tries))
-            self._estimates[key] = _estimated(engine, 6 * 6)
-        return self._estimates[key]
+        starts = ChipStarts(hands=np.array([key[0] for key in keys], dtype=np.int64),
+                            turn=np.array([key[1] for key in keys], dtype=np.int64),
+                            trying=np.array([key[2] == "try" for key in keys]),
+                            tries=np.array([key[3] for key in keys], dtype=np.int64),
+                            each=ESTIMATE_GAMES)
+        engine = ChipEngine(self.players, self.chips, self.finish, starts)
+        return tally_each(engine, len(keys), ESTIMATE_GAMES, RandomRolls(_rng(), 6 * 6))
 
 
 # -- Aces, the five-dice game ----------------------------------------------------
 
 
-class FiveDiceOdds:
+class FiveDiceOdds(_Answers):
     """Aces: each seat's chance to lose, from the chain when it is small."""
 
     def __init__(self, players: int, dice: int, threes: bool, threes_to: t.Any,
@@ -318,9 +433,9 @@ class FiveDiceOdds:
         self.values = values
         self.exact = chain is not None
         self._index = {held: i for i, held in enumerate(chain.states)} if chain else {}
-        self._estimates: dict[tuple[t.Any, ...], Chances] = {}
-        self._openings: dict[tuple[t.Any, ...], Chances] = {}
-        self._positions: dict[tuple[t.Any, ...], Chances] = {}
+        self._estimates = _Estimates(self._play_on)
+        self._openings = {}
+        self._looked_up = {}
 
     @classmethod
     def of(cls, players: int, dice: int, threes: bool, threes_to: t.Any) -> FiveDiceOdds:
@@ -332,53 +447,47 @@ class FiveDiceOdds:
         chain = fivedice_chain.build(*shape)
         return cls(*shape, chain, fivedice_chain.loss_values(chain))
 
-    def chances(self, state: FiveDiceState) -> Chances:
+    def _positions(self, state: FiveDiceState) -> list[tuple[t.Any, ...]]:
+        """The positions of play the chances from ``state`` are made of."""
+        if state.phase == "over":
+            return []
+        held = state.held.as_tuple()
+        if state.phase == "opening":
+            return [(held, seat) for seat in _starting(state.opening, self.dice)]
+        return [(held, state.turn)]
+
+    def _answer(self, state: FiveDiceState, estimates: dict[t.Any, Chances]) -> Chances:
         n = self.players
         if state.phase == "over":
             assert state.loser is not None
             return _certain(state.loser, n)
+        held = state.held.as_tuple()
         if state.phase == "opening":
-            held = state.held.as_tuple()
-            return _remembered(self._openings, (state.opening, held),
-                               lambda: _through_opening(state.opening, _totals(self.dice),
-                                                        lambda seat: self._play(held, seat)))
-        return self._play(state.held.as_tuple(), state.turn)
+            def opening() -> Chances:
+                return _through_opening(state.opening, self.dice,
+                                        lambda seat: self._play((held, seat), estimates))
+            if self.values is None:
+                return opening()
+            return _remembered(self._openings, (state.opening, held), opening)
+        return self._play((held, state.turn), estimates)
 
-    def _play(self, held: tuple[int, ...], turn: int) -> Chances:
+    def _play(self, key: tuple[t.Any, ...], estimates: dict[t.Any, Chances]) -> Chances:
         if self.values is None:
-            return self._estimate(held, turn)
-        return _remembered(self._positions, (held, turn), lambda: self._look_up(held, turn))
+            return estimates[key]
+        return _remembered(self._looked_up, key, lambda: self._look_up(key))
 
-    def _look_up(self, held: tuple[int, ...], turn: int) -> Chances:
+    def _look_up(self, key: tuple[t.Any, ...]) -> Chances:
         assert self.values is not None
+        held, turn = key
         relative = held[turn:] + held[:turn]
         return Chances(_turned(self.values[self._index[relative]], turn), True)
 
-    def _estimate(self, held: tuple[int, ...], turn: int) -> Chances:
-        from aces.simulate.fivedice import FiveDiceEngine
+    def _play_on(self, keys: list[tuple[t.Any, ...]]) -> NDArray[np.int64]:
+        from aces.simulate.batch import tally_each
+        from aces.simulate.fivedice import FairDice, FiveDiceEngine, Starts
 
-        key = (held, turn)
-        if key not in self._estimates:
-            engine = FiveDiceEngine(self.players, self.dice, self.threes, self.threes_to,
-                                    start=(held, turn))
-            self._estimates[key] = _estimated(engine, None)
-        return self._estimates[key]
-
-
-def _estimated(engine: t.Any, rolls: int | None) -> Chances:
-    """Chances from :data:`ESTIMATE_GAMES` games played on by ``engine``.
-
-    ``rolls`` is the number of equally likely rolls of an engine stepped by
-    rolls (Aces in the Pot), ``None`` for one that rolls dice (Aces).
-    """
-    from aces.simulate.batch import RandomRolls, tally
-    from aces.simulate.fivedice import FairDice
-    from aces.simulate.stats import wilson
-
-    rng = np.random.default_rng(ESTIMATE_SEED)
-    source: t.Any = FairDice(rng) if rolls is None else RandomRolls(rng, rolls)
-    counted = tally(engine, ESTIMATE_GAMES, source)
-    games = counted.games
-    margin = max((wilson(int(w), games).high - wilson(int(w), games).low) / 2
-                 for w in counted.wins)
-    return Chances(tuple(int(w) / games for w in counted.wins), False, margin)
+        starts = Starts(held=np.array([key[0] for key in keys], dtype=np.int64),
+                        turn=np.array([key[1] for key in keys], dtype=np.int64),
+                        each=ESTIMATE_GAMES)
+        engine = FiveDiceEngine(self.players, self.dice, self.threes, self.threes_to, starts)
+        return tally_each(engine, len(keys), ESTIMATE_GAMES, FairDice(_rng()))

@@ -76,9 +76,35 @@ def _asset(name: str) -> str:
     return resources.files("aces.page").joinpath("assets", name).read_text(encoding="utf-8")
 
 
+#: What a page shown inside ``<iframe srcdoc>`` adds to its head: a srcdoc
+#: document resolves links against its parent's address, so the page's own
+#: links (``#roll=3``) would leave it, and its script could not set them.
+SRCDOC_BASE: t.Final = '<base href="about:srcdoc">'
+
+
+def _page(kind: str, fields: dict[str, str], data: dict[str, t.Any], *,
+          srcdoc: bool = False) -> str:
+    """One page: the shared frame (head, security policy, base style) around
+    the body of ``kind`` (``replay`` or ``simulate``), its style, script and
+    data; with ``srcdoc``, the base a page inside ``<iframe srcdoc>`` needs."""
+    body = string.Template(_asset(f"{kind}.html")).substitute(fields)
+    frame = _asset("page.html")
+    if srcdoc:
+        frame = frame.replace("<head>\n", f"<head>\n{SRCDOC_BASE}\n", 1)
+        assert SRCDOC_BASE in frame, "the page template has no <head> line"
+    return string.Template(frame).substitute(
+        lang=fields["lang"], title=fields["title"], body=body,
+        css=_asset("page.css") + _asset(f"{kind}.css"), js=_asset(f"{kind}.js"),
+        data=script_json(data))
+
+
 def chart(positions: Sequence[dict[str, t.Any]], players: int, lang: str,
-          labels: dict[str, str]) -> str:
-    """The chances over the game as SVG: a line a player, a link a roll."""
+          labels: dict[str, str], index: int = 0, fragment: str = "") -> str:
+    """The chances over a game as SVG: a line a player, a link a roll.
+
+    ``index`` tells the charts of a page's games apart; ``fragment`` starts
+    every roll's link (``game=2&`` on a page of several games).
+    """
     last = max(len(positions) - 1, 1)
 
     def x(k: int) -> str:
@@ -87,9 +113,9 @@ def chart(positions: Sequence[dict[str, t.Any]], players: int, lang: str,
     def y(p: float) -> str:
         return f"{(1 - p) * HEIGHT:.1f}"
 
-    parts = [f'<svg id="chart" viewBox="-4 -4 {WIDTH + 8} {HEIGHT + 8}" role="group"'
-             f' aria-labelledby="chart-title" preserveAspectRatio="none">',
-             f'<title id="chart-title">{markup_text(labels["chart"])}</title>']
+    parts = [f'<svg class="chart" id="chart-{index}" viewBox="-4 -4 {WIDTH + 8} {HEIGHT + 8}"'
+             f' role="group" aria-labelledby="chart-title-{index}" preserveAspectRatio="none">',
+             f'<title id="chart-title-{index}">{markup_text(labels["chart"])}</title>']
     for level in (0.0, 0.25, 0.5, 0.75, 1.0):
         parts.append(f'<line x1="0" x2="{WIDTH}" y1="{y(level)}" y2="{y(level)}"'
                      f' stroke="#bbb" stroke-width="1" vector-effect="non-scaling-stroke"/>')
@@ -101,54 +127,85 @@ def chart(positions: Sequence[dict[str, t.Any]], players: int, lang: str,
         parts.append(f'<polyline class="player-{seat}" points="{points}" fill="none"'
                      f' stroke="{PALETTE[seat % len(PALETTE)]}" stroke-width="3"{dashed}'
                      f' vector-effect="non-scaling-stroke"/>')
-    parts.append(f'<line id="marker" x1="0" x2="0" y1="0" y2="{HEIGHT}" stroke="#111"'
+    parts.append(f'<line class="marker" x1="0" x2="0" y1="0" y2="{HEIGHT}" stroke="#111"'
                  ' stroke-width="2" vector-effect="non-scaling-stroke"/>')
     step = WIDTH / last
+    link = markup_text(fragment)
     for k, position in enumerate(positions):
         left = max(0.0, k * step - step / 2)
         right = min(float(WIDTH), k * step + step / 2)
-        parts.append(f'<a href="#roll={k}" aria-label="{markup_text(position["label"][lang])}">'
+        parts.append(f'<a href="#{link}roll={k}"'
+                     f' aria-label="{markup_text(position["label"][lang])}">'
                      f'<rect class="col" x="{left:.1f}" y="0" width="{right - left:.1f}"'
                      f' height="{HEIGHT}"/></a>')
     parts.append("</svg>")
     return "\n".join(parts)
 
 
-#: What a page shown inside ``<iframe srcdoc>`` adds to its head: a srcdoc
-#: document resolves links against its parent's address, so the page's own
-#: links (``#roll=3``) would leave it, and its script could not set them.
-SRCDOC_BASE: t.Final = '<base href="about:srcdoc">'
+def _game(data: dict[str, t.Any], index: int, words: dict[str, str], several: bool) -> str:
+    """One game's part of the page: its chart and every roll as a list, which
+    is the whole narrated game without a script. On a page of several games
+    each has a heading, and an ``id`` the page's list of games links to."""
+    lang = data["lang"]
+    game = data["games"][index]
+    positions = [game["start"], *game["rolls"]]
+    fragment = f"game={game['number']}&" if several else ""
+    level = "h3" if several else "h2"
+    items = []
+    for k, position in enumerate(positions):
+        text = "".join(f"<p>{markup_text(line)}</p>" for line in position["text"][lang])
+        items.append(f'<li id="roll-{index}-{k}"><a href="#{markup_text(fragment)}roll={k}">'
+                     f'{markup_text(position["label"][lang])}</a>'
+                     f'<div class="text">{text}</div></li>')
+    heading = ""
+    if several:
+        heading = f'<h2 class="game-title">{markup_text(_title(game, lang))}</h2>\n'
+    return (f'<section class="game" id="game-{game["number"]}" data-index="{index}">\n'
+            f'{heading}'
+            f'<div class="chart-box">\n<{level} data-label="chart">'
+            f'{markup_text(words["chart"])}</{level}>\n'
+            f'{chart(positions, len(game["players"]), lang, words, index, fragment)}\n'
+            f'<p class="note" data-label="chart_hint">{markup_text(words["chart_hint"])}</p>\n'
+            f'</div>\n<div class="list-box">\n<{level} data-label="rolls">'
+            f'{markup_text(words["rolls"])}</{level}>\n'
+            f'<ol class="rolls" start="0">\n' + "\n".join(items) + "\n</ol>\n</div>\n"
+            "</section>")
+
+
+def _title(game: dict[str, t.Any], lang: str) -> str:
+    """A game's heading: the first line of its narration, which names it."""
+    lines = game["start"]["text"][lang]
+    return str(lines[0]) if lines else str(game["name"][lang])
 
 
 def render(data: dict[str, t.Any], *, srcdoc: bool = False) -> str:
     """The whole page for the data of :func:`aces.page.replay.collect`; with
-    ``srcdoc``, made to be shown inside an ``<iframe srcdoc>`` (a notebook)."""
+    ``srcdoc``, made to be shown inside an ``<iframe srcdoc>`` (a notebook).
+
+    A page of several games lists them (links to each, without a script;
+    a picker, with one) and shows each game's chart and rolls in turn.
+    """
     lang = data["lang"]
     words = data["labels"][lang]
-    positions = [data["start"], *data["rolls"]]
-    items = []
-    for k, position in enumerate(positions):
-        text = "".join(f"<p>{markup_text(line)}</p>" for line in position["text"][lang])
-        items.append(f'<li id="roll-{k}"><a href="#roll={k}">'
-                     f'{markup_text(position["label"][lang])}</a>'
-                     f'<div class="text">{text}</div></li>')
-    heading = data["start"]["text"][lang][0] if data["start"]["text"][lang] else ""
+    games = data["games"]
+    several = len(games) > 1
+    contents = ""
+    if several:
+        entries = "".join(f'<li><a href="#game-{game["number"]}">'
+                          f'{markup_text(game["name"][lang])}</a></li>' for game in games)
+        contents = (f'<nav id="games-box" aria-labelledby="games-head">\n'
+                    f'<h2 id="games-head" data-label="games">{markup_text(words["games"])}</h2>\n'
+                    f'<ol>{entries}</ol>\n</nav>')
+    heading = _title(games[0], lang)
     fields = {name: markup_text(value) for name, value in words.items()}
     fields.update(
         lang=markup_text(lang),
         title=markup_text(heading),
         heading=markup_text(heading),
-        css=_asset("replay.css"),
-        js=_asset("replay.js"),
-        svg=chart(positions, len(data["players"]), lang, words),
-        items="\n".join(items),
-        data=script_json(data),
+        contents=contents,
+        games="\n".join(_game(data, index, words, several) for index in range(len(games))),
     )
-    template = _asset("replay.html")
-    if srcdoc:
-        template = template.replace("<head>\n", f"<head>\n{SRCDOC_BASE}\n", 1)
-        assert SRCDOC_BASE in template, "the page template has no <head> line"
-    return string.Template(template).substitute(fields)
+    return _page("replay", fields, data, srcdoc=srcdoc)
 
 
 def write_atomically(path: str, text: str) -> None:
@@ -194,8 +251,5 @@ def render_simulation(data: dict[str, t.Any]) -> str:
         exact_cells="".join(
             f"<td>{markup_text(percent_in(p, locale))}</td>" for p in table["exact"]["by_seat"])
         + f'<td>{markup_text(format_decimal(table["exact"]["rolls"], "0.00", locale=locale))}</td>',
-        css=_asset("simulate.css"),
-        js=_asset("simulate.js"),
-        data=script_json(data),
     )
-    return string.Template(_asset("simulate.html")).substitute(fields)
+    return _page("simulate", fields, data)

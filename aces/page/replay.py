@@ -35,15 +35,28 @@ if t.TYPE_CHECKING:
     from aces.odds.position import Chances, PositionOdds
     from aces.walk import Step
 
-__all__ = ["FORMAT", "PageCollector", "collect", "labels", "shown"]
+__all__ = ["FORMAT", "MOST_ROLLS", "PageCollector", "collect", "labels", "shown"]
 
-#: The version of the page's data; a change that breaks a reader raises it.
-FORMAT: t.Final = 1
+#: The version of the page's data; a change that breaks a reader raises it
+#: (2: the games of a page under ``games``, where 1 had one game's fields at
+#: the top level).
+FORMAT: t.Final = 2
+#: The most rolls one page holds, its games together: about 2.5 MB, a
+#: session of a class's twenty games three times over.
+MOST_ROLLS: t.Final = 2_000
 # Translators: an error of "aces replay --html". {number}: the game asked
 # for with --game; {count}: the games in the log.
 _MISSING_GAME: t.Final = Plural("--game {number} is not in the log: it holds {count} game",
                                 "--game {number} is not in the log: it holds {count} games",
                                 by="count")
+# Translators: an error of "aces replay --html" on a log of many games.
+# {limit}: the most rolls a page holds; {count}: the games of the log (never
+# one: a log of one game gets the error about game 1); keep --game N.
+_TOO_MANY_FOR_A_PAGE: t.Final = Plural(
+    "the log has more than {limit} rolls, more than one page holds: choose one of its"
+    " {count} game with --game N",
+    "the log has more than {limit} rolls, more than one page holds: choose one of its"
+    " {count} games with --game N", by="count")
 
 
 def labels(lang: str) -> dict[str, str]:
@@ -64,6 +77,10 @@ def labels(lang: str) -> dict[str, str]:
         "normal": _("normal"),
         "fast": _("fast"),
         "language": _("Language"),
+        # Translators: the label of the replay page's list of the log's games.
+        "game": _("Game"),
+        # Translators: the heading of the replay page's list of the log's games.
+        "games": _("The games of the log"),
         "table": _("The table"),
         "player": _("Player"),
         "chips": _("Chips"),
@@ -113,28 +130,103 @@ def shown(chances: Chances, lang: str) -> list[str]:
     return out
 
 
-class PageCollector(Visitor[dict[str, t.Any]]):
-    """Gathers the page of game ``number`` (from 1) of a log, step by step.
+class _Game:
+    """One game of the page as it is gathered: its header, the narration
+    before the first roll, the rolls, and the states whose chances wait."""
 
-    Without a number, a log of one game gives that game, and a session is
-    refused with the count of its games, to choose from. The result is the
-    page's data, opening in ``lang``.
+    def __init__(self, header: GameStarted, number: int, state: t.Any) -> None:
+        from aces.odds.position import odds_of
+
+        self.header = header
+        self.number = number
+        self.rules: Registration[t.Any] = registration(header.game)
+        self.odds: PositionOdds | None = odds_of(header)
+        self.intro: dict[str, list[str]] = {code: [] for code in LANGUAGES}
+        self.rolls: list[dict[str, t.Any]] = []
+        self.state: t.Any = state
+        self.start_state: t.Any = state
+        #: Positions whose chances are still to be worked out, with their states.
+        self.pending: list[tuple[dict[str, t.Any], t.Any]] = []
+
+    def text(self) -> dict[str, list[str]]:
+        """Where the narration goes now: the last roll, or before the first."""
+        return self.rolls[-1]["text"] if self.rolls else self.intro
+
+    def seat(self, name: str) -> int:
+        return self.header.players.index(name)
+
+    def position(self, position: dict[str, t.Any], state: t.Any) -> dict[str, t.Any]:
+        """The table after a roll, into ``position``: chips or dice, pot or
+        centre, who rolls; the chances once the log is read (:meth:`chances`)."""
+        request = self.rules.rules.next_roll(state)
+        holding = self.rules.holding(state)
+        position.update(
+            held=list(holding.held),
+            middle=holding.out,
+            next=None if request is None else self.seat(request.player),
+            chances=None,
+            shown=None,
+        )
+        if self.odds is not None:
+            self.pending.append((position, state))
+        return position
+
+    def chances(self) -> None:
+        """Each player's chance at every moment of the game, worked out together:
+        estimates share one simulation."""
+        pending, self.pending = self.pending, []
+        if self.odds is None or not pending:
+            return
+        found = self.odds.chances_of([state for _, state in pending])
+        for (position, _), chances in zip(pending, found, strict=True):
+            position["chances"] = [{"chance": round(p, 6), "exact": chances.exact,
+                                    "margin": round(chances.margin, 6)}
+                                   for p in chances.by_seat]
+            position["shown"] = {code: shown(chances, code) for code in LANGUAGES}
+
+    def data(self, games: int) -> dict[str, t.Any]:
+        """The game as the page carries it; ``games``: the games of the log."""
+        header = self.header
+        start = self.position({}, self.start_state)
+        start["text"] = self.intro
+        self.chances()
+        positions = [start, *self.rolls]
+        _label(positions)
+        return {
+            "number": self.number,
+            "name": {lang: _game_name(lang, self.number, games) for lang in LANGUAGES},
+            "game": header.game,
+            "players": list(header.players),
+            "options": dict(header.options),
+            "measure": "win" if header.game == "pot" else "lose",
+            "exact": self.odds is not None and self.odds.exact,
+            "start": start,
+            "rolls": self.rolls,
+        }
+
+
+class PageCollector(Visitor[dict[str, t.Any]]):
+    """Gathers the page of a log, step by step: game ``number`` (from 1), or
+    without a number every game, for the page to offer them to pick from.
+
+    A page holds at most ``most_rolls`` rolls (:data:`MOST_ROLLS`): past
+    them, what was gathered is let go (the rest of the log is still walked,
+    and so checked) and the result is an error that says to choose a game.
+    The result is the page's data, opening in ``lang``.
     """
 
-    def __init__(self, number: int | None, source: str, lang: str) -> None:
+    def __init__(self, number: int | None, source: str, lang: str,
+                 most_rolls: int | None = None) -> None:
         self.asked = number
-        self.number = number or 1
         self.source = source
         self.lang = lang
+        self.most_rolls = MOST_ROLLS if most_rolls is None else most_rolls
         self.narrators = {code: Narrator(translations(code), code) for code in LANGUAGES}
         self.games = 0
-        self._game: Registration[t.Any] | None = None
-        self._odds: PositionOdds | None = None
-        self._header: GameStarted | None = None
-        self._intro: dict[str, list[str]] = {code: [] for code in LANGUAGES}
-        self._rolls: list[dict[str, t.Any]] = []
-        self._state: t.Any = None
-        self._start_state: t.Any = None
+        self._kept: list[_Game] = []
+        self._game: _Game | None = None
+        self._rolls = 0
+        self._too_many = False
 
     def visit(self, step: Step[t.Any]) -> None:
         """Take one step of the walk."""
@@ -143,80 +235,58 @@ class PageCollector(Visitor[dict[str, t.Any]]):
         if kind is GameStarted:
             self._settle()
             self.games += 1
-            if self.games == self.number:
-                from aces.odds.position import odds_of
-
-                self._header = t.cast("GameStarted", event)
-                self._game = registration(self._header.game)
-                self._odds = odds_of(self._header)
-                self._start_state = step.state
-        if self.games > self.number:
-            return  # the rest of the log is still walked, and so checked
-        mine = self.games == self.number
-        if mine and kind in (Rolled, RollUndone):
+            self._game = None
+            if not self._too_many and self.asked in (None, self.games):
+                self._game = _Game(t.cast("GameStarted", event), self.games, step.state)
+                self._kept.append(self._game)
+        game = self._game
+        if game is not None and kind in (Rolled, RollUndone):
             self._settle()
-            self._rolls.append({"seq": step.line, "type": "rolled" if kind is Rolled
-                                else "roll_undone", "text": {code: [] for code in LANGUAGES}})
+            self._rolls += 1
+            if self._rolls > self.most_rolls:
+                self._too_many = True
+                self._kept, self._game, game = [], None, None
+            else:
+                game.rolls.append({"seq": step.line, "type": "rolled" if kind is Rolled
+                                   else "roll_undone", "text": {code: [] for code in LANGUAGES}})
         for code, narrator in self.narrators.items():
             narrator.visit(step)
             told = narrator.take()
-            if mine:
-                (self._rolls[-1]["text"] if self._rolls else self._intro)[code].extend(told)
-        if mine:
-            self._state = step.state
-            if kind is Rolled:
-                roll = t.cast("Rolled", event)
-                self._rolls[-1].update(player=self._seat(roll.player), dice=list(roll.dice),
-                                       stage=roll.stage)
-            elif kind is RollUndone:
-                undo = t.cast("RollUndone", event)
-                self._rolls[-1].update(player=self._seat(undo.player), dice=list(undo.dice),
-                                       undoes=undo.undoes)
+            if game is not None:
+                game.text()[code].extend(told)
+        if game is None:
+            return
+        game.state = step.state
+        if kind is Rolled:
+            roll = t.cast("Rolled", event)
+            game.rolls[-1].update(player=game.seat(roll.player), dice=list(roll.dice),
+                                  stage=roll.stage)
+        elif kind is RollUndone:
+            undo = t.cast("RollUndone", event)
+            game.rolls[-1].update(player=game.seat(undo.player), dice=list(undo.dice),
+                                  undoes=undo.undoes)
 
     def end(self) -> None:
         """The log is read: the last roll settled, and a session's verdict if it
-        closes the game asked for."""
+        closes a game on the page."""
         self._settle()
-        if self.games == self.number:
-            target = self._rolls[-1]["text"] if self._rolls else self._intro
+        game = self._game
+        if game is not None and game.number == self.games:
             for code, narrator in self.narrators.items():
                 narrator.end()
-                target[code].extend(narrator.take())
-
-    def _seat(self, name: str) -> int:
-        assert self._header is not None
-        return self._header.players.index(name)
+                game.text()[code].extend(narrator.take())
 
     def _settle(self) -> None:
-        """The roll before is settled: its standings, table and chances."""
-        if self.games != self.number or self._header is None:
+        """The roll before is settled: its standings and its table."""
+        game = self._game
+        if game is None:
             return
-        target = self._rolls[-1]["text"] if self._rolls else self._intro
+        target = game.text()
         for code, narrator in self.narrators.items():
             narrator.settle()
             target[code].extend(narrator.take())
-        if self._rolls and "held" not in self._rolls[-1]:
-            self._rolls[-1].update(self._position(self._state))
-
-    def _position(self, state: t.Any) -> dict[str, t.Any]:
-        """The table after a roll: chips or dice, pot or centre, who rolls, the chances."""
-        assert self._game is not None
-        request = self._game.rules.next_roll(state)
-        holding = self._game.holding(state)
-        position: dict[str, t.Any] = {
-            "held": list(holding.held),
-            "middle": holding.out,
-            "next": None if request is None else self._seat(request.player),
-            "chances": None,
-            "shown": None,
-        }
-        if self._odds is not None:
-            chances = self._odds.chances(state)
-            position["chances"] = [{"chance": round(p, 6), "exact": chances.exact,
-                                    "margin": round(chances.margin, 6)}
-                                   for p in chances.by_seat]
-            position["shown"] = {code: shown(chances, code) for code in LANGUAGES}
-        return position
+        if game.rolls and "held" not in game.rolls[-1]:
+            game.position(game.rolls[-1], game.state)
 
     def result(self) -> dict[str, t.Any]:
         """The page's data, once the walk is over.
@@ -227,50 +297,55 @@ class PageCollector(Visitor[dict[str, t.Any]]):
         """
         if not self.games:
             raise EmptyLogError("{source} is empty: it holds no events", source=self.source)
-        if self.asked is None and self.games > 1:
-            # Translators: an error of "aces replay --html" on a log of several
-            # games. {count}: how many; keep --game N as it is.
-            raise OptionError("the log holds {count} games: choose one with --game N,"
-                              " 1 to {count}", count=self.games)
-        if self._header is None:
-            raise OptionError(_MISSING_GAME, number=self.number, count=self.games)
-        header = self._header
-        start = {**self._position(self._start_state), "text": self._intro}
-        self._label([start, *self._rolls])
+        if self._too_many:
+            # The limit as the page's language (the user's) writes a number.
+            limit = format_decimal(self.most_rolls, locale=babel_locale(self.lang))
+            if self.asked is None and self.games > 1:
+                raise OptionError(_TOO_MANY_FOR_A_PAGE, limit=limit, count=self.games)
+            # Translators: an error of "aces replay --html". {number}: the game;
+            # {limit}: the most rolls a page holds.
+            raise OptionError("game {number} of the log has more than {limit} rolls, more"
+                              " than one page holds", number=self.asked or 1, limit=limit)
+        if not self._kept:
+            raise OptionError(_MISSING_GAME, number=self.asked, count=self.games)
         return {
             "format": FORMAT,
             "source": self.source,
-            "game": header.game,
-            "number": self.number,
-            "players": list(header.players),
-            "options": dict(header.options),
-            "measure": "win" if header.game == "pot" else "lose",
-            "exact": self._odds is not None and self._odds.exact,
             "lang": self.lang,
             "languages": list(LANGUAGES),
             "labels": {code: labels(code) for code in LANGUAGES},
-            "start": start,
-            "rolls": self._rolls,
+            "games": [game.data(self.games) for game in self._kept],
         }
 
-    def _label(self, positions: list[dict[str, t.Any]]) -> None:
-        """The name of each moment, in every language: the start, or roll k of n."""
-        count = len(positions) - 1
-        for lang in LANGUAGES:
-            catalog = translations(lang)
-            locale = babel_locale(lang)
-            start = labels(lang)["start"]
-            # Translators: the moment shown on the replay page. {number}: the
-            # roll, from 1; {count}: the rolls of the game.
-            template = catalog.gettext("Roll {number} of {count}")
-            for k, position in enumerate(positions):
-                name = start if k == 0 else template.format(
-                    number=format_decimal(k, locale=locale),
-                    count=format_decimal(count, locale=locale))
-                position.setdefault("label", {})[lang] = name
+
+def _game_name(lang: str, number: int, count: int) -> str:
+    """A game's name in the page's picker: game 2 of 5."""
+    locale = babel_locale(lang)
+    # Translators: a game of a log, in the picker of the replay page.
+    # {number}: the game, from 1; {count}: the games of the log.
+    return translations(lang).gettext("Game {number} of {count}").format(
+        number=format_decimal(number, locale=locale), count=format_decimal(count, locale=locale))
+
+
+def _label(positions: list[dict[str, t.Any]]) -> None:
+    """The name of each moment, in every language: the start, or roll k of n."""
+    count = len(positions) - 1
+    for lang in LANGUAGES:
+        catalog = translations(lang)
+        locale = babel_locale(lang)
+        start = labels(lang)["start"]
+        # Translators: the moment shown on the replay page. {number}: the
+        # roll, from 1; {count}: the rolls of the game.
+        template = catalog.gettext("Roll {number} of {count}")
+        for k, position in enumerate(positions):
+            name = start if k == 0 else template.format(
+                number=format_decimal(k, locale=locale),
+                count=format_decimal(count, locale=locale))
+            position.setdefault("label", {})[lang] = name
 
 
 def collect(records: Iterable[Record], source: str, number: int | None,
             lang: str) -> dict[str, t.Any]:
-    """The page's data for game ``number`` of a log (see :class:`PageCollector`)."""
+    """The page's data for game ``number`` of a log, or for all its games
+    (see :class:`PageCollector`)."""
     return drive(records, source, PageCollector(number, source, lang))

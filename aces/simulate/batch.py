@@ -22,7 +22,7 @@ if t.TYPE_CHECKING:
     from numpy.typing import NDArray
 
 __all__ = ["BATCH", "Engine", "Finished", "Plays", "RandomRolls", "Rolls", "ScriptedRolls", "Tally",
-           "play_each", "results", "tally"]
+           "play_each", "results", "tally", "tally_each"]
 
 #: Games stepped together; small enough for the working arrays to stay in cache.
 BATCH: t.Final = 1 << 15
@@ -129,6 +129,19 @@ def tally(engine: Plays[S], games: int, rolls: S,
         if progress is not None:
             progress(len(batch))
     return Tally(wins, lengths, turns)
+
+
+def tally_each(engine: Plays[S], places: int, each: int, rolls: S) -> NDArray[np.int64]:
+    """Wins by seat of ``each`` games from each of ``places`` places to start
+    from, a row a place: for an engine whose game ``g`` starts from place
+    ``g // each``. One run for all of them, so they share its batches."""
+    seats = engine.seats
+    wins = np.zeros(places * seats, dtype=np.int64)
+    for batch in _batches(places * each):
+        for done in engine.play(batch, rolls):
+            wins += np.bincount(done.games // each * seats + done.winners,
+                                minlength=places * seats)
+    return wins.reshape(places, seats)
 
 
 def results(engine: Plays[S], rolls: S, games: int) -> Finished:

@@ -40,7 +40,7 @@ if t.TYPE_CHECKING:
     from aces.rules import pot
     from aces.simulate.batch import Rolls
 
-__all__ = ["CHECK_EVERY", "ChipEngine", "ChipStart"]
+__all__ = ["CHECK_EVERY", "ChipEngine", "ChipStart", "ChipStarts"]
 
 #: Rolls between two sweeps for finished games.
 CHECK_EVERY: t.Final = 8
@@ -58,6 +58,18 @@ class ChipStart(t.NamedTuple):
     tries: int = 0
 
 
+class ChipStarts(t.NamedTuple):
+    """Many positions to play games on from, ``each`` games from each: game
+    ``g`` starts from row ``g // each`` of every field (chips by seat, the
+    roller, whether a try is on and how far it has got)."""
+
+    hands: NDArray[np.int64]
+    turn: NDArray[np.int64]
+    trying: NDArray[np.bool_]
+    tries: NDArray[np.int64]
+    each: int
+
+
 @dataclass(frozen=True, eq=False)
 class ChipEngine:
     """Aces in the Pot for any number of players, one array row per game."""
@@ -65,12 +77,13 @@ class ChipEngine:
     seats: int
     chips: int
     finish: pot.Finish
-    #: Where every game starts; ``None``: everyone holds ``chips``, seat 0 rolls.
-    start: ChipStart | None = None
+    #: Where every game starts, or many such positions (:class:`ChipStarts`);
+    #: ``None``: everyone holds ``chips``, seat 0 rolls.
+    start: ChipStart | ChipStarts | None = None
 
     def play(self, games: NDArray[np.int64], rolls: Rolls) -> Iterator[Finished]:
         """Play a batch of games to their ends, yielding them as they finish."""
-        batch = _Batch(self, len(games))
+        batch = _Batch(self, games)
         k = 0
         while len(games):
             outcome = _OUTCOME[rolls(games, k)]
@@ -87,18 +100,26 @@ class ChipEngine:
 class _Batch:
     """The games of a batch: chips by seat, turn, phase, and when each ended."""
 
-    def __init__(self, engine: ChipEngine, games: int) -> None:
+    def __init__(self, engine: ChipEngine, numbers: NDArray[np.int64]) -> None:
         self.engine = engine
         self.to_pot, self.to_left = settle_tables(engine.finish)
         n = engine.seats
+        games = len(numbers)
         start = engine.start or ChipStart((engine.chips,) * n, 0)
-        self.hands = np.tile(np.array(start.hands, dtype=np.int16), (games, 1))
-        self.in_play = np.full(games, sum(start.hands), dtype=np.int64)
-        self.holders = np.full(games, sum(1 for held in start.hands if held), dtype=np.int64)
-        #: The roller, the holder making a try, or (once over) the winner.
-        self.turn = np.full(games, start.turn, dtype=np.int64)
-        self.trying = np.full(games, start.trying, dtype=bool)
-        self.tries = np.full(games, start.tries, dtype=np.int64)
+        if isinstance(start, ChipStarts):
+            rows = numbers // start.each
+            self.hands = start.hands[rows].astype(np.int16)
+            #: The roller, the holder making a try, or (once over) the winner.
+            self.turn = start.turn[rows].astype(np.int64)
+            self.trying = start.trying[rows].astype(bool)
+            self.tries = start.tries[rows].astype(np.int64)
+        else:
+            self.hands = np.tile(np.array(start.hands, dtype=np.int16), (games, 1))
+            self.turn = np.full(games, start.turn, dtype=np.int64)
+            self.trying = np.full(games, start.trying, dtype=bool)
+            self.tries = np.full(games, start.tries, dtype=np.int64)
+        self.in_play = self.hands.sum(axis=1, dtype=np.int64)
+        self.holders = (self.hands > 0).sum(axis=1, dtype=np.int64)
         #: The roll that ended the game; 0 while it goes on.
         self.over_at = np.zeros(games, dtype=np.int64)
 

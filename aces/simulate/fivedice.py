@@ -55,7 +55,7 @@ if t.TYPE_CHECKING:
     from aces.simulate.batch import Tally
 
 __all__ = ["CHUNK", "FIELD", "MAX_DICE", "Batch", "Dice", "FairDice",
-           "FiveDiceEngine", "FiveDiceSimulation", "ScriptedDice", "pack", "unpack"]
+           "FiveDiceEngine", "FiveDiceSimulation", "ScriptedDice", "Starts", "pack", "unpack"]
 
 #: The most dice in all a simulation takes.
 MAX_DICE: t.Final = 1000
@@ -194,6 +194,17 @@ class ScriptedDice:
         return counts
 
 
+class Starts(t.NamedTuple):
+    """Many places to play games on from, ``each`` games from each: game ``g``
+    starts from row ``g // each`` of ``held`` (dice by seat), with seat
+    ``turn[g // each]`` to roll. Estimating the chances of every moment of a
+    game at once shares the batches' cost among them."""
+
+    held: NDArray[np.int64]
+    turn: NDArray[np.int64]
+    each: int
+
+
 @dataclass(frozen=True, eq=False)
 class FiveDiceEngine:
     """Aces for any number of players, a row of dice by seat for each game."""
@@ -202,13 +213,13 @@ class FiveDiceEngine:
     dice: int
     threes: bool
     threes_to: fivedice.Policy
-    #: Where every game starts: dice by seat and the roller; ``None``:
-    #: everyone holds ``dice`` and seat 0 rolls.
-    start: tuple[tuple[int, ...], int] | None = None
+    #: Where every game starts: dice by seat and the roller, or many such
+    #: places (:class:`Starts`); ``None``: everyone holds ``dice`` and seat 0 rolls.
+    start: tuple[tuple[int, ...], int] | Starts | None = None
 
     def play(self, games: NDArray[np.int64], rolls: Dice) -> Iterator[Finished]:
         """Play a batch of games to their ends, yielding them as they finish."""
-        batch = Batch(self, len(games))
+        batch = Batch(self, len(games), games)
         k = 0
         while len(games):
             batch.roll(games, rolls)
@@ -228,13 +239,21 @@ class Batch:
     game is one index each. Once a game is over, ``turn`` is its loser.
     """
 
-    def __init__(self, engine: FiveDiceEngine, games: int) -> None:
+    def __init__(self, engine: FiveDiceEngine, games: int,
+                 numbers: NDArray[np.int64] | None = None) -> None:
         self.engine = engine
         n = engine.seats
-        hands, roller = engine.start or ((engine.dice,) * n, 0)
-        self.held = np.tile(np.array(hands, dtype=np.int64), games)
-        self.turn = np.full(games, roller, dtype=np.int64)
-        self.in_play = np.full(games, sum(hands), dtype=np.int64)
+        start = engine.start
+        if isinstance(start, Starts):
+            rows = (np.arange(games) if numbers is None else numbers) // start.each
+            self.held = start.held[rows].astype(np.int64).ravel()
+            self.turn = start.turn[rows].astype(np.int64)
+            self.in_play = start.held[rows].sum(axis=1).astype(np.int64)
+        else:
+            hands, roller = start or ((engine.dice,) * n, 0)
+            self.held = np.tile(np.array(hands, dtype=np.int64), games)
+            self.turn = np.full(games, roller, dtype=np.int64)
+            self.in_play = np.full(games, sum(hands), dtype=np.int64)
         self.turns = np.zeros(games, dtype=np.int64)
         #: The seat to the left, and to the right, of each seat.
         self._left = np.roll(np.arange(n), -1)

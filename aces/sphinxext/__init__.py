@@ -465,7 +465,7 @@ class ReplayPageDirective(_PageDirective):
         if self.text_only:
             return []
         page = f"replay-{path.stem}-{lang}.html"
-        return self.embed(page, render(data), data["start"]["text"][lang][0])
+        return self.embed(page, render(data), data["games"][0]["start"]["text"][lang][0])
 
 
 class SimulationPageDirective(_PageDirective):

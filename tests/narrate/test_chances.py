@@ -12,9 +12,9 @@ import pytest
 from aces.events import GameStarted, Rolled
 from aces.i18n import translations
 from aces.log import read
-from aces.narrate.chances import percent, turning_points
+from aces.narrate.chances import Moment, TurningPoints, percent, turning_points
 from aces.narrate.voice import Voice
-from aces.odds.position import odds_for
+from aces.odds.position import Chances, odds_for
 from aces.walk import walk
 from aces.walkthrough import TURNING_POINTS, Aside, walkthrough
 
@@ -96,3 +96,58 @@ def test_turning_points_in_norwegian(lang: str, label: str) -> None:
     told = run("walkthrough", str(REPLAYS / "e1-last-chip.jsonl"), "--format", "text",
                "--lang", lang).stdout
     assert f"{label}: Kast " in " ".join(told.split())
+
+
+def _turning_asides(log: Path, lang: str) -> list[str]:
+    parts = walkthrough(read(log.read_bytes().splitlines(keepends=True), "log"), "log",
+                        translations(lang), lang)
+    return [part.text for part in parts
+            if isinstance(part, Aside) and part.rule == TURNING_POINTS]
+
+
+@pytest.mark.parametrize(("lang", "roll", "said"), [
+    ("en", "Roll", "estimated by simulation, to within ±"),
+    ("nb", "Kast", "anslått ved simulering, med en feilmargin på ±"),
+    ("nn", "Kast", "anslått ved simulering, med ein feilmargin på ±"),
+])
+def test_turning_points_of_a_game_too_large_to_solve_are_said_as_estimates(
+        lang: str, roll: str, said: str) -> None:
+    asides = _turning_asides(REPLAYS / "five-dice-four-players.jsonl", lang)
+    assert len(asides) == 1
+    text = " ".join(asides[0].split())
+    named = re.findall(rf"{roll} (\d+),", text)
+    assert 1 <= len(named) <= 3
+    assert text.count(said) == len(named)
+
+
+def test_a_move_within_the_margins_of_estimates_is_no_turning_point() -> None:
+    roll = Rolled(player="Ada", dice=(1, 2), stage="turn")
+    points = TurningPoints(Chances((0.5, 0.5), False, 0.02))
+    points.add(Moment(1, roll, Chances((0.53, 0.47), False, 0.02)))  # 3 points: chance alone
+    points.add(Moment(2, roll, Chances((0.70, 0.30), False, 0.02)))
+    points.add(Moment(3, roll, Chances((1.0, 0.0), True)))  # the end: exact
+    assert [(turn.moment.number, turn.margin) for turn in points.points()] == [(2, 0.02),
+                                                                               (3, 0.02)]
+    exact = TurningPoints(Chances((0.5, 0.5), True))
+    exact.add(Moment(1, roll, Chances((0.53, 0.47), True)))
+    assert [(turn.moment.number, turn.margin) for turn in exact.points()] == [(1, None)]
+
+
+def test_a_walkthrough_estimates_a_bounded_number_of_rolls(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Estimates cost a simulation a roll: past the budget the walkthrough
+    says once that the turning points stop, and tells the rest without."""
+    from aces import walkthrough as module
+
+    log = tmp_path / "session.jsonl"
+    result = run("play", "--game", "five-dice", "--players", "4", "--games", "3",
+                 "--seed", "5", "--output", str(log))
+    assert result.exit_code == 0, result.output
+    first = _turning_asides(log, "en")
+    assert len(first) == 3
+    assert all("estimated by simulation" in text for text in first)
+    monkeypatch.setattr(module, "MOST_ESTIMATED", 1)
+    monkeypatch.setattr(module, "CHANCES_CHUNK", 4)
+    asides = _turning_asides(log, "en")
+    assert len(asides) == 1
+    assert asides[0].startswith("From this game on, no turning points")

@@ -170,3 +170,45 @@ def test_a_full_game_of_aces_is_estimated() -> None:
     chances = odds.chances(fivedice.start(header))
     assert not chances.exact
     assert sum(chances.by_seat) == pytest.approx(1)
+
+
+@pytest.mark.parametrize("game", ["pot", "five-dice"])
+def test_many_positions_estimated_together_each_hold_the_exact_answer(game: str) -> None:
+    """The page and the walkthrough estimate every moment of a game in one
+    simulation; each moment still gets its own games, from its own state."""
+    if game == "pot":
+        header = _header("pot", 4)
+        guessed: t.Any = PotOdds(4, 2, "last-chip", None, None)
+        start: t.Any = pot.start(header)
+        states: list[t.Any] = [msgspec.structs.replace(start, phase=phase, turn=turn,
+                                                      chips=Seats(chips), pot=8 - sum(chips),
+                                                      try_rolls=tries)
+                  for chips, turn, phase, tries in [
+                      ((3, 0, 1, 2), 0, "play", 0), ((3, 0, 1, 2), 3, "play", 0),
+                      ((7, 1, 0, 0), 1, "play", 0), ((1, 0, 0, 0), 0, "try", 2),
+                      ((0, 1, 0, 0), 1, "try", 0), ((0, 0, 1, 0), 2, "try", 1)]]
+    else:
+        header = _header("five-dice", 3, dice=2)
+        guessed = FiveDiceOdds(3, 2, False, "random", None, None)
+        start = fivedice.start(header)
+        states = [msgspec.structs.replace(start, phase="play", turn=turn, held=Seats(held),
+                                          centre=6 - sum(held))
+                  for held in [(3, 0, 2), (1, 0, 0), (0, 1, 0), (0, 0, 1), (2, 2, 2)]
+                  for turn in range(3) if held[turn]]
+    states.append(start)  # the opening: an estimate for each seat that may start
+    solved = odds_for(header)
+    assert solved.exact
+    truths = [solved.chances(state).by_seat for state in states]
+    together = guessed.chances_of(states)
+    for truth, estimate in zip(truths, together, strict=True):
+        assert estimate.exact is False
+        assert 0.003 < estimate.margin < 0.03
+        assert sum(estimate.by_seat) == pytest.approx(1)
+        for e, x in zip(estimate.by_seat, truth, strict=True):
+            assert abs(e - x) <= 2 * estimate.margin
+    # The positions differ by far more than the margins: games from one
+    # state counted for another would show.
+    spread = max(abs(x - y) for a in truths for b in truths for x, y in zip(a, b, strict=True))
+    assert spread >= 0.25
+    # Asked again, one by one, the estimates are the ones remembered.
+    assert [guessed.chances(state) for state in states] == together

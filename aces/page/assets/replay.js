@@ -1,11 +1,16 @@
-/* The replay page's script: it shows one moment of the game at a time, from the
-   data the package wrote. Every sentence, number and percentage comes from
-   that data; nothing here composes a sentence or knows a rule of the games.
-   Untrusted text (names, narration) only ever goes into textContent. */
+/* The replay page's script: it shows one moment of one game at a time, from
+   the data the package wrote. Every sentence, number and percentage comes
+   from that data; nothing here composes a sentence or knows a rule of the
+   games. Untrusted text (names, narration) only ever goes into textContent.
+   A page of several games shows the one picked, and the fragment names it:
+   #game=2&roll=17&lang=nb. */
 (function () {
   "use strict";
   var data = JSON.parse(document.getElementById("aces-data").textContent);
-  var count = data.rolls.length;
+  var several = data.games.length > 1;
+  var index = 0;
+  var game = data.games[0];
+  var count = game.rolls.length;
   var pos = 0;
   var lang = data.lang;
   var timer = null;
@@ -18,7 +23,8 @@
   var SVG = "http://www.w3.org/2000/svg";
 
   function $(id) { return document.getElementById(id); }
-  function at(k) { return k === 0 ? data.start : data.rolls[k - 1]; }
+  function at(k) { return k === 0 ? game.start : game.rolls[k - 1]; }
+  function section(i) { return document.querySelectorAll("section.game")[i]; }
   function words() { return data.labels[lang]; }
 
   function paragraphs(box, lines) {
@@ -50,7 +56,7 @@
   }
 
   function swatch(seat) {
-    var sample = document.querySelector("#chart .player-" + seat);
+    var sample = document.querySelector("#chart-" + index + " .player-" + seat);
     var svg = document.createElementNS(SVG, "svg");
     svg.setAttribute("class", "swatch");
     svg.setAttribute("viewBox", "0 0 40 10");
@@ -68,7 +74,9 @@
     return svg;
   }
 
-  function labelAll() {
+  /* Every word of the page in the language chosen; with ``lists``, the
+     narration of every game's list too (the page was written in one). */
+  function labelAll(lists) {
     var w = words();
     document.documentElement.lang = lang;
     document.querySelectorAll("[data-label]").forEach(function (node) {
@@ -78,16 +86,40 @@
     document.querySelectorAll("#speed option").forEach(function (option) {
       option.textContent = w[option.value];
     });
-    $("held-head").textContent = data.game === "pot" ? w.chips : w.dice;
-    $("chance-head").textContent = data.measure === "win" ? w.win : w.lose;
-    $("middle-head").textContent = data.game === "pot" ? w.pot : w.centre;
-    $("odds-note").textContent = data.start.chances === null ? w.no_odds
-      : (data.exact ? w.exact : w.estimated);
-    $("title").textContent = data.start.text[lang][0] || "";
-    document.querySelectorAll("#rolls li").forEach(function (item, k) {
-      item.querySelector("a").textContent = at(k).label[lang];
-      paragraphs(item.querySelector(".text"), at(k).text[lang]);
+    $("held-head").textContent = game.game === "pot" ? w.chips : w.dice;
+    $("chance-head").textContent = game.measure === "win" ? w.win : w.lose;
+    $("middle-head").textContent = game.game === "pot" ? w.pot : w.centre;
+    $("odds-note").textContent = game.start.chances === null ? w.no_odds
+      : (game.exact ? w.exact : w.estimated);
+    $("title").textContent = game.start.text[lang][0] || game.name[lang];
+    document.title = $("title").textContent;
+    document.querySelectorAll("#game option").forEach(function (option, i) {
+      option.textContent = data.games[i].name[lang];
     });
+    if (!lists) { return; }
+    data.games.forEach(function (each, i) {
+      var part = section(i);
+      var title = part.querySelector(".game-title");
+      if (title) { title.textContent = each.start.text[lang][0] || each.name[lang]; }
+      part.querySelectorAll(".rolls li").forEach(function (item, k) {
+        var now = k === 0 ? each.start : each.rolls[k - 1];
+        item.querySelector("a").textContent = now.label[lang];
+        paragraphs(item.querySelector(".text"), now.text[lang]);
+      });
+    });
+  }
+
+  function pick(i) {
+    i = Math.max(0, Math.min(data.games.length - 1, i));
+    if (i === index && game === data.games[i]) { return; }
+    stop();
+    section(index).hidden = true;
+    index = i;
+    game = data.games[i];
+    count = game.rolls.length;
+    section(index).hidden = false;
+    $("game").value = String(index);
+    labelAll(false);
   }
 
   function show(k, announce) {
@@ -104,7 +136,7 @@
     if (announce === false) { box.setAttribute("aria-live", "polite"); }
     var body = $("seats");
     body.textContent = "";
-    data.players.forEach(function (name, seat) {
+    game.players.forEach(function (name, seat) {
       var row = document.createElement("tr");
       var head = document.createElement("th");
       head.scope = "row";
@@ -126,18 +158,19 @@
       body.appendChild(row);
     });
     $("middle").textContent = String(now.middle);
-    var marker = $("marker");
+    var marker = section(index).querySelector(".marker");
     var x = count ? (pos / count) * 1000 : 0;
     marker.setAttribute("x1", String(x)); marker.setAttribute("x2", String(x));
-    document.querySelectorAll("#rolls li").forEach(function (item, index) {
-      if (index === pos) { item.setAttribute("aria-current", "true"); }
+    section(index).querySelectorAll(".rolls li").forEach(function (item, k) {
+      if (k === pos) { item.setAttribute("aria-current", "true"); }
       else { item.removeAttribute("aria-current"); }
     });
     $("prev").disabled = pos === 0;
     $("first").disabled = pos === 0;
     $("next").disabled = pos === count;
     $("last").disabled = pos === count;
-    var fragment = "#roll=" + pos + "&lang=" + lang;
+    var fragment = (several ? "#game=" + game.number + "&" : "#") + "roll=" + pos +
+      "&lang=" + lang;
     if (location.hash !== fragment) { history.replaceState(null, "", fragment); }
   }
 
@@ -164,12 +197,32 @@
     if (wanted && data.languages.indexOf(wanted) >= 0 && wanted !== lang) {
       lang = wanted;
       $("language").value = lang;
-      labelAll();
+      labelAll(true);
     }
+    var number = parseInt(params.get("game") || "", 10);
+    var chosen = -1;
+    data.games.forEach(function (each, i) { if (each.number === number) { chosen = i; } });
+    if (chosen >= 0 && chosen !== index) { pick(chosen); pos = 0; }
     var roll = parseInt(params.get("roll") || "", 10);
     show(isNaN(roll) ? pos : roll);
   }
 
+  var picker = $("game");
+  data.games.forEach(function (each, i) {
+    var option = document.createElement("option");
+    option.value = String(i);
+    option.textContent = each.name[lang];
+    picker.appendChild(option);
+  });
+  picker.addEventListener("change", function () {
+    pick(parseInt(picker.value, 10));
+    show(0);
+  });
+  $("game-picker").hidden = !several;
+  if ($("games-box")) { $("games-box").hidden = true; }
+  document.querySelectorAll("section.game").forEach(function (part, i) {
+    part.hidden = i !== index;
+  });
   var select = $("language");
   data.languages.forEach(function (code) {
     var option = document.createElement("option");
@@ -180,7 +233,7 @@
   select.value = lang;
   select.addEventListener("change", function () {
     lang = select.value;
-    labelAll();
+    labelAll(true);
     show(pos, false);
   });
   $("speed").addEventListener("change", function () {
@@ -208,7 +261,7 @@
   $("controls").hidden = false;
   $("stage").hidden = false;
   document.body.classList.add("enhanced");
-  labelAll();
+  labelAll(false);
   fromFragment();
   document.body.setAttribute("data-ready", "true");
   if (window.performance && performance.mark) { performance.mark("aces-ready"); }

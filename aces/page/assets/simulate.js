@@ -1,7 +1,9 @@
 /* The simulation page's script. It plays games by looking up the package's
    transition table: from a state and the outcome of a roll, the next state
-   and how many seats on the next roller sits. Nothing here knows a rule of
-   the game, and every word shown comes from the page's data. */
+   and how many seats on the next roller sits. In the five-dice game a state
+   has its own list of ways the roll can go (branches), picked by their
+   chances. Nothing here knows a rule of the game, and every word shown
+   comes from the page's data. */
 (function () {
   "use strict";
   var data = JSON.parse(document.getElementById("aces-data").textContent);
@@ -9,26 +11,48 @@
   var running = null;
   function $(id) { return document.getElementById(id); }
   function words() { return data.labels[lang]; }
+  /* Numbers the language's way: its own locale, or one Babel says writes
+     numbers alike, where the browser does not know it. */
+  function locales() { return words().numbers.split(" "); }
   function percent(value) {
-    return new Intl.NumberFormat(lang, { style: "percent", minimumFractionDigits: 1,
+    return new Intl.NumberFormat(locales(), { style: "percent", minimumFractionDigits: 1,
                                          maximumFractionDigits: 1 }).format(value);
   }
   function decimal(value, digits) {
-    return new Intl.NumberFormat(lang, { minimumFractionDigits: digits,
+    return new Intl.NumberFormat(locales(), { minimumFractionDigits: digits,
                                          maximumFractionDigits: digits }).format(value);
   }
   function chosen() {
     var players = parseInt($("players").value, 10);
     var finish = $("finish").value;
     return data.tables.filter(function (t) {
-      return t.players === players && t.finish === finish; })[0];
+      return t.players === players && (t.finish === null || t.finish === finish); })[0];
   }
   function random(below) {
     return Math.floor(Math.random() * below);
   }
-  /* One game: the winner's seat (from the first roller) and its rolls. */
+  /* The first of the sorted running chances above a number drawn below 1. */
+  function pick(running) {
+    var low = 0, high = running.length - 1, r = Math.random();
+    while (low < high) {
+      var middle = (low + high) >> 1;
+      if (running[middle] > r) { high = middle; } else { low = middle + 1; }
+    }
+    return low;
+  }
+  /* One game: the seat (from the first roller) that won it, or in the
+     five-dice game lost it, and its rolls. */
   function play(table) {
     var state = table.start, turned = 0, rolls = 0, cell;
+    if (table.step) {
+      while (state !== table.size) {
+        cell = table.step[table.first[state] + pick(table.chances[table.roll[state]])];
+        turned += cell % table.players;
+        state = (cell - cell % table.players) / table.players;
+        rolls += 1;
+      }
+      return [turned % table.players, rolls];
+    }
     while (state !== table.size) {
       cell = state * data.outcomes + data.outcome_of_roll[random(data.rolls)];
       turned += table.turn[cell];
@@ -138,6 +162,7 @@
     document.querySelectorAll("#finish option").forEach(function (option) {
       option.textContent = words()[option.value];
     });
+    $("setup").hidden = !words().setup;
     heads(chosen());
     bars(chosen(), [], 0);
   }
@@ -152,7 +177,8 @@
     $("players").appendChild(option);
   });
   $("players").value = String(data.players);
-  $("finish").value = data.finish;
+  if (data.finish) { $("finish").value = data.finish; }
+  $("finish-box").hidden = !data.finish;
   data.languages.forEach(function (code) {
     var option = document.createElement("option");
     option.value = code;
