@@ -143,6 +143,7 @@ def stats_html(pooled: Pooled, lang: str = "en") -> str:
         conclusion,
         interval_rows,
         length_rows,
+        logs_read,
         narrowing,
         rules_name,
         seat_rows,
@@ -152,11 +153,8 @@ def stats_html(pooled: Pooled, lang: str = "en") -> str:
     catalog = translations(lang)
     w = Writer(lang, catalog)
     _ = catalog.gettext
-    read, left = len(pooled.logs), len(pooled.left_out)
-    blocks = [paragraph(
-        _("The class experiment: {read} logs read, {pooled} pooled, {left} left out.")
-        .format(read=w.integer(read), pooled=w.integer(read - left), left=w.integer(left)))]
-    if left:
+    blocks = [paragraph(logs_read(pooled, w))]
+    if pooled.left_out:
         blocks.append("<ul>" + "".join(
             "<li>" + escape(_("Left out: {error}").format(
                 error=log.error.render(catalog.gettext, catalog.ngettext))) + "</li>"

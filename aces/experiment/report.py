@@ -21,8 +21,8 @@ if t.TYPE_CHECKING:
     from aces.experiment.observe import Rules
     from aces.experiment.pool import Group, Pooled
 
-__all__ = ["Writer", "beside_rows", "conclusion", "interval_rows", "length_rows", "narrowing",
-           "report", "rules_name", "seat_rows"]
+__all__ = ["Writer", "beside_rows", "conclusion", "interval_rows", "length_rows", "logs_read",
+           "narrowing", "report", "rules_name", "seat_rows"]
 
 
 class Writer:
@@ -87,13 +87,7 @@ def report(pooled: Pooled, lang: str, catalog: gettext.NullTranslations) -> str:
     """The whole report: the logs read, then each set of rules on its own."""
     w = Writer(lang, catalog)
     _ = w._
-    left = len(pooled.left_out)
-    read = len(pooled.logs)
-    # Translators: the first line of "aces stats". {read}: logs given; {pooled}: logs
-    # counted; {left}: logs left out because they are damaged.
-    lines = [_("The class experiment: {read} logs read, {pooled} pooled, {left} left out.")
-             .format(read=w.integer(read), pooled=w.integer(read - left),
-                     left=w.integer(left))]
+    lines = [logs_read(pooled, w)]
     for log in pooled.left_out:
         assert log.error is not None
         # (A file's name may hold anything: the whole line is escaped for the terminal.)
@@ -107,6 +101,20 @@ def report(pooled: Pooled, lang: str, catalog: gettext.NullTranslations) -> str:
     for group in pooled.groups:
         lines += ["", *_group(group, w)]
     return "\n".join(lines)
+
+
+def logs_read(pooled: Pooled, w: Writer) -> str:
+    """The first line: the logs read, pooled and left out."""
+    left = len(pooled.left_out)
+    read = len(pooled.logs)
+    # Translators: the first line of "aces stats". {read}: logs given (the number that
+    # chooses the form); {pooled}: logs counted; {left}: logs left out because they are
+    # damaged.
+    return w.catalog.ngettext(
+        "The class experiment: {read} log read, {pooled} pooled, {left} left out.",
+        "The class experiment: {read} logs read, {pooled} pooled, {left} left out.",
+        read).format(read=w.integer(read), pooled=w.integer(read - left),
+                     left=w.integer(left))
 
 
 def rules_name(rules: Rules, w: Writer) -> str:

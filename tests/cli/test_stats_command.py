@@ -254,6 +254,13 @@ def test_the_report_speaks_norwegian(logs: list[Path]) -> None:
     assert "The " not in out
 
 
+def test_one_log_is_counted_in_the_singular(e1_log: Path) -> None:
+    assert stats(str(e1_log)).stdout.startswith(
+        "The class experiment: 1 log read, 1 pooled, 0 left out.")
+    assert stats("--lang", "nb", str(e1_log)).stdout.startswith(
+        "Klasseforsøket: 1 logg lest, 1 slått sammen, 0 utelatt.")
+
+
 @pytest.mark.parametrize(("lang", "said"), [
     ("nb", "Partiene følger to ulike regelsett"),
     ("nn", "Partia følgjer to ulike regelsett"),
