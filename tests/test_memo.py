@@ -104,7 +104,7 @@ def test_every_event_told_from_the_cache_is_told_as_afresh(
     for _, _, step in steps(game, players, options, seed):
         if step.line == 1:
             continue
-        assert phrasebook.say(step) == afresh.tell(step.event, afresh.context(step))
+        assert phrasebook.say(step) == afresh.say_afresh(step)
         holding = registration(name).holding(step.state)
         everyone = dict(zip(holding.players, holding.held, strict=True))
         assert phrasebook.standings(step.state, step.state, full=True) == \

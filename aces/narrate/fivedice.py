@@ -51,23 +51,21 @@ class FiveDicePhrasebook(Phrasebook):
     # does not.
     settling = frozenset({DiceToCentre, DicePassed, GameOver})
     moving = frozenset({DiceToCentre, DicePassed})
+    contextual = frozenset({Rolled, OpeningTied, OpeningWon, RollAgain, GameOver})
 
     def context(self, step: Step[FiveDiceState]) -> t.Hashable:
         event = step.event
-        kind = type(event)
         state: FiveDiceState = step.state
-        if kind is Rolled:
+        if type(event) is Rolled:
             # Whether a roll moves a die depends on the threes variation.
-            return None if t.cast("Rolled", event).stage == "opening" else state.threes
-        if kind is OpeningTied or kind is OpeningWon:
-            # With more than one die each, the opening's values are totals.
-            return state.dice_each > 1
-        if kind is RollAgain:
-            return state.held[state.seats[t.cast("RollAgain", event).player]]
-        if kind is GameOver:
+            return None if event.stage == "opening" else state.threes
+        if type(event) is RollAgain:
+            return state.held[state.seats[event.player]]
+        if type(event) is GameOver:
             # Everyone but the loser wins.
             return state.players
-        return None
+        # The opening: with more than one die each, its values are totals.
+        return state.dice_each > 1
 
     def header(self, number: int, event: GameStarted) -> Lines:
         v = self.voice

@@ -77,6 +77,9 @@ class Phrasebook:
     moving: t.ClassVar[frozenset[type]] = frozenset()
     #: Events before which a large table's standings name every player.
     milestones: t.ClassVar[frozenset[type]] = frozenset()
+    #: Events whose words read a :meth:`context`; every other event is told
+    #: from itself alone, and its context is not asked for.
+    contextual: t.ClassVar[frozenset[type]] = frozenset()
 
     def __init__(self, voice: Voice) -> None:
         self.voice = voice
@@ -95,8 +98,8 @@ class Phrasebook:
         (an option of the game, a count of its state), or ``None`` for
         nothing: with the event, the key of the sentence in the cache.
 
-        Called once for each step, in order, so that a phrasebook may note
-        here what a later event is told with.
+        Asked for once for each step of a :attr:`contextual` kind, in order,
+        so that a phrasebook may note here what a later event is told with.
         """
         return None
 
@@ -156,12 +159,18 @@ class Phrasebook:
         """An event in words, from the cache when it has been told before in
         the same context."""
         event = step.event
-        context = self.context(step)
+        context = self.context(step) if type(event) in self.contextual else None
         key = event if context is None else (event, context)
         lines = self._said.get(key)
         if lines is None:
             lines = self.remember(self._said, key, self.tell(event, context))
         return lines
+
+    def say_afresh(self, step: Step[t.Any]) -> Lines:
+        """What :meth:`say` gives, worked out afresh without the cache (the
+        tests hold the cache against it)."""
+        event = step.event
+        return self.tell(event, self.context(step) if type(event) in self.contextual else None)
 
     def standings(self, state: t.Any, shown: t.Any, *, full: bool = False) -> str | None:
         """The standings line of ``state``, from the cache when it can.

@@ -53,6 +53,7 @@ class PotPhrasebook(Phrasebook):
     settling = frozenset({ChipsToPot, AceIgnored, ChipsPassed, Unpaid})
     moving = frozenset({ChipsToPot, ChipsPassed})
     milestones = frozenset({FinishStarted})
+    contextual = frozenset({Rolled, TryFailed, PlayResumed})
 
     def __init__(self, voice: Voice) -> None:
         super().__init__(voice)
@@ -61,19 +62,19 @@ class PotPhrasebook(Phrasebook):
 
     def context(self, step: Step[PotState]) -> t.Hashable:
         event = step.event
-        kind = type(event)
-        if kind is Rolled and t.cast("Rolled", event).stage == "try":
+        if type(event) is Rolled:
+            if event.stage != "try":
+                return None
             # A roll of a try is told with its number in the try; a failed
             # try, after it, with the sixes that ended it.
-            self._sixes = t.cast("Rolled", event).dice.count(pot.SIX)
+            self._sixes = event.dice.count(pot.SIX)
             return step.state.try_rolls
-        if kind is TryFailed:
+        if type(event) is TryFailed:
             return self._sixes
-        if kind is PlayResumed:
+        if type(event) is PlayResumed:
             # Told with the holder whose try failed: the player on the right.
             state = step.state
-            return state.players[(state.seats[t.cast("PlayResumed", event).player] - 1)
-                                 % len(state.players)]
+            return state.players[(state.seats[event.player] - 1) % len(state.players)]
         return None
 
     def header(self, number: int, event: GameStarted) -> Lines:
