@@ -23,6 +23,9 @@
     (``aces simulate --html``), opening in the build's language, written into
     the site's ``_aces`` folder and shown in a frame with a link to open them
     alone.
+``:aces-page:`simulation-4```
+    A link to a page that another page embeds, in the build's language
+    (:mod:`aces.sphinxext.pagelinks`).
 ``.. aces-stats:: LOG...`` and ``.. aces-api::``
     A class's logs pooled by ``aces stats``, and the reference of the
     public API (:mod:`aces.sphinxext.experiment`).
@@ -499,6 +502,7 @@ def setup(app: Sphinx) -> ExtensionMetadata:
     app.setup_extension("aces.sphinxext.mathjax")
     app.setup_extension("aces.sphinxext.teaching")
     app.setup_extension("aces.sphinxext.sheets")
+    app.setup_extension("aces.sphinxext.pagelinks")
     app.add_config_value("aces_log_root", "..", "env", types=[str])
     app.add_role("aces", number_role)
     app.add_directive("aces-walkthrough", WalkthroughDirective)

@@ -74,6 +74,8 @@ def setup(app: Sphinx) -> ExtensionMetadata:
     """Typeset math with a MathJax the site carries itself."""
     shipped()
     app.setup_extension("sphinx.ext.mathjax")
+    # The package's numbers in the formulas, and the formulas drawn for the pupil sheets.
+    app.setup_extension("aces.sphinxext.formulas")
     app.connect("config-inited", _configure)
     app.connect("build-finished", _copy)
     return {"version": __version__, "parallel_read_safe": True, "parallel_write_safe": True}

@@ -31,8 +31,8 @@ if t.TYPE_CHECKING:
     from matplotlib.figure import Figure
     from numpy.typing import NDArray
 
-__all__ = ["BAND", "DPI", "EXACT", "HEIGHT", "OTHER", "PLOTS", "SIMULATED", "WIDTH", "Plot", "plot",
-           "svg"]
+__all__ = ["BAND", "DPI", "EXACT", "HEIGHT", "OTHER", "PLOTS", "SIMULATED", "WIDTH", "Plot",
+           "drawn", "plot", "svg"]
 
 #: Colours that stay apart for readers with the common colour blindnesses.
 EXACT: t.Final = "#d55e00"
@@ -105,6 +105,13 @@ def _count_axis(c: _Context, axes: Axes) -> None:
     axes.xaxis.set_major_locator(LogLocator(base=10))
     axes.xaxis.set_major_formatter(
         FuncFormatter(lambda v, _pos: integer(round(v), c.lang) if v >= 1 else ""))
+
+
+def _legend_above(axes: Axes, **options: t.Any) -> None:
+    """The legend above the plot, not in it: where bars or intervals reach the top
+    (and the Norwegian labels are long), no corner inside is free."""
+    axes.legend(loc="lower left", bbox_to_anchor=(0, 1.02), frameon=False, borderaxespad=0,
+                **options)
 
 
 def _checkpoints(count: int) -> NDArray[np.int64]:
@@ -306,7 +313,7 @@ def _seats(c: _Context, players: int, games: int) -> tuple[Figure, str]:
     axes.set_xlabel(_("seat (1 rolls first)"))
     axes.set_ylabel(_("chance to win the pot"))
     _percent_axis(c, axes, 1)
-    axes.legend(frameon=False, fontsize="small")
+    _legend_above(axes, fontsize="small")
     # Translators: the description of a plot, for readers who cannot see it.
     # {players}: the players at the table; {count}: the games simulated.
     return figure, _("Each seat's chance to win a game of {players} players: the simulated"
@@ -431,7 +438,7 @@ def _fd_turns(c: _Context, dice: int, count: int) -> tuple[Figure, str]:
     # Translators: an axis label: the share of turns that took that many rolls.
     axes.set_ylabel(_("share of turns"))
     _percent_axis(c, axes)
-    axes.legend(loc="upper right", frameon=False)
+    _legend_above(axes)
     # Translators: the description of a plot, for readers who cannot see it.
     # {dice}: the dice held at the start of the turn; {count}: turns simulated.
     return figure, _("How many rolls a turn of the five-dice game takes, starting with"
@@ -446,6 +453,15 @@ def plot(spec: str, catalog: gettext.NullTranslations, lang: str) -> Plot:
 
     :raises ~aces.sphinxext.quantities.SpecError: for a spec that names no plot.
     """
+    figure, alt = drawn(spec, catalog, lang)
+    return Plot(svg(figure), alt)
+
+
+def drawn(spec: str, catalog: gettext.NullTranslations, lang: str) -> tuple[Figure, str]:
+    """The figure of the plot a spec names, and its description, before it is written.
+
+    :raises ~aces.sphinxext.quantities.SpecError: for a spec that names no plot.
+    """
     maker, args = called(spec, PLOTS, "plot")
     import matplotlib
 
@@ -454,7 +470,7 @@ def plot(spec: str, catalog: gettext.NullTranslations, lang: str) -> Plot:
             figure, alt = maker(_Context(catalog, lang), *args)
     except (TypeError, ValueError, IndexError) as exc:
         raise SpecError(f"{spec.strip()}: cannot be drawn: {exc}") from None
-    return Plot(svg(figure), alt)
+    return figure, alt
 
 
 #: Type large enough to read on a phone, where a plot is shrunk to half its width.

@@ -3,7 +3,10 @@
 A lesson marks the sections a pupil may see with ``.. rst-class:: aces-pupil``
 (the question, the questions for the class, the exercises, a tally table
 where the class rolls dice) and says where its sheet is offered with
-``.. aces-sheet::``. When the HTML builder has resolved the lesson, those
+``.. aces-sheet::``. Inside such a section, a line for the teacher ("ask the
+class for a show of hands") is marked ``.. rst-class:: aces-teacher``: the
+lesson shows it where the teacher needs it, the sheet leaves it out, so the
+sheet speaks to pupils only. When the HTML builder has resolved the lesson, those
 sections, already in the build's language, are copied into a page of their
 own, ``NAME-sheet.html`` beside the lesson: one offline file with a print
 stylesheet for A4, which the browser prints as it stands. The same page is
@@ -11,10 +14,11 @@ typeset as ``NAME-sheet.pdf`` by WeasyPrint, which needs no TeX.
 
 Everything else (the exact answer, the simulation, the answers, the notes
 for the teacher) stays out, because only marked sections are copied: a new
-section is hidden from pupils until someone decides otherwise. A sheet
-that cannot be made (no section marked, a formula that only a browser with
-JavaScript can typeset, WeasyPrint missing) stops the build with the page
-and the reason.
+section is hidden from pupils until someone decides otherwise. Formulas
+are drawn as pictures for the sheet (:mod:`aces.sphinxext.formulas`), since
+neither a printed page nor WeasyPrint runs MathJax. A sheet that cannot be
+made (no section marked, a formula that cannot be drawn, WeasyPrint
+missing) stops the build with the page and the reason.
 """
 
 from __future__ import annotations
@@ -34,15 +38,18 @@ if t.TYPE_CHECKING:
 
     from aces.sphinxext.languages import Alternate
 
-__all__ = ["PUPIL", "STYLE", "SUFFIX", "SheetDirective", "SheetError", "pupil_sections", "setup",
-           "sheet_html", "typeset", "write"]
+__all__ = ["PUPIL", "STYLE", "SUFFIX", "TEACHER", "SheetDirective", "SheetError",
+           "pupil_sections", "setup", "sheet_html", "typeset", "write"]
 
 #: The class that puts a section on the pupils' sheet.
 PUPIL: t.Final = "aces-pupil"
+#: The class of a line in a pupils' section that speaks to the teacher: left off the sheet.
+TEACHER: t.Final = "aces-teacher"
 SUFFIX: t.Final = "-sheet"
 
 #: A4, black on white, the tally cells tall enough to write in; the link back to
-#: the lesson shows on the screen only.
+#: the lesson shows on the screen only, where a wide tally table scrolls sideways
+#: on a phone rather than the page.
 STYLE: t.Final = """
 @page { size: A4; margin: 16mm 16mm 18mm; }
 html { font-family: "DejaVu Sans", "Liberation Sans", Arial, sans-serif; color: #111;
@@ -59,12 +66,16 @@ table { border-collapse: collapse; width: 100%; margin: .4rem 0 1rem; }
 th, td { border: .8pt solid #111; padding: .35rem .5rem; text-align: left;
          vertical-align: top; }
 td { height: 1.6rem; }
+th p, td p { margin: 0; }
 .headerlink { display: none; }
 img { max-width: 100%; }
+img.aces-math { display: inline; max-width: none; }
+.aces-math-block { text-align: center; margin: .6rem 0; }
 nav { margin-top: 2rem; font-size: .9rem; }
 .aces-languages ul { display: flex; gap: 1.5rem; list-style: none; padding: 0; }
 .aces-languages [aria-current] { font-weight: bold; }
 @media print { body { margin: 0; padding: 0; max-width: none; } nav { display: none; } }
+@media screen and (max-width: 40rem) { table { display: block; overflow-x: auto; } }
 """
 
 
@@ -91,9 +102,15 @@ class SheetDirective(_AcesDirective):
 
 
 def pupil_sections(doctree: nodes.document) -> list[nodes.section]:
-    """The sections a lesson shows its pupils, copied, in the order of the page."""
-    return [section.deepcopy() for section in doctree.findall(nodes.section)
-            if PUPIL in section["classes"]]
+    """The sections a lesson shows its pupils, copied, in the order of the page,
+    without the lines in them that speak to the teacher."""
+    copies = [section.deepcopy() for section in doctree.findall(nodes.section)
+              if PUPIL in section["classes"]]
+    for section in copies:
+        for line in list(section.findall(nodes.Element)):
+            if TEACHER in line.get("classes", ()) and line.parent is not None:
+                line.parent.remove(line)
+    return copies
 
 
 def _resolved(app: Sphinx, doctree: nodes.document, docname: str) -> None:
@@ -123,20 +140,27 @@ def write(app: Sphinx, doctree: nodes.document, docname: str) -> tuple[Path, Pat
     sections = pupil_sections(doctree)
     if not sections:
         raise SheetError(f"no section is marked for pupils (.. rst-class:: {PUPIL})")
+    from aces.sphinxext.formulas import FormulaError, pictures
+
     for section in sections:
-        if any(True for _node in section.findall(nodes.math)) or any(
-                True for _node in section.findall(nodes.math_block)):
-            title = section[0].astext()
-            raise SheetError(f"the pupils' section {title!r} has a formula, which the"
-                             " PDF cannot typeset: write it as text there")
+        # WeasyPrint runs no MathJax: the sheet's formulas are pictures, drawn now.
+        try:
+            pictures(section)
+        except FormulaError as exc:
+            raise SheetError(f"in the pupils' section {section[0].astext()!r}, {exc}") from None
     from sphinx.locale import _ as theme_words
 
     from aces.sphinxext.languages import alternates
 
     lang = language(app.config.language)
     title = app.env.titles[docname].astext()
-    body = "".join(app.builder.render_partial(section)["fragment"]  # type: ignore[attr-defined]
-                   for section in sections)
+    # The builder sets the numbers of a page's sections and figures when it writes the
+    # page, which is after this: set this page's now (they are the same), or the writer
+    # would read another page's, or none at all for the first page written.
+    builder = t.cast("t.Any", app.builder)
+    builder.secnumbers = app.env.toc_secnumbers.get(docname, {})
+    builder.fignumbers = app.env.toc_fignumbers.get(docname, {})
+    body = "".join(builder.render_partial(section)["fragment"] for section in sections)
     name = docname + SUFFIX + ".html"
     codes = list(getattr(app.config, "aces_languages", ()))
     current = app.config.language or "en"

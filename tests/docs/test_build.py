@@ -196,6 +196,28 @@ def test_the_norwegian_sites_have_no_english_prose(site: dict[str, t.Any], lang:
     assert f'lang="{lang}"' in (root / "index.html").read_text(encoding="utf-8")
 
 
+
+#: A comment in a code block, as Pygments marks it (``c``, ``c1``, ``cm``, ``ch``, ``cs``).
+COMMENT: t.Final = re.compile(r'<span class="c[1hms]?">(.*?)</span>', re.DOTALL)
+
+
+@pytest.mark.parametrize("lang", NORWEGIAN)
+def test_the_code_on_the_norwegian_sites_has_no_english_comments(site: dict[str, t.Any],
+                                                                 lang: str) -> None:
+    """Code blocks are not translated: a comment in one would stay English, so the
+    pages say in their prose what a command does, and their code carries no prose."""
+    root = site[f"html-{lang}"].out
+    found = {}
+    for page in pages(root):
+        if page.relative_to(root).as_posix() in ENGLISH_PAGES:
+            continue
+        comments = [html.unescape(comment)
+                    for comment in COMMENT.findall(page.read_text(encoding="utf-8"))]
+        english = [comment for comment in comments if ENGLISH.search(comment)]
+        if english:
+            found[page.relative_to(root).as_posix()] = english[:3]
+    assert found == {}
+
 #: Bokmål forms a Nynorsk text never has (Nynorsk says ikkje, eg/jeg → eg, kva, kven...).
 BOKMAL: t.Final = re.compile(r"\b(ikke|hva|hvem|hvor|hvorfor|jeg|nå|spiller|spillere|sjetonger"
                              r"|terninger|hvis|bare|noen|mye)\b")

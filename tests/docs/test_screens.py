@@ -7,7 +7,7 @@ screenshot of the whole page is taken (kept under the test's temporary folder
 for a person to look at), and the page is measured: it does not scroll
 sideways (a wide table scrolls in its own box instead), no heading runs out
 of its box, the article's text is at least 12 px, a plot's lettering at
-least 8 px, and every formula was typeset.
+least 8 px, and every formula was typeset, none in error and none off the screen.
 """
 
 from __future__ import annotations
@@ -26,7 +26,9 @@ SCREENS: t.Final = {"phone": (390, 844), "desktop": (1366, 900)}
 #: Pages with the widest tables, the most plots, formulas, and a pupil sheet.
 PAGES: t.Final = ("index.html", "lessons/nothing.html", "lessons/best-seat.html",
                   "lessons/five-dice.html", "lessons/game-length.html", "rules/rulings.html",
-                  "lessons/nothing-sheet.html")
+                  "lessons/nothing-sheet.html", "lessons/round-the-table.html",
+                  "lessons/large-numbers.html", "lessons/round-the-table-sheet.html",
+                  "lessons/class-experiment-sheet.html")
 #: The plots' type size, in points (aces.sphinxext.plots), and its smallest variant.
 PLOT_TYPE: t.Final = 13.0 * 0.833
 
@@ -48,8 +50,11 @@ MEASURE: t.Final = """() => {
   });
   const untypeset = [...document.querySelectorAll('span.math, div.math')]
     .filter(el => !el.querySelector('mjx-container')).length;
+  const wrong = [...document.querySelectorAll('mjx-merror')].map(el => el.textContent);
+  const formulas = [...document.querySelectorAll('mjx-container, img.aces-math')]
+    .filter(el => el.getBoundingClientRect().right > window.innerWidth + 1).length;
   return {sideways: doc.scrollWidth - window.innerWidth, small, overflowing, plots,
-          untypeset};
+          untypeset, wrong, formulas};
 }"""
 
 
@@ -74,6 +79,8 @@ def test_every_page_reads_on_a_phone_and_a_desktop(page: Page, server: str, lang
         assert found["small"] == [], (name, "text under 12 px", found["small"][:3])
         assert found["overflowing"] == [], (name, "a heading runs over", found["overflowing"])
         assert found["untypeset"] == 0, (name, "formulas left as TeX")
+        assert found["wrong"] == [], (name, "MathJax could not read a formula", found["wrong"])
+        assert found["formulas"] == 0, (name, "a formula runs off the screen")
         for scale in found["plots"]:
             # A point is 4/3 px: the smallest lettering of a plot, as shown.
             assert PLOT_TYPE * 4 / 3 * scale >= 8, (name, "a plot's lettering", scale)

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from aces.i18n import translations
-from aces.sphinxext.plots import PLOTS, plot
+from aces.sphinxext.plots import PLOTS, drawn, plot
 from aces.sphinxext.quantities import SpecError
 
 DOCS: t.Final = Path(__file__).resolve().parent.parent.parent / "docs"
@@ -52,3 +52,37 @@ def test_the_description_is_in_the_language_of_the_build() -> None:
 def test_a_bad_plot_says_why(spec: str) -> None:
     with pytest.raises(SpecError):
         plot(spec, translations("en"), "en")
+
+
+def covered(figure: t.Any) -> list[str]:
+    """What a legend of the figure hides: the bars and the marked points under it."""
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+
+    canvas = FigureCanvasAgg(figure)
+    canvas.draw()  # type: ignore[no-untyped-call]
+    renderer = canvas.get_renderer()  # type: ignore[no-untyped-call]
+    hidden = []
+    for axes in figure.axes:
+        legend = axes.get_legend()
+        if legend is None:
+            continue
+        box = legend.get_window_extent(renderer)
+        for patch in axes.patches:
+            if patch.get_visible() and patch.get_window_extent(renderer).overlaps(box):
+                hidden.append(f"bar {patch.get_label() or patch}")
+        for line in axes.lines:
+            if line.get_marker() in (None, "None", "", " "):
+                continue
+            for x, y in line.get_transform().transform(line.get_xydata()):
+                if box.contains(x, y):
+                    hidden.append(f"point {line.get_label()} at ({x:.0f}, {y:.0f})")
+    return hidden
+
+
+@pytest.mark.parametrize("lang", ["en", "nb", "nn"])
+@pytest.mark.parametrize("spec", specs())
+def test_no_legend_hides_a_bar_or_a_point(spec: str, lang: str) -> None:
+    """Measured with the plot's own fonts; the picture only scales after that, so what
+    holds here holds at a phone's width as at a desktop's."""
+    figure, _alt = drawn(spec, translations(lang), lang)
+    assert covered(figure) == [], (spec, lang)

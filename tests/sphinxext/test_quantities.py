@@ -14,13 +14,19 @@ from aces.sphinxext.quantities import REGISTRY, Quantity, SpecError, quantity, s
 
 DOCS: t.Final = Path(__file__).resolve().parent.parent.parent / "docs"
 ROLE: t.Final = re.compile(r":aces:`([^`]+)`")
+#: A number in a formula (aces.sphinxext.formulas): ``\aces{spec}``, a backslash
+#: doubled in a catalog.
+IN_FORMULA: t.Final = re.compile(r"\\{1,2}aces\{([^{}]+)\}")
 
 
 def specs_in_the_pages() -> list[str]:
-    """Every ``:aces:`` spec of the pages and their translations."""
+    """Every ``:aces:`` spec of the pages and their translations, and every number
+    in their formulas."""
     found: set[str] = set()
     for path in [*DOCS.rglob("*.rst"), *DOCS.rglob("*.po")]:
-        found.update(ROLE.findall(path.read_text(encoding="utf-8").replace('"\n"', "")))
+        text = path.read_text(encoding="utf-8").replace('"\n"', "")
+        found.update(ROLE.findall(text))
+        found.update(IN_FORMULA.findall(text))
     return sorted(found)
 
 
