@@ -41,6 +41,7 @@ from aces.rules import Roll, fivedice
 from aces.rules.opening import Opening
 from aces.rules.seats import Seats
 from aces.simulate import Exact
+from aces.simulate.fivedice_lengths import carry
 
 if t.TYPE_CHECKING:
     from collections.abc import Iterator
@@ -56,10 +57,6 @@ MAX_STATES: t.Final = 500
 #: The most branches (rolls settled by the rules) a chain may have: well
 #: under a second of building (four players with two dice each need 6,270).
 MAX_BRANCHES: t.Final = 25_000
-#: The most rolls :func:`length_cdf` follows a game for: far past where any
-#: solvable game has almost surely ended, so only a caller asking for
-#: nearly all of the chance (1 - 1e-300) meets it.
-_MAX_ROLLS: t.Final = 100_000
 
 #: A face for each kind of die a roll is counted by; 6 stands for every face
 #: that stays in the hand (3 too, without ``threes``).
@@ -249,19 +246,7 @@ def length_cdf(chain: Chain, quantile: float) -> list[float]:
     targets = np.array([size if branch.state < 0 else branch.state
                         for out in chain.branches for branch in out], dtype=np.int64)
     chances = np.array([float(branch.chance) for out in chain.branches for branch in out])
-    mass = np.zeros(size + 1)
-    mass[chain.start] = 1.0
-    over = 0.0
-    left = 1.0
-    cdf: list[float] = []
-    while over < quantile and (left > 1 - quantile or not over) and len(cdf) < _MAX_ROLLS:
-        mass = np.bincount(targets, weights=mass[sources] * chances,
-                           minlength=size + 1).astype(np.float64)
-        over += float(mass[size])
-        mass[size] = 0.0
-        left = float(mass.sum())
-        cdf.append(min(over, 1.0))
-    return cdf
+    return carry(sources, targets, chances, chain.start, size, quantile)
 
 
 def loss_values(chain: Chain) -> NDArray[np.float64]:

@@ -36,7 +36,15 @@ import numpy as np
 if t.TYPE_CHECKING:
     from numpy.typing import NDArray
 
-__all__ = ["MAX_BRANCHES", "Branches", "branch_count", "branches", "length_cdf", "solvable"]
+__all__ = [
+    "MAX_BRANCHES",
+    "Branches",
+    "branch_count",
+    "branches",
+    "carry",
+    "length_cdf",
+    "solvable",
+]
 
 #: The most branches worked out: their arrays take some 25 bytes each, and
 #: a roll carried through them some milliseconds a million. Four players
@@ -149,9 +157,26 @@ def length_cdf(players: int, dice: int, quantile: float) -> list[float]:
     # Rolls that lead from one state to the same next one are one step of the walk.
     pairs, where = np.unique(found.sources * (size + 1) + found.targets, return_inverse=True)
     sources, targets = pairs // (size + 1), pairs % (size + 1)
-    chances = np.bincount(where.ravel(), weights=found.chances, minlength=len(pairs))
+    chances = np.bincount(where.ravel(), weights=found.chances,
+                          minlength=len(pairs)).astype(np.float64, copy=False)
+    return carry(sources, targets, chances, found.start, size, quantile)
+
+
+def carry(sources: NDArray[np.int64], targets: NDArray[np.int64],
+          chances: NDArray[np.float64], start: int, size: int,
+          quantile: float) -> list[float]:
+    """The chance that the game is over within ``k`` rolls, for ``k = 1, 2, ...``,
+    carried from ``start`` along branches given as arrays among ``size``
+    states (a target of ``size`` is the game over).
+
+    Each state's chance moves one roll at a time; the list ends at the first
+    ``k`` where the chance of being over reaches ``quantile`` (or where what
+    is left in play is below ``1 - quantile``, which rounding cannot hide).
+    The chain (:func:`aces.simulate.fivedice_chain.length_cdf`) and the arrays
+    worked out here both end in this one walk.
+    """
     mass = np.zeros(size + 1)
-    mass[found.start] = 1.0
+    mass[start] = 1.0
     over = 0.0
     left = 1.0
     cdf: list[float] = []
