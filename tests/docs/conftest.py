@@ -8,30 +8,19 @@ browser tests skip and say why, or fail where ``ACES_BROWSER_REQUIRED`` is set.
 from __future__ import annotations
 
 import functools
-import importlib.util
 import threading
 import typing as t
 from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
-from pathlib import Path
 
 import pytest
+
+from docsite import load_tool
 
 if t.TYPE_CHECKING:
     from collections.abc import Iterator
 
     from playwright.sync_api import Browser, Page
 
-ROOT: t.Final = Path(__file__).resolve().parent.parent.parent
-
-
-def load_tool() -> t.Any:
-    """``scripts/docs.py``, the one way the site is built and checked."""
-    spec = importlib.util.spec_from_file_location("docs_tool", ROOT / "scripts" / "docs.py")
-    assert spec is not None
-    assert spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
 
 
 @pytest.fixture(scope="session")
