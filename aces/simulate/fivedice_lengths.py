@@ -79,7 +79,9 @@ TOLERANCE: t.Final = 1e-12
 MAX_STATES: t.Final = 400_000
 #: The most entries (:func:`entry_count`) in the splits of one roll: each
 #: takes 16 bytes, and a roll is carried through a million of them in some
-#: 4 to 8 ms, so a game of about 250 rolls to the tolerance in under 20 s.
+#: 3 ms of one core, so a game of about 250 rolls to the tolerance in some
+#: 8 s (5 × 5 with threes: 6 s and 200 to 300 MiB at the peak, measured in
+#: tests/benchmarks/lengths.py).
 MAX_ENTRIES: t.Final = 10_000_000
 #: The most rolls a game is followed for (far past any table's tail).
 _MAX_ROLLS: t.Final = 100_000
@@ -160,6 +162,24 @@ class Flow:
         turns = float(mass[self.ends_turn].sum())
         after = np.bincount(self.ends, weights=mass, minlength=len(self.states) + 1)
         return after.astype(np.float64, copy=False), turns
+
+    def lengths(self, tolerance: float = TOLERANCE) -> Lengths:
+        """The length of a game from the start, carried until less than ``tolerance``
+        is not over."""
+        size = len(self.states)
+        mass = np.zeros(size + 1)
+        mass[self.start] = 1.0
+        over = 0.0
+        left = 1.0
+        turns = 0.0
+        cdf: list[float] = []
+        while left >= tolerance and len(cdf) < _MAX_ROLLS:
+            mass, ended = self.roll(mass[:size])
+            turns += ended
+            over += float(mass[size])
+            left = float(mass[:size].sum())
+            cdf.append(min(over, 1.0))
+        return Lengths(cdf, max(0.0, left), turns)
 
 
 def state_count(players: int, dice: int) -> int:
@@ -253,21 +273,7 @@ def _places(players: int, threes: bool, threes_to: Policy) -> list[tuple[int | N
 def length_cdf(players: int, dice: int, threes: bool = False, threes_to: Policy = "random",
                tolerance: float = TOLERANCE) -> Lengths:
     """The length of a game at a table, carried until less than ``tolerance`` is not over."""
-    table = flow(players, dice, threes, threes_to)
-    size = len(table.states)
-    mass = np.zeros(size + 1)
-    mass[table.start] = 1.0
-    over = 0.0
-    left = 1.0
-    turns = 0.0
-    cdf: list[float] = []
-    while left >= tolerance and len(cdf) < _MAX_ROLLS:
-        mass, ended = table.roll(mass[:size])
-        turns += ended
-        over += float(mass[size])
-        left = float(mass[:size].sum())
-        cdf.append(min(over, 1.0))
-    return Lengths(cdf, max(0.0, left), turns)
+    return flow(players, dice, threes, threes_to).lengths(tolerance)
 
 
 def _compositions(total: int, parts: int) -> NDArray[np.int64]:
