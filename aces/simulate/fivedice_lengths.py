@@ -80,8 +80,8 @@ MAX_STATES: t.Final = 400_000
 #: The most entries (:func:`entry_count`) in the splits of one roll: each
 #: takes 16 bytes, and a roll is carried through a million of them in some
 #: 3 ms of one core, so a game of about 250 rolls to the tolerance in some
-#: 8 s (5 × 5 with threes: 6 s and 200 to 300 MiB at the peak, measured in
-#: tests/benchmarks/lengths.py).
+#: 8 s (five players with five dice and threes: 6 s and 200 to 300 MiB at
+#: the peak, measured in tests/benchmarks/lengths.py).
 MAX_ENTRIES: t.Final = 10_000_000
 #: The most rolls a game is followed for (far past any table's tail).
 _MAX_ROLLS: t.Final = 100_000
