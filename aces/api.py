@@ -811,13 +811,16 @@ def _language(lang: str) -> str:
 
 
 def stats(logs: Iterable[Source], *, csv: PathLike | None = None, rolls: bool = False,
-          by_log: bool = False, lang: str = "en",
+          by_log: bool = False, decimal_comma: bool = False, lang: str = "en",
           progress: Callable[[int], None] | None = None) -> Stats:
     """Pool logs as ``aces stats`` does: by rules and table size, damaged logs left out.
 
     ``csv`` writes a new table with a row per game (per roll, with
     ``rolls``; per log and seat, with its 95 % interval, with ``by_log``),
-    headed in ``lang``; it never overwrites a file.
+    headed in ``lang``; it never overwrites a file. Its columns are split by
+    commas and its decimals written with a point, as GeoGebra and CODAP read
+    them; with ``decimal_comma``, by semicolons and with a decimal comma, as
+    Excel with Norwegian settings opens a file as it is.
 
     ``lang`` (``"en"``, ``"nb"`` or ``"nn"``) is also the language the
     result speaks in a notebook, in :meth:`Stats.report` and in
@@ -841,17 +844,22 @@ def stats(logs: Iterable[Source], *, csv: PathLike | None = None, rolls: bool = 
         raise OptionError("--rolls and --by-log cannot be used together: a table has one"
                           " row per roll or one per log")
     if csv is None:
+        if decimal_comma:
+            # Translators: an error of "aces stats"; the options stay as they are.
+            raise OptionError("--decimal-comma says how the table of --csv is written, so it"
+                              " needs --csv")
         return Stats(pool(logs, progress=progress), lang)
-    from aces.experiment.export import CsvTable, log_table
+    from aces.experiment.export import COMMA, POINT, CsvTable, log_table
     from aces.files import STATS_EXISTS, create
     from aces.i18n import translations
 
+    style = COMMA if decimal_comma else POINT
     with create(csv, STATS_EXISTS, text=True) as out:
         if by_log:
             result = Stats(pool(logs, progress=progress), lang)
-            log_table(out, translations(lang), result.pooled)
+            log_table(out, translations(lang), result.pooled, style)
             return result
-        table = CsvTable(out, translations(lang), rolls)
+        table = CsvTable(out, translations(lang), rolls, style)
         try:
             return Stats(pool(logs, sink=table, keep_rows=rolls, progress=progress), lang)
         finally:
