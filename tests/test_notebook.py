@@ -234,7 +234,7 @@ def shown(thing: object) -> Shown:
     return view
 
 
-VIEWS: t.Final = {
+VIEWS: t.Final[dict[str, t.Callable[[str], t.Any]]] = {
     "game": lambda lang: aces.play(["Ada", "Bo", "Cy"], dice=E1, lang=lang),
     "five-dice game": lambda lang: aces.play(["Ada", "Bo", "Cy"], game="five-dice", seed=1,
                                              lang=lang),
@@ -350,7 +350,7 @@ def test_the_too_long_game_and_log_are_said_in_the_language(
 
 
 def test_names_stay_text_in_every_view() -> None:
-    session = aces.play(list(HOSTILE), seed=2, games=2, lang="nn")
+    session = t.cast("aces.api.Session", aces.play(list(HOSTILE), seed=2, games=2, lang="nn"))
     chances = aces.odds(session[0].moments[2], lang="nb")
     for thing in (session, chances):
         view = shown(thing)
