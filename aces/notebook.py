@@ -309,7 +309,8 @@ def session_html(games: Sequence[Game], lang: str) -> str:
         for name in over:
             if name is not None:
                 scores[name] += 1
-        if over:
+        # As aces replay: one game has no tally and no «most» to tell.
+        if len(over) > 1:
             said += [book.tally(scores, len(over)), book.verdict(scores, len(over))]
     losers = bool(games) and games[0].game == "five-dice"
     head = [csv("csv", "game"), csv("csv", "starter"),

@@ -336,6 +336,21 @@ def test_a_view_changes_language_with_its_object() -> None:
         aces.simulate(2, games=10, lang="sv")
 
 
+@pytest.mark.parametrize("lang", ["en", "nb", "nn"])
+def test_a_log_of_one_game_ends_as_its_replay_does(lang: str) -> None:
+    """One game has no tally and no «most» to tell: aces replay gives neither, so
+    the view never says «Bo tapte flest partier: 1 av 1»."""
+    log = aces.load("replays/five-dice-four-players.jsonl", lang=lang)
+    words = shown(log).words
+    assert {"en": "A session of 1 game", "nb": "En økt med ett parti",
+            "nn": "Ei økt med eitt parti"}[lang] in words
+    for absent in ({"en": ["Losses after", "lost the most"], "nb": ["Tap etter", "tapte flest"],
+                    "nn": ["Tap etter", "tapa flest"]}[lang]):
+        assert absent not in words
+    # Two games or more are tallied, as the replay tallies them.
+    assert {"en": "Per won the most pots", "nb": "Per vant flest potter",
+            "nn": "Per vann flest pottar"}[lang] in shown(VIEWS["log"](lang)).words
+
 def test_the_too_long_game_and_log_are_said_in_the_language(
         monkeypatch: pytest.MonkeyPatch) -> None:
     game = aces.play(["Ada", "Bo", "Cy"], dice=E1, lang="nb")
