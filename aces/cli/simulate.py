@@ -18,6 +18,7 @@ if t.TYPE_CHECKING:
     from collections.abc import Callable, Iterator
 
     from aces.cli._games import Given
+    from aces.narrate.voice import Voice
     from aces.rules import OptionValue
     from aces.simulate import Exact, Simulation
     from aces.simulate.stats import Summary
@@ -183,21 +184,23 @@ def report(sim: Simulation, seed: int, summary: Summary, exact: Exact | None, la
     ``--exact`` adds them); ``"none"``, the game is too big to solve.
     """
     from aces.cli._numbers import decimal, integer, percent, table
+    from aces.narrate.voice import Voice, line_start
 
     _ = catalog.gettext
+    voice = Voice(catalog, lang)
     # Translators: whether the exact value lies inside the interval.
     yes, no = _("yes"), _("no")
     details = [catalog.ngettext("{count} player", "{count} players",
-                                sim.seats).format(count=sim.seats)]
+                                sim.seats).format(count=voice.count(sim.seats))]
     details += [text for name, value in sim.options.items()
-                if (text := _option(name, value, sim.options, catalog))]
+                if (text := _option(name, value, sim.options, voice))]
     # Translators: {seed}: the number that reproduces the dice of the run.
     details.append(_("seed {seed}").format(seed=seed))
     lines = [
         # Translators: {game}: the game's name; {games}: how many games were played.
         _("{game}: {games} simulated games").format(
             game=_(GAME_NAMES.get(sim.game, sim.game)), games=integer(summary.games, lang)),
-        ", ".join(details),
+        line_start(", ".join(details)),
         "",
         _("Seat 1 rolls first after the opening; the others follow to the left."),
     ]
@@ -278,17 +281,17 @@ def _turns(mean: float, exact: Exact | None, lang: str,
 
 
 def _option(name: str, value: OptionValue, options: dict[str, OptionValue],
-            catalog: gettext.NullTranslations) -> str | None:
+            voice: Voice) -> str | None:
     """A game option as the report names it; ``None`` for one that goes unsaid."""
-    _ = catalog.gettext
+    _ = voice.gettext
     if name == "chips" and isinstance(value, int):
-        return catalog.ngettext("{count} chip each", "{count} chips each",
-                                value).format(count=value)
+        return voice.ngettext("{count} chip each", "{count} chips each",
+                              value).format(count=voice.count(value))
     if name == "finish":
         return finish_name(str(value), _)
     if name == "dice" and isinstance(value, int):
-        return catalog.ngettext("{count} die each", "{count} dice each",
-                                value).format(count=value)
+        return voice.ngettext("{count} die each", "{count} dice each",
+                              value).format(count=voice.count(value))
     if name == "threes":
         # Without the variation, neither it nor whom the 3s would go to is worth a word.
         return None
