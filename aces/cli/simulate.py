@@ -10,7 +10,7 @@ import typing as t
 import click
 
 from aces.cli._common import finish_name, lang_option, reported, translations, writing
-from aces.cli._games import GameChoice, GameCommand
+from aces.cli._games import GAME_HELP, GameChoice, GameCommand
 from aces.errors import N_, OptionError
 
 if t.TYPE_CHECKING:
@@ -50,7 +50,7 @@ QUICK_EXACT_STATES: t.Final = 100_000
 @click.option("--seed", type=int, default=None,
               help="Seed for the dice; the same seed gives the same results.")
 @click.option("--game", "game_name", type=GameChoice(), default="pot",
-              show_default=True, help="Which game: pot (Aces in the Pot) or five-dice (Aces).")
+              show_default=True, help=GAME_HELP)
 @click.option("--exact/--no-exact", "with_exact", default=None,
               help="Show the exact answers beside the estimates (default: when quick).")
 @click.option("--json", "as_json", is_flag=True, help="Write the results as JSON.")
