@@ -52,6 +52,7 @@ from aces.events import (
     Unpaid,
 )
 from aces.games import registration
+from aces.memo import Memo, weigh
 from aces.narrate import Narrator
 from aces.narrate.chances import (
     ChanceTeller,
@@ -304,22 +305,28 @@ def pot_rules(step: Step[t.Any], before: pot.PotState) -> list[str]:
         if before.chips[before.seats[event.to]] == 0:
             found.append("comeback")
         return found
-    finish = before.finish
-    simple: dict[type, str] = {
-        OpeningTied: "opening-tie",
-        OpeningWon: "left",
-        ChipsToPot: "ace",
-        Unpaid: "one-chip",
-        TurnMissed: "missed-turn",
-        AceIgnored: "ignored-ace",
-        FinishStarted: f"finish-{finish}",
-        TryStarted: "try",
-        TryFailed: f"failed-try-{finish}",
-        PlayResumed: "failed-try-last-holder",
-        GameOver: "won",
-    }
-    rule = simple.get(type(event))
+    kind = type(event)
+    if kind is FinishStarted:
+        return [f"finish-{before.finish}"]
+    if kind is TryFailed:
+        return [f"failed-try-{before.finish}"]
+    rule = _POT_RULES.get(kind)
     return [] if rule is None else [rule]
+
+
+#: The rules of Aces in the Pot that an event of a kind always puts into
+#: play (asked after every event of a log: made once).
+_POT_RULES: t.Final[dict[type, str]] = {
+    OpeningTied: "opening-tie",
+    OpeningWon: "left",
+    ChipsToPot: "ace",
+    Unpaid: "one-chip",
+    TurnMissed: "missed-turn",
+    AceIgnored: "ignored-ace",
+    TryStarted: "try",
+    PlayResumed: "failed-try-last-holder",
+    GameOver: "won",
+}
 
 
 def fivedice_rules(step: Step[t.Any], before: fivedice.FiveDiceState) -> list[str]:
@@ -338,15 +345,18 @@ def fivedice_rules(step: Step[t.Any], before: fivedice.FiveDiceState) -> list[st
     if (isinstance(event, (DiceToCentre, DicePassed)) and after.phase == "play"
             and after.centre < after.total and after.held[after.seats[event.player]] == 0):
         found.append("empty-hand")
-    simple: dict[type, str] = {
-        OpeningTied: "fd-opening-tie",
-        OpeningWon: "left",
-        RollAgain: "roll-again",
-        TurnMissed: "fd-missed-turn",
-        GameOver: "fd-lost",
-    }
-    rule = simple.get(type(event))
+    rule = _FIVE_DICE_RULES.get(type(event))
     return found if rule is None else [*found, rule]
+
+
+#: The rules of Aces (five dice) that an event of a kind always puts into play.
+_FIVE_DICE_RULES: t.Final[dict[type, str]] = {
+    OpeningTied: "fd-opening-tie",
+    OpeningWon: "left",
+    RollAgain: "roll-again",
+    TurnMissed: "fd-missed-turn",
+    GameOver: "fd-lost",
+}
 
 
 def _holdings(voice: Voice, holding: Holding, label: str, shown: Holding, *,
@@ -424,14 +434,17 @@ class Walkthrough(Visitor[list[Part]]):
         self._tell(lines, opens_game=kind is GameStarted)
         game = self._game
         assert game is not None
-        holding = game.holding(step.state)
-        if kind is GameStarted:
-            self._shown = holding
-        if holding != self._holding:
-            # Chips or dice moved (or a roll was taken back): the standings
-            # the narrator has due are these.
-            self._moved = holding
-        self._holding = holding
+        if kind in book.moving or kind is RollUndone or kind is GameStarted:
+            # Only these move chips or dice (the narrator's standings rely
+            # on it too): every other step leaves the holdings as they were.
+            holding = game.holding(step.state)
+            if kind is GameStarted:
+                self._shown = holding
+            if holding != self._holding:
+                # Chips or dice moved (or a roll was taken back): the standings
+                # the narrator has due are these.
+                self._moved = holding
+            self._holding = holding
         before, self._state = self._state, step.state
         if kind is GameOver:
             self._turning_points()
@@ -570,6 +583,8 @@ class Walkthrough(Visitor[list[Part]]):
 
     def _flush(self) -> None:
         """Tell the asides due, the basic rules before the ones built on them."""
+        if not self._pending:
+            return
         ordered: list[Aside] = sorted(
             self._pending, key=lambda aside: RULES.index(aside.rule) if aside.rule in RULES
             else len(RULES))
@@ -707,6 +722,9 @@ def render_stream(parts: Iterable[Part], fmt: Format) -> Iterator[str]:
     one rendered whole.
     """
     renderer = _RENDERERS[fmt]
+    # A long log tells the same few parts over and over (a roll that moves
+    # nothing, the same standings): each is rendered, and escaped, once.
+    rendered: Memo[tuple[Part, bool], str] = Memo(_RENDERED_BUDGET)
     started = told = False
     for part in parts:
         is_told = isinstance(part, Told)
@@ -714,11 +732,19 @@ def render_stream(parts: Iterable[Part], fmt: Format) -> Iterator[str]:
         if started:
             continues = is_told and told and not part.opens_game  # type: ignore[union-attr]
             yield "\n" if continues else "\n\n"
-        yield "\n".join(renderer(part, new_game))
+        key = (part, new_game)
+        text = rendered.get(key)
+        if text is None:
+            text = "\n".join(renderer(part, new_game))
+            rendered.keep(key, text, weigh(part) + weigh(text))
+        yield text
         started, told = True, is_told
     if started:
         yield "\n"
 
+
+#: The bytes of rendered parts (and the parts) a rendering remembers.
+_RENDERED_BUDGET: t.Final = 4 << 20
 
 #: Every ASCII punctuation character. reStructuredText takes any of them
 #: after a backslash as itself, so with all of them escaped no name

@@ -22,7 +22,7 @@ import heapq
 import typing as t
 
 from babel.core import Locale
-from babel.numbers import format_percent
+from babel.numbers import NumberPattern, format_percent, parse_pattern
 
 from aces.events import GameStarted, Rolled
 from aces.narrate import Narrator
@@ -42,11 +42,15 @@ Measure = t.Literal["win", "lose"]
 
 
 @functools.cache
-def _pattern(locale: str) -> str:
-    """The locale's own percent pattern (``17 %`` in Norwegian) with one decimal."""
-    pattern = str(Locale.parse(locale).percent_formats[None].pattern)
+def _pattern(locale: str) -> tuple[NumberPattern, Locale]:
+    """The locale's own percent pattern (``17 %`` in Norwegian) with one
+    decimal, and the locale: both parsed once, as Babel would parse them
+    anew on every call given them as text (a walkthrough says thousands of
+    chances)."""
+    parsed = Locale.parse(locale)
+    pattern = str(parsed.percent_formats[None].pattern)
     last = pattern.rfind("0")
-    return pattern[:last + 1] + ".0" + pattern[last + 1:]
+    return parse_pattern(pattern[:last + 1] + ".0" + pattern[last + 1:]), parsed
 
 
 def percent(voice: Voice, value: float) -> str:
@@ -60,7 +64,8 @@ def percent_in(value: float, locale: str) -> str:
     >>> percent_in(0.2454, "nb_NO"), percent_in(0.2454, "en")
     ('24,5\xa0%', '24.5%')
     """
-    return str(format_percent(value, _pattern(locale), locale=locale))
+    pattern, parsed = _pattern(locale)
+    return str(format_percent(value, pattern, locale=parsed))
 
 
 def measure_of(game: str) -> Measure:
@@ -272,7 +277,10 @@ class TurningPoints:
         """One more settled roll."""
         before, self._before = self._before, moment.chances
         was, now = before.by_seat, moment.chances.by_seat
-        seat = max(range(len(was)), key=lambda s: abs(now[s] - was[s]))
+        # The seat whose chance moved most (the first of equals), found at C
+        # speed: this runs after every roll of a walkthrough.
+        moves = [abs(after - then) for after, then in zip(now, was, strict=True)]
+        seat = moves.index(max(moves))
         if abs(now[seat] - was[seat]) <= before.margin + moment.chances.margin and (
                 before.margin or moment.chances.margin):
             return
