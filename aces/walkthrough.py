@@ -404,6 +404,8 @@ class Walkthrough(Visitor[list[Part]]):
         self._shown: Holding | None = None
         #: Asides of the roll being settled, told once it is.
         self._pending: list[Aside] = []
+        #: The standings tables of small tables, by holding and label.
+        self._tables: Memo[tuple[Holding, str], Standings] = Memo(_RENDERED_BUDGET)
         #: Each player's chance after every roll of the game, for its turning points.
         self._teller = ChanceTeller()
         self._turns: TurningPoints | None = None
@@ -554,14 +556,29 @@ class Walkthrough(Visitor[list[Part]]):
     def _settle(self, *, full: bool = False) -> None:
         """A roll is settled: its asides, then the standings if the narrator has them due."""
         self._flush()
-        self.narrator.settle(full=full)
-        if self.narrator.take():
+        narrator = self.narrator
+        narrator.settle(full=full)
+        if narrator.lines:
+            # The narrator's standings line: told here as a table instead.
+            narrator.lines.clear()
             assert self._moved is not None
             assert self._shown is not None
             assert self._book is not None
-            self.parts.append(_holdings(self.voice, self._moved, self._book.out_label(),
-                                        self._shown, full=full))
+            self.parts.append(self._table(self._moved, self._book.out_label(), self._shown,
+                                          full=full))
             self._shown = self._moved
+
+    def _table(self, holding: Holding, label: str, shown: Holding, *, full: bool) -> Standings:
+        """:func:`_holdings`, made once for each holding of a small table (where
+        the table shows everyone, so that nothing else goes into it)."""
+        if len(holding.held) > LARGE_TABLE:
+            return _holdings(self.voice, holding, label, shown, full=full)
+        key = (holding, label)
+        table = self._tables.get(key)
+        if table is None:
+            table = _holdings(self.voice, holding, label, shown)
+            self._tables.keep(key, table, weigh(key) + weigh(table))
+        return table
 
     def _start(self, event: GameStarted) -> None:
         """The registration and phrasebook of a new game (the walk has refused unknown games)."""
@@ -673,9 +690,12 @@ def stream(records: Iterable[Record], source: str, catalog: gettext.NullTranslat
 
     guide = Walkthrough(catalog, lang)
     corrected = Corrected(guide)
+    visit, told = corrected.visit, guide.parts
     for step in walk(records, source, allow_unfinished=True, allow_unsettled=False):
-        corrected.visit(step)
-        yield from guide.take()
+        visit(step)
+        if told:
+            yield from told
+            told.clear()
     corrected.end()
     yield from guide.take()
 

@@ -58,6 +58,7 @@ def percent(voice: Voice, value: float) -> str:
     return percent_in(value, voice.locale)
 
 
+@functools.lru_cache(maxsize=4096)
 def percent_in(value: float, locale: str) -> str:
     """A chance as the Babel ``locale`` writes a percentage, to a tenth of a point.
 
@@ -191,9 +192,9 @@ def say_turning_point(voice: Voice, players: t.Sequence[str], moment: Moment, se
     v = voice
     values = {"number": v.number(moment.number), "player": moment.roll.player,
               "dice": v.dice(moment.roll.dice), "mover": players[seat],
-              "before": percent(v, was), "after": percent(v, now),
-              "margin": percent(v, margin or 0.0)}
+              "before": percent(v, was), "after": percent(v, now)}
     if margin is not None:
+        values["margin"] = percent(v, margin)
         if measure == "win":
             # Translators: a turning point in "aces walkthrough" of a game too
             # large to solve, its chances estimated by simulation. {number}:
