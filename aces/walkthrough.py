@@ -26,6 +26,7 @@ Cy passes 1 chip to Ada on the left.
 from __future__ import annotations
 
 import collections
+import functools
 import re
 import string
 import textwrap
@@ -121,6 +122,10 @@ class Standings(t.NamedTuple):
 
 
 Part = Told | Aside | Standings
+
+#: Told parts are made after every step: as plain tuples are, without the
+#: named tuple's own constructor.
+_told: t.Final = functools.partial(tuple.__new__, Told)
 
 
 # -- The rules, explained -------------------------------------------------------
@@ -423,20 +428,21 @@ class Walkthrough(Visitor[list[Part]]):
         """Tell one step; its asides wait until the roll that caused them is settled."""
         event = step.event
         kind = type(event)
-        book = self._book
-        if book is None or kind is GameStarted or kind not in book.settling:
-            self._settle(full=book is not None and kind in book.milestones)
-        self._follow(step)
-        self.narrator.visit(step)
-        lines = self.narrator.take()
+        narrator = self.narrator
+        if (kind is GameStarted or kind not in narrator.settling) and (
+                self._pending or narrator.due is not None):
+            self._settle(full=kind in narrator.milestones)
+        self._follow(step, kind)
+        narrator.visit(step)
         if kind is GameStarted:
             self._start(t.cast("GameStarted", event))
-        book = self._book
-        assert book is not None, "walk() always begins with game_started"
-        self._tell(lines, opens_game=kind is GameStarted)
+        lines = narrator.lines
+        if lines:
+            self.parts.append(_told((tuple(lines), kind is GameStarted)))
+            lines.clear()
         game = self._game
-        assert game is not None
-        if kind in book.moving or kind is RollUndone or kind is GameStarted:
+        assert game is not None, "walk() always begins with game_started"
+        if kind in narrator.moving or kind is RollUndone or kind is GameStarted:
             # Only these move chips or dice (the narrator's standings rely
             # on it too): every other step leaves the holdings as they were.
             holding = game.holding(step.state)
@@ -451,19 +457,19 @@ class Walkthrough(Visitor[list[Part]]):
         if kind is GameOver:
             self._turning_points()
         if kind is GameStarted:
-            if self.narrator.games > 1 and game.session_rule is not None:
+            if narrator.games > 1 and game.session_rule is not None:
                 self._explain(game.session_rule, step.state)
             return
         for rule in game.rulebook(step, before):
             self._explain(rule, step.state)
 
-    def _follow(self, step: Step[t.Any]) -> None:
+    def _follow(self, step: Step[t.Any], kind: type) -> None:
         """Each player's chance once a roll is settled, for the turning points."""
         teller = self._teller
-        if teller.due(step):
+        if (kind is Rolled or kind is GameStarted) and teller.due(step):
             self._queue(teller.settled())
         teller.take(step)
-        if type(step.event) is GameStarted:
+        if kind is GameStarted:
             self._turns = None
             self._unsettled = []
             odds = teller.odds
@@ -672,8 +678,9 @@ class Corrected(Visitor[ResultT]):
             self._pass(self._held.popleft())
 
     def _pass(self, group: list[Step[t.Any]]) -> None:
+        visit = self.inner.visit
         for step in group:
-            self.inner.visit(step)
+            visit(step)
 
 
 def stream(records: Iterable[Record], source: str, catalog: gettext.NullTranslations,

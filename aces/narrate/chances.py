@@ -276,23 +276,30 @@ class TurningPoints:
 
     def add(self, moment: Moment) -> None:
         """One more settled roll."""
-        before, self._before = self._before, moment.chances
-        was, now = before.by_seat, moment.chances.by_seat
+        chances = moment.chances
+        before, self._before = self._before, chances
+        was, now = before.by_seat, chances.by_seat
         # The seat whose chance moved most (the first of equals), found at C
         # speed: this runs after every roll of a walkthrough.
         moves = [abs(after - then) for after, then in zip(now, was, strict=True)]
-        seat = moves.index(max(moves))
-        if abs(now[seat] - was[seat]) <= before.margin + moment.chances.margin and (
-                before.margin or moment.chances.margin):
+        size = max(moves)
+        seat = moves.index(size)
+        if size <= before.margin + chances.margin and (before.margin or chances.margin):
             return
-        move = (abs(now[seat] - was[seat]), -moment.number,
+        biggest = self._biggest
+        full = len(biggest) >= self.count
+        # A move no bigger than the smallest kept is dropped before its turn is
+        # made (the numbers of a game's rolls differ, so they decide a tie).
+        if full and biggest and (size, -moment.number) <= biggest[0][:2]:
+            return
+        move = (size, -moment.number,
                 Turn(moment, seat, was[seat], now[seat],
-                     None if before.exact and moment.chances.exact
-                     else max(before.margin, moment.chances.margin)))
-        if len(self._biggest) < self.count:
-            heapq.heappush(self._biggest, move)
+                     None if before.exact and chances.exact
+                     else max(before.margin, chances.margin)))
+        if full:
+            heapq.heappushpop(biggest, move)
         else:
-            heapq.heappushpop(self._biggest, move)
+            heapq.heappush(biggest, move)
 
     def points(self) -> list[Turn]:
         """The turning points so far, in the game's order."""
