@@ -15,6 +15,7 @@ player on their left, and so on.
 
 from __future__ import annotations
 
+import itertools
 import typing as t
 
 from aces.events import (
@@ -31,7 +32,7 @@ from aces.games import registration
 from aces.walk import Visitor
 
 if t.TYPE_CHECKING:
-    from collections.abc import Callable
+    from collections.abc import Callable, Sequence
 
     from aces.events import Event
     from aces.games import Holding
@@ -293,7 +294,7 @@ class Counts:
         one = cls(len(game.players))
         one.games, one.rolls, one.normal, one.nothing = 1, game.rolls, game.normal, game.nothing
         one.wins[game.result_seat] = 1
-        _bump(one.lengths, game.rolls, 1)
+        one.lengths = [0] * game.rolls + [1]
         one.tries = list(game.tries)
         one.by_dice, one.agains = list(game.by_dice), list(game.agains)
         return one
@@ -312,16 +313,12 @@ class Counts:
         self.games += other.games
         self.rolls += other.rolls
         self.wins = [a + b for a, b in zip(self.wins, other.wins, strict=True)]
-        for k, count in enumerate(other.lengths):
-            if count:
-                _bump(self.lengths, k, count)
+        self.lengths = _summed(self.lengths, other.lengths)
         self.normal += other.normal
         self.nothing += other.nothing
         self.tries = [a + b for a, b in zip(self.tries, other.tries, strict=True)]
-        for k, count in enumerate(other.by_dice):
-            if count:
-                _bump(self.by_dice, k, count)
-                _bump(self.agains, k, other.agains[k])
+        self.by_dice = _summed(self.by_dice, other.by_dice)
+        self.agains = _summed(self.agains, other.agains)
         return self
 
     @property
@@ -330,7 +327,6 @@ class Counts:
         return sum(self.by_dice) - sum(self.agains)
 
 
-def _bump(counts: list[int], index: int, by: int) -> None:
-    if index >= len(counts):
-        counts.extend([0] * (index + 1 - len(counts)))
-    counts[index] += by
+def _summed(counts: Sequence[int], other: Sequence[int]) -> list[int]:
+    """Two counts by index added up, the shorter counting none past its end."""
+    return [a + b for a, b in itertools.zip_longest(counts, other, fillvalue=0)]

@@ -302,24 +302,51 @@ def _rng() -> np.random.Generator:
     return np.random.default_rng(ESTIMATE_SEED)
 
 
-# -- Aces in the Pot ------------------------------------------------------------
+# -- Both games -----------------------------------------------------------------
 
 
 class _Answers:
     """What both games' odds share: a state's chances are made of positions
     of play (:meth:`_positions`), from the chain's values or, without them,
-    from estimates worked out together for every state asked at once."""
+    from estimates worked out together for every state asked at once.
 
-    values: NDArray[np.float64] | None
-    _estimates: _Estimates
-    #: Exact chances already worked out: of openings, and of positions of play.
-    _openings: dict[tuple[t.Any, ...], Chances]
-    _looked_up: dict[tuple[t.Any, ...], Chances]
+    A game says only what its players hold (:meth:`_holdings`), what a
+    position of play is (:meth:`_position`), which seat a game over names
+    (:meth:`_ended`), how a position is looked up in its chain
+    (:meth:`_look_up`) and how games are played on from positions
+    (:meth:`_play_on`).
+    """
 
-    def _positions(self, state: t.Any) -> list[tuple[t.Any, ...]]:
+    def __init__(self, players: int, opening_dice: int, chain: t.Any,
+                 values: NDArray[np.float64] | None) -> None:
+        self.players = players
+        #: The dice each contender rolls in the opening.
+        self.opening_dice = opening_dice
+        self.chain = chain
+        self.values = values
+        self.exact = chain is not None
+        self._estimates = _Estimates(self._play_on)
+        #: Exact chances already worked out: of openings, and of positions of play.
+        self._openings: dict[tuple[t.Any, ...], Chances] = {}
+        self._looked_up: dict[tuple[t.Any, ...], Chances] = {}
+
+    def _holdings(self, state: t.Any) -> tuple[int, ...]:
+        """What each seat holds in ``state``: chips, or dice."""
         raise NotImplementedError
 
-    def _answer(self, state: t.Any, estimates: dict[t.Any, Chances]) -> Chances:
+    def _position(self, state: t.Any, seat: int | None = None) -> tuple[t.Any, ...]:
+        """The position of play of ``state``; in its opening, the one after
+        it with ``seat`` to roll first."""
+        raise NotImplementedError
+
+    def _ended(self, state: t.Any) -> int:
+        """The seat a game over ended on: its winner, or in five-dice its loser."""
+        raise NotImplementedError
+
+    def _look_up(self, key: tuple[t.Any, ...]) -> Chances:
+        raise NotImplementedError
+
+    def _play_on(self, keys: list[tuple[t.Any, ...]]) -> NDArray[np.int64]:
         raise NotImplementedError
 
     def chances(self, state: t.Any) -> Chances:
@@ -335,21 +362,47 @@ class _Answers:
                 [key for state in states for key in self._positions(state)])
         return [self._answer(state, estimates) for state in states]
 
+    def _positions(self, state: t.Any) -> list[tuple[t.Any, ...]]:
+        """The positions of play the chances from ``state`` are made of."""
+        if state.phase == "over":
+            return []
+        if state.phase == "opening":
+            return [self._position(state, seat)
+                    for seat in _starting(state.opening, self.opening_dice)]
+        return [self._position(state)]
+
+    def _answer(self, state: t.Any, estimates: dict[t.Any, Chances]) -> Chances:
+        if state.phase == "over":
+            return _certain(self._ended(state), self.players)
+        if state.phase == "opening":
+            def opening() -> Chances:
+                return _through_opening(state.opening, self.opening_dice,
+                                        lambda seat: self._play(self._position(state, seat),
+                                                                estimates))
+            if self.values is None:
+                return opening()
+            return _remembered(self._openings, (state.opening, self._holdings(state)), opening)
+        return self._play(self._position(state), estimates)
+
+    def _play(self, key: tuple[t.Any, ...], estimates: dict[t.Any, Chances]) -> Chances:
+        if self.values is None:
+            return estimates[key]
+        return _remembered(self._looked_up, key, lambda: self._look_up(key))
+
+
+# -- Aces in the Pot ------------------------------------------------------------
+
 
 class PotOdds(_Answers):
     """Aces in the Pot: the chain's values for every state, or estimates."""
 
+    chain: Chain | None
+
     def __init__(self, players: int, chips: int, finish: t.Any,
                  chain: Chain | None, values: NDArray[np.float64] | None) -> None:
-        self.players = players
+        super().__init__(players, 1, chain, values)
         self.chips = chips
         self.finish = finish
-        self.chain = chain
-        self.values = values
-        self.exact = chain is not None
-        self._estimates = _Estimates(self._play_on)
-        self._openings = {}
-        self._looked_up = {}
 
     @classmethod
     def of(cls, players: int, chips: int, finish: t.Any) -> PotOdds:
@@ -363,34 +416,18 @@ class PotOdds(_Answers):
         chain = build(players, chips, finish)
         return cls(players, chips, finish, chain, state_values(chain))
 
-    def _positions(self, state: PotState) -> list[tuple[t.Any, ...]]:
-        """The positions of play the chances from ``state`` are made of."""
-        if state.phase == "over":
-            return []
-        chips = state.chips.as_tuple()
-        if state.phase == "opening":
-            return [(chips, seat, "play", 0) for seat in _starting(state.opening, 1)]
-        return [(chips, state.turn, state.phase, state.try_rolls)]
+    def _holdings(self, state: PotState) -> tuple[int, ...]:
+        return state.chips.as_tuple()
 
-    def _answer(self, state: PotState, estimates: dict[t.Any, Chances]) -> Chances:
-        n = self.players
-        if state.phase == "over":
-            assert state.winner is not None
-            return _certain(state.winner, n)
-        chips = state.chips.as_tuple()
-        if state.phase == "opening":
-            def opening() -> Chances:
-                return _through_opening(state.opening, 1, lambda seat: self._play(
-                    (chips, seat, "play", 0), estimates))
-            if self.values is None:
-                return opening()
-            return _remembered(self._openings, (state.opening, chips), opening)
-        return self._play((chips, state.turn, state.phase, state.try_rolls), estimates)
+    def _position(self, state: PotState, seat: int | None = None) -> tuple[t.Any, ...]:
+        chips = self._holdings(state)
+        if seat is not None:
+            return (chips, seat, "play", 0)
+        return (chips, state.turn, state.phase, state.try_rolls)
 
-    def _play(self, key: tuple[t.Any, ...], estimates: dict[t.Any, Chances]) -> Chances:
-        if self.chain is None or self.values is None:
-            return estimates[key]
-        return _remembered(self._looked_up, key, lambda: self._look_up(key))
+    def _ended(self, state: PotState) -> int:
+        assert state.winner is not None
+        return state.winner
 
     def _look_up(self, key: tuple[t.Any, ...]) -> Chances:
         assert self.chain is not None
@@ -422,20 +459,16 @@ class PotOdds(_Answers):
 class FiveDiceOdds(_Answers):
     """Aces: each seat's chance to lose, from the chain when it is small."""
 
+    chain: fivedice_chain.Chain | None
+
     def __init__(self, players: int, dice: int, threes: bool, threes_to: t.Any,
                  chain: fivedice_chain.Chain | None,
                  values: NDArray[np.float64] | None) -> None:
-        self.players = players
+        super().__init__(players, dice, chain, values)
         self.dice = dice
         self.threes = threes
         self.threes_to = threes_to
-        self.chain = chain
-        self.values = values
-        self.exact = chain is not None
         self._index = {held: i for i, held in enumerate(chain.states)} if chain else {}
-        self._estimates = _Estimates(self._play_on)
-        self._openings = {}
-        self._looked_up = {}
 
     @classmethod
     def of(cls, players: int, dice: int, threes: bool, threes_to: t.Any) -> FiveDiceOdds:
@@ -447,34 +480,15 @@ class FiveDiceOdds(_Answers):
         chain = fivedice_chain.build(*shape)
         return cls(*shape, chain, fivedice_chain.loss_values(chain))
 
-    def _positions(self, state: FiveDiceState) -> list[tuple[t.Any, ...]]:
-        """The positions of play the chances from ``state`` are made of."""
-        if state.phase == "over":
-            return []
-        held = state.held.as_tuple()
-        if state.phase == "opening":
-            return [(held, seat) for seat in _starting(state.opening, self.dice)]
-        return [(held, state.turn)]
+    def _holdings(self, state: FiveDiceState) -> tuple[int, ...]:
+        return state.held.as_tuple()
 
-    def _answer(self, state: FiveDiceState, estimates: dict[t.Any, Chances]) -> Chances:
-        n = self.players
-        if state.phase == "over":
-            assert state.loser is not None
-            return _certain(state.loser, n)
-        held = state.held.as_tuple()
-        if state.phase == "opening":
-            def opening() -> Chances:
-                return _through_opening(state.opening, self.dice,
-                                        lambda seat: self._play((held, seat), estimates))
-            if self.values is None:
-                return opening()
-            return _remembered(self._openings, (state.opening, held), opening)
-        return self._play((held, state.turn), estimates)
+    def _position(self, state: FiveDiceState, seat: int | None = None) -> tuple[t.Any, ...]:
+        return (self._holdings(state), state.turn if seat is None else seat)
 
-    def _play(self, key: tuple[t.Any, ...], estimates: dict[t.Any, Chances]) -> Chances:
-        if self.values is None:
-            return estimates[key]
-        return _remembered(self._looked_up, key, lambda: self._look_up(key))
+    def _ended(self, state: FiveDiceState) -> int:
+        assert state.loser is not None
+        return state.loser
 
     def _look_up(self, key: tuple[t.Any, ...]) -> Chances:
         assert self.values is not None

@@ -163,23 +163,38 @@ def first_six(roll: int) -> Fraction:
     return NO_SIX ** (roll - 1) * SIX
 
 
+def _shows_six() -> NDArray[np.bool_]:
+    """By roll code (an index of :data:`~aces.odds.outcomes.ROLLS`): whether the
+    roll shows a six, as the outcome table judges it."""
+    return np.asarray([OUTCOMES[i].sixes > 0 for i in OUTCOME_INDEX])
+
+
+def _until(count: int, seed: int,
+           succeeds: t.Callable[[np.random.Generator, int], NDArray[np.bool_]],
+           ) -> NDArray[np.int64]:
+    """For ``count`` simulated players each repeating a trial until it succeeds,
+    the number of the trial that did (from 1). ``succeeds(rng, n)`` draws one
+    trial for each of ``n`` players still waiting."""
+    rng = np.random.default_rng(seed)
+    first = np.zeros(count, dtype=np.int64)
+    waiting = np.arange(count)
+    trial = 0
+    while len(waiting):
+        trial += 1
+        hit = succeeds(rng, len(waiting))
+        first[waiting[hit]] = trial
+        waiting = waiting[~hit]
+    return first
+
+
 def simulated_first_six(count: int, seed: int = SEED) -> NDArray[np.int64]:
     """For ``count`` simulated players rolling until a six, the roll it came on.
 
     Each roll is drawn as a pair of dice and judged by the outcome table, so
     a six is whatever the rules count as one.
     """
-    sixes = np.asarray([OUTCOMES[i].sixes > 0 for i in OUTCOME_INDEX])
-    rng = np.random.default_rng(seed)
-    first = np.zeros(count, dtype=np.int64)
-    waiting = np.arange(count)
-    roll = 0
-    while len(waiting):
-        roll += 1
-        hit = sixes[rng.integers(0, len(ROLLS), size=len(waiting))]
-        first[waiting[hit]] = roll
-        waiting = waiting[~hit]
-    return first
+    sixes = _shows_six()
+    return _until(count, seed, lambda rng, n: sixes[rng.integers(0, len(ROLLS), size=n)])
 
 
 def finish_chances(players: int) -> list[Fraction]:
@@ -193,18 +208,14 @@ def simulated_finish(players: int, count: int, seed: int = SEED) -> NDArray[np.i
     Each try is three simulated rolls; a six in any of them passes the chip
     on, round the table, until a try has none.
     """
-    sixes = np.asarray([OUTCOMES[i].sixes > 0 for i in OUTCOME_INDEX])
-    rng = np.random.default_rng(seed)
-    winners = np.zeros(count, dtype=np.int64)
-    waiting = np.arange(count)
-    tries = 0
-    while len(waiting):
-        rolls = rng.integers(0, len(ROLLS), size=(len(waiting), pot.TRY_ROLLS))
-        won = ~sixes[rolls].any(axis=1)
-        winners[waiting[won]] = tries % players
-        waiting = waiting[~won]
-        tries += 1
-    return winners
+    sixes = _shows_six()
+
+    def won(rng: np.random.Generator, n: int) -> NDArray[np.bool_]:
+        rolls = rng.integers(0, len(ROLLS), size=(n, pot.TRY_ROLLS))
+        no_six: NDArray[np.bool_] = ~np.any(sixes[rolls], axis=1)
+        return no_six
+
+    return (_until(count, seed, won) - 1) % players
 
 
 # -- Whole games --------------------------------------------------------------------

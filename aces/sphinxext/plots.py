@@ -25,11 +25,13 @@ from aces.sphinxext.quantities import SpecError, called
 
 if t.TYPE_CHECKING:
     import gettext
-    from collections.abc import Callable
+    from collections.abc import Callable, Sequence
 
     from matplotlib.axes import Axes
     from matplotlib.figure import Figure
-    from numpy.typing import NDArray
+    from numpy.typing import ArrayLike, NDArray
+
+    from aces.simulate.stats import Interval
 
 __all__ = ["BAND", "DPI", "EXACT", "HEIGHT", "OTHER", "PLOTS", "SIMULATED", "WIDTH", "Plot",
            "drawn", "plot", "svg"]
@@ -60,6 +62,13 @@ class _Context(t.NamedTuple):
 
     def pct(self, value: float, digits: int = 0) -> str:
         return percent(value, self.lang, digits)
+
+    def amount(self, value: int) -> str:
+        """A count of things, in words where the language writes small ones so
+        (named apart from the tuple's own ``count``)."""
+        from aces.narrate.voice import Voice
+
+        return Voice(self.catalog, self.lang).count(value)
 
 
 PLOTS: dict[str, Callable[..., tuple[Figure, str]]] = {}
@@ -138,6 +147,34 @@ def _running(c: _Context, axes: Axes, estimates: NDArray[np.float64], label: str
     axes.plot(points, estimates[points - 1], color=colour, linewidth=1.2, label=label)
 
 
+def _side_by_side(c: _Context, axes: Axes, where: NDArray[np.int64], exact: ArrayLike,
+                  found: ArrayLike, count: int) -> None:
+    """The exact chances and the simulated shares as bars side by side, at ``where``."""
+    axes.bar(where - 0.2, exact, 0.4, color=EXACT, label=c._("exact"))
+    # Translators: a legend entry. {count}: how many rolls, players or finishes
+    # were simulated.
+    axes.bar(where + 0.2, found, 0.4, color=SIMULATED,
+             label=c._("simulated ({count})").format(count=integer(count, c.lang)))
+
+
+def _with_intervals(c: _Context, axes: Axes, where: NDArray[np.int64],
+                    shares: NDArray[np.float64], intervals: Sequence[Interval],
+                    games: int) -> None:
+    """Simulated shares as points, each with its 95% interval as an error bar."""
+    low = shares - np.asarray([i.low for i in intervals])
+    high = np.asarray([i.high for i in intervals]) - shares
+    axes.errorbar(where, shares, yerr=[low, high], fmt="o", color=SIMULATED, capsize=4,
+                  # Translators: a legend entry. {count}: how many games were simulated.
+                  label=c._("simulated ({count}), with 95% intervals").format(
+                      count=integer(games, c.lang)))
+
+
+def _numbered(c: _Context, axes: Axes, where: NDArray[np.int64], shift: int = 0) -> None:
+    """A tick at each of ``where``, labelled with its number (plus ``shift``) the
+    language's way."""
+    axes.set_xticks(where, [integer(int(k) + shift, c.lang) for k in where])
+
+
 @_named("nothing")
 def _nothing(c: _Context, count: int) -> tuple[Figure, str]:
     _ = c._
@@ -188,10 +225,7 @@ def _outcomes(c: _Context, count: int) -> tuple[Figure, str]:
     found = np.bincount(les.outcome_codes(count), minlength=len(OUTCOMES)) / count
     exact = [float(CHANCES[o]) for o in OUTCOMES]
     where = np.arange(len(OUTCOMES))
-    axes.bar(where - 0.2, exact, 0.4, color=EXACT, label=_("exact"))
-    # Translators: a legend entry. {count}: how many rolls were simulated.
-    axes.bar(where + 0.2, found, 0.4, color=SIMULATED,
-             label=_("simulated ({count})").format(count=integer(count, c.lang)))
+    _side_by_side(c, axes, where, exact, found, count)
     # Two short lines under each bar rather than one long one that runs into the next.
     axes.set_xticks(where, [textwrap.fill(_(label), 10) for label in OUTCOME_LABELS],
                     fontsize="small")
@@ -216,10 +250,11 @@ def _cost(c: _Context, count: int) -> tuple[Figure, str]:
         axes.axhline(exact, color=colour, linewidth=0.8, linestyle="--",
                      label=c.catalog.ngettext("exact, holding {count} chip",
                                               "exact, holding {count} chips", held)
-                     .format(count=held))
+                     .format(count=c.amount(held)))
         # Translators: a legend entry. {count}: the chips the roller holds.
         label = c.catalog.ngettext("simulated, holding {count} chip",
-                                   "simulated, holding {count} chips", held).format(count=held)
+                                   "simulated, holding {count} chips",
+                                   held).format(count=c.amount(held))
         _running(c, axes, les.running_mean(les.simulated_cost(held, count, les.SEED + held)),
                  label, colour)
     _count_axis(c, axes)
@@ -247,11 +282,9 @@ def _first_six(c: _Context, count: int) -> tuple[Figure, str]:
     axes.axvspan(0.5, 3.5, color=BAND, alpha=0.2, linewidth=0,
                  # Translators: a legend entry: the rolls of a try (three rolls).
                  label=_("the three rolls of a try"))
-    axes.bar(rolls - 0.2, [float(les.first_six(int(k))) for k in rolls], 0.4, color=EXACT,
-             label=_("exact"))
-    axes.bar(rolls + 0.2, found / count, 0.4, color=SIMULATED,
-             label=_("simulated ({count})").format(count=integer(count, c.lang)))
-    axes.set_xticks(rolls, [integer(int(k), c.lang) for k in rolls])
+    _side_by_side(c, axes, rolls, [float(les.first_six(int(k))) for k in rolls], found / count,
+                  count)
+    _numbered(c, axes, rolls)
     _percent_axis(c, axes)
     # Translators: an axis label: the roll on which the first six came.
     axes.set_xlabel(_("roll of the first six"))
@@ -269,11 +302,8 @@ def _finish(c: _Context, players: int, count: int) -> tuple[Figure, str]:
     figure, axes = _figure()
     found = np.bincount(les.simulated_finish(players, count), minlength=players) / count
     seats = np.arange(players)
-    axes.bar(seats - 0.2, [float(p) for p in les.finish_chances(players)], 0.4, color=EXACT,
-             label=_("exact"))
-    axes.bar(seats + 0.2, found, 0.4, color=SIMULATED,
-             label=_("simulated ({count})").format(count=integer(count, c.lang)))
-    axes.set_xticks(seats, [integer(int(s), c.lang) for s in seats])
+    _side_by_side(c, axes, seats, [float(p) for p in les.finish_chances(players)], found, count)
+    _numbered(c, axes, seats)
     # Translators: an axis label: seats counted to the left of the player who
     # holds the last chip when the finish begins (0 is that player).
     axes.set_xlabel(_("seats to the left of the first holder"))
@@ -285,7 +315,7 @@ def _finish(c: _Context, players: int, count: int) -> tuple[Figure, str]:
     # {players}: the players at the table.
     return figure, _("Bars for each seat's chance to win a finish with {players} players,"
                      " exact and simulated: the first holder has the best chance, and each"
-                     " seat further left has less.").format(players=integer(players, c.lang))
+                     " seat further left has less.").format(players=c.amount(players))
 
 
 @_named("seats")
@@ -295,20 +325,14 @@ def _seats(c: _Context, players: int, games: int) -> tuple[Figure, str]:
     found = les.simulated_summary(players, games)
     exact = les.game(players).win_by_seat
     seats = np.arange(players)
-    shares = np.asarray(found.win_by_seat)
-    low = shares - np.asarray([i.low for i in found.win_intervals])
-    high = np.asarray([i.high for i in found.win_intervals]) - shares
-    axes.errorbar(seats, shares, yerr=[low, high], fmt="o", color=SIMULATED, capsize=4,
-                  # Translators: a legend entry. {count}: how many games were simulated.
-                  label=_("simulated ({count}), with 95% intervals").format(
-                      count=integer(games, c.lang)))
+    _with_intervals(c, axes, seats, np.asarray(found.win_by_seat), found.win_intervals, games)
     axes.plot(seats, exact, "D", color=EXACT, label=_("exact"))
     # Translators: a legend entry: the chance every seat would have if the game
     # were perfectly fair (one in the number of players).
     axes.axhline(1 / players, color="#888888", linewidth=0.8, linestyle="--",
                  label=_("a fair share"))
     # Seats as a reader counts them: seat 1 rolls first after the opening.
-    axes.set_xticks(seats, [integer(int(s) + 1, c.lang) for s in seats])
+    _numbered(c, axes, seats, 1)
     # Translators: an axis label: seat 1 rolls first after the opening.
     axes.set_xlabel(_("seat (1 rolls first)"))
     axes.set_ylabel(_("chance to win the pot"))
@@ -319,7 +343,7 @@ def _seats(c: _Context, players: int, games: int) -> tuple[Figure, str]:
     return figure, _("Each seat's chance to win a game of {players} players: the simulated"
                      " share of {count} games with its 95% interval, the exact chance, and"
                      " the fair share. The differences are small beside the intervals.").format(
-        players=integer(players, c.lang), count=integer(games, c.lang))
+        players=c.amount(players), count=integer(games, c.lang))
 
 
 @_named("fairness")
@@ -332,13 +356,7 @@ def _fairness(c: _Context, players: int, games: int) -> tuple[Figure, str]:
     winners = les.simulated_players(players, games)
     wins = np.bincount(winners, minlength=players)
     spots = np.arange(players)
-    shares = wins / games
-    intervals = [wilson(int(w), games) for w in wins]
-    low = shares - np.asarray([i.low for i in intervals])
-    high = np.asarray([i.high for i in intervals]) - shares
-    axes.errorbar(spots, shares, yerr=[low, high], fmt="o", color=SIMULATED, capsize=4,
-                  label=_("simulated ({count}), with 95% intervals").format(
-                      count=integer(games, c.lang)))
+    _with_intervals(c, axes, spots, wins / games, [wilson(int(w), games) for w in wins], games)
     axes.axhline(1 / players, color=EXACT, linewidth=1.2, linestyle="--",
                  # Translators: a legend entry: every player's exact chance before the
                  # opening, one in the number of players.
@@ -355,7 +373,7 @@ def _fairness(c: _Context, players: int, games: int) -> tuple[Figure, str]:
     return figure, _("Each player's share of {count} simulated games of {players} players,"
                      " the opening rolled for every game, with 95% intervals: every share"
                      " lies close to the fair share, on an axis that starts at zero.").format(
-        players=integer(players, c.lang), count=integer(games, c.lang))
+        players=c.amount(players), count=integer(games, c.lang))
 
 
 @_named("length")
@@ -384,7 +402,7 @@ def _length(c: _Context, players: int, games: int) -> tuple[Figure, str]:
     return figure, _("How many rolls a game of {players} players takes: a histogram of"
                      " simulated games under the exact distribution. It rises steeply,"
                      " peaks a little before the mean of {mean} rolls, and has a long tail to"
-                     " the right.").format(players=integer(players, c.lang),
+                     " the right.").format(players=c.amount(players),
                                            mean=decimal(mean, c.lang, 1))
 
 
@@ -432,7 +450,7 @@ def _fd_turns(c: _Context, dice: int, count: int) -> tuple[Figure, str]:
                  label=_("simulated, {variant}").format(variant=label))
         axes.plot(rolls + offset, [float(p) for p in exact], "D", color=EXACT,
                   markersize=4, label=_("exact") if threes else None)
-    axes.set_xticks(rolls, [integer(int(k), c.lang) for k in rolls])
+    _numbered(c, axes, rolls)
     # Translators: an axis label: how many rolls one turn of the five-dice game took.
     axes.set_xlabel(_("rolls in the turn"))
     # Translators: an axis label: the share of turns that took that many rolls.
@@ -444,7 +462,7 @@ def _fd_turns(c: _Context, dice: int, count: int) -> tuple[Figure, str]:
     return figure, _("How many rolls a turn of the five-dice game takes, starting with"
                      " {dice} dice, in {count} simulated turns of each kind beside the exact"
                      " chances: most turns take two or three rolls, and the threes make them"
-                     " shorter.").format(dice=integer(dice, c.lang),
+                     " shorter.").format(dice=c.amount(dice),
                                           count=integer(count, c.lang))
 
 
