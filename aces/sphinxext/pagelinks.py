@@ -18,8 +18,7 @@ import typing as t
 
 from docutils import nodes
 
-from aces import __version__
-from aces.sphinxext import PAGES_FOLDER, TEXT_ONLY, _failed, _pages, language
+from aces.sphinxext import PAGES_FOLDER, TEXT_ONLY, _failed, _pages, language, registered
 
 if t.TYPE_CHECKING:
     from collections.abc import Sequence
@@ -91,6 +90,5 @@ def _resolve(app: Sphinx, doctree: nodes.document, docname: str) -> None:
 def setup(app: Sphinx) -> ExtensionMetadata:
     """Register the links to the browser pages."""
     app.add_node(page_link)
-    app.add_role("aces-page", page_role)
-    app.connect("doctree-resolved", _resolve)
-    return {"version": __version__, "parallel_read_safe": True, "parallel_write_safe": True}
+    return registered(app, roles={"aces-page": page_role},
+                      events=[("doctree-resolved", _resolve)])
