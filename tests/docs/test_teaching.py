@@ -310,13 +310,82 @@ def fact(page: str, key: str) -> str:
 
 
 #: The Norwegian upper-secondary courses a lesson may be for.
-COURSES: t.Final = re.compile(r"\b(1P|1T|R1|S1)\b")
+COURSES: t.Final = re.compile(r"\b(1P|1T|R1|R2|S1|S2)\b")
+
+#: The LK20 plan in force in the school year 2026-27 for each level a lesson may name:
+#: MAT01-06 replaced MAT01-05 in every year 1-10 on 1 August 2026, and MAT09-02
+#: replaced MAT09-01 for Vg1 on the same day.
+PLAN_IN_FORCE: t.Final = {"trinn": "MAT01-06", "1P": "MAT08-01", "1T": "MAT09-02",
+                          "R1": "MAT03-02", "R2": "MAT03-02", "S1": "MAT04-02", "S2": "MAT04-02"}
+RETIRED_PLANS: t.Final = ("MAT01-05", "MAT09-01")
+
+#: Udir's wording of each competence aim a lesson quotes, as the site's language has it.
+#: Sources: udir.no/lk20/mat08-01/kompetansemaal-og-vurdering/kv31 (?lang=nob, ?lang=eng),
+#: udir.no/lk20/mat09-02/kompetansemaal-og-vurdering/kv979 (?lang=nob, ?lang=eng),
+#: udir.no/lk20/mat01-06/kompetansemaal-og-vurdering/kv1029?lang=eng; the nn texts and the
+#: R and S plans as data.udir.no/kl06/v201906/laereplaner-lk20 serves them. English marked
+#: "our translation" on the sites is ours, not Udir's.
+UDIR_WORDING: t.Final = {
+    "nb": {
+        "beregne og vurdere sannsynlighet i statistikk og spill",
+        "simulere utfall i tilfeldige forsøk og beregne sannsynligheten for at noe skal"
+        " inntreffe, ved å bruke programmering",
+        "modellere situasjoner, presentere resultatene og vurdere hvor gyldige modellene er",
+        "utforske matematiske egenskaper og sammenhenger ved å bruke programmering",
+        "lese og forklare tekstbasert programkode i Python",
+        "modellere situasjoner knyttet til temaer fra samfunnsliv og arbeidsliv, presentere og"
+        " argumentere for resultatene og for når modellene er gyldige",
+        "modellere situasjoner knyttet til ulike temaer, drøfte, presentere og forklare"
+        " resultatene og argumentere for om modellene er gyldige",
+        "formulere og løse problemer ved hjelp av algoritmisk tenkning, ulike"
+        " problemløsingsstrategier, digitale verktøy og programmering",
+        "bruke digitale verktøy til å simulere og utforske utfall i stokastiske forsøk, og forstå"
+        " begrepet stokastiske variabler",
+        "analysere et problem der sannsynlighet og kombinatorikk inngår, og bruke ulike"
+        " strategier i problemløsingen",
+        "utforske egenskaper ved ulike rekker og gjøre rede for praktiske anvendelser av"
+        " egenskaper ved rekker",
+        # Core elements, by their names.
+        "Utforsking og problemløsing", "Modellering og anvendelser",
+    },
+    "nn": {
+        "berekne og vurdere sannsyn i statistikk og spel",
+        "simulere utfall i tilfeldige forsøk og berekne sannsynet for at noko skal inntreffe,"
+        " ved å bruke programmering",
+        "modellere situasjonar, presentere resultata og vurdere kor gyldige modellane er",
+        "utforske matematiske eigenskapar og samanhengar ved å bruke programmering",
+        "lese og forklare tekstbasert programkode i Python",
+        "modellere situasjonar knytte til tema frå samfunnsliv og arbeidsliv, presentere og"
+        " argumentere for resultata og for når modellane er gyldige",
+        "modellere situasjonar knytte til ulike tema, drøfte, presentere og forklare resultata og"
+        " argumentere for om modellane er gyldige",
+        "formulere og løyse problem ved hjelp av algoritmisk tenking, ulike"
+        " problemløysingsstrategiar, digitale verktøy og programmering",
+        "Utforsking og problemløysing", "Modellering og anvendingar",
+    },
+    "en": {
+        "model situations, present the results and assess the validity of the models",
+        "explore mathematical properties and relationships using programming",
+        "read and explain text-based programming code in Python",
+        "model situations related to issues from society and the workplace, present and argue"
+        " for the results and for when the models are valid",
+        "model situations related to different topics, discuss, present and explain the results"
+        " and argue the validity of the models",
+        "formulate and solve problems through the use of computational thinking, different"
+        " problem solving strategies, digital tools and programming",
+    },
+}
+#: A quotation in a lesson's aims: «» in Norwegian, “” in English (Sphinx's smart quotes),
+#: except an English one marked as the project's own translation.
+QUOTED: t.Final = {"nb": re.compile(r"«([^»]+)»"), "nn": re.compile(r"«([^»]+)»"),
+                   "en": re.compile(r"“([^”]+)”(?! \(our translation\))")}
 
 
 @pytest.mark.parametrize("lang", SITES)
 def test_each_course_a_lesson_is_for_has_its_aims(site: dict[str, t.Any], lang: str) -> None:
     """A lesson for Vg1 1T, or R1 and S1, names what it serves in those courses, not only
-    in the years before; and every site names the curriculum the aims come from."""
+    in the years before; and every site names the curriculum the aims come from: for each
+    level, the plan in force today, never one that was replaced."""
     courses_seen = set()
     for page in lessons(site[f"html-{lang}"].out):
         text = page.read_text(encoding="utf-8")
@@ -325,8 +394,23 @@ def test_each_course_a_lesson_is_for_has_its_aims(site: dict[str, t.Any], lang: 
         courses_seen |= wanted
         assert wanted <= set(COURSES.findall(aims)), (page.name, wanted, aims)
         assert "LK20" in aims, page.name
-        assert "MAT01-05" in aims, page.name
-    assert courses_seen == {"1P", "1T", "R1", "S1"}
+        for course in wanted | ({"trinn"} if "trinn" in level else set()):
+            assert PLAN_IN_FORCE[course] in aims, (page.name, course, aims)
+        assert not [code for code in RETIRED_PLANS if code in aims], (page.name, aims)
+    assert courses_seen == {"1P", "1T", "R1", "R2", "S1", "S2"}
+
+
+@pytest.mark.parametrize("lang", SITES)
+def test_every_quoted_aim_is_udirs_wording(site: dict[str, t.Any], lang: str) -> None:
+    """A competence aim in quotation marks is the curriculum's own words, never ours: every
+    quotation is one of the aims as Udir words them in the site's language."""
+    quoted = 0
+    for page in lessons(site[f"html-{lang}"].out):
+        aims = fact(page.read_text(encoding="utf-8"), "competence-aims")
+        for quote in QUOTED[lang].findall(aims):
+            assert quote in UDIR_WORDING[lang], (page.name, quote)
+            quoted += 1
+    assert quoted >= 12
 
 
 #: A link from a page to a browser page it offers (aces.sphinxext.pagelinks).
