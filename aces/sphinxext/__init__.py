@@ -81,6 +81,7 @@ __all__ = [
     "number_nodes",
     "number_role",
     "registered",
+    "role_failed",
     "setup",
     "table_node",
     "walkthrough_nodes",
@@ -125,6 +126,16 @@ _failures: t.Final = ByDocument[list[str]]("aces_failures")
 
 def _failed(env: BuildEnvironment, docname: str, message: str) -> None:
     _failures(env).setdefault(docname, []).append(message)
+
+
+def role_failed(inliner: Inliner, rawtext: str, lineno: int, reason: str,
+                hint: str = "") -> tuple[list[nodes.Node], list[nodes.system_message]]:
+    """What a role that cannot be shown gives: ``reason`` (and ``hint``) in the
+    page at its line, and a build that fails naming it."""
+    env = inliner.document.settings.env
+    _failed(env, env.docname, reason)
+    message = inliner.reporter.error(reason + hint, line=lineno)
+    return [inliner.problematic(rawtext, rawtext, message)], [message]
 
 
 def _purge(app: Sphinx, env: BuildEnvironment, docname: str) -> None:
@@ -300,13 +311,10 @@ def number_role(name: str, rawtext: str, text: str, lineno: int, inliner: Inline
     """``:aces:`name(args):format```: a lesson's number, in the build's language."""
     from aces.sphinxext.quantities import SpecError, quantity, show
 
-    env = inliner.document.settings.env
     try:
-        shown = show(quantity(text), language(env.config.language))
+        shown = show(quantity(text), language(inliner.document.settings.env.config.language))
     except SpecError as exc:
-        _failed(env, env.docname, f":{name}: {exc}")
-        message = inliner.reporter.error(f":{name}: {exc}", line=lineno)
-        return [inliner.problematic(rawtext, rawtext, message)], [message]
+        return role_failed(inliner, rawtext, lineno, f":{name}: {exc}")
     return [nodes.inline(rawtext, "", *number_nodes(shown, rawtext),
                          classes=["aces-number"])], []
 
