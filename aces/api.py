@@ -8,7 +8,9 @@ games, :func:`stats` of a class's logs. They are also ``aces.load``,
 
 What they return shows itself in a notebook: ``_repr_html_`` gives plain
 HTML tables and SVG without scripts (an untrusted notebook, and GitHub's
-view of one, drop scripts), and ``repr`` is one short line.
+view of one, drop scripts), in the language of its ``lang`` (``"en"``,
+``"nb"`` or ``"nn"``; each function takes ``lang`` too), and ``repr`` is
+one short line, always in English, as a doctest reads it.
 
 >>> import aces
 >>> game = aces.play(["Ada", "Bo", "Cy"], dice="2/3/5/1 6/3 5/6 6/1 1/1 6/1 4/2 5/6 6/1 1/3 4/5 2")
@@ -28,7 +30,7 @@ from pathlib import Path
 if t.TYPE_CHECKING:
     from collections.abc import Callable, Iterable, Iterator, Sequence
 
-    from aces.events import Event, GameStarted
+    from aces.events import Event, GameOver, GameStarted
     from aces.experiment.observe import GameRecord, RollRow
     from aces.experiment.pool import Pooled, Source
     from aces.rules import OptionValue
@@ -37,21 +39,54 @@ if t.TYPE_CHECKING:
     from aces.simulate.stats import Summary
     from aces.walk import Step
 
-__all__ = ["Game", "Log", "Odds", "Session", "Simulated", "Stats", "load", "odds", "play",
-           "simulate", "stats"]
+__all__ = ["Game", "Log", "Odds", "Session", "Simulated", "Speaking", "Stats", "load", "odds",
+           "play", "simulate", "stats"]
 
 PathLike = str | os.PathLike[str]
+
+
+class Speaking:
+    """What a notebook shows in a language, its :attr:`lang`."""
+
+    _lang: str
+
+    @property
+    def lang(self) -> str:
+        """The language of the notebook view: ``"en"``, ``"nb"`` or ``"nn"``
+        (``"no"`` and ``"nb_NO"`` are understood too); a language the package
+        does not offer is refused with :class:`aces.errors.OptionError`.
+
+        >>> import aces
+        >>> chances = aces.odds(2, chips=1, lang="nb")
+        >>> "<td>47,10\xa0%</td>" in chances._repr_html_()
+        True
+        """
+        return self._lang
+
+    @lang.setter
+    def lang(self, lang: str) -> None:
+        self._lang = _language(lang)
+        self._spoken()
+
+    def _spoken(self) -> None:
+        """Whatever else speaks as this does follows its language (a session's games)."""
 
 
 # -- Games and logs -----------------------------------------------------------------
 
 
-class Game:
+class Game(Speaking):
     """One game, walked through the rules: its header, every step, its result.
 
     ``steps`` are :class:`aces.walk.Step` values (the event, the state after
     it); ``rolls`` are the rolls still standing (an undone roll is gone),
-    numbered from 1 with the opening rolls.
+    numbered from 1 with the opening rolls. Its :attr:`lang` is also the
+    language its replay page opens in (the page can switch to the others).
+
+    >>> import aces
+    >>> game = aces.play(["Ada", "Bo"], seed=3, lang="nn")
+    >>> "Alle kasta" in game._repr_html_()
+    True
     """
 
     def __init__(self, steps: Sequence[Step[t.Any]], record: GameRecord) -> None:
@@ -66,16 +101,6 @@ class Game:
         self._number = 1
         self._source = "<game>"
         self._walk: Callable[[], Iterable[Step[t.Any]]] = lambda: self.steps
-
-    @property
-    def lang(self) -> str:
-        """The language the replay page opens in, in a notebook: ``"en"``,
-        ``"nb"`` or ``"nn"`` (the page can switch to the others)."""
-        return self._lang
-
-    @lang.setter
-    def lang(self, lang: str) -> None:
-        self._lang = _language(lang)
 
     @property
     def header(self) -> GameStarted:
@@ -148,6 +173,18 @@ class Game:
         return self.players[self._record.result] if self.game == "five-dice" else None
 
     @property
+    def over(self) -> GameOver | None:
+        """How the game ended; ``None`` for a game a log stops in the middle of."""
+        from aces.events import GameOver, Rolled
+
+        for step in reversed(self.steps):
+            if isinstance(step.event, GameOver):
+                return step.event
+            if isinstance(step.event, Rolled):
+                return None
+        return None
+
+    @property
     def pot(self) -> int | None:
         return self._record.pot
 
@@ -217,30 +254,31 @@ class Game:
         it, folded away (where frames are not shown, the table still is)."""
         from aces import notebook
 
-        held = "chips after" if self.game == "pot" else "dice after"
-        rows = [[str(r.number), r.player, str(r.seat), r.stage,
-                 " ".join(map(str, r.dice)), str(r.held_after)] for r in self.rolls]
-        title = f"{self.game}: {_names(self.players)}"
-        if len(self.steps) > _PAGE_STEPS:
-            page = notebook.paragraph(
-                f"The replay page is left out here: the game has {len(self.steps)} events,"
-                f" more than the {_PAGE_STEPS} a notebook shows. game.page() gives it, to"
-                " save as a file.")
-        else:
-            page = notebook.frame(self._embedded(), title)
-        return notebook.section(title, self._result(), page + notebook.folded(
-            "every roll", notebook.table(["roll", "player", "seat", "stage", "dice", held],
-                                         rows)))
+        return notebook.game_html(self, None if len(self.steps) > _PAGE_STEPS
+                                  else self._embedded())
 
 
-class Session(t.Sequence[Game]):
-    """Several games in a row, as ``aces play --games N`` plays them."""
+class Session(Speaking, t.Sequence[Game]):
+    """Several games in a row, as ``aces play --games N`` plays them. Its
+    :attr:`lang` is its games' too: setting it sets theirs.
 
-    def __init__(self, games: Sequence[Game]) -> None:
+    >>> import aces
+    >>> session = aces.play(["Ada", "Bo"], seed=1, games=3)
+    >>> session.lang = "nb"
+    >>> session[0].lang, "Potter vunnet etter tre partier" in session._repr_html_()
+    ('nb', True)
+    """
+
+    def __init__(self, games: Sequence[Game], lang: str = "en") -> None:
         self.games = tuple(games)
         for number, game in enumerate(self.games, 1):
             game._number = number
             game._walk = functools.partial(_steps_of, self.games, number)
+        self.lang = lang
+
+    def _spoken(self) -> None:
+        for game in self.games:
+            game.lang = self.lang
 
     @t.overload
     def __getitem__(self, index: int) -> Game: ...
@@ -276,23 +314,21 @@ class Session(t.Sequence[Game]):
     def _repr_html_(self) -> str:
         from aces import notebook
 
-        rows = [[str(n), g.starter, g.winner or g.loser or "", str(g.length)]
-                for n, g in enumerate(self.games, 1)]
-        verb = "loser" if self.games and self.games[0].game == "five-dice" else "winner"
-        return notebook.section(f"{len(self.games)} games", repr(self)[1:-1],
-                                notebook.table(["game", "starter", verb, "rolls"], rows))
+        return notebook.session_html(self.games, self.lang)
 
 
-class Log:
-    """A log on disk: its games are read, and checked, each time they are walked.
+class Log(Speaking):
+    """A log on disk: its games are read, and checked, each time they are walked
+    (each speaks the log's :attr:`lang`).
 
     Nothing is kept in memory but the game being read, so a log of any size
     can be walked; ``len`` and ``repr`` read it once and remember the count.
     """
 
-    def __init__(self, path: PathLike) -> None:
+    def __init__(self, path: PathLike, lang: str = "en") -> None:
         self.path = Path(path)
         self._games: int | None = None
+        self.lang = lang
 
     def __iter__(self) -> Iterator[Game]:
         # The walk itself, not aces.walk.drive: each game is handed on as soon
@@ -329,6 +365,7 @@ class Log:
         game._number = number
         game._source = str(self.path)
         game._walk = self._steps
+        game.lang = self.lang
         return game
 
     def _steps(self) -> Iterator[Step[t.Any]]:
@@ -361,8 +398,11 @@ class Log:
         return f"<Log {self.path.name}: {len(self)} {'game' if len(self) == 1 else 'games'}>"
 
     def _repr_html_(self) -> str:
-        return Session(list(self))._repr_html_() if len(self) <= _HTML_GAMES else (
-            _escape_section(repr(self)))
+        from aces import notebook
+
+        if len(self) <= _HTML_GAMES:
+            return Session(list(self), self.lang)._repr_html_()
+        return notebook.log_html(self.path.name, len(self), self.lang)
 
 
 #: The most games a log shows as a table in a notebook.
@@ -370,12 +410,6 @@ _HTML_GAMES: t.Final = 200
 #: The most events of a game whose replay page a notebook shows: the page
 #: grows with the game (about a kilobyte an event) and is kept in the notebook.
 _PAGE_STEPS: t.Final = 1_000
-
-
-def _escape_section(text: str) -> str:
-    from aces import notebook
-
-    return notebook.section(text, "", "")
 
 
 def _steps_of(games: Sequence[Game], number: int) -> Iterator[Step[t.Any]]:
@@ -394,22 +428,21 @@ def _names(players: Sequence[str]) -> str:
 
 
 def _save(events: Sequence[Event], path: PathLike) -> None:
-    from aces.errors import OptionError, os_reason
+    from aces.files import LOG_EXISTS, cannot_write, create
     from aces.log import LogWriter
 
-    try:
-        with Path(path).open("xb") as stream:
+    with create(path, LOG_EXISTS) as stream:
+        try:
             LogWriter(stream).write_all(events)
-    except FileExistsError:
-        raise OptionError("{path} already exists; logs are never overwritten, choose a new"
-                          " name", path=str(path)) from None
-    except OSError as exc:
-        raise OptionError("cannot write {path}: {reason}", path=str(path),
-                          reason=os_reason(exc)) from None
+        except OSError as exc:
+            raise cannot_write(path, exc) from None
 
 
-def load(path: PathLike) -> Log:
+def load(path: PathLike, *, lang: str = "en") -> Log:
     """A log, to walk game by game; each game checked against the rules as it is read.
+
+    ``lang`` (``"en"``, ``"nb"`` or ``"nn"``) is the language the log and its
+    games speak in a notebook.
 
     :raises aces.errors.LogError: when a game is walked past a line that
         breaks the rules, or the file is not a log.
@@ -421,23 +454,23 @@ def load(path: PathLike) -> Log:
     >>> [game.winner for game in log]
     ['Ola', 'Kari', 'Siri', 'Per', 'Per']
     """
-    return Log(path)
+    return Log(path, lang)
 
 
 @t.overload
 def play(players: int | Sequence[str] = ..., *, game: str = ..., seed: int | None = ...,
-         dice: str | Sequence[str] | None = ..., games: t.Literal[1] = ...,
+         dice: str | Sequence[str] | None = ..., games: t.Literal[1] = ..., lang: str = ...,
          **options: OptionValue) -> Game: ...
 
 
 @t.overload
 def play(players: int | Sequence[str] = ..., *, game: str = ..., seed: int | None = ...,
-         dice: str | Sequence[str] | None = ..., games: int,
+         dice: str | Sequence[str] | None = ..., games: int, lang: str = ...,
          **options: OptionValue) -> Game | Session: ...
 
 
 def play(players: int | Sequence[str] = 3, *, game: str = "pot", seed: int | None = None,
-         dice: str | Sequence[str] | None = None, games: int = 1,
+         dice: str | Sequence[str] | None = None, games: int = 1, lang: str = "en",
          **options: OptionValue) -> Game | Session:
     """Play a game (or ``games`` in a row, a :class:`Session`) from a seed or from dice.
 
@@ -446,7 +479,8 @@ def play(players: int | Sequence[str] = 3, *, game: str = "pot", seed: int | Non
     with the rolls split by ``/`` or new lines, as in a dice file. Options
     are the game's, named as the command line names them: ``chips``,
     ``finish`` (Aces in the Pot), ``dice_each``, ``threes``, ``threes_to``
-    (the five-dice game).
+    (the five-dice game). ``lang`` (``"en"``, ``"nb"`` or ``"nn"``) is the
+    language the result speaks in a notebook.
 
     :raises aces.errors.OptionError: for options the rules do not accept.
     :raises aces.errors.DiceFileError: for dice that do not fit the game.
@@ -464,6 +498,7 @@ def play(players: int | Sequence[str] = 3, *, game: str = "pot", seed: int | Non
     from aces.errors import OptionError
     from aces.rules import game_named
 
+    lang = _language(lang)
     rules = game_named(game)
     options = _options(options)
     if isinstance(players, int):
@@ -492,7 +527,10 @@ def play(players: int | Sequence[str] = 3, *, game: str = "pot", seed: int | Non
         played.append(_walked(list(engine.play(rules, start, source))))
     if typed is not None:
         typed.check_finished()
-    return played[0] if games == 1 else Session(played)
+    if games == 1:
+        played[0].lang = lang
+        return played[0]
+    return Session(played, lang)
 
 
 def _options(given: dict[str, OptionValue]) -> dict[str, OptionValue]:
@@ -520,7 +558,7 @@ def _walked(events: list[Event]) -> Game:
 # -- Odds and simulation --------------------------------------------------------------
 
 
-class Odds:
+class Odds(Speaking):
     """Exact chances: each seat's chance to win (to lose, in the five-dice game),
     and how many rolls a game takes.
 
@@ -531,13 +569,14 @@ class Odds:
 
     def __init__(self, game: str, players: int, win_by_seat: list[float],
                  expected_rolls: float, sd_rolls: float | None,
-                 by_player: dict[str, float] | None = None) -> None:
+                 by_player: dict[str, float] | None = None, lang: str = "en") -> None:
         self.game = game
         self.players = players
         self.win_by_seat = win_by_seat
         self.expected_rolls = expected_rolls
         self.sd_rolls = sd_rolls
         self.by_player = by_player
+        self.lang = lang
 
     def __repr__(self) -> str:
         verb = "lose" if self.game == "five-dice" else "win"
@@ -545,31 +584,22 @@ class Odds:
             chances = ", ".join(f"{name} {chance:.1%}" for name, chance in self.by_player.items())
             return (f"<Odds to {verb} from here: {chances};"
                     f" {self.expected_rolls:.2f} rolls to come>")
-        seats = ", ".join(f"seat {seat} {chance:.1%}"
-                          for seat, chance in enumerate(self.win_by_seat, 1))
+        seats = _by_seat(self.win_by_seat)
         return (f"<Odds {self.game}, {self.players} players, to {verb}: {seats};"
                 f" {self.expected_rolls:.2f} rolls on average>")
 
     def _repr_html_(self) -> str:
         from aces import notebook
 
-        verb = "lose" if self.game == "five-dice" else "win"
-        if self.by_player is not None:
-            rows = [[name, f"{chance:.2%}"] for name, chance in self.by_player.items()]
-            head = ["player", f"chance to {verb}"]
-        else:
-            rows = [[str(seat), f"{chance:.2%}"]
-                    for seat, chance in enumerate(self.win_by_seat, 1)]
-            head = ["seat", f"chance to {verb}"]
-        text = f"{self.expected_rolls:.2f} rolls on average"
-        return notebook.section(f"Exact odds: {self.game}, {self.players} players", text,
-                                notebook.table(head, rows)
-                                + notebook.bars([r[0] for r in rows], self.win_by_seat
-                                                if self.by_player is None
-                                                else list(self.by_player.values())))
+        return notebook.odds_html(self)
 
 
-def odds(players: int | PotState = 3, *, game: str = "pot",
+def _by_seat(shares: Sequence[float]) -> str:
+    """Shares by seat in a ``repr``: ``seat 1 47.1%, seat 2 52.9%``."""
+    return ", ".join(f"seat {seat} {share:.1%}" for seat, share in enumerate(shares, 1))
+
+
+def odds(players: int | PotState = 3, *, game: str = "pot", lang: str = "en",
          **options: OptionValue) -> Odds:
     """The exact odds of a table, or of a moment of a game of Aces in the Pot.
 
@@ -577,7 +607,8 @@ def odds(players: int | PotState = 3, *, game: str = "pot",
     ``Game.moments``, the state before a roll): then the odds are from
     that moment on, by player.
     The five-dice game has exact odds for small tables only (a few dice in
-    all): ``aces.odds(3, game="five-dice", dice_each=1)``.
+    all): ``aces.odds(3, game="five-dice", dice_each=1)``. ``lang``
+    (``"en"``, ``"nb"`` or ``"nn"``) is the language of the notebook view.
 
     :raises aces.errors.OptionError: for a table too big to solve exactly.
 
@@ -590,8 +621,11 @@ def odds(players: int | PotState = 3, *, game: str = "pot",
     """
     from aces.errors import OptionError
 
+    lang = _language(lang)
     if not isinstance(players, int):
-        return _state_odds(players)
+        moment = _state_odds(players)
+        moment.lang = lang
+        return moment
     options = _options(options)
     if game == "five-dice":
         from aces.simulate.fivedice import FiveDiceSimulation
@@ -601,7 +635,8 @@ def odds(players: int | PotState = 3, *, game: str = "pot",
         if answer is None:
             raise OptionError("there is no exact answer for this table of Aces: only small"
                               " games, with a few dice in all, are solved; try aces simulate")
-        return Odds(game, players, answer.win_by_seat, answer.expected_rolls, answer.sd_rolls)
+        return Odds(game, players, answer.win_by_seat, answer.expected_rolls, answer.sd_rolls,
+                    lang=lang)
     from aces.odds import exact
     from aces.rules import pot
 
@@ -609,7 +644,8 @@ def odds(players: int | PotState = 3, *, game: str = "pot",
     solved = exact(players, t.cast("int", full["chips"]),
                               t.cast("pot.Finish", full["finish"]), 0.5)
     solution = solved.solution
-    return Odds(game, players, solution.win_by_seat, solution.expected_rolls, solution.sd_rolls)
+    return Odds(game, players, solution.win_by_seat, solution.expected_rolls, solution.sd_rolls,
+                lang=lang)
 
 
 def _state_odds(state: PotState) -> Odds:
@@ -633,15 +669,22 @@ def _state_odds(state: PotState) -> Odds:
     return Odds("pot", n, list(by_player.values()), float(row[n]), None, by_player)
 
 
-class Simulated:
+class Simulated(Speaking):
     """What many simulated games found: shares by seat with 95 % intervals,
-    the mean length, and the exact answers beside them when known."""
+    the mean length, and the exact answers beside them when known.
 
-    def __init__(self, game: str, players: int, summary: Summary, exact: Exact | None) -> None:
+    ``options`` are the game's, complete; ``seed`` gives the same games again.
+    """
+
+    def __init__(self, game: str, players: int, summary: Summary, exact: Exact | None, *,
+                 options: dict[str, OptionValue], seed: int, lang: str = "en") -> None:
         self.game = game
         self.players = players
         self.summary = summary
         self.exact = exact
+        self.options = options
+        self.seed = seed
+        self.lang = lang
 
     @property
     def games(self) -> int:
@@ -657,36 +700,22 @@ class Simulated:
         return self.summary.expected_rolls
 
     def __repr__(self) -> str:
-        seats = ", ".join(f"seat {seat} {share:.1%}"
-                          for seat, share in enumerate(self.win_by_seat, 1))
+        seats = _by_seat(self.win_by_seat)
         return (f"<Simulated {self.game}, {self.players} players, {self.games} games: {seats};"
                 f" {self.expected_rolls:.2f} rolls on average>")
 
     def _repr_html_(self) -> str:
         from aces import notebook
 
-        head = ["seat", "share", "95% interval"]
-        if self.exact is not None:
-            head.append("exact")
-        rows = []
-        for seat, (share, (low, high)) in enumerate(
-                zip(self.summary.win_by_seat, self.summary.win_intervals, strict=True), 1):
-            row = [str(seat), f"{share:.2%}", f"{low:.2%} to {high:.2%}"]
-            if self.exact is not None:
-                row.append(f"{self.exact.win_by_seat[seat - 1]:.2%}")
-            rows.append(row)
-        return notebook.section(
-            f"Simulated: {self.game}, {self.players} players, {self.games} games",
-            f"{self.expected_rolls:.2f} rolls on average",
-            notebook.table(head, rows) + notebook.bars(
-                [r[0] for r in rows], self.win_by_seat,
-                self.exact.win_by_seat if self.exact is not None else None,
-                list(self.summary.win_intervals)))
+        return notebook.simulated_html(self)
 
 
 def simulate(players: int = 3, *, game: str = "pot", games: int = 10_000,
-             seed: int | None = None, **options: OptionValue) -> Simulated:
+             seed: int | None = None, lang: str = "en", **options: OptionValue) -> Simulated:
     """Play many games at once, fast, and count wins by seat and the games' lengths.
+
+    ``lang`` (``"en"``, ``"nb"`` or ``"nn"``) is the language of the
+    notebook view, which reports as ``aces simulate`` does.
 
     :raises aces.errors.OptionError: for a table the simulation cannot play.
 
@@ -701,6 +730,7 @@ def simulate(players: int = 3, *, game: str = "pot", games: int = 10_000,
     from aces.simulate.stats import summarize
 
     check_games(games)
+    lang = _language(lang)
     options = _options(options)
     if seed is None:
         import secrets
@@ -709,13 +739,13 @@ def simulate(players: int = 3, *, game: str = "pot", games: int = 10_000,
     sim = simulation(game, players, options)
     summary = summarize(sim.run(games, seed))
     exact = sim.exact() if sim.solvable() else None
-    return Simulated(game, players, summary, exact)
+    return Simulated(game, players, summary, exact, options=sim.options, seed=seed, lang=lang)
 
 
 # -- A class's logs -------------------------------------------------------------------
 
 
-class Stats:
+class Stats(Speaking):
     """A class's logs pooled by their rules, held against the exact odds
     (what ``aces stats`` reports), in a language: ``lang``.
 
@@ -731,16 +761,6 @@ class Stats:
     def __init__(self, pooled: Pooled, lang: str = "en") -> None:
         self.pooled = pooled
         self.lang = lang
-
-    @property
-    def lang(self) -> str:
-        """The language of the notebook view, the report and the plot: ``"en"``,
-        ``"nb"`` or ``"nn"`` (``"no"`` and ``"nb_NO"`` are understood too)."""
-        return self._lang
-
-    @lang.setter
-    def lang(self, lang: str) -> None:
-        self._lang = _language(lang)
 
     @property
     def groups(self) -> list[t.Any]:
@@ -791,13 +811,16 @@ def _language(lang: str) -> str:
 
 
 def stats(logs: Iterable[Source], *, csv: PathLike | None = None, rolls: bool = False,
-          by_log: bool = False, lang: str = "en",
+          by_log: bool = False, decimal_comma: bool = False, lang: str = "en",
           progress: Callable[[int], None] | None = None) -> Stats:
     """Pool logs as ``aces stats`` does: by rules and table size, damaged logs left out.
 
     ``csv`` writes a new table with a row per game (per roll, with
     ``rolls``; per log and seat, with its 95 % interval, with ``by_log``),
-    headed in ``lang``; it never overwrites a file.
+    headed in ``lang``; it never overwrites a file. Its columns are split by
+    commas and its decimals written with a point, as GeoGebra and CODAP read
+    them; with ``decimal_comma``, by semicolons and with a decimal comma, as
+    Excel with Norwegian settings opens a file as it is.
 
     ``lang`` (``"en"``, ``"nb"`` or ``"nn"``) is also the language the
     result speaks in a notebook, in :meth:`Stats.report` and in
@@ -821,25 +844,22 @@ def stats(logs: Iterable[Source], *, csv: PathLike | None = None, rolls: bool = 
         raise OptionError("--rolls and --by-log cannot be used together: a table has one"
                           " row per roll or one per log")
     if csv is None:
+        if decimal_comma:
+            # Translators: an error of "aces stats"; the options stay as they are.
+            raise OptionError("--decimal-comma says how the table of --csv is written, so it"
+                              " needs --csv")
         return Stats(pool(logs, progress=progress), lang)
-    from aces.errors import os_reason
-    from aces.experiment.export import CsvTable, log_table
+    from aces.experiment.export import COMMA, POINT, CsvTable, log_table
+    from aces.files import STATS_EXISTS, create
     from aces.i18n import translations
 
-    try:
-        out = Path(csv).open("x", encoding="utf-8-sig", newline="")  # noqa: SIM115
-    except FileExistsError:
-        raise OptionError("{path} already exists; aces stats never overwrites a file, choose"
-                          " a new name", path=str(csv)) from None
-    except OSError as exc:
-        raise OptionError("cannot write {path}: {reason}", path=str(csv),
-                          reason=os_reason(exc)) from None
-    with out:
+    style = COMMA if decimal_comma else POINT
+    with create(csv, STATS_EXISTS, text=True) as out:
         if by_log:
             result = Stats(pool(logs, progress=progress), lang)
-            log_table(out, translations(lang), result.pooled)
+            log_table(out, translations(lang), result.pooled, style)
             return result
-        table = CsvTable(out, translations(lang), rolls)
+        table = CsvTable(out, translations(lang), rolls, style)
         try:
             return Stats(pool(logs, sink=table, keep_rows=rolls, progress=progress), lang)
         finally:

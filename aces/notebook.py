@@ -5,6 +5,11 @@ GitHub's view of one, drop scripts, and a school computer may be offline.
 Every piece of text from a log (names, file names) goes through
 :func:`escape` before it reaches the markup.
 
+Each view speaks its object's ``lang``: every sentence and heading comes
+from the package's catalogs, most of them the very ones the command line
+and the narration use (a game's opening and end are told as ``aces
+replay`` tells them), and numbers are formatted by Babel.
+
 >>> print(table(["seat", "share"], [["1", "<b>"]]))
 <table><thead><tr><th>seat</th><th>share</th></tr></thead><tbody><tr><td>1</td><td>&lt;b&gt;</td></tr></tbody></table>
 """
@@ -17,12 +22,14 @@ import typing as t
 if t.TYPE_CHECKING:
     from collections.abc import Callable, Sequence
 
+    from aces.api import Game, Odds, Simulated
     from aces.experiment.inference import Interval
     from aces.experiment.pool import Group, Pooled
     from aces.experiment.report import Writer
+    from aces.narrate.phrasebook import Phrasebook
 
-__all__ = ["bars", "escape", "folded", "frame", "heading", "paragraph", "section", "stats_html",
-           "table"]
+__all__ = ["bars", "escape", "folded", "frame", "game_html", "heading", "log_html", "odds_html",
+           "paragraph", "section", "session_html", "simulated_html", "stats_html", "table"]
 
 #: The size of a bar chart, in pixels.
 _WIDTH: t.Final = 360
@@ -95,14 +102,15 @@ def table(head: Sequence[str], rows: Sequence[Sequence[str]]) -> str:
 def bars(labels: Sequence[str], values: Sequence[float],
          exact: Sequence[float] | None = None,
          intervals: Sequence[tuple[float, float]] | None = None, *, label: int = 50,
-         shown: Callable[[float], str] = "{:.1%}".format,
-         exact_shown: Callable[[float], str] = "exact {:.1%}".format) -> str:
+         shown: Callable[[float], str], exact_shown: Callable[[float], str] | None = None,
+         ) -> str:
     """Horizontal bars of shares (0 to 1), with the exact value as a black
     mark and the 95 % interval as a line, in inline SVG; ``label`` pixels
     are kept for the labels on the left. ``shown`` and ``exact_shown`` write
-    a bar's value and the exact value where a pointer rests on them.
+    a bar's value and the exact value, in the reader's language, where a
+    pointer rests on them.
 
-    >>> svg = bars(["1", "2"], [0.4, 0.6], [0.5, 0.5], [(0.3, 0.5), (0.5, 0.7)])
+    >>> svg = bars(["1", "2"], [0.4, 0.6], [0.5, 0.5], [(0.3, 0.5), (0.5, 0.7)], shown=str)
     >>> svg.startswith("<svg") and "<script" not in svg
     True
     """
@@ -127,7 +135,7 @@ def bars(labels: Sequence[str], values: Sequence[float],
             x = label + exact[i] * scale
             parts.append(f'<line x1="{x:.1f}" x2="{x:.1f}" y1="{y}" y2="{y + _BAR - 2}"'
                          f' stroke="#000" stroke-width="3">'
-                         f'<title>{escape(exact_shown(exact[i]))}</title></line>')
+                         f'<title>{escape((exact_shown or shown)(exact[i]))}</title></line>')
     parts.append("</svg>")
     return "".join(parts)
 
@@ -237,3 +245,165 @@ def _short(source: str) -> str:
     """A log's file name without its folder, cut to fit beside a bar."""
     name = source.replace("\\", "/").rsplit("/", 1)[-1]
     return name if len(name) <= _NAME else name[: _NAME - 1] + "…"
+
+
+# -- The other objects of the API --------------------------------------------------------
+
+
+def game_html(game: Game, page: str | None) -> str:
+    """A game in its language: how it began and ended, told as ``aces replay``
+    tells it, its replay page (``page``, made for a frame; ``None`` when the
+    game is too long for a notebook), and every roll folded below, in the
+    columns of ``aces stats --csv --rolls``."""
+    from aces.events import GameOver, OpeningWon
+    from aces.narrate import UNFINISHED, unfinished
+    from aces.narrate.voice import Voice
+    from aces.walk import STAGES
+
+    w, book = _speaking(game.lang, game.game)
+    _, csv = w._, w.catalog.pgettext
+    title = book.header(game._number, game.header)[0]
+    said = [line for step in game.steps if isinstance(step.event, OpeningWon | GameOver)
+            for line in book.say(step)]
+    if game.over is None:
+        said.append(_(UNFINISHED).format(player=unfinished(game.steps[-1])))
+    else:
+        # Translators: after how a game ended, in a notebook. {count}: the rolls after the
+        # opening rolls, as the odds count a game's length.
+        said.append(w.catalog.ngettext("The game took {count} roll after the opening.",
+                                       "The game took {count} rolls after the opening.",
+                                       game.length).format(count=w.count(game.length)))
+    if page is None:
+        from aces.api import _PAGE_STEPS
+
+        # Translators: in a notebook, instead of a game's replay page. {count}: the
+        # game's events; {limit}: the most a notebook shows; game.page() stays as it is.
+        shown = paragraph(w.catalog.ngettext(
+            "The replay page is left out here: the game has {count} event, more than the"
+            " {limit} a notebook shows. game.page() gives it, to save as a file.",
+            "The replay page is left out here: the game has {count} events, more than the"
+            " {limit} a notebook shows. game.page() gives it, to save as a file.",
+            len(game.steps)).format(count=w.integer(len(game.steps)),
+                                    limit=w.integer(_PAGE_STEPS)))
+    else:
+        shown = frame(page, title)
+    # The columns of aces stats --csv --rolls, which hold the same rows.
+    head = [csv("csv", "roll"), csv("csv", "player"), csv("csv", "seat"), csv("csv", "stage"),
+            csv("csv", "dice"), csv("csv", "held after")]
+    rows = [[w.integer(r.number), r.player, w.integer(r.seat), _(STAGES[r.stage]),
+             Voice.dice(r.dice), w.integer(r.held_after)] for r in game.rolls]
+    return section(title, " ".join(said), shown + folded(_("Every roll"), table(head, rows)))
+
+
+def session_html(games: Sequence[Game], lang: str) -> str:
+    """Games in a row: the session's tally and its last word, as ``aces
+    replay`` ends a session, and a row for each game."""
+    w = _writer(lang)
+    _, csv = w._, w.catalog.pgettext
+    # Translators: the heading of a session of games in a notebook. {count}: the games.
+    title = w.catalog.ngettext("A session of {count} game", "A session of {count} games",
+                               len(games)).format(count=w.count(len(games)))
+    said: list[str] = []
+    for kind in dict.fromkeys(game.game for game in games):
+        book = _phrasebook(kind, w)
+        played = [game for game in games if game.game == kind]
+        scores = dict.fromkeys((name for game in played for name in game.players), 0)
+        over = [book.score(game.over) for game in played if game.over is not None]
+        for name in over:
+            if name is not None:
+                scores[name] += 1
+        if over:
+            said += [book.tally(scores, len(over)), book.verdict(scores, len(over))]
+    losers = bool(games) and games[0].game == "five-dice"
+    head = [csv("csv", "game"), csv("csv", "starter"),
+            csv("csv", "loser") if losers else csv("csv", "winner"), csv("csv", "rolls")]
+    rows = [[w.integer(number), game.starter or "", (game.loser if losers else game.winner) or "",
+             w.integer(game.length)] for number, game in enumerate(games, 1)]
+    return section(title, " ".join(said), table(head, rows))
+
+
+def log_html(name: str, games: int, lang: str) -> str:
+    """A log of more games than a notebook lists: its name and its count."""
+    from aces.api import _HTML_GAMES
+
+    w = _writer(lang)
+    # Translators: a log too long to list in a notebook. {log}: its file name;
+    # {count}: its games; {limit}: the most games a notebook lists.
+    return section(w.catalog.ngettext(
+        "{log} holds {count} game, more than the {limit} a notebook lists; walk them with"
+        " a loop.",
+        "{log} holds {count} games, more than the {limit} a notebook lists; walk them with"
+        " a loop.", games).format(log=name, count=w.integer(games),
+                                  limit=w.integer(_HTML_GAMES)), "", "")
+
+
+def odds_html(odds: Odds) -> str:
+    """The exact chances of a table, by seat, or of a moment of a game, by player."""
+    from aces.cli.simulate import GAME_NAMES
+
+    w = _writer(odds.lang)
+    _ = w._
+    # Translators: the heading of a table's exact odds in a notebook. {game}: the game's
+    # name; {players}: how many play, two or more, in words where the language writes so.
+    title = _("{game}: exact odds for {players} players").format(
+        game=_(GAME_NAMES.get(odds.game, odds.game)), players=w.count(odds.players))
+    chance = _("chance to lose") if odds.game == "five-dice" else _("chance to win")
+    if odds.by_player is not None:
+        labels, values = list(odds.by_player), list(odds.by_player.values())
+        head = [_("player"), chance]
+        # Translators: under the odds of a moment of a game, in a notebook.
+        said = [_("Each player's chance from this moment of the game on, from the solution"
+                  " of the game's Markov chain."),
+                # Translators: {mean}: the rolls a game still takes, on average.
+                _("Rolls still to come: {mean} on average.").format(
+                    mean=w.decimal(odds.expected_rolls))]
+    else:
+        labels = [w.integer(seat) for seat in range(1, odds.players + 1)]
+        values = odds.win_by_seat
+        head = [_("seat"), chance]
+        said = [_("Exact chances, from the solution of the game's Markov chain."),
+                _("Seat 1 rolls first after the opening; the others follow to the left.")]
+        if odds.sd_rolls is not None:
+            said.append(_("Rolls in a game: {mean} on average, standard deviation {sd}.")
+                        .format(mean=w.decimal(odds.expected_rolls), sd=w.decimal(odds.sd_rolls)))
+    rows = [[label, w.percent(value, 2)] for label, value in zip(labels, values, strict=True)]
+    return section(title, " ".join(said),
+                   table(head, rows) + bars(labels, values, shown=w.percent))
+
+
+def simulated_html(simulated: Simulated) -> str:
+    """Simulated games as ``aces simulate`` reports them, the table as HTML and
+    the shares drawn against the exact chances."""
+    from aces.cli.simulate import parts
+
+    w = _writer(simulated.lang)
+    summary, exact = simulated.summary, simulated.exact
+    above, rows, below = parts(simulated.game, simulated.players, simulated.options,
+                               simulated.seed, summary, exact, w.lang, w.catalog)
+    title, details, *rest = above
+    labels = [row[0] for row in rows[1:]]
+    picture = bars(labels, summary.win_by_seat,
+                   exact.win_by_seat if exact is not None else None,
+                   list(summary.win_intervals), shown=w.percent, exact_shown=_exact_shown(w))
+    return section(title, details, "".join(paragraph(line) for line in rest if line)
+                   + table(rows[0], rows[1:]) + picture
+                   + "".join(paragraph(line) for line in below if line))
+
+
+def _writer(lang: str) -> Writer:
+    from aces.experiment.report import Writer
+    from aces.i18n import translations
+
+    return Writer(lang, translations(lang))
+
+
+def _phrasebook(game: str, w: Writer) -> Phrasebook:
+    from aces.games import registration
+    from aces.narrate.voice import Voice
+
+    return registration(game).phrasebook(Voice(w.catalog, w.lang))
+
+
+def _speaking(lang: str, game: str) -> tuple[Writer, Phrasebook]:
+    w = _writer(lang)
+    return w, _phrasebook(game, w)

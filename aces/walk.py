@@ -53,8 +53,8 @@ if t.TYPE_CHECKING:
     from aces.log import Record
     from aces.rules import RollRequest
 
-__all__ = ["UNDO_DEPTH", "Stand", "Standing", "Step", "Visitor", "drive", "undo_depth", "waiting",
-           "walk"]
+__all__ = ["STAGES", "UNDO_DEPTH", "Stand", "Standing", "Step", "Visitor", "drive", "undo_depth",
+           "waiting", "walk"]
 
 #: How many rolls of one game an undo can reach back: far more than a
 #: table ever takes back, few enough that a hostile log costs little memory.
@@ -326,8 +326,9 @@ def _undo(standing: Standing[S], undo: RollUndone, source: str, line: int) -> St
     return standing.pop()
 
 
-#: The stages of a game by the names a log gives them, in words to translate.
-_STAGES: t.Final = {
+#: The stages of a game by the names a log gives them, in words to translate (in an
+#: error of a log, and in the table of every roll of a game in a notebook).
+STAGES: t.Final = {
     # Translators: in an error of a log, the stage a roll belongs to: the
     # opening, where everyone rolls to see who starts.
     "opening": N_("opening"),
@@ -342,7 +343,7 @@ _STAGES: t.Final = {
 
 def _stage(name: str) -> AcesError | str:
     """A stage of the game in words of the user's language."""
-    words = _STAGES.get(name)
+    words = STAGES.get(name)
     return shorten(name) if words is None else AcesError(words)
 
 

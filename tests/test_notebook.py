@@ -190,3 +190,170 @@ def test_a_language_not_offered_is_refused() -> None:
     result = aces.stats(["replays/e1-last-chip.jsonl"])
     result.lang = "no"
     assert result.lang == "nb"
+
+
+# -- Every object's view in the language asked for -----------------------------------
+
+#: The rolls of a game worked out by hand (the README's example): Cy starts, Bo wins.
+E1: t.Final = "2/3/5/1 6/3 5/6 6/1 1/1 6/1 4/2 5/6 6/1 1/3 4/5 2"
+#: Words of the views' English that no Norwegian view may hold ("no" is Nynorsk for now;
+#: an option's value, "last-chip", stays as the command line spells it).
+ENGLISH: t.Final = re.compile(
+    r"\b(the|rolls?|games?|seats?|chances?|exact|average|wins?|lose|loses|losses|session"
+    r"|every|players?|shares?|interval|simulated|stage|opening|after|starts?|holds?|of"
+    r"|and|yes|on|more|left out|moment|still)\b", re.IGNORECASE)
+
+
+class Shown(HTMLParser):
+    """A view as a reader sees it: its text (attributes left out), and its tags."""
+
+    def __init__(self, markup: str) -> None:
+        super().__init__()
+        self.text: list[str] = []
+        self.tags: list[str] = []
+        self.feed(markup)
+        self.close()
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        self.tags.append(tag)
+
+    def handle_data(self, data: str) -> None:
+        if data.strip():
+            self.text.append(data.strip())
+
+    @property
+    def words(self) -> str:
+        return " | ".join(self.text)
+
+
+def shown(thing: object) -> Shown:
+    markup = thing._repr_html_()  # type: ignore[attr-defined]
+    view = Shown(markup)
+    assert "script" not in view.tags
+    assert "<script" not in markup.split("srcdoc=")[0]
+    return view
+
+
+VIEWS: t.Final[dict[str, t.Callable[[str], t.Any]]] = {
+    "game": lambda lang: aces.play(["Ada", "Bo", "Cy"], dice=E1, lang=lang),
+    "five-dice game": lambda lang: aces.play(["Ada", "Bo", "Cy"], game="five-dice", seed=1,
+                                             lang=lang),
+    "session": lambda lang: aces.play(["Ada", "Bo", "Cy"], seed=1, games=3, lang=lang),
+    "log": lambda lang: aces.load("replays/session.jsonl", lang=lang),
+    "odds": lambda lang: aces.odds(3, lang=lang),
+    "five-dice odds": lambda lang: aces.odds(3, game="five-dice", dice_each=1, lang=lang),
+    "odds of a moment": lambda lang: aces.odds(aces.play(["Ada", "Bo", "Cy"], seed=1).moments[3],
+                                               lang=lang),
+    "simulation": lambda lang: aces.simulate(3, games=2000, seed=1, lang=lang),
+    "five-dice simulation": lambda lang: aces.simulate(3, game="five-dice", games=2000, seed=1,
+                                                       dice_each=1, lang=lang),
+}
+
+#: What each view says in each language: its labels, and numbers as Babel writes them
+#: (a no-break space before % and between thousands in Norwegian).
+SAYS: t.Final = {
+    ("game", "en"): ["Aces in the Pot, game 1: Ada, Bo, and Cy have 2 chips each.",
+                     "Cy rolls highest with 5 and starts. Bo wins the pot of 5 chips."
+                     " The game took 11 rolls after the opening.", "Every roll", "held after",
+                     "opening", "try", "1-6"],
+    ("game", "nb"): ["Ess i potten, parti 1: Ada, Bo og Cy har to sjetonger hver.",
+                     "Cy kaster høyest med 5 og begynner. Bo vinner potten på fem sjetonger."
+                     " Partiet varte i elleve kast etter åpningskastene.", "Alle kastene",
+                     "har etterpå", "åpningskast", "forsøk", "1-6"],
+    ("game", "nn"): ["Ess i potten, parti 1: Ada, Bo og Cy har to sjetongar kvar.",
+                     "Cy kastar høgast med 5 og byrjar. Bo vinn potten på fem sjetongar."
+                     " Partiet varte i elleve kast etter opningskasta.", "Alle kasta",
+                     "har etterpå", "opningskast", "forsøk", "1-6"],
+    ("five-dice game", "en"): ["Aces, game 1:", "Cy loses", "40 rolls", "Every roll"],
+    ("five-dice game", "nb"): ["Femterningspillet, parti 1:", "Cy taper", "40 kast",
+                               "Alle kastene"],
+    ("five-dice game", "nn"): ["Femterningspelet, parti 1:", "Cy tapar", "40 kast", "Alle kasta"],
+    ("session", "en"): ["A session of 3 games", "Pots won after 3 games: Ada 1, Bo 1, and Cy 1.",
+                        "starter", "winner"],
+    ("session", "nb"): ["En økt med tre partier",
+                        "Potter vunnet etter tre partier: Ada 1, Bo 1 og Cy 1.", "begynner",
+                        "vinner"],
+    ("session", "nn"): ["Ei økt med tre parti",
+                        "Pottar vunne etter tre parti: Ada 1, Bo 1 og Cy 1.", "byrjar", "vinnar"],
+    ("log", "en"): ["A session of 5 games", "Pots won after 5 games:", "Per won the most pots"],
+    ("log", "nb"): ["En økt med fem partier", "Potter vunnet etter fem partier:",
+                    "Per vant flest potter"],
+    ("log", "nn"): ["Ei økt med fem parti", "Pottar vunne etter fem parti:",
+                    "Per vann flest pottar"],
+    ("odds", "en"): ["Aces in the Pot: exact odds for 3 players", "chance to win", "33.05%",
+                     "22.04 on average"],
+    ("odds", "nb"): ["Ess i potten: eksakte sannsynligheter for tre spillere", "sjanse til å vinne",
+                     "33,05\xa0%", "22,04 i gjennomsnitt"],
+    ("odds", "nn"): ["Ess i potten: eksakte sannsyn for tre spelarar", "sjanse til å vinne",
+                     "33,05\xa0%", "22,04 i gjennomsnitt"],
+    ("five-dice odds", "en"): ["Aces: exact odds for 3 players", "chance to lose"],
+    ("five-dice odds", "nb"): ["Femterningspillet: eksakte sannsynligheter for tre spillere",
+                               "sjanse til å tape"],
+    ("five-dice odds", "nn"): ["Femterningspelet: eksakte sannsyn for tre spelarar",
+                               "sjanse til å tape"],
+    ("odds of a moment", "en"): ["Rolls still to come: 19.03 on average.", "32.03%"],
+    ("odds of a moment", "nb"): ["Kast som gjenstår: 19,03 i gjennomsnitt.", "32,03\xa0%"],
+    ("odds of a moment", "nn"): ["Kast som står att: 19,03 i gjennomsnitt.", "32,03\xa0%"],
+    ("simulation", "en"): ["Aces in the Pot: 2,000 simulated games", "share of wins",
+                           "30.92% to 35.04%", "exact: 33.0%"],
+    ("simulation", "nb"): ["Ess i potten: 2\xa0000 simulerte partier", "andel seire",
+                           "30,92\xa0% til 35,04\xa0%", "eksakt: 33,0\xa0%"],
+    ("simulation", "nn"): ["Ess i potten: 2\xa0000 simulerte parti", "del av sigrane",
+                           "30,92\xa0% til 35,04\xa0%", "eksakt: 33,0\xa0%"],
+    ("five-dice simulation", "en"): ["Aces: 2,000 simulated games", "share of losses"],
+    ("five-dice simulation", "nb"): ["Femterningspillet: 2\xa0000 simulerte partier",
+                                     "andel tap"],
+    ("five-dice simulation", "nn"): ["Femterningspelet: 2\xa0000 simulerte parti", "del av tapa"],
+}
+
+
+@pytest.mark.parametrize("lang", ["en", "nb", "nn"])
+@pytest.mark.parametrize("view", list(VIEWS))
+def test_every_view_speaks_the_language_asked_for(view: str, lang: str) -> None:
+    thing = VIEWS[view](lang)
+    assert thing.lang == lang
+    words = shown(thing).words
+    for said in SAYS[view, lang]:
+        assert said in words
+    if lang != "en":
+        assert ENGLISH.findall(words.replace("last-chip", "")) == []
+    # The short form stays English whatever the view speaks, as doctests read it.
+    assert repr(thing) == repr(VIEWS[view]("en"))
+
+
+def test_a_view_changes_language_with_its_object() -> None:
+    session = t.cast("aces.api.Session", aces.play(["Ada", "Bo"], seed=1, games=2))
+    english = session._repr_html_()
+    session.lang = "no"
+    assert (session.lang, session[1].lang) == ("nb", "nb")
+    assert "En økt med to partier" in html.unescape(session._repr_html_())
+    session.lang = "en"
+    assert session._repr_html_() == english
+    chances = aces.odds(2)
+    chances.lang = "nn"
+    assert "sjanse til å vinne" in chances._repr_html_()
+    with pytest.raises(OptionError, match="unknown language 'sv'"):
+        aces.simulate(2, games=10, lang="sv")
+
+
+def test_the_too_long_game_and_log_are_said_in_the_language(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    game = aces.play(["Ada", "Bo", "Cy"], dice=E1, lang="nb")
+    monkeypatch.setattr(aces.api, "_PAGE_STEPS", 5)
+    words = shown(game).words
+    assert (f"Avspillingssiden er utelatt her: partiet har {len(game.steps)} hendelser, flere"
+            " enn de 5 en notatbok viser.") in words
+    monkeypatch.setattr(aces.api, "_HTML_GAMES", 2)
+    log = aces.load("replays/session.jsonl", lang="nn")
+    assert shown(log).words == ("session.jsonl har 5 parti, fleire enn dei 2 ei notatbok viser;"
+                                " gå gjennom partia med ei løkke.")
+
+
+def test_names_stay_text_in_every_view() -> None:
+    session = t.cast("aces.api.Session", aces.play(list(HOSTILE), seed=2, games=2, lang="nn"))
+    chances = aces.odds(session[0].moments[2], lang="nb")
+    for thing in (session, chances):
+        view = shown(thing)
+        assert set(view.tags) <= {"div", "strong", "p", "table", "thead", "tbody", "tr", "th",
+                                  "td", "svg", "text", "rect", "title", "line"}
+        assert HOSTILE[0] in view.words

@@ -8,7 +8,6 @@ chosen language.
 from __future__ import annotations
 
 import contextlib
-import errno
 import os
 import sys
 import typing as t
@@ -89,19 +88,9 @@ def open_output(path: str | None) -> Iterator[t.BinaryIO]:
         yield sys.stdout.buffer
         sys.stdout.buffer.flush()
         return
-    try:
-        if Path(path).is_dir():
-            # Opening a folder to create it says "it exists", which misleads.
-            raise IsADirectoryError(errno.EISDIR, os.strerror(errno.EISDIR), path)
-        handle = Path(path).open("xb")  # noqa: SIM115 - closed below
-    except FileExistsError:
-        raise OptionError(
-            "{path} already exists; logs are never overwritten, choose a new name", path=path
-        ) from None
-    except OSError as exc:
-        raise OptionError("cannot write {path}: {reason}", path=path,
-                          reason=os_reason(exc)) from None
-    with handle:
+    from aces.files import LOG_EXISTS, create
+
+    with create(path, LOG_EXISTS) as handle:
         yield handle
 
 

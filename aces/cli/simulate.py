@@ -22,8 +22,8 @@ if t.TYPE_CHECKING:
     from aces.simulate import Exact, Simulation
     from aces.simulate.stats import Summary
 
-__all__ = ["COUNTS_LOSERS", "GAME_NAMES", "PROGRESS_FROM", "QUICK_EXACT_STATES", "Unsolved",
-           "as_dict", "report", "simulate"]
+__all__ = ["COUNTS_LOSERS", "GAME_NAMES", "PROGRESS_FROM", "QUICK_EXACT_STATES", "Parts",
+           "Unsolved", "as_dict", "parts", "report", "simulate"]
 
 #: The games' names in the report.
 GAME_NAMES: t.Final = {
@@ -174,6 +174,16 @@ def as_dict(sim: Simulation, seed: int, summary: Summary, exact: Exact | None,
     return result
 
 
+class Parts(t.NamedTuple):
+    """The report in its pieces: the lines above the table of seats, its rows
+    (the heading first) and the lines below it. A notebook shows the same
+    pieces as HTML (:class:`aces.api.Simulated`)."""
+
+    above: list[str]
+    rows: list[list[str]]
+    below: list[str]
+
+
 def report(sim: Simulation, seed: int, summary: Summary, exact: Exact | None, lang: str,
            catalog: gettext.NullTranslations, *, unsolved: Unsolved = None) -> str:
     """The results as a readable page, in the catalog's language.
@@ -182,26 +192,37 @@ def report(sim: Simulation, seed: int, summary: Summary, exact: Exact | None, la
     turned off: ``"slow"``, they were left out as slow to work out (and
     ``--exact`` adds them); ``"none"``, the game is too big to solve.
     """
-    from aces.cli._numbers import decimal, integer, percent, table
+    from aces.cli._numbers import table
+
+    above, rows, below = parts(sim.game, sim.seats, sim.options, seed, summary, exact, lang,
+                               catalog, unsolved=unsolved)
+    return "\n".join([*above, table(rows, "  "), *below]).rstrip("\n")
+
+
+def parts(game: str, seats: int, options: dict[str, OptionValue], seed: int,
+          summary: Summary, exact: Exact | None, lang: str,
+          catalog: gettext.NullTranslations, *, unsolved: Unsolved = None) -> Parts:
+    """The pieces of :func:`report`, for ``game`` at a table of ``seats``."""
+    from aces.cli._numbers import decimal, integer, percent
 
     _ = catalog.gettext
     # Translators: whether the exact value lies inside the interval.
     yes, no = _("yes"), _("no")
     details = [catalog.ngettext("{count} player", "{count} players",
-                                sim.seats).format(count=sim.seats)]
-    details += [text for name, value in sim.options.items()
-                if (text := _option(name, value, sim.options, catalog))]
+                                seats).format(count=seats)]
+    details += [text for name, value in options.items()
+                if (text := _option(name, value, options, catalog))]
     # Translators: {seed}: the number that reproduces the dice of the run.
     details.append(_("seed {seed}").format(seed=seed))
     lines = [
         # Translators: {game}: the game's name; {games}: how many games were played.
         _("{game}: {games} simulated games").format(
-            game=_(GAME_NAMES.get(sim.game, sim.game)), games=integer(summary.games, lang)),
+            game=_(GAME_NAMES.get(game, game)), games=integer(summary.games, lang)),
         ", ".join(details),
         "",
         _("Seat 1 rolls first after the opening; the others follow to the left."),
     ]
-    losers = sim.game in COUNTS_LOSERS
+    losers = game in COUNTS_LOSERS
     # Translators: column headings: a seat number, its share of the simulated wins (of the
     # losses, in a game where one player loses), and the 95 % confidence interval of that share.
     header = [_("seat"), _("share of losses") if losers else _("share of wins"),
@@ -218,7 +239,7 @@ def report(sim: Simulation, seed: int, summary: Summary, exact: Exact | None, la
             value = exact.win_by_seat[seat]
             row += [percent(value, lang, 2), yes if interval.holds(value) else no]
         rows.append(row)
-    lines.append(table(rows, "  "))
+    above, lines = lines, []
     if exact is not None:
         # Translators: under the table of "aces simulate", beside the exact
         # answers: a "no" in its last column is what chance alone gives now and then.
@@ -259,7 +280,7 @@ def report(sim: Simulation, seed: int, summary: Summary, exact: Exact | None, la
         # Translators: after a simulation of Aces in the Pot too big for aces odds.
         lines.append(_("There is no exact answer to compare with: this game has too many"
                        " states to solve exactly."))
-    return "\n".join(lines).rstrip("\n")
+    return Parts(above, rows, lines)
 
 
 def _turns(mean: float, exact: Exact | None, lang: str,

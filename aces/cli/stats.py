@@ -37,11 +37,16 @@ PLOT_FORMATS: t.Final = (".svg", ".png")
               help="With --csv: one row per log and seat instead (log, game, players,"
                    " options, seat, games, wins or losses, share, its 95% interval and the"
                    " exact chance).")
+@click.option("--decimal-comma", is_flag=True,
+              help="With --csv: semicolons between the columns and a decimal comma, as Excel"
+                   " opens a file as it is with Norwegian settings (LibreOffice and Google"
+                   " Sheets read it too). Without it, commas and decimal points, as GeoGebra"
+                   " and CODAP read a file.")
 @click.option("--plot", "plot_path", metavar="FILE", default=None,
               help="Also draw observed against exact into this new .svg or .png file.")
 @lang_option
 def stats(logs: tuple[str, ...], as_json: bool, csv_path: str | None, rolls: bool,
-          by_log: bool, plot_path: str | None, lang: str | None) -> None:
+          by_log: bool, decimal_comma: bool, plot_path: str | None, lang: str | None) -> None:
     """Pool the logs of a class and compare them with the exact odds.
 
     Games are pooled by their rules and table size; games with different
@@ -77,8 +82,8 @@ def stats(logs: tuple[str, ...], as_json: bool, csv_path: str | None, rolls: boo
         sources: list[Source] = [(sys.stdin.buffer, "<stdin>") if log == "-" else log
                                  for log in logs]
         with _progress(len(sources), catalog) as progress:
-            result = api.stats(sources, csv=csv_path, rolls=rolls, by_log=by_log, lang=chosen,
-                               progress=progress)
+            result = api.stats(sources, csv=csv_path, rolls=rolls, by_log=by_log,
+                               decimal_comma=decimal_comma, lang=chosen, progress=progress)
         for log in result.pooled.left_out:
             assert log.error is not None
             # The message of a log left out, as every error is shown; a file's name

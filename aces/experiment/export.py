@@ -3,9 +3,19 @@
 The JSON keys follow ``aces simulate --json``: ``win_by_seat`` (or
 ``loss_by_seat`` in the five-dice game, which counts losers) with
 ``..._ci``, ``expected_rolls`` with ``expected_rolls_ci``, an ``exact``
-block and ``exact_inside``. The CSV tables have one row per game, or one
-per roll, and nothing but data below the heading row, so a spreadsheet,
-GeoGebra or CODAP opens them as they are.
+block and ``exact_inside``. The CSV tables have one row per game, one
+per roll, or one per log and seat, and nothing but data below the
+heading row, so a spreadsheet, GeoGebra or CODAP opens them as they are.
+
+No one CSV file opens as it is everywhere. GeoGebra's spreadsheet splits
+a file at commas (or tabs) only, and CODAP reads a number only with a
+decimal point; Excel with Norwegian (or most European) settings splits a
+file it opens at semicolons and reads numbers with a decimal comma, as
+LibreOffice and Google Sheets do by default in a Norwegian locale. So a
+table is written in one of two :class:`Style` s: :data:`POINT` (commas and
+decimal points, the default) or :data:`COMMA` (semicolons and decimal
+commas), chosen by the user; both are tidy data, only the punctuation
+differs.
 """
 
 from __future__ import annotations
@@ -23,8 +33,8 @@ if t.TYPE_CHECKING:
     from aces.experiment.observe import GameRecord, Rules
     from aces.experiment.pool import LogResult, Pooled
 
-__all__ = ["COUNTS_LOSERS", "CsvTable", "as_dict", "cell", "log_table", "options_text",
-           "result_dict", "text_of"]
+__all__ = ["COMMA", "COUNTS_LOSERS", "POINT", "CsvTable", "Style", "as_dict", "cell",
+           "log_table", "options_text", "result_dict", "text_of"]
 
 #: The game that counts the loser of each game rather than the winner.
 COUNTS_LOSERS: t.Final = frozenset({"five-dice"})
@@ -32,6 +42,30 @@ COUNTS_LOSERS: t.Final = frozenset({"five-dice"})
 _FORMULA: t.Final = ("=", "+", "-", "@", "\t", "\r")
 #: Bytes of a log's rows held in memory before they go to a temporary file.
 _SPOOL: t.Final = 1 << 20
+
+
+class Style(t.NamedTuple):
+    """The punctuation of a CSV table: between its columns, and in its decimals."""
+
+    delimiter: str
+    decimal: str
+
+    def writer(self, out: t.TextIO) -> t.Any:
+        """A :func:`csv.writer` of rows in this style (a cell holding the
+        delimiter is quoted), each row ended by CR LF as RFC 4180 has it."""
+        return csv.writer(out, delimiter=self.delimiter, lineterminator="\r\n")
+
+    def share(self, value: float) -> str:
+        """A share with six decimals and no grouping: ``0.250000`` or ``0,250000``."""
+        return f"{value:.6f}".replace(".", self.decimal)
+
+
+#: Commas and decimal points: what GeoGebra, CODAP, Python and spreadsheets
+#: with English settings read.
+POINT: t.Final = Style(",", ".")
+#: Semicolons and decimal commas: what Excel with Norwegian settings opens as it
+#: is, and what LibreOffice and Google Sheets read in a Norwegian locale.
+COMMA: t.Final = Style(";", ",")
 
 
 def as_dict(pooled: Pooled) -> dict[str, t.Any]:
@@ -156,11 +190,13 @@ class CsvTable:
     """The rows of ``aces stats --csv``, a log's rows kept until the log is
     known to be sound (in memory, then in a temporary file if many)."""
 
-    def __init__(self, out: t.TextIO, catalog: gettext.NullTranslations, rolls: bool) -> None:
+    def __init__(self, out: t.TextIO, catalog: gettext.NullTranslations, rolls: bool,
+                 style: Style = POINT) -> None:
         self.out = out
         self.rolls = rolls
+        self.style = style
         self._spool = self._new_spool()
-        self._rows = csv.writer(self._spool, lineterminator="\r\n")
+        self._rows = style.writer(self._spool)
         if rolls:
             # Translators: column headings of the table of rolls (aces stats --csv --rolls):
             # one word or two each, as a spreadsheet shows them.
@@ -189,7 +225,7 @@ class CsvTable:
                 catalog.pgettext("csv", "rolls"),
                 catalog.pgettext("csv", "pot"),
             ]
-        csv.writer(out, lineterminator="\r\n").writerow(heading)
+        style.writer(out).writerow(heading)
 
     @staticmethod
     def _new_spool() -> t.TextIO:
@@ -220,20 +256,21 @@ class CsvTable:
     def discard(self) -> None:
         self._spool.close()
         self._spool = self._new_spool()
-        self._rows = csv.writer(self._spool, lineterminator="\r\n")
+        self._rows = self.style.writer(self._spool)
 
     def close(self) -> None:
         self._spool.close()
 
 
-def log_table(out: t.TextIO, catalog: gettext.NullTranslations, pooled: Pooled) -> None:
+def log_table(out: t.TextIO, catalog: gettext.NullTranslations, pooled: Pooled,
+              style: Style = POINT) -> None:
     """``aces stats --csv FILE --by-log``: one row per log, set of rules and seat,
     with the seat's share of that log's games, its 95 % interval and the exact
     chance, so that a spreadsheet can draw each group's interval beside the others'.
 
-    Shares are written with a decimal point and six decimals, as CSV data is.
+    Shares have six decimals, with the decimal sign of ``style``.
     """
-    rows = csv.writer(out, lineterminator="\r\n")
+    rows = style.writer(out)
     # Translators: column headings of the table of logs (aces stats --csv --by-log): one
     # row per log and seat; "95% from" and "95% to" are the ends of the 95 % interval.
     rows.writerow([
@@ -260,18 +297,18 @@ def log_table(out: t.TextIO, catalog: gettext.NullTranslations, pooled: Pooled) 
                 rows.writerow([
                     cell(log.source), rules.game, rules.players, options_text(rules), seat + 1,
                     log.games, "" if loses else count, count if loses else "",
-                    _decimal(count / log.games) if log.games else "",
-                    "" if ends is None else _decimal(ends.low),
-                    "" if ends is None else _decimal(ends.high),
-                    "" if chance is None else _decimal(chance)])
+                    style.share(count / log.games) if log.games else "",
+                    "" if ends is None else style.share(ends.low),
+                    "" if ends is None else style.share(ends.high),
+                    "" if chance is None else style.share(chance)])
 
 
-def _decimal(value: float) -> str:
-    return f"{value:.6f}"
+def text_of(rows: t.Iterable[t.Sequence[object]], style: Style = POINT) -> str:
+    """Rows as CSV text (tests and doctests).
 
-
-def text_of(rows: t.Iterable[t.Sequence[object]]) -> str:
-    """Rows as CSV text (tests and doctests)."""
+    >>> text_of([["seat", "share"], [1, COMMA.share(0.25)]], COMMA)
+    'seat;share\\r\\n1;0,250000\\r\\n'
+    """
     out = io.StringIO()
-    csv.writer(out, lineterminator="\r\n").writerows(rows)
+    style.writer(out).writerows(rows)
     return out.getvalue()

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import typing as t
 
-from aces.errors import OptionError, os_reason
+from aces.files import STATS_EXISTS, cannot_write, create
 
 if t.TYPE_CHECKING:
     import gettext
@@ -77,13 +77,9 @@ def plot(pooled: Pooled, path: Path, lang: str, catalog: gettext.NullTranslation
             right.set_title(_("Length of a game: {mean} rolls on average").format(
                 mean=w.decimal(lengths.mean)), fontsize=9, loc="left")
         right.legend(fontsize=8, loc="upper right")
-    try:
-        with path.open("xb") as out:
+    with create(path, STATS_EXISTS) as out:
+        try:
             figure.savefig(out, format=path.suffix.lower().lstrip("."),
                            metadata={"Date": None} if path.suffix.lower() == ".svg" else None)
-    except FileExistsError:
-        raise OptionError("{path} already exists; aces stats never overwrites a file,"
-                          " choose a new name", path=str(path)) from None
-    except OSError as exc:
-        raise OptionError("cannot write {path}: {reason}", path=str(path),
-                          reason=os_reason(exc)) from None
+        except OSError as exc:
+            raise cannot_write(path, exc) from None

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import csv
 import json
+import re
 import typing as t
 
 import pytest
@@ -189,6 +190,58 @@ def test_the_table_of_logs_has_a_row_per_log_and_seat(logs: list[Path], tmp_path
     assert [row["log"] for row in rows[::4]] == [str(log) for log in logs]
 
 
+def read_table(path: Path, delimiter: str) -> list[list[str]]:
+    with path.open(encoding="utf-8-sig", newline="") as handle:
+        return list(csv.reader(handle, delimiter=delimiter))
+
+
+#: A share as each style writes it: six decimals after a point, or after a comma.
+SHARE: t.Final = {",": re.compile(r"\d\.\d{6}"), ";": re.compile(r"\d,\d{6}")}
+
+
+@pytest.mark.parametrize("args", [[], ["--rolls"], ["--by-log"]])
+def test_the_decimal_comma_table_is_the_same_table_split_by_semicolons(
+        logs: list[Path], tmp_path: Path, args: list[str]) -> None:
+    # A log's name holding both separators stays one cell in either style.
+    odd = tmp_path / "group;1,a.jsonl"
+    odd.write_bytes(logs[0].read_bytes())
+    sources = [str(odd), *map(str, logs[1:])]
+    point, comma = tmp_path / "point.csv", tmp_path / "comma.csv"
+    assert stats("--lang", "nb", "--csv", str(point), *args, *sources).exit_code == 0
+    assert stats("--lang", "nb", "--csv", str(comma), "--decimal-comma", *args,
+                 *sources).exit_code == 0
+    by_point, by_comma = read_table(point, ","), read_table(comma, ";")
+    assert len(by_comma) > 1
+    assert all(len(row) == len(by_comma[0]) for row in by_comma)
+    assert by_comma[1][0] == by_point[1][0] == str(odd)
+    assert ";" not in point.read_text(encoding="utf-8-sig").replace(str(odd), "")
+    for row_point, row_comma in zip(by_point, by_comma, strict=True):
+        for at_point, at_comma in zip(row_point, row_comma, strict=True):
+            if SHARE[","].fullmatch(at_point):
+                # The same number, with the decimal sign of its style.
+                assert SHARE[";"].fullmatch(at_comma)
+                assert float(at_comma.replace(",", ".")) == float(at_point)
+            else:
+                assert at_comma == at_point
+
+
+def test_shares_parse_in_the_convention_the_table_declares(logs: list[Path],
+                                                           tmp_path: Path) -> None:
+    table = tmp_path / "logs.csv"
+    assert stats("--csv", str(table), "--by-log", "--decimal-comma",
+                 *map(str, logs)).exit_code == 0
+    with table.open(encoding="utf-8-sig", newline="") as handle:
+        rows = list(csv.DictReader(handle, delimiter=";"))
+    assert len(rows) == 3 * 4
+    for row in rows:
+        wins, games = int(row["wins"]), int(row["games"])
+        shares = [row[key] for key in ("share", "95% from", "95% to", "exact")]
+        assert all(SHARE[";"].fullmatch(share) for share in shares)
+        share, low, high, _ = (float(cell.replace(",", ".")) for cell in shares)
+        assert share == pytest.approx(wins / games, abs=1e-6)
+        assert low <= share <= high
+
+
 def test_the_tables_are_headed_in_the_language_asked_for(logs: list[Path],
                                                          tmp_path: Path) -> None:
     for name, args in (("games", []), ("logs", ["--by-log"])):
@@ -227,6 +280,8 @@ def test_five_dice_lengths_are_held_against_the_exact_quantiles(tmp_path: Path,
     (["--csv", "t.csv", "--rolls", "--by-log"],
      "--rolls and --by-log cannot be used together: a table has one row per roll or one per"
      " log"),
+    (["--decimal-comma"],
+     "--decimal-comma says how the table of --csv is written, so it needs --csv"),
     (["--plot", "x.pdf"], "--plot draws .svg or .png files, and x.pdf is neither"),
     (["-", "-"], "standard input ('-') can be read only once"),
 ])
