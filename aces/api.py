@@ -174,7 +174,8 @@ class Game(Speaking):
 
     @property
     def over(self) -> GameOver | None:
-        """How the game ended; ``None`` for a game a log stops in the middle of."""
+        """How the game ended: the event after its last roll (``None`` for steps
+        that stop before the end, which :func:`load` and :func:`play` never give)."""
         from aces.events import GameOver, Rolled
 
         for step in reversed(self.steps):

@@ -256,7 +256,6 @@ def game_html(game: Game, page: str | None) -> str:
     game is too long for a notebook), and every roll folded below, in the
     columns of ``aces stats --csv --rolls``."""
     from aces.events import GameOver, OpeningWon
-    from aces.narrate import UNFINISHED, unfinished
     from aces.narrate.voice import Voice
     from aces.walk import STAGES
 
@@ -265,9 +264,7 @@ def game_html(game: Game, page: str | None) -> str:
     title = book.header(game._number, game.header)[0]
     said = [line for step in game.steps if isinstance(step.event, OpeningWon | GameOver)
             for line in book.say(step)]
-    if game.over is None:
-        said.append(_(UNFINISHED).format(player=unfinished(game.steps[-1])))
-    else:
+    if game.over is not None:
         # Translators: after how a game ended, in a notebook. {count}: the rolls after the
         # opening rolls, as the odds count a game's length.
         said.append(w.catalog.ngettext("The game took {count} roll after the opening.",

@@ -5,10 +5,11 @@ Nothing here is typed in: the chances of a roll come from
 Markov chains of :mod:`aces.odds` (Aces in the Pot) and
 :mod:`aces.simulate.fivedice_chain` (the five-dice game), the length of a
 game too: its whole distribution, carried roll by roll through the chain.
-A five-dice table too big for the chain, a full game among them, still has
-the length of a game, from :mod:`aces.simulate.fivedice_lengths`, unless
-3s are given away. A table too big for either still has the chances of
-single rolls; its whole-game values are ``None``.
+A five-dice table too big for the chain, a full game among them and
+tables with threes, still has the length of a game and the rolls of a
+turn, from :mod:`aces.simulate.fivedice_lengths`, but no seat's chance.
+A table too big for either still has the chances of single rolls; its
+whole-game values are ``None``.
 
 >>> from aces.experiment.observe import Rules
 >>> expected = exact(Rules("pot", 3, (("chips", 1), ("finish", "last-chip"))))
@@ -21,7 +22,6 @@ Fraction(4, 9)
 from __future__ import annotations
 
 import functools
-import math
 import typing as t
 from fractions import Fraction
 
@@ -29,16 +29,13 @@ from aces.errors import OptionError
 
 if t.TYPE_CHECKING:
     from aces.experiment.observe import Rules
+    from aces.rules.fivedice import Policy
 
 __all__ = ["Expected", "exact"]
 
 #: The length distribution is carried until this much of it is known; the
 #: rest is one last category, "longer".
 _LENGTH_MASS: t.Final = 0.9999
-#: Where the mean and spread of a game's length come from its distribution
-#: alone, it is carried until this much is known: what is left changes
-#: neither in the digits shown.
-_MEAN_MASS: t.Final = 1 - 1e-9
 #: Distinct tables whose exact values are remembered.
 _CACHE: t.Final = 32
 
@@ -132,19 +129,20 @@ def _five_dice(rules: Rules) -> Expected:
 
 
 def _five_dice_length(rules: Rules, stays: Fraction) -> Expected:
-    """A table too big for the chain: no seat's chance, but the length of a game,
-    carried state by state through the branches (without threes, whose receivers
-    the arrays do not model)."""
+    """A table too big for the chain: no seat's chance, but the length of a game
+    and the rolls of a turn, carried state by state to within
+    :data:`aces.simulate.fivedice_lengths.TOLERANCE`, threes or not; a table too
+    big for that too has neither."""
     from aces.simulate import fivedice_lengths
 
     dice = t.cast("int", rules.option("dice"))
-    if rules.option("threes") or not fivedice_lengths.solvable(rules.players, dice):
+    threes = bool(rules.option("threes"))
+    policy = t.cast("Policy", rules.option("threes_to"))
+    if not fivedice_lengths.solvable(rules.players, dice, threes, policy):
         return Expected(None, None, None, None, 0.0, None, None, stays, None)
-    length, rest = _spread(fivedice_lengths.length_cdf(rules.players, dice, _MEAN_MASS))
-    mean = sum(k * chance for k, chance in enumerate(length, 1))
-    sd = math.sqrt(max(0.0, sum(k * k * chance for k, chance in enumerate(length, 1))
-                       - mean * mean))
-    return Expected(None, mean, sd, length, rest, None, None, stays, None)
+    lengths = fivedice_lengths.length_cdf(rules.players, dice, threes, policy)
+    return Expected(None, lengths.mean, lengths.sd, lengths.chances, lengths.rest, None, None,
+                    stays, lengths.mean / lengths.turns)
 
 
 def _spread(cdf: list[float]) -> tuple[list[float], float]:

@@ -33,7 +33,6 @@ import typing as t
 from dataclasses import dataclass
 from fractions import Fraction
 
-import msgspec
 import numpy as np
 
 from aces.events import GameOver, RollAgain
@@ -49,7 +48,7 @@ if t.TYPE_CHECKING:
     from numpy.typing import NDArray
 
 __all__ = ["MAX_BRANCHES", "MAX_STATES", "Branch", "Chain", "branch_count", "build",
-           "length_cdf", "loss_values", "solvable", "solve", "state_count"]
+           "length_cdf", "loss_values", "settled", "solvable", "solve", "state_count"]
 
 #: The most states a chain may have: the solver holds a square matrix of
 #: them for every seat (six players with one die each have 462 states).
@@ -155,27 +154,45 @@ def branch_count(players: int, dice: int, threes: bool, threes_to: fivedice.Poli
 
 def build(players: int, dice: int, threes: bool, threes_to: fivedice.Policy) -> Chain:
     """The chain of a game; the caller keeps it small (see :func:`branch_count`)."""
-    names = tuple(f"P{seat}" for seat in range(players))
     states = _states(players, players * dice)
     index = {held: number for number, held in enumerate(states)}
-    base = fivedice.FiveDiceState(
+    branches = [[Branch(chance, -1 if after is None else index[after], rotation, ends_turn)
+                 for chance, after, rotation, ends_turn
+                 in settled(players, dice, threes, threes_to, held)]
+                for held in states]
+    return Chain(players, dice, states, branches)
+
+
+def settled(players: int, dice: int, threes: bool, threes_to: fivedice.Policy,
+            held: tuple[int, ...]) -> Iterator[tuple[Fraction, tuple[int, ...] | None, int, bool]]:
+    """Every way a roll from ``held`` (the dice of each seat, from the roller) can go,
+    settled by the rules: its chance, the dice of each seat from the next roller
+    (``None`` when the game is over), that roller's seat from this one, and whether
+    the turn ends.
+
+    One die each, the roller's neighbour on the left holding none: a 1, a 2, a 5, and
+    the rest.
+
+    >>> for chance, after, seat, ends_turn in settled(3, 1, False, "random", (1, 0, 1)):
+    ...     print(chance, after, seat, ends_turn)
+    1/6 (1, 0, 0) 2 True
+    1/6 (1, 1, 0) 1 True
+    1/6 (2, 0, 0) 2 True
+    1/2 (1, 1, 0) 2 True
+    """
+    names = tuple(f"P{seat}" for seat in range(players))
+    state = fivedice.FiveDiceState(
         players=names, seats={name: seat for seat, name in enumerate(names)},
-        dice_each=dice, threes=threes, threes_to=threes_to, held=Seats(states[0]),
-        opening=Opening.everyone(players), phase="play")
+        dice_each=dice, threes=threes, threes_to=threes_to, held=Seats(held),
+        opening=Opening.everyone(players), phase="play", centre=players * dice - sum(held))
     kinds, chances = _KINDS[threes], _CHANCES[threes]
     unused = random.Random(0)  # fewest and most choose without chance
-    branches: list[list[Branch]] = []
-    for held in states:
-        state = msgspec.structs.replace(base, held=Seats(held), centre=players * dice - sum(held))
-        out: list[Branch] = []
-        for counts in _compositions(held[0], len(kinds)):
-            roll = tuple(face for face, count in zip(kinds, counts, strict=True)
-                         for _ in range(count))
-            chance = _multinomial(counts, chances)
-            for to, share in _receivers(state, roll, unused):
-                out.append(_branch(state, Roll(roll, to), chance * share, index))
-        branches.append(out)
-    return Chain(players, dice, states, branches)
+    for counts in _compositions(held[0], len(kinds)):
+        roll = tuple(face for face, count in zip(kinds, counts, strict=True)
+                     for _ in range(count))
+        chance = _multinomial(counts, chances)
+        for to, share in _receivers(state, roll, unused):
+            yield _branch(state, Roll(roll, to), chance * share)
 
 
 def _receivers(state: fivedice.FiveDiceState, roll: tuple[int, ...], rng: random.Random,
@@ -194,16 +211,16 @@ def _receivers(state: fivedice.FiveDiceState, roll: tuple[int, ...], rng: random
 
 
 def _branch(state: fivedice.FiveDiceState, roll: Roll, chance: Fraction,
-            index: dict[tuple[int, ...], int]) -> Branch:
+            ) -> tuple[Fraction, tuple[int, ...] | None, int, bool]:
     events = fivedice.decide(state, roll)
     ends_turn = not any(isinstance(event, RollAgain) for event in events)
     if any(isinstance(event, GameOver) for event in events):
-        return Branch(chance, -1, 0, ends_turn)
+        return chance, None, 0, ends_turn
     for event in events:
         state = fivedice.evolve(state, event)
     turn = state.turn
     held = state.held.as_tuple()
-    return Branch(chance, index[held[turn:] + held[:turn]], turn, ends_turn)
+    return chance, held[turn:] + held[:turn], turn, ends_turn
 
 
 def solve(chain: Chain) -> Exact:

@@ -1,72 +1,283 @@
-"""How long a game of Aces lasts, exactly, for tables too big for the chain of the rules.
+"""How long a game of Aces lasts, exactly, for tables far too big for the chain of the rules.
 
 :mod:`aces.simulate.fivedice_chain` settles every branch of every state
 through the rules, which is what keeps it honest and what limits it: a
-full game, four players with five dice each, has 886,259 branches (half a
-minute of the rules), and its chances of losing need a system of 8,855
-equations for every seat. The length of a game needs neither the seat
-that loses nor a system: only the chance of each state, carried forward
-one roll at a time.
+full game, four players with five dice each, has 886,259 branches, and
+five players with five dice 23 million. The length of a game needs no
+branch on its own, only the chance of each state, carried forward one
+roll at a time; and a roll need not be listed as all the ways its dice
+can fall at once. Each die falls on its own, so a roll is a few binomial
+splits in a row, one for each place a die can go (:func:`_places`):
 
-So here the branches of a game without threes are worked out for all the
-states at once, with NumPy: a roll of ``k`` dice is counted as its 1s, 2s,
-5s and the rest; 1s go to the centre, 2s to the left, 5s to the right;
-the roller rolls again while the roll moved a die and they still hold
-one, else the next player to the left who holds dice rolls; the last die
-in the centre ends the game. These are the rules of
-:func:`aces.rules.fivedice.decide` written for arrays, and the tests hold
-them to it: for every table the chain can build, the branches here are
-the chain's, state for state, with the same chances.
+- the roller's 2s go to the left, 5s to the right, 1s to the centre;
+- with threes given at ``random``, each 3 goes to any other player alike,
+  so each seat's share of the roll is one split; given to the player
+  holding the ``fewest`` or ``most`` dice, the 3s wait until the other
+  dice have moved and then go one at a time, as
+  :func:`aces.rules.fivedice.choose` gives them;
+- the last die in the centre ends the game; the roller rolls again if a
+  die left the hand and they still hold one; else the next player to the
+  left who holds dice rolls.
 
-With threes, a 3 goes to a player chosen by a policy, which this does
-not model: such tables have exact lengths only where the chain has them.
+Between splits the chance is kept per position (the dice of every seat
+counted from the roller, the 3s still to give, and whether a die left
+the hand), so equal positions reached in different ways are one entry:
+five players with five dice each have 118,755 states and 3.7 million
+entries in the splits of a roll, not 23 million branches.
 
->>> cdf = length_cdf(4, 5, 0.5)
->>> len(cdf), round(cdf[-1], 3)  # half of the full games are over within this many rolls
-(47, 0.503)
+These are the rules of :func:`aces.rules.fivedice.decide` written for
+arrays, and the tests hold them to it: one roll from states of tables of
+several sizes, with and without threes and for every policy, gives the
+next states with the chances of the rules' own branches, and the whole
+length is the chain's wherever the chain can be built.
+
+How exact: the chance of every length is carried until what is not yet
+over is below :data:`TOLERANCE` (1e-12); that rest is reported as the
+chance of a longer game, and the mean is short by about the rest times a
+few hundred rolls (below 1e-9). The chances are floating point, each good
+to some 1e-15. A table whose roll has more than :data:`MAX_ENTRIES`
+entries (about, :func:`entry_count`) or more than :data:`MAX_STATES`
+states is not worked out, which :func:`solvable` says before listing
+anything: six players with five dice each, or five with six.
+
+>>> lengths = length_cdf(4, 5)
+>>> round(lengths.mean, 2), lengths.quantile(0.5), lengths.rest < 1e-12
+(48.58, 47, True)
 """
 
 from __future__ import annotations
 
 import math
 import typing as t
+from dataclasses import dataclass
 
 import numpy as np
 
 if t.TYPE_CHECKING:
     from numpy.typing import NDArray
 
+    from aces.rules.fivedice import Policy
+
 __all__ = [
-    "MAX_BRANCHES",
-    "Branches",
-    "branch_count",
-    "branches",
+    "MAX_ENTRIES",
+    "MAX_STATES",
+    "TOLERANCE",
+    "Flow",
+    "Lengths",
     "carry",
+    "entry_count",
+    "flow",
     "length_cdf",
     "solvable",
+    "state_count",
 ]
 
-#: The most branches worked out: their arrays take some 25 bytes each, and
-#: a roll carried through them some milliseconds a million. Four players
-#: with five dice each need 886,259; five players with five dice, 23 million.
-MAX_BRANCHES: t.Final = 3_000_000
+#: What is left not yet over when the carrying stops: the chance of a
+#: longer game than the distribution lists.
+TOLERANCE: t.Final = 1e-12
+#: The most states worked out (five players with five dice each: 118,755).
+MAX_STATES: t.Final = 400_000
+#: The most entries (:func:`entry_count`) in the splits of one roll: each
+#: takes 16 bytes, and a roll is carried through a million of them in some
+#: 3 ms of one core, so a game of about 250 rolls to the tolerance in some
+#: 8 s (five players with five dice and threes: 6 s and 200 to 300 MiB at
+#: the peak, measured in tests/benchmarks/lengths.py).
+MAX_ENTRIES: t.Final = 10_000_000
 #: The most rolls a game is followed for (far past any table's tail).
 _MAX_ROLLS: t.Final = 100_000
 
 
-class Branches(t.NamedTuple):
-    """Every branch of every state: from, to (``size`` when the game ends), chance."""
+class Lengths(t.NamedTuple):
+    """The length of a game in rolls (rolls again included, the opening not)."""
 
+    #: ``cdf[k - 1]``: the chance that the game is over within ``k`` rolls.
+    cdf: list[float]
+    #: The chance that it is not over within ``len(cdf)`` rolls.
+    rest: float
+    #: The expected number of turns, a turn being the rolls of one player in a row.
+    turns: float
+
+    @property
+    def chances(self) -> list[float]:
+        """``chances[k - 1]``: the chance of a game of exactly ``k`` rolls."""
+        return [b - a for a, b in zip([0.0, *self.cdf], self.cdf, strict=False)]
+
+    @property
+    def mean(self) -> float:
+        """The expected length; what is left unknown is below :data:`TOLERANCE`."""
+        return sum(k * p for k, p in enumerate(self.chances, 1))
+
+    @property
+    def sd(self) -> float:
+        mean = self.mean
+        return math.sqrt(max(0.0, sum(k * k * p for k, p in enumerate(self.chances, 1))
+                             - mean * mean))
+
+    def quantile(self, q: float) -> int | None:
+        """The smallest length whose chance of a game at most that long reaches ``q``."""
+        return next((k for k, p in enumerate(self.cdf, 1) if p >= q - 1e-12), None)
+
+
+class _Step(t.NamedTuple):
+    """One split of a roll. Positions keep their index and grow by ``size``; each keeps
+    ``stays`` of its chance (all of it where ``None``), and the chance in ``sources``
+    moves to ``targets`` with ``chances``: only dice that move cost an entry."""
+
+    stays: NDArray[np.float64] | None
+    sources: NDArray[np.int32]
+    targets: NDArray[np.int32]
+    chances: NDArray[np.float64]
+    size: int
+
+
+@dataclass(frozen=True, eq=False)
+class Flow:
+    """A table's roll as splits over positions, ready to carry chances forward."""
+
+    players: int
+    #: Dice of each seat, counted from the roller.
     states: NDArray[np.int64]
     start: int
-    sources: NDArray[np.int64]
-    targets: NDArray[np.int64]
-    chances: NDArray[np.float64]
-    rotations: NDArray[np.int64]
+    steps: list[_Step]
+    #: Where each position reached by the last step goes: a state, or
+    #: ``len(states)`` when the game is over.
+    ends: NDArray[np.int32]
+    #: Whether each position reached by the last step ends the roller's turn.
+    ends_turn: NDArray[np.bool_]
+
+    @property
+    def entries(self) -> int:
+        """The numbers one roll reads: the measure of its time and memory."""
+        return sum(len(step.sources) + (0 if step.stays is None else len(step.stays))
+                   for step in self.steps) + len(self.ends)
+
+    def roll(self, mass: NDArray[np.float64]) -> tuple[NDArray[np.float64], float]:
+        """The chance of each state after one more roll (``len(states)``: over), from
+        ``mass``, the chance of each state before; and the chance that the roll ends a turn."""
+        for step in self.steps:
+            moved = np.bincount(step.targets, weights=mass[step.sources] * step.chances,
+                                minlength=step.size).astype(np.float64, copy=False)
+            moved[:len(mass)] += mass if step.stays is None else mass * step.stays
+            mass = moved
+        turns = float(mass[self.ends_turn].sum())
+        after = np.bincount(self.ends, weights=mass, minlength=len(self.states) + 1)
+        return after.astype(np.float64, copy=False), turns
+
+    def lengths(self, tolerance: float = TOLERANCE) -> Lengths:
+        """The length of a game from the start, carried until less than ``tolerance``
+        is not over."""
+        size = len(self.states)
+        mass = np.zeros(size + 1)
+        mass[self.start] = 1.0
+        over = 0.0
+        left = 1.0
+        turns = 0.0
+        cdf: list[float] = []
+        while left >= tolerance and len(cdf) < _MAX_ROLLS:
+            mass, ended = self.roll(mass[:size])
+            turns += ended
+            over += float(mass[size])
+            left = float(mass[:size].sum())
+            cdf.append(min(over, 1.0))
+        return Lengths(cdf, max(0.0, left), turns)
+
+
+def state_count(players: int, dice: int) -> int:
+    """The states of a table: the roller holds a die, and some dice are in play.
+
+    >>> state_count(3, 1), state_count(5, 5)
+    (10, 118755)
+    """
+    return math.comb(players * dice + players - 1, players)
+
+
+def entry_count(players: int, dice: int, threes: bool = False,
+                threes_to: Policy = "random") -> int:
+    """About how many entries a roll's splits have, known without listing them.
+
+    Each split reads every die in the roller's hand, over about twice the
+    states (a die has left the hand or not yet), and every position once.
+    Measured, this is within a fifth of the count for the tables tried.
+
+    >>> entry_count(5, 5), flow(4, 5).entries <= entry_count(4, 5)
+    (5937750, True)
+    """
+    in_hand = sum(k * math.comb(in_play - k + players - 2, players - 2)
+                  for in_play in range(1, players * dice + 1) for k in range(1, in_play + 1))
+    splits = len(_places(players, threes, threes_to)) + (threes and threes_to != "random")
+    return in_hand * (2 * splits + 4)
+
+
+def solvable(players: int, dice: int, threes: bool = False,
+             threes_to: Policy = "random") -> bool:
+    """Whether the table is small enough to work out here; say no before listing anything.
+
+    >>> solvable(5, 5, threes=True), solvable(6, 5), solvable(100, 10)
+    (True, False, False)
+    """
+    if state_count(players, dice) > MAX_STATES:
+        return False
+    return entry_count(players, dice, threes, threes_to) <= MAX_ENTRIES
+
+
+def flow(players: int, dice: int, threes: bool = False,
+         threes_to: Policy = "random") -> Flow:
+    """The splits of a roll at a table; the caller keeps it small (:func:`solvable`)."""
+    total = players * dice
+    # A position is a key: the dice of each seat from the roller, the 3s still to give
+    # and whether any die left the hand, as digits of one number: a move is a sum.
+    moved = players + 1
+    weights = (total + 1) ** np.arange(players + 2, dtype=np.int64)
+    states = np.unique(_states(players, total) @ weights[:players])
+    keys = states
+    steps: list[_Step] = []
+    # Each die of the roll, one after the other kind: the chance it goes where, given
+    # that it went to none of the places before.
+    undecided = 1.0
+    for target, chance in _places(players, threes, threes_to):
+        keys, step = _split(keys, weights, target, chance / undecided, moved)
+        undecided -= chance
+        steps.append(step)
+    if threes and threes_to != "random":
+        keys, step = _choose(keys, weights, players, threes_to)
+        steps.append(step)
+    held = _digits(keys, weights)[:, :players]
+    ends, ends_turn = _settle(held, _digit(keys, weights, moved) > 0, states, weights[:players])
+    rows = _digits(states, weights)[:, :players]
+    start = int(np.flatnonzero(np.all(rows == dice, axis=1))[0])
+    return Flow(players, rows, start, steps, ends, ends_turn)
+
+
+def _places(players: int, threes: bool, threes_to: Policy) -> list[tuple[int | None, float]]:
+    """Where a die rolled goes (a seat from the roller, ``None`` for the centre, or
+    ``players`` for a 3 still to give), with its chance; it stays in the hand else.
+
+    A 2 goes left, a 5 right, a 1 to the centre, each with chance 1/6. A 3 given
+    at random goes to each other player alike, so that a seat's dice are counted
+    together whatever face brought them; given by ``fewest`` or ``most``, it
+    waits until the roll's other dice have moved.
+
+    >>> _places(3, threes=True, threes_to="random")
+    [(1, 0.25), (2, 0.25), (None, 0.16666666666666666)]
+    """
+    sixth = 1 / 6
+    if not threes:
+        return [(1, sixth), (players - 1, sixth), (None, sixth)]
+    if threes_to != "random":
+        return [(1, sixth), (players - 1, sixth), (None, sixth), (players, sixth)]
+    share = sixth / (players - 1)
+    return [*[(seat, share + sixth * (seat in (1, players - 1))) for seat in range(1, players)],
+            (None, sixth)]
+
+
+def length_cdf(players: int, dice: int, threes: bool = False, threes_to: Policy = "random",
+               tolerance: float = TOLERANCE) -> Lengths:
+    """The length of a game at a table, carried until less than ``tolerance`` is not over."""
+    return flow(players, dice, threes, threes_to).lengths(tolerance)
 
 
 def _compositions(total: int, parts: int) -> NDArray[np.int64]:
-    """Every way to write ``total`` as ``parts`` counts, in the chain's order."""
+    """Every way to write ``total`` as ``parts`` counts."""
     if parts == 1:
         return np.array([[total]], dtype=np.int64)
     rows = [np.hstack([np.full((len(rest), 1), first, dtype=np.int64), rest])
@@ -76,90 +287,90 @@ def _compositions(total: int, parts: int) -> NDArray[np.int64]:
 
 
 def _states(players: int, total: int) -> NDArray[np.int64]:
-    """The states of the chain, in its order: the roller holds a die, fewest in play first."""
+    """The roller holds a die; from one die in play to all of them."""
     return np.vstack([rows[rows[:, 0] > 0] for in_play in range(1, total + 1)
                       for rows in [_compositions(in_play, players)]])
 
 
-def branch_count(players: int, dice: int) -> int:
-    """How many branches a game without threes has, known without listing them.
-
-    >>> branch_count(3, 1), branch_count(4, 5)
-    (74, 886259)
-    """
-    # A roller with k dice has C(k + 3, 3) rolls; the others share the rest of the
-    # dice in play in C(rest + players - 2, players - 2) ways.
-    return sum(math.comb(k + 3, 3) * math.comb(in_play - k + players - 2, players - 2)
-               for in_play in range(1, players * dice + 1) for k in range(1, in_play + 1))
+def _digit(keys: NDArray[np.int64], weights: NDArray[np.int64],
+           column: int) -> NDArray[np.int64]:
+    digit: NDArray[np.int64] = (keys // weights[column]) % weights[1]
+    return digit
 
 
-def solvable(players: int, dice: int) -> bool:
-    """Whether the game's branches are few enough to work out here."""
-    # Each state has a branch at least: a table with too many states is refused at once.
-    if math.comb(players * dice + players - 1, players) > MAX_BRANCHES:
-        return False
-    return branch_count(players, dice) <= MAX_BRANCHES
+def _digits(keys: NDArray[np.int64], weights: NDArray[np.int64]) -> NDArray[np.int64]:
+    digits: NDArray[np.int64] = (keys[:, None] // weights[None, :]) % weights[1]
+    return digits
 
 
-def branches(players: int, dice: int) -> Branches:
-    """Every branch of a game without threes; the caller keeps it small (:func:`solvable`)."""
-    total = players * dice
-    states = _states(players, total)
-    size = len(states)
-    base = total + 1
-    weights = base ** np.arange(players, dtype=np.int64)
-    keys = states @ weights
-    order = np.argsort(keys)
-    sources: list[NDArray[np.int64]] = []
-    targets: list[NDArray[np.int64]] = []
+def _split(keys: NDArray[np.int64], weights: NDArray[np.int64], target: int | None,
+           chance: float, moved: int) -> tuple[NDArray[np.int64], _Step]:
+    """Each die in the roller's hand goes to column ``target`` (``None``: out of the
+    game) with ``chance``, each die on its own: a binomial split of every position.
+    A position some die left is marked in column ``moved``."""
+    have = _digit(keys, weights, 0)
+    top = int(have.max(initial=0))
+    ways = np.array([[math.comb(n, j) for j in range(top + 1)] for n in range(top + 1)],
+                    dtype=np.float64)
+    shift = (0 if target is None else int(weights[target])) - int(weights[0])
+    mark = (_digit(keys, weights, moved) == 0) * weights[moved]
+    moves: list[NDArray[np.int64]] = []
+    sources: list[NDArray[np.int32]] = []
     chances: list[NDArray[np.float64]] = []
-    rotations: list[NDArray[np.int64]] = []
+    for j in range(1, top + 1):
+        where = np.flatnonzero(have >= j).astype(np.int32)
+        n = have[where]
+        moves.append(keys[where] + mark[where] + j * shift)
+        sources.append(where)
+        chances.append(ways[n, j] * chance**j * (1 - chance) ** (n - j))
+    return _grown(keys, moves, sources, chances, (1 - chance) ** have.astype(np.float64))
+
+
+def _grown(keys: NDArray[np.int64], moved: list[NDArray[np.int64]],
+           sources: list[NDArray[np.int32]], chances: list[NDArray[np.float64]],
+           stays: NDArray[np.float64] | None) -> tuple[NDArray[np.int64], _Step]:
+    """The positions after a split: those before, then the new ones ``moved`` reached."""
+    reached = np.concatenate([np.empty(0, dtype=np.int64), *moved])
+    grown = np.concatenate([keys, np.setdiff1d(reached, keys)])
+    order = np.argsort(grown)
+    targets = order[np.searchsorted(grown, reached, sorter=order)].astype(np.int32)
+    step = _Step(stays, np.concatenate([np.empty(0, dtype=np.int32), *sources]), targets,
+                 np.concatenate([np.empty(0), *chances]), len(grown))
+    return grown, step
+
+
+def _choose(keys: NDArray[np.int64], weights: NDArray[np.int64], players: int,
+            policy: Policy) -> tuple[NDArray[np.int64], _Step]:
+    """The 3s on their way go one at a time to the other player holding the fewest
+    (or most) dice, the first from the roller's left on a tie, as
+    :func:`aces.rules.fivedice.choose` gives them."""
+    giving = np.flatnonzero(_digit(keys, weights, players) > 0).astype(np.int32)
+    rows = _digits(keys[giving], weights)
+    pick = np.argmin if policy == "fewest" else np.argmax
+    while (left := np.flatnonzero(rows[:, players] > 0)).size:
+        receiver = pick(rows[left, 1:players], axis=1) + 1
+        rows[left, receiver] += 1
+        rows[left, players] -= 1
+    stays = np.ones(len(keys))
+    stays[giving] = 0.0
+    return _grown(keys, [rows @ weights], [giving], [np.ones(len(giving))], stays)
+
+
+def _settle(held: NDArray[np.int64], moved: NDArray[np.bool_], keys: NDArray[np.int64],
+            weights: NDArray[np.int64]) -> tuple[NDArray[np.int32], NDArray[np.bool_]]:
+    """Where each position's roll ends: over, the roller again, or the next holder to
+    the left, as the state of that roller among the states' sorted ``keys``."""
+    players, size = held.shape[1], len(keys)
+    over = held.sum(axis=1) == 0
+    again = moved & (held[:, 0] > 0)
+    holds = held[:, np.r_[1:players, 0]] > 0
+    nxt = np.where(again, 0, (np.argmax(holds, axis=1) + 1) % players)
     seats = np.arange(players)
-    for k in range(1, total + 1):
-        rows = np.flatnonzero(states[:, 0] == k)
-        if not len(rows):
-            continue
-        rolls = _compositions(k, 4)  # 1s, 2s, 5s, the rest
-        ways = np.array([math.factorial(k) // math.prod(math.factorial(int(c)) for c in roll)
-                         for roll in rolls], dtype=np.float64)
-        chance = ways * (1 / 6) ** rolls[:, :3].sum(axis=1) * 0.5 ** rolls[:, 3]
-        held = np.repeat(states[rows], len(rolls), axis=0)
-        roll = np.tile(rolls, (len(rows), 1))
-        ones, twos, fives = roll[:, 0], roll[:, 1], roll[:, 2]
-        held[:, 0] -= ones + twos + fives
-        held[:, 1] += twos
-        held[:, -1] += fives
-        over = held.sum(axis=1) == 0
-        moved = ones + twos + fives > 0
-        again = moved & (held[:, 0] > 0)
-        # The next player to the left who holds dice: seat 1, 2, ..., back to the roller.
-        holds = held[:, np.r_[1:players, 0]] > 0
-        nxt = np.where(again, 0, (np.argmax(holds, axis=1) + 1) % players)
-        turned = held[np.arange(len(held))[:, None], (seats[None, :] + nxt[:, None]) % players]
-        wanted = turned @ weights
-        found = order[np.minimum(np.searchsorted(keys, wanted, sorter=order), size - 1)]
-        assert np.array_equal(keys[found][~over], wanted[~over]), "a state not in the chain"
-        sources.append(np.repeat(rows, len(rolls)))
-        targets.append(np.where(over, size, found))
-        chances.append(np.tile(chance, len(rows)))
-        rotations.append(np.where(over, 0, nxt))
-    start = int(np.flatnonzero(np.all(states == dice, axis=1))[0])
-    return Branches(states, start, np.concatenate(sources), np.concatenate(targets),
-                    np.concatenate(chances), np.concatenate(rotations))
-
-
-def length_cdf(players: int, dice: int, quantile: float) -> list[float]:
-    """The chance that a game without threes is over within ``k`` rolls, for
-    ``k = 1, 2, ...``, up to the first ``k`` where it reaches ``quantile``
-    (or where what is left in play is below ``1 - quantile``)."""
-    found = branches(players, dice)
-    size = len(found.states)
-    # Rolls that lead from one state to the same next one are one step of the walk.
-    pairs, where = np.unique(found.sources * (size + 1) + found.targets, return_inverse=True)
-    sources, targets = pairs // (size + 1), pairs % (size + 1)
-    chances = np.bincount(where.ravel(), weights=found.chances,
-                          minlength=len(pairs)).astype(np.float64, copy=False)
-    return carry(sources, targets, chances, found.start, size, quantile)
+    turned = held[np.arange(len(held))[:, None], (seats[None, :] + nxt[:, None]) % players]
+    wanted = turned @ weights
+    found = np.minimum(np.searchsorted(keys, wanted), size - 1)
+    assert np.array_equal(keys[found][~over], wanted[~over]), "a state not in the table"
+    return np.where(over, size, found).astype(np.int32), ~again
 
 
 def carry(sources: NDArray[np.int64], targets: NDArray[np.int64],
@@ -167,13 +378,12 @@ def carry(sources: NDArray[np.int64], targets: NDArray[np.int64],
           quantile: float) -> list[float]:
     """The chance that the game is over within ``k`` rolls, for ``k = 1, 2, ...``,
     carried from ``start`` along branches given as arrays among ``size``
-    states (a target of ``size`` is the game over).
+    states (a target of ``size`` is the game over), as the chain
+    (:func:`aces.simulate.fivedice_chain.length_cdf`) lists them.
 
     Each state's chance moves one roll at a time; the list ends at the first
     ``k`` where the chance of being over reaches ``quantile`` (or where what
     is left in play is below ``1 - quantile``, which rounding cannot hide).
-    The chain (:func:`aces.simulate.fivedice_chain.length_cdf`) and the arrays
-    worked out here both end in this one walk.
     """
     mass = np.zeros(size + 1)
     mass[start] = 1.0

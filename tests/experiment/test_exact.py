@@ -35,10 +35,19 @@ def test_a_full_table_has_the_length_of_a_game_but_no_seats() -> None:
     assert [expected.quantile(q) for q in (0.25, 0.5, 0.75, 0.9)] == [40, 47, 56, 64]
 
 
-@pytest.mark.parametrize(("players", "dice", "threes"), [(4, 5, True), (6, 5, False)])
-def test_a_table_the_arrays_cannot_work_out_has_no_exact_length(players: int, dice: int,
-                                                                 threes: bool) -> None:
-    expected = exact(five_dice(players, dice, threes))
+def test_a_full_table_with_threes_has_the_length_of_a_game_and_the_rolls_of_a_turn() -> None:
+    expected = exact(five_dice(4, 5, threes=True))
+    assert expected.seats is None
+    assert expected.length is not None
+    assert expected.length_rest < 1e-12
+    assert expected.mean_rolls == pytest.approx(46.35, abs=0.01)
+    assert [expected.quantile(q) for q in (0.25, 0.5, 0.75, 0.9)] == [38, 45, 53, 61]
+    assert expected.rolls_per_turn == pytest.approx(1.585, abs=0.001)
+
+
+def test_a_table_too_big_to_work_out_has_no_exact_length() -> None:
+    expected = exact(five_dice(6, 5))
     assert expected.length is None
     assert expected.mean_rolls is None
+    assert expected.rolls_per_turn is None
     assert expected.quantile(0.5) is None

@@ -1,59 +1,116 @@
-"""The length of a game of Aces from arrays: the chain's branches, for tables the chain
-cannot build, held to the rules through the chain wherever the chain can be built."""
+"""The length of a game of Aces carried through splits of a roll: held to the rules
+roll by roll on tables of every size, to the chain wherever the chain can be built,
+and to the simulation for whole games with threes."""
 
 from __future__ import annotations
 
 import math
+import random
+from collections import defaultdict
+from fractions import Fraction
 
+import numpy as np
 import pytest
 
 from aces.experiment.inference import goodness_of_fit
 from aces.rules import fivedice
 from aces.simulate import fivedice_chain, fivedice_lengths, simulation
 
-
-@pytest.mark.parametrize(("players", "dice"), [(3, 1), (3, 2), (3, 3), (4, 1), (4, 2), (5, 1),
-                                               (6, 1)])
-def test_the_branches_are_the_chains_made_by_the_rules(players: int, dice: int) -> None:
-    found = fivedice_lengths.branches(players, dice)
-    chain = fivedice_chain.build(players, dice, threes=False, threes_to="random")
-    assert found.states.tolist() == [list(held) for held in chain.states]
-    assert found.start == chain.start
-    size = len(chain.states)
-    mine = sorted(zip(found.sources.tolist(),
-                      [-1 if target == size else target for target in found.targets.tolist()],
-                      found.rotations.tolist(), found.chances.tolist(), strict=True))
-    theirs = sorted((source, branch.state, branch.rotation, float(branch.chance))
-                    for source, out in enumerate(chain.branches) for branch in out)
-    assert len(mine) == len(theirs) == fivedice_lengths.branch_count(players, dice)
-    for a, b in zip(mine, theirs, strict=True):
-        assert a[:3] == b[:3]
-        assert a[3] == pytest.approx(b[3], rel=1e-12)
-    assert fivedice_lengths.length_cdf(players, dice, 0.9999) == pytest.approx(
-        fivedice_chain.length_cdf(chain, 0.9999), abs=1e-12)
+#: The seven small tables the chain solves without threes, and tables with threes
+#: under every policy.
+CHAIN_TABLES = [
+    (3, 1, False, "random"), (3, 2, False, "random"), (3, 3, False, "random"),
+    (4, 1, False, "random"), (4, 2, False, "random"), (5, 1, False, "random"),
+    (6, 1, False, "random"),
+    (3, 1, True, "random"), (3, 2, True, "random"), (4, 1, True, "random"),
+    (3, 2, True, "fewest"), (4, 1, True, "fewest"), (3, 2, True, "most"),
+    (4, 1, True, "most"),
+]
 
 
-def test_a_full_game_is_long_as_the_simulation_plays_it() -> None:
-    cdf = fivedice_lengths.length_cdf(4, 5, 0.9999)
-    chances = [b - a for a, b in zip([0.0, *cdf], cdf, strict=False)]
-    mean = sum(k * chance for k, chance in enumerate(chances, 1))
-    games = 40_000
-    tally = simulation(fivedice.NAME, 4, {}).run(games, seed=11)
-    lengths = tally.lengths
-    played = sum(k * int(n) for k, n in enumerate(lengths)) / games
-    sd = math.sqrt(sum(k * k * chance for k, chance in enumerate(chances, 1)) - mean**2)
-    assert abs(played - mean) <= 4 * sd / math.sqrt(games)
-    observed = [int(n) for n in lengths[1:len(chances) + 1]]
+@pytest.mark.parametrize(("players", "dice", "threes", "policy"), CHAIN_TABLES)
+def test_the_length_is_the_chains_made_by_the_rules(players: int, dice: int, threes: bool,
+                                                    policy: fivedice.Policy) -> None:
+    chain = fivedice_chain.build(players, dice, threes, policy)
+    lengths = fivedice_lengths.length_cdf(players, dice, threes, policy)
+    theirs = fivedice_chain.length_cdf(chain, 1 - 1e-13)
+    shared = min(len(theirs), len(lengths.cdf))
+    assert lengths.cdf[:shared] == pytest.approx(theirs[:shared], abs=1e-13)
+    assert lengths.rest < fivedice_lengths.TOLERANCE
+    answer = fivedice_chain.solve(chain)
+    assert lengths.mean == pytest.approx(answer.expected_rolls, abs=1e-8)
+    assert lengths.sd == pytest.approx(answer.sd_rolls, abs=1e-6)
+    assert lengths.mean / lengths.turns == pytest.approx(answer.rolls_per_turn, abs=1e-9)
+
+
+@pytest.mark.parametrize(("players", "dice", "threes", "policy"), [
+    (5, 5, False, "random"), (4, 5, True, "random"), (5, 3, True, "fewest"),
+    (4, 4, True, "most"), (7, 1, True, "random"), (3, 6, True, "random"),
+])
+def test_one_roll_from_any_state_goes_where_the_rules_send_it(
+        players: int, dice: int, threes: bool, policy: fivedice.Policy) -> None:
+    table = fivedice_lengths.flow(players, dice, threes, policy)
+    index = {tuple(row): number for number, row in enumerate(table.states.tolist())}
+    size = len(table.states)
+    # The start, states where someone holds nothing, and a random sample of the rest.
+    picks = random.Random(f"{players}x{dice}").sample(range(size), 12)
+    picks += [table.start, *np.flatnonzero((table.states == 0).any(axis=1))[:4].tolist(),
+              *np.flatnonzero(table.states.sum(axis=1) == 1)[:2].tolist()]
+    for pick in picks:
+        held = tuple(table.states[pick].tolist())
+        expected: dict[int, Fraction] = defaultdict(Fraction)
+        ends_turn = Fraction(0)
+        for chance, after, _, ends in fivedice_chain.settled(players, dice, threes, policy,
+                                                             held):
+            expected[size if after is None else index[after]] += chance
+            ends_turn += chance * ends
+        mass = np.zeros(size)
+        mass[pick] = 1.0
+        after_roll, turns = table.roll(mass)
+        reached = {int(s): float(after_roll[s]) for s in np.flatnonzero(after_roll)}
+        assert reached.keys() == expected.keys(), held
+        for state, chance in expected.items():
+            assert reached[state] == pytest.approx(float(chance), rel=1e-12, abs=1e-300), held
+        assert turns == pytest.approx(float(ends_turn), rel=1e-12)
+
+
+@pytest.mark.parametrize(("players", "threes", "policy"), [(4, True, "random"),
+                                                           (3, True, "most"),
+                                                           (4, False, "random")])
+def test_whole_games_are_as_long_as_the_simulation_plays_them(
+        players: int, threes: bool, policy: fivedice.Policy) -> None:
+    lengths = fivedice_lengths.length_cdf(players, 5, threes, policy)
+    chances = lengths.chances
+    games = 100_000
+    tally = simulation(fivedice.NAME, players, {"threes": threes, "threes_to": policy}).run(
+        games, seed=2026)
+    played = tally.lengths
+    mean = sum(k * int(n) for k, n in enumerate(played)) / games
+    assert abs(mean - lengths.mean) <= 4 * lengths.sd / math.sqrt(games)
+    observed = [int(n) for n in played[1:len(chances) + 1]]
     observed += [0] * (len(chances) - len(observed))
-    observed.append(int(lengths[len(chances) + 1:].sum()))
-    fit = goodness_of_fit(observed, [*chances, max(0.0, 1 - cdf[-1])])
+    observed.append(int(played[len(chances) + 1:].sum()))
+    fit = goodness_of_fit(observed, [*chances, lengths.rest])
     assert fit is not None
-    assert fit.df >= 20
+    assert fit.df >= 40
     assert fit.p > 0.001, fit
 
 
-def test_only_tables_of_a_few_million_branches_are_worked_out() -> None:
-    assert fivedice_lengths.solvable(4, 5)
-    assert fivedice_lengths.branch_count(5, 5) > fivedice_lengths.MAX_BRANCHES
-    assert not fivedice_lengths.solvable(5, 5)
-    assert not fivedice_lengths.solvable(100, 10)  # refused before a state is listed
+def test_the_full_tables_are_worked_out_and_bigger_ones_refused_before_listing() -> None:
+    assert fivedice_lengths.solvable(5, 5)
+    for policy in fivedice.POLICIES:
+        assert fivedice_lengths.solvable(5, 5, True, policy)
+    assert fivedice_lengths.solvable(3, 20)
+    assert not fivedice_lengths.solvable(6, 5)
+    assert not fivedice_lengths.solvable(5, 6)
+    assert not fivedice_lengths.solvable(100, 10)  # a number of states too big to list
+
+
+@pytest.mark.parametrize(("players", "dice", "threes", "policy"), [
+    (4, 5, False, "random"), (4, 5, True, "random"), (4, 5, True, "fewest"),
+    (3, 20, False, "random")])
+def test_the_entries_are_counted_about_right_in_advance(players: int, dice: int, threes: bool,
+                                                       policy: fivedice.Policy) -> None:
+    counted = fivedice_lengths.flow(players, dice, threes, policy).entries
+    assert 0.6 * counted <= fivedice_lengths.entry_count(players, dice, threes, policy)
+    assert fivedice_lengths.entry_count(players, dice, threes, policy) <= 2 * counted
