@@ -60,7 +60,7 @@ from aces.narrate.chances import (
     measure_of,
     say_turning_point,
 )
-from aces.narrate.phrasebook import LARGE_TABLE, changed_seats
+from aces.narrate.phrasebook import LARGE_TABLE, changed_seats, few_holders
 from aces.narrate.voice import Voice
 from aces.rules import fivedice, pot
 from aces.walk import UNDO_DEPTH, Visitor, drive, undo_depth
@@ -355,13 +355,21 @@ def _holdings(voice: Voice, holding: Holding, label: str, shown: Holding, *,
 
     At a large table (more than :data:`~aces.narrate.phrasebook.LARGE_TABLE`
     players) only the players whose holdings changed since ``shown`` get a
-    column, unless ``full``, as in the replay's standings line.
+    column; with ``full`` (a milestone), those who hold anything, when they
+    are few, and one column for everyone else, who holds nothing: as in the
+    replay's standings line.
     """
     players: Sequence[str] = holding.players
     held = holding.held
-    if len(players) > LARGE_TABLE and not full:
-        seats = changed_seats(held, shown.held)
+    if len(players) > LARGE_TABLE:
+        holders = few_holders(held) if full else None
+        seats = changed_seats(held, shown.held) if holders is None else holders
         players, held = [players[s] for s in seats], tuple(held[s] for s in seats)
+        if holders is not None:
+            # Translators: a column of the standings table of "aces
+            # walkthrough" at a table of many players when the finish begins:
+            # every player but those named before it, each holding nothing.
+            players, held = [*players, voice.gettext("Everyone else")], (*held, 0)
     return Standings((*players, label), tuple(voice.number(n) for n in (*held, holding.out)))
 
 

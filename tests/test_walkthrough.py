@@ -504,3 +504,27 @@ def test_no_name_becomes_markup_in_the_documentations_html() -> None:
         assert markup not in html
     for name in MARKUP_NAMES:
         assert html_escape(name) in html
+
+
+@pytest.mark.parametrize(("lang", "others", "pot"), [
+    ("en", "Everyone else", "Pot"), ("nb", "Alle andre", "Potten"), ("nn", "Alle andre", "Potten")])
+def test_a_large_tables_finish_is_a_table_of_its_holder_and_everyone_else(
+        tmp_path: Path, lang: str, others: str, pot: str) -> None:
+    """Each time a last-holder finish starts at a large table, its table has a
+    column for the one holder and one for everyone else, not one per seat."""
+    from worstcases import restarts
+
+    path = tmp_path / "restarts.jsonl"
+    restarts(path, 40, 4)
+    parts = parts_of(path.read_bytes(), lang)
+    tables = [part for part in parts if isinstance(part, Standings)]
+    assert max(len(table.header) for table in tables) == 3
+    starts = [number for number, part in enumerate(parts)
+              if isinstance(part, Standings) and others in part.header]
+    assert [parts[number] for number in starts] == [
+        Standings(("P40", others, pot), (str(chips), "0", f"{156 + 4 - chips}"))
+        for chips in (4, 3, 2, 1)]
+    for number in starts:  # the finish begins: only P40 holds chips
+        told = parts[number + 1]
+        assert isinstance(told, Told)
+        assert "P40" in told.lines[0]

@@ -41,6 +41,25 @@ def many_players(path: Path, players: int, *, idle_rounds: int = 1) -> int:
     return _write(path, [engine.header(POT, seat_names(players), {})], dice)
 
 
+def restarts(path: Path, players: int, chips: int) -> int:
+    """A last-holder game of Aces in the Pot at a table of ``players`` with an
+    even number of ``chips`` each, whose finish starts ``chips`` times.
+
+    Round after round every seat but the last rolls 1-1 and the last seat
+    2-3, until the last seat alone holds chips and tries. Each try fails on
+    6-3, passing one chip to the first seat, whose 1-3 puts it in the pot:
+    the last seat is alone again, and the finish starts again. The last try
+    succeeds.
+    """
+    dice = ["6", *(str(1 + n % 5) for n in range(players - 1))]
+    for _ in range(chips // 2 - 1):
+        dice += ["1 1"] * (players - 1) + ["2 3"]
+    dice += ["1 1"] * (players - 1)
+    dice += ["6 3", "1 3"] * (chips - 1) + ["2 3", "4 5", "2 2"]
+    options: dict[str, int | str | bool] = {"finish": "last-holder", "chips": chips}
+    return _write(path, [engine.header(POT, seat_names(players), options)], dice)
+
+
 def long_game(path: Path, rolls: int) -> int:
     """A game of Aces in the Pot for two with ``rolls`` rolls that move nothing."""
     dice = ["6", "1", *(["2 3"] * rolls), "1 1", "1 3", "2 3", "4 5", "2 2"]

@@ -70,14 +70,6 @@ MESSAGES: t.Final[tuple[str | tuple[str, str], ...]] = (
     # what was left over.
     ngettext("Got unexpected extra argument ({args})",
              "Got unexpected extra arguments ({args})"),
-    # Translators: click's error heading: an argument is missing.
-    N_("Missing argument"),
-    # Translators: click's error heading: a required option is missing.
-    N_("Missing option"),
-    # Translators: click's error heading: a parameter is missing.
-    N_("Missing parameter"),
-    # Translators: click's error. {param_type}: the kind of parameter.
-    N_("Missing {param_type}"),
     # Translators: click's error. {param_name}: the missing parameter, like 'LOG'.
     N_("Missing parameter: {param_name}"),
     # Translators: click's error. {message}: why the value is refused.
@@ -107,6 +99,23 @@ MESSAGES: t.Final[tuple[str | tuple[str, str], ...]] = (
     # Translators: click's message when the user interrupts a command (Ctrl-C).
     N_("Aborted!"),
 )
+
+#: Click's error for a required parameter left out, by the kind of parameter
+#: (click's ``param_type``). Click puts its heading and the parameter's name
+#: side by side in English order ("Missing option '--players'."); aces says
+#: each as one message, so that a language orders the words as it does
+#: («valget «--players» mangler»). The English is click's own.
+MISSING: t.Final = {
+    # Translators: a usage error: a required option was not given. {name}: the
+    # option, quoted, like '--players' (the quotes become the language's own).
+    "option": N_("Missing option {name}"),
+    # Translators: a usage error: a required argument was not given. {name}:
+    # its placeholder, quoted, like 'LOG'.
+    "argument": N_("Missing argument {name}"),
+    # Translators: a usage error: a required value was not given. {name}: the
+    # parameter, quoted.
+    "parameter": N_("Missing parameter {name}"),
+}
 
 #: Click's placeholders in usage lines and option lists: not gettext
 #: messages in click, so :func:`aces.cli._language.translated` sets them.

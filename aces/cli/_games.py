@@ -23,11 +23,17 @@ if t.TYPE_CHECKING:
     from aces.games import Option
     from aces.rules import Game, OptionValue
 
-__all__ = ["GameChoice", "GameCommand", "Given", "header_options"]
+__all__ = ["GAME_HELP", "GameChoice", "GameCommand", "Given", "header_options"]
 
 #: The game options given on a command line, by flag (``--chips``); only
 #: those given are there.
 Given: t.TypeAlias = "dict[str, OptionValue]"
+
+
+#: The help of ``--game``: each game by its name, with the value that
+#: chooses it in brackets, as the finishes are named («sluttspelet «siste
+#: sjetong» (last-chip)»), so that no value stands in a sentence as a noun.
+GAME_HELP: t.Final = "Which game: Aces in the Pot (pot) or Aces, the five-dice game (five-dice)."
 
 
 class GameChoice(click.Choice[str]):

@@ -10,11 +10,13 @@ replaced by a character textwrap does not break at, one column wide like
 the hyphen, and puts the hyphens back in what it returns. Every command
 of ``aces`` uses it through its :class:`Context`.
 
->>> formatter = HelpFormatter(width=50)
->>> formatter.write_dl([("--game", "Which game: pot (Aces in the Pot) or five-dice (Aces).")])
+>>> formatter = HelpFormatter(width=46)
+>>> formatter.write_dl([("--game", "Which game: Aces in the Pot (pot) or Aces, the"
+...                                " five-dice game (five-dice).")])
 >>> print(formatter.getvalue(), end="")
---game  Which game: pot (Aces in the Pot) or
-        five-dice (Aces).
+--game  Which game: Aces in the Pot (pot) or
+        Aces, the five-dice game
+        (five-dice).
 """
 
 from __future__ import annotations

@@ -382,7 +382,7 @@ class AcesGroup(click.Group):
                 # to read more, without click's usage block.
                 command = (exc.ctx.command_path if exc.ctx
                            else _command_path(tree, arguments, prog_name or "aces"))
-                click.echo(f"aces: {usage_error(exc.format_message(), command)}", err=True)
+                click.echo(f"aces: {usage_error(usage_reason(exc), command)}", err=True)
                 sys.exit(exc.exit_code)
             except click.ClickException as exc:
                 exc.show()
@@ -398,6 +398,44 @@ class AcesGroup(click.Group):
                 click.echo(current()("Aborted!"), err=True)
                 sys.exit(1)
             sys.exit(code if isinstance(code, int) else 0)
+
+
+def usage_reason(exc: click.UsageError) -> str:
+    """What a usage error says, in the run's language: click's own message,
+    except for a required parameter left out.
+
+    Click puts "Missing option" and the option's name side by side in
+    English order ("Missing option '--players'."); aces says that in one
+    message of its own per kind of parameter (see
+    :data:`aces.cli._click_messages.MISSING`), so that Norwegian can say
+    «valget «--players» mangler». The name is quoted as click quotes it, and
+    whatever click adds after it (the choices of a value) follows as click
+    has it.
+
+    >>> from aces.cli import cli
+    >>> with click.Context(cli) as ctx:
+    ...     usage_reason(click.MissingParameter(ctx=ctx, param=click.Option(["--players"])))
+    "Missing option '--players'."
+    """
+    if not isinstance(exc, click.MissingParameter):
+        return exc.format_message()
+    from aces.cli._click_messages import MISSING
+
+    param = exc.param
+    hint = exc.param_hint
+    if hint is None and param is not None:
+        hint = param.get_error_hint(exc.ctx)
+    if hint is not None and not isinstance(hint, str):
+        hint = " / ".join(repr(name) for name in hint)  # several names, as click joins them
+    if not hint:
+        return exc.format_message()
+    kind = exc.param_type or (param.param_type_name if param is not None else "parameter")
+    said = current()(MISSING.get(kind, MISSING["parameter"])).format(name=hint)
+    extra = ". ".join(text for text in (
+        exc.message,
+        param.type.get_missing_message(param=param, ctx=exc.ctx) if param is not None else None,
+    ) if text)
+    return f"{said}. {extra}" if extra else f"{said}."
 
 
 def usage_error(reason: str, command: str) -> str:

@@ -147,20 +147,24 @@ def as_dict(answer: Odds) -> dict[str, t.Any]:
 def report(answer: Odds, lang: str, catalog: gettext.NullTranslations) -> str:
     """The answers as a readable page, in the catalog's language."""
     from aces.cli._numbers import decimal, fraction, integer, percent, table
+    from aces.narrate.voice import Voice, line_start
     from aces.odds.finish import finish_by_seat, try_success
     from aces.odds.outcomes import CHANCES, OUTCOMES, roll_cost
 
     _ = catalog.gettext
+    count = Voice(catalog, lang).count
     lines = [
         _("Exact odds of Aces in the Pot"),
-        # Translators: {players}: "4 players"; {chips}: "2 chips each"; {finish}:
-        # which finish, e.g. "finish at the last chip (last-chip)".
-        _("{players}, {chips}, {finish}").format(
+        # Translators: {players}: "4 players"; {chips}: "2 chips each", each with
+        # its count in words where your language writes small counts so; {finish}:
+        # which finish, e.g. "finish at the last chip (last-chip)". The line's
+        # first letter is made a capital.
+        line_start(_("{players}, {chips}, {finish}").format(
             players=catalog.ngettext("{count} player", "{count} players",
-                                     answer.players).format(count=answer.players),
+                                     answer.players).format(count=count(answer.players)),
             chips=catalog.ngettext("{count} chip each", "{count} chips each",
-                                   answer.chips).format(count=answer.chips),
-            finish=finish_name(answer.finish, _)),
+                                   answer.chips).format(count=count(answer.chips)),
+            finish=finish_name(answer.finish, _))),
         "",
         _("One roll of two dice"),
     ]
@@ -195,7 +199,7 @@ def report(answer: Odds, lang: str, catalog: gettext.NullTranslations) -> str:
     rows = [[_("player"), _("chance to win")]]
     for seat, chance in enumerate(finish_by_seat(answer.players)):
         label = _("the holder") if seat == 0 else catalog.ngettext(
-            "{count} seat to the left", "{count} seats to the left", seat).format(count=seat)
+            "{count} seat to the left", "{count} seats to the left", seat).format(count=count(seat))
         rows.append([label, percent(float(chance), lang)])
     lines += [table(rows, "    "), ""]
 

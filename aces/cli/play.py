@@ -13,7 +13,7 @@ from aces.cli._common import (
     reported,
     writing,
 )
-from aces.cli._games import GameChoice, GameCommand
+from aces.cli._games import GAME_HELP, GameChoice, GameCommand
 from aces.errors import OptionError
 
 if t.TYPE_CHECKING:
@@ -57,7 +57,7 @@ def players_from(value: str) -> list[str]:
 @click.option("--players", required=True, metavar="NAMES|N",
               help="Players in seat order, comma-separated (Ada,Bo,Cy), or a number.")
 @click.option("--game", "game_name", type=GameChoice(), default="pot", show_default=True,
-              help="Which game: pot (Aces in the Pot) or five-dice (Aces).")
+              help=GAME_HELP)
 @click.option("--seed", type=int, default=None,
               help="Seed for the dice; the same seed plays the same games.")
 @click.option("--games", type=click.IntRange(min=1), default=1, show_default=True,

@@ -21,7 +21,7 @@ from pathlib import Path
 import click
 
 from aces.cli._common import lang_option, reported, translations
-from aces.cli._games import GameChoice, GameCommand
+from aces.cli._games import GAME_HELP, GameChoice, GameCommand
 from aces.errors import N_, AcesError, OptionError, SaveError, os_reason, visible
 
 if t.TYPE_CHECKING:
@@ -52,7 +52,7 @@ _STORY: t.Final = 12
               help="Players in seat order, comma-separated (Ada,Bo,Cy), or a number. Needed"
                    " for a new log; to resume, leave it out or give the same.")
 @click.option("--game", "game_name", type=GameChoice(), default=None,
-              help="Which game: pot (Aces in the Pot) or five-dice (Aces).")
+              help=GAME_HELP)
 @lang_option
 def record(
     log: str,

@@ -10,7 +10,7 @@ import typing as t
 import click
 
 from aces.cli._common import finish_name, lang_option, reported, translations, writing
-from aces.cli._games import GameChoice, GameCommand
+from aces.cli._games import GAME_HELP, GameChoice, GameCommand
 from aces.errors import N_, OptionError
 
 if t.TYPE_CHECKING:
@@ -18,6 +18,7 @@ if t.TYPE_CHECKING:
     from collections.abc import Callable, Iterator
 
     from aces.cli._games import Given
+    from aces.narrate.voice import Voice
     from aces.rules import OptionValue
     from aces.simulate import Exact, Simulation
     from aces.simulate.stats import Summary
@@ -49,7 +50,7 @@ QUICK_EXACT_STATES: t.Final = 100_000
 @click.option("--seed", type=int, default=None,
               help="Seed for the dice; the same seed gives the same results.")
 @click.option("--game", "game_name", type=GameChoice(), default="pot",
-              show_default=True, help="Which game: pot (Aces in the Pot) or five-dice (Aces).")
+              show_default=True, help=GAME_HELP)
 @click.option("--exact/--no-exact", "with_exact", default=None,
               help="Show the exact answers beside the estimates (default: when quick).")
 @click.option("--json", "as_json", is_flag=True, help="Write the results as JSON.")
@@ -204,21 +205,23 @@ def parts(game: str, seats: int, options: dict[str, OptionValue], seed: int,
           catalog: gettext.NullTranslations, *, unsolved: Unsolved = None) -> Parts:
     """The pieces of :func:`report`, for ``game`` at a table of ``seats``."""
     from aces.cli._numbers import decimal, integer, percent
+    from aces.narrate.voice import Voice, line_start
 
     _ = catalog.gettext
+    voice = Voice(catalog, lang)
     # Translators: whether the exact value lies inside the interval.
     yes, no = _("yes"), _("no")
     details = [catalog.ngettext("{count} player", "{count} players",
-                                seats).format(count=seats)]
+                                seats).format(count=voice.count(seats))]
     details += [text for name, value in options.items()
-                if (text := _option(name, value, options, catalog))]
+                if (text := _option(name, value, options, voice))]
     # Translators: {seed}: the number that reproduces the dice of the run.
     details.append(_("seed {seed}").format(seed=seed))
     lines = [
         # Translators: {game}: the game's name; {games}: how many games were played.
         _("{game}: {games} simulated games").format(
             game=_(GAME_NAMES.get(game, game)), games=integer(summary.games, lang)),
-        ", ".join(details),
+        line_start(", ".join(details)),
         "",
         _("Seat 1 rolls first after the opening; the others follow to the left."),
     ]
@@ -299,17 +302,17 @@ def _turns(mean: float, exact: Exact | None, lang: str,
 
 
 def _option(name: str, value: OptionValue, options: dict[str, OptionValue],
-            catalog: gettext.NullTranslations) -> str | None:
+            voice: Voice) -> str | None:
     """A game option as the report names it; ``None`` for one that goes unsaid."""
-    _ = catalog.gettext
+    _ = voice.gettext
     if name == "chips" and isinstance(value, int):
-        return catalog.ngettext("{count} chip each", "{count} chips each",
-                                value).format(count=value)
+        return voice.ngettext("{count} chip each", "{count} chips each",
+                              value).format(count=voice.count(value))
     if name == "finish":
         return finish_name(str(value), _)
     if name == "dice" and isinstance(value, int):
-        return catalog.ngettext("{count} die each", "{count} dice each",
-                                value).format(count=value)
+        return voice.ngettext("{count} die each", "{count} dice each",
+                              value).format(count=voice.count(value))
     if name == "threes":
         # Without the variation, neither it nor whom the 3s would go to is worth a word.
         return None

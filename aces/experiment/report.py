@@ -8,6 +8,7 @@ test are named.
 
 from __future__ import annotations
 
+import functools
 import typing as t
 
 from aces.errors import visible
@@ -20,6 +21,7 @@ if t.TYPE_CHECKING:
     from aces.experiment.inference import Fit
     from aces.experiment.observe import Rules
     from aces.experiment.pool import Group, Pooled
+    from aces.narrate.voice import Voice
 
 __all__ = ["Writer", "beside_rows", "conclusion", "interval_rows", "length_rows", "logs_read",
            "narrowing", "report", "rules_name", "seat_rows"]
@@ -38,12 +40,17 @@ class Writer:
 
         return integer(value, self.lang)
 
+    @functools.cached_property
+    def voice(self) -> Voice:
+        """The narration's words and formats in this language, looked up once."""
+        from aces.narrate.voice import Voice
+
+        return Voice(self.catalog, self.lang)
+
     def count(self, value: int) -> str:
         """A count in running text: small ones in words where the language
         writes them so («sju grupper»), like the narration."""
-        from aces.narrate.voice import Voice
-
-        return Voice(self.catalog, self.lang).count(value)
+        return self.voice.count(value)
 
     def decimal(self, value: float, digits: int = 2) -> str:
         from aces.cli._numbers import decimal
@@ -123,13 +130,13 @@ def rules_name(rules: Rules, w: Writer) -> str:
 
     options = dict(rules.options)
     details = [w.catalog.ngettext("{count} player", "{count} players",
-                                  rules.players).format(count=rules.players)]
+                                  rules.players).format(count=w.count(rules.players))]
     for name, value in rules.options:
         if name == "threes" and rules.game == "five-dice" and value:
             # Before whom the 3s go to: «med treere, hver treer til ...».
             # Translators: the variation of the five-dice game where 3s leave the hand too.
             details.append(w._("with threes"))
-        elif text := _option(name, value, options, w.catalog):
+        elif text := _option(name, value, options, w.voice):
             details.append(text)
     # Translators: {game}: the game's name; {table}: players and options, as a list.
     return w._("{game}: {table}").format(game=w._(GAME_NAMES.get(rules.game, rules.game)),
@@ -171,7 +178,7 @@ def _group(group: Group, w: Writer) -> list[str]:
                               " must leave the hand and some must stay."))
         lines += _test(result.agains_fit, w, [
             w.catalog.ngettext("rolls of {count} die", "rolls of {count} dice", k).format(
-                count=k) for k in result.agains_dice])
+                count=w.count(k)) for k in result.agains_dice])
         if result.rolls_per_turn is not None:
             if result.exact_rolls_per_turn is not None:
                 lines.append("  " + _("Rolls per turn: {observed} on average; exact {exact}.")

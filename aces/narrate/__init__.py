@@ -135,7 +135,8 @@ class Narrator(Visitor[list[str]]):
     def settle(self, *, full: bool = False) -> None:
         """Tell the standings now if they have changed since last told.
 
-        ``full``: name every player, even at a large table (a milestone).
+        ``full``: a milestone, whose standings are whole (at a large table,
+        those who hold anything and that no one else does).
         """
         if self._due is not None and self._book is not None:
             self._show(self._book, full=full)

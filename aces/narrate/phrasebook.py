@@ -34,7 +34,7 @@ if t.TYPE_CHECKING:
     from aces.narrate.voice import Voice
     from aces.walk import Step
 
-__all__ = ["CACHE_BUDGET", "LARGE_TABLE", "Lines", "Phrasebook", "changed_seats"]
+__all__ = ["CACHE_BUDGET", "LARGE_TABLE", "Lines", "Phrasebook", "changed_seats", "few_holders"]
 
 Lines = tuple[str, ...]
 
@@ -44,9 +44,11 @@ Lines = tuple[str, ...]
 CACHE_BUDGET: t.Final = 8 << 20
 #: The most players whose standings line names everyone. At a larger table
 #: a line names only the players whose holdings changed since the line
-#: before, and the full table is shown at the game's milestones (the start
-#: of the finish): a line listing thousands of players after every roll
-#: would make the story grow with the square of the table.
+#: before, and at the game's milestones (the start of the finish) those who
+#: hold anything, saying that no one else does (:func:`few_holders`): a line
+#: listing thousands of players after every roll, or at every new start of
+#: a last-holder finish, would make the story grow with the table times
+#: the rolls.
 LARGE_TABLE: t.Final = 12
 
 
@@ -66,6 +68,26 @@ def changed_seats(now: Sequence[int], then: Sequence[int]) -> list[int]:
     return list(itertools.compress(range(len(now)), map(operator.ne, now, then)))
 
 
+def few_holders(held: Sequence[int]) -> list[int] | None:
+    """The seats that hold anything, when at most :data:`LARGE_TABLE` do
+    and they are found without reading a large table seat by seat; else
+    ``None``.
+
+    A large table's vector knows how many seats hold anything, and which
+    one when only one does: so at the start of a finish, when one player
+    holds everything, this costs the same at any table.
+
+    >>> few_holders((0, 3, 0)), few_holders(Seats((0,) * 40 + (2,)))
+    ([1], [40])
+    >>> few_holders(Seats((1,) * 40)) is None, few_holders((0, 0)) is None
+    (True, True)
+    """
+    if isinstance(held, Seats) and held.flat is None:
+        return [held.holder()] if held.holders == 1 else None
+    seats = list(itertools.compress(range(len(held)), held))
+    return seats if 0 < len(seats) <= LARGE_TABLE else None
+
+
 class Phrasebook:
     """The sentences of one game, in the language of a :class:`Voice`."""
 
@@ -75,7 +97,8 @@ class Phrasebook:
     settling: t.ClassVar[frozenset[type]] = frozenset()
     #: Events that change the standings.
     moving: t.ClassVar[frozenset[type]] = frozenset()
-    #: Events before which a large table's standings name every player.
+    #: Events before which a large table's standings are whole: they name
+    #: everyone who holds anything and say that no one else does.
     milestones: t.ClassVar[frozenset[type]] = frozenset()
     #: Events whose words read a :meth:`context`; every other event is told
     #: from itself alone, and its context is not asked for.
@@ -115,6 +138,13 @@ class Phrasebook:
         player (``every``), or at a large table those whose holdings
         changed; ``out`` is what is out of their hands (the pot, the centre).
         """
+        raise NotImplementedError
+
+    def tell_holders(self, counts: Mapping[str, int], out: int) -> str:
+        """The standings of a large table at a milestone, worked out afresh:
+        ``counts`` holds everyone who holds anything (a few, see
+        :func:`few_holders`), and no one else does; ``out`` as in
+        :meth:`tell_standings`. Only a game with :attr:`milestones` is asked."""
         raise NotImplementedError
 
     def out_label(self) -> str:
@@ -177,7 +207,8 @@ class Phrasebook:
 
         ``shown`` is the state of the last standings line of this game (or
         its start). At a large table only the players whose holdings
-        changed since then are named, unless ``full``; ``None`` when none did.
+        changed since then are named, ``None`` when none did; or with
+        ``full`` (a milestone), those who hold anything, when they are few.
         """
         holding = self._holding
         if holding is None:
@@ -187,15 +218,16 @@ class Phrasebook:
             holding = self._holding = registration(self.game).holding
         now = holding(state)
         players, held = now.players, now.held
-        if len(held) > LARGE_TABLE and not full:
+        if len(held) > LARGE_TABLE:
+            holders = few_holders(held) if full else None
+            if holders is not None:
+                return self.tell_holders({players[seat]: held[seat] for seat in holders},
+                                         now.out)
             changed = {players[seat]: held[seat]
                        for seat in changed_seats(held, holding(shown).held)}
             if not changed:
                 return None
             return self.tell_standings(changed, now.out, every=False)
-        if len(held) > LARGE_TABLE:
-            return self.tell_standings(dict(zip(players, held, strict=True)), now.out,
-                                       every=True)
         line = self._standings.get(now)
         if line is None:
             everyone = dict(zip(players, held, strict=True))

@@ -243,6 +243,16 @@ class PotPhrasebook(Phrasebook):
         return v.gettext("Standings, for those whose chips changed: {players}; in the pot:"
                          " {pot}.").format(players=players, pot=pot_)
 
+    def tell_holders(self, counts: Mapping[str, int], out: int) -> str:
+        v = self.voice
+        # Translators: the standings of a table of many players when the
+        # finish begins, when only a few hold chips (one, as a rule).
+        # {players}: those players with the chips each holds, as a list ("Cy
+        # 3"); {pot}: the chips in the pot.
+        return v.gettext("Standings: {players}; no one else holds chips; in the pot:"
+                         " {pot}.").format(players=self.entries("standings", counts),
+                                           pot=v.number(out))
+
     def out_label(self) -> str:
         # Translators: the last column of the standings table of "aces walkthrough"
         # (Aces in the Pot): the chips in the pot.

@@ -31,7 +31,7 @@ if t.TYPE_CHECKING:
     import gettext
     from collections.abc import Sequence
 
-__all__ = ["Voice"]
+__all__ = ["Voice", "line_start"]
 
 
 #: The bytes each of a voice's memos may hold.
@@ -91,6 +91,16 @@ class Voice:
     def dice(values: Sequence[int]) -> str:
         """Dice as players call them out, the same in every language: ``1-6``."""
         return "-".join(map(str, values))
+
+
+def line_start(text: str) -> str:
+    """``text`` as the start of a line: a capital first letter, for a line
+    that opens with a count in words.
+
+    >>> line_start("fire spelarar, to sjetongar kvar"), line_start("4 players")
+    ('Fire spelarar, to sjetongar kvar', '4 players')
+    """
+    return text[:1].upper() + text[1:]
 
 
 def _words(pgettext: t.Callable[[str, str], str]) -> dict[int, str]:

@@ -63,6 +63,13 @@ class _Context(t.NamedTuple):
     def pct(self, value: float, digits: int = 0) -> str:
         return percent(value, self.lang, digits)
 
+    def amount(self, value: int) -> str:
+        """A count of things, in words where the language writes small ones so
+        (named apart from the tuple's own ``count``)."""
+        from aces.narrate.voice import Voice
+
+        return Voice(self.catalog, self.lang).count(value)
+
 
 PLOTS: dict[str, Callable[..., tuple[Figure, str]]] = {}
 
@@ -243,10 +250,11 @@ def _cost(c: _Context, count: int) -> tuple[Figure, str]:
         axes.axhline(exact, color=colour, linewidth=0.8, linestyle="--",
                      label=c.catalog.ngettext("exact, holding {count} chip",
                                               "exact, holding {count} chips", held)
-                     .format(count=held))
+                     .format(count=c.amount(held)))
         # Translators: a legend entry. {count}: the chips the roller holds.
         label = c.catalog.ngettext("simulated, holding {count} chip",
-                                   "simulated, holding {count} chips", held).format(count=held)
+                                   "simulated, holding {count} chips",
+                                   held).format(count=c.amount(held))
         _running(c, axes, les.running_mean(les.simulated_cost(held, count, les.SEED + held)),
                  label, colour)
     _count_axis(c, axes)
@@ -307,7 +315,7 @@ def _finish(c: _Context, players: int, count: int) -> tuple[Figure, str]:
     # {players}: the players at the table.
     return figure, _("Bars for each seat's chance to win a finish with {players} players,"
                      " exact and simulated: the first holder has the best chance, and each"
-                     " seat further left has less.").format(players=integer(players, c.lang))
+                     " seat further left has less.").format(players=c.amount(players))
 
 
 @_named("seats")
@@ -335,7 +343,7 @@ def _seats(c: _Context, players: int, games: int) -> tuple[Figure, str]:
     return figure, _("Each seat's chance to win a game of {players} players: the simulated"
                      " share of {count} games with its 95% interval, the exact chance, and"
                      " the fair share. The differences are small beside the intervals.").format(
-        players=integer(players, c.lang), count=integer(games, c.lang))
+        players=c.amount(players), count=integer(games, c.lang))
 
 
 @_named("fairness")
@@ -365,7 +373,7 @@ def _fairness(c: _Context, players: int, games: int) -> tuple[Figure, str]:
     return figure, _("Each player's share of {count} simulated games of {players} players,"
                      " the opening rolled for every game, with 95% intervals: every share"
                      " lies close to the fair share, on an axis that starts at zero.").format(
-        players=integer(players, c.lang), count=integer(games, c.lang))
+        players=c.amount(players), count=integer(games, c.lang))
 
 
 @_named("length")
@@ -394,7 +402,7 @@ def _length(c: _Context, players: int, games: int) -> tuple[Figure, str]:
     return figure, _("How many rolls a game of {players} players takes: a histogram of"
                      " simulated games under the exact distribution. It rises steeply,"
                      " peaks a little before the mean of {mean} rolls, and has a long tail to"
-                     " the right.").format(players=integer(players, c.lang),
+                     " the right.").format(players=c.amount(players),
                                            mean=decimal(mean, c.lang, 1))
 
 
@@ -454,7 +462,7 @@ def _fd_turns(c: _Context, dice: int, count: int) -> tuple[Figure, str]:
     return figure, _("How many rolls a turn of the five-dice game takes, starting with"
                      " {dice} dice, in {count} simulated turns of each kind beside the exact"
                      " chances: most turns take two or three rolls, and the threes make them"
-                     " shorter.").format(dice=integer(dice, c.lang),
+                     " shorter.").format(dice=c.amount(dice),
                                           count=integer(count, c.lang))
 
 

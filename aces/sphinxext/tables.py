@@ -72,6 +72,13 @@ class _Context(t.NamedTuple):
     def whole(self, value: int) -> str:
         return integer(value, self.lang)
 
+    def amount(self, value: int) -> str:
+        """A count of things, in words where the language writes small ones so
+        (named apart from the tuple's own ``count``)."""
+        from aces.narrate.voice import Voice
+
+        return Voice(self.catalog, self.lang).count(value)
+
 
 TABLES: dict[str, Callable[..., Table]] = {}
 
@@ -169,7 +176,7 @@ def _seat_label(c: _Context, seat: int, holder: bool) -> str:
         if seat == 0:
             return c._("the holder")
         return c.catalog.ngettext("{count} seat to the left", "{count} seats to the left",
-                                  seat).format(count=seat)
+                                  seat).format(count=c.amount(seat))
     # Translators: a column heading of a table in the documentation: a seat
     # at the table, counted from the player who rolls first (seat 1).
     return c._("seat {seat}").format(seat=c.whole(seat + 1))
@@ -226,7 +233,7 @@ def _fairness(c: _Context, low: int, high: int) -> Table:
     # Translators: the corner of a table in the documentation: its rows are rule
     # variants, its columns numbers of players, its cells how far apart the seats are.
     header = (_("rules"), *(c.catalog.ngettext("{count} player", "{count} players", n)
-                            .format(count=c.whole(n)) for n in range(low, high + 1)))
+                            .format(count=c.amount(n)) for n in range(low, high + 1)))
     rows = []
     for finish in pot.FINISHES:
         for chips in range(1, 4):
@@ -234,7 +241,7 @@ def _fairness(c: _Context, low: int, high: int) -> Table:
             # and the chips each player starts with.
             label = c.catalog.ngettext("{finish}, {count} chip each",
                                        "{finish}, {count} chips each", chips).format(
-                finish=finish_name(finish, _), count=c.whole(chips))
+                finish=finish_name(finish, _), count=c.amount(chips))
             rows.append((label, *(c.dec(100 * les.seat_spread(n, finish, chips), 1)
                                   for n in range(low, high + 1))))
     return Table(header, tuple(rows))

@@ -6,18 +6,20 @@ import typing as t
 from pathlib import Path
 
 import click
+import pytest
 from babel.messages.extract import extract_from_file
 
 from aces.cli import cli
 from aces.cli._click_messages import (
     MESSAGES,
     METAVARS,
+    MISSING,
     NUMBER_NAMES,
     PLACEHOLDERS,
     RENAMED,
     TYPE_METAVARS,
 )
-from aces.cli._language import commands, translated
+from aces.cli._language import commands, translated, usage_reason
 from aces.i18n import translations
 
 #: A message click looks up through a variable (``_(extra["required"])``),
@@ -90,3 +92,28 @@ def test_every_placeholder_aces_names_is_translated() -> None:
              for p in command.params if p.metavar}
     assert {"LOGG", "LOGG...", "NAMN|N"} <= shown
     assert not {"LOG", "LOG...", "NAMES|N"} & shown
+
+
+@pytest.mark.parametrize("kind", sorted(MISSING))
+def test_a_missing_parameter_is_said_in_clicks_english_words(kind: str) -> None:
+    """Aces says click's "Missing option '--players'." in its own message, so that
+    Norwegian can put the name first; in English the words stay click's."""
+    parameters: list[click.Parameter] = (
+        [click.Argument(["log"], metavar="LOG")] if kind == "argument" else
+        [click.Option(["--players"]), click.Option(["--game"], type=click.Choice(["a", "b"]))])
+    with click.Context(cli) as ctx:
+        for parameter in parameters:
+            for error in (click.MissingParameter(ctx=ctx, param=parameter, param_type=kind),
+                          click.MissingParameter("Say so.", ctx=ctx, param=parameter,
+                                                 param_type=kind),
+                          click.MissingParameter(ctx=ctx, param_hint=["-p", "--players"],
+                                                 param_type=kind)):
+                assert usage_reason(error) == error.format_message()
+
+
+def test_a_missing_parameter_is_said_name_first_in_norwegian() -> None:
+    from aces.cli._language import speaking
+
+    with speaking(translations("nn")), click.Context(cli) as ctx:
+        error = click.MissingParameter(ctx=ctx, param=click.Option(["--players"]))
+        assert usage_reason(error) == "valet '--players' manglar."

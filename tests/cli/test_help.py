@@ -71,3 +71,23 @@ def test_the_program_keeps_words_whole_at_the_terminals_width() -> None:
 
 def test_every_command_lays_out_its_help_this_way() -> None:
     assert all(command.context_class is Context for command in commands(cli))
+
+
+@pytest.mark.parametrize("lang", ["en", "nb", "nn"])
+@pytest.mark.parametrize("name", ["play", "record", "simulate"])
+def test_the_games_are_named_and_their_values_only_shown(name: str, lang: str) -> None:
+    """``--game`` names each game and shows its value in brackets, as the
+    finishes are named: a value is never a noun of a sentence («Kva for spel:
+    pot (Ess i potten)»), and the choice list is click's own."""
+    text = " ".join(helped(lang, name, 200).stdout.split())
+    help_of_game = text.partition("--game [five-dice|pot] ")[2].partition(" --")[0]
+    named = {"en": ("Aces in the Pot (pot)", "Aces, the five-dice game (five-dice)"),
+             "nb": ("Ess i potten (pot)", "femterningspillet (five-dice)"),
+             "nn": ("Ess i potten (pot)", "femterningspelet (five-dice)")}[lang]
+    for words in named:
+        assert words in help_of_game
+    if lang == "en":
+        return  # "the five-dice game" is English for the game, not the value
+    for value in ("pot", "five-dice"):
+        assert re.findall(rf"(?<![\w-]){value}(?![\w-])", help_of_game) == [value] * len(
+            re.findall(rf"[(\[]{value}[)\]]|: {value}\]", help_of_game)), help_of_game

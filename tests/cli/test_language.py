@@ -126,7 +126,8 @@ def test_lang_before_the_command_reaches_the_command(tmp_path: t.Any) -> None:
 
 
 @pytest.mark.parametrize(("args", "message"), [
-    (["replay"], "mangler argumentet «LOGG»; prøv «aces replay --help» for å få hjelp"),
+    (["replay"], "argumentet «LOGG» mangler; prøv «aces replay --help» for å få hjelp"),
+    (["odds"], "valget «--players» mangler; prøv «aces odds --help» for å få hjelp"),
     (["walkthrough", "x", "--format", "html"],
      "ugyldig verdi for «--format»: «html» er ikke en av «markdown», «rst», «text»;"
      " prøv «aces walkthrough --help» for å få hjelp"),
@@ -163,6 +164,8 @@ def test_usage_errors_in_norwegian(args: list[str], message: str) -> None:
     (["walkthrough", "x", "--format", "html"],
      "aces: Invalid value for '--format': 'html' is not one of 'markdown', 'rst', 'text'."
      " Try 'aces walkthrough --help' for help."),
+    (["odds"], "aces: Missing option '--players'. Try 'aces odds --help' for help."),
+    (["replay"], "aces: Missing argument 'LOG'. Try 'aces replay --help' for help."),
 ])
 def test_usage_errors_in_english_are_clicks_own(args: list[str], message: str) -> None:
     result = run(*args)
@@ -176,7 +179,9 @@ def test_the_version_in_both_languages() -> None:
 
 
 @pytest.mark.parametrize(("args", "message"), [
-    (["replay"], "manglar argumentet «LOGG»; prøv «aces replay --help» for å få hjelp"),
+    (["replay"], "argumentet «LOGG» manglar; prøv «aces replay --help» for å få hjelp"),
+    (["simulate"], "valet «--players» manglar; prøv «aces simulate --help» for å få hjelp"),
+    (["stats"], "argumentet «LOGG...» manglar; prøv «aces stats --help» for å få hjelp"),
     (["play", "--chips", "x"], "ugyldig verdi for «--chips»: «x» er ikkje eit gyldig heiltal;"
      " prøv «aces play --help» for å få hjelp"),
     (["frobnicate"], "kommandoen «frobnicate» finst ikkje; prøv «aces --help» for å få hjelp"),

@@ -99,7 +99,9 @@ def test_norwegian_numbers_have_a_decimal_comma(lang: str) -> None:
 
 def test_the_report_in_bokmal_words() -> None:
     out = run("--players", "3", "--lang", "nb").stdout
-    assert "3 spillere, 2 sjetonger hver, sluttspillet «siste sjetong» (last-chip)" in out
+    # Small counts in words, the line's first word with a capital.
+    assert "\nTre spillere, to sjetonger hver, sluttspillet «siste sjetong» (last-chip)\n" in out
+    assert "\n    to plasser til venstre " in out
     assert ("Et forsøk (tre kast uten sekser) lykkes med sannsynligheten"
             " 15\xa0625/46\xa0656 \u2248 33,5\xa0%.") in out
     assert "Hele partiet" in out
@@ -108,7 +110,7 @@ def test_the_report_in_bokmal_words() -> None:
 def test_the_report_in_nynorsk_words() -> None:
     out = run("--players", "3", "--finish", "last-holder", "--lang", "nn").stdout
     assert out.startswith("Eksakte sannsyn i Ess i potten\n"
-                          "3 spelarar, 2 sjetongar kvar, sluttspelet «siste med sjetongar»"
+                          "Tre spelarar, to sjetongar kvar, sluttspelet «siste med sjetongar»"
                           " (last-holder)\n")
     assert ("Eit forsøk (tre kast utan seksar) lukkast med sannsynet"
             " 15\xa0625/46\xa0656 \u2248 33,5\xa0%.") in out

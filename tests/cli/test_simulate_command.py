@@ -209,7 +209,7 @@ def test_five_dice_in_norwegian() -> None:
     assert result.exit_code == 0, result.output
     page = result.stdout
     assert page.startswith("Femterningspillet: 3\xa0000 simulerte partier")
-    assert "3 spillere, én terning hver" in page
+    assert "\nTre spillere, én terning hver, frø 2\n" in page
     assert "andel tap" in page
     assert "\xa0%" in page
     assert "share of" not in page

@@ -337,6 +337,15 @@ def test_small_counts_in_the_report_are_words_in_norwegian(
     five = {"nb": "for en logg med fem partier", "nn": "for ein logg med fem parti",
             "en": "for a log of 5 games"}[lang]
     assert five in out
+    # The headings of the groups count in words too, as the simulation page does.
+    headings = {"nb": ["Ess i potten: fire spillere, to sjetonger hver,",
+                       "Femterningspillet: tre spillere, én terning hver\n"],
+                "nn": ["Ess i potten: fire spelarar, to sjetongar kvar,",
+                       "Femterningspelet: tre spelarar, éin terning kvar\n"],
+                "en": ["Aces in the Pot: 4 players, 2 chips each,",
+                       "Aces: 3 players, 1 die each\n"]}[lang]
+    for heading in headings:
+        assert heading in out
 
 
 @pytest.mark.parametrize(("lang", "said"), [

@@ -146,6 +146,19 @@ def test_every_lesson_has_its_parts_and_a_plot(site: dict[str, t.Any]) -> None:
         assert "data:image/svg+xml;base64," in page.read_text(encoding="utf-8"), page.name
 
 
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_the_install_says_how_to_run_the_commands_on_windows(site: dict[str, t.Any],
+                                                             lang: str) -> None:
+    """On Windows the wheel's script gets no launcher (README), so ``aces`` alone
+    is no command there: the first commands a reader types say the other way."""
+    page = (site[f"html-{lang}"].out / "index.html").read_text(encoding="utf-8")
+    text = " ".join(html.unescape(re.sub(r"<[^>]+>", "", page)).split())  # code too
+    assert "pip install -e . aces play --players Ada,Bo,Cy" in text
+    windows = text.partition("Windows")[2]
+    assert "python -m aces" in windows.partition(".")[0]
+    assert "python -m aces play --players Ada,Bo,Cy --seed 3 -o game.jsonl" in windows
+
+
 def test_the_numbers_are_the_codes_own(site: dict[str, t.Any]) -> None:
     english = site["html-en"].out / "lessons"
     assert str(CHANCES[Outcome(0, 0)]) in visible_text(english / "nothing.html")

@@ -135,12 +135,43 @@ def test_a_large_tables_standings_name_only_the_players_whose_chips_changed(
     story = big_table(tmp_path, 40)
     standings = [line for line in story if line.startswith("Standings")]
     # Each 1-1 empties one seat: 39 lines naming that seat alone, then the
-    # last seat's 1-3, and the whole table when the finish begins.
+    # last seat's 1-3, and the whole table when the finish begins: its one
+    # holder, and no one else.
     assert standings[0] == "Standings, for those whose chips changed: P1 0; in the pot: 2."
     assert all(line.count(" 0") == 1 for line in standings[:-1])
-    assert standings[-1].startswith("Standings: P1 0, P2 0, ")
-    assert standings[-1].endswith("P40 1; in the pot: 79.")
+    assert standings[-1] == "Standings: P40 1; no one else holds chips; in the pot: 79."
     assert story[story.index(standings[-1]) + 1].startswith("Only one chip is left in play")
+
+
+def test_a_finish_that_starts_again_and_again_names_its_holder_alone(tmp_path: t.Any) -> None:
+    """A last-holder finish at a large table may start again after every
+    failed try: its standings name the one holder each time, never the
+    whole table, so the story grows with the rolls, not the rolls times the
+    players."""
+    from worstcases import restarts
+
+    path = tmp_path / "restarts.jsonl"
+    stories, finishes = [], []
+    for players in (100, 400):
+        restarts(path, players, 20)
+        with path.open("rb") as handle:
+            teller = narrator()
+            for step in walk(read(handle, "restarts"), "restarts"):
+                teller.visit(step)
+            teller.end()
+            stories.append(teller.take())
+    for story, players in zip(stories, (100, 400), strict=True):
+        starts = [number for number, line in enumerate(story) if "the finish begins" in line]
+        assert len(starts) == 20
+        pot = 20 * players - 20
+        assert [story[number - 1] for number in starts[:2]] == [
+            f"Standings: P{players} 20; no one else holds chips; in the pot: {pot:,}.",
+            f"Standings: P{players} 19; no one else holds chips; in the pot: {pot + 1:,}."]
+        finishes.append(sum(map(len, story[starts[0] - 1:])))
+    # From its first start on, the finish is told in as many words at a table
+    # four times as large (a digit more in the pot), where naming the table
+    # at each start would take four times as many.
+    assert finishes[1] < 1.1 * finishes[0]
 
 
 def test_a_table_of_twelve_is_shown_whole(tmp_path: t.Any) -> None:

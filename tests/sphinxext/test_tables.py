@@ -61,3 +61,18 @@ def test_a_bad_table_says_why(spec: str) -> None:
 def test_seats_are_headed_from_one() -> None:
     seats = table("seats(2, 3)", translations("en"), "en")
     assert seats.header[1:] == ("seat 1", "seat 2", "seat 3")
+
+
+@pytest.mark.parametrize(("lang", "players", "chips", "seats"), [
+    ("nn", "tre spelarar", ", tre sjetongar kvar", "to plassar til venstre"),
+    ("nb", "tre spillere", ", tre sjetonger hver", "to plasser til venstre"),
+    ("en", "3 players", ", 3 chips each", "2 seats to the left"),
+])
+def test_headings_count_small_numbers_in_words(lang: str, players: str, chips: str,
+                                               seats: str) -> None:
+    """A heading is read as text: «tre spelarar», as the simulation page writes
+    «fem terningar kvar», and never «3 spelarar» beside «éin sjetong kvar»."""
+    fairness = table("fairness(2, 5)", translations(lang), lang)
+    assert players in fairness.header
+    assert any(row[0].endswith(chips) for row in fairness.rows)
+    assert seats in table("finish-seats(2, 6)", translations(lang), lang).header
