@@ -234,3 +234,24 @@ def test_the_maintenance_script_finds_nothing_to_fix() -> None:
     result = subprocess.run([sys.executable, str(ROOT / "scripts" / "catalogs.py"), "check"],
                             capture_output=True, text=True, check=False)
     assert result.returncode == 0, result.stderr
+
+
+# Forms a Nynorsk spelling dictionary (hunspell nn_NO, built from Norsk
+# ordbank) rejects, once in the catalogs: the verb «anslå» (Nynorsk says
+# «rekne ut om lag»), «angring» (a log's undo is «ei retting», the player
+# «angrar»), the participle «halden» (a log left out is «forkasta») and the
+# non-word «tilfeldet». Whole words, so «anslag» and «haldne» stay free.
+NOT_NYNORSK: t.Final = re.compile(
+    r"\b(anslå|anslår|anslått|angring\w*|halden|tilfeldet)\b", re.IGNORECASE)
+
+
+def test_nynorsk_text_keeps_to_the_nynorsk_norm() -> None:
+    catalogs = [tool.catalog_paths()["nn"],
+                *sorted((ROOT / "docs" / "locale" / "nn").rglob("*.po"))]
+    found = [f"{path.relative_to(ROOT)}: {word}"
+             for path in catalogs
+             for message in tool.load(path, "nn") if message.id
+             for text in strings(message)
+             for word in NOT_NYNORSK.findall(text or "")]
+    assert len(catalogs) > 1
+    assert found == []

@@ -7,7 +7,8 @@ Markov chains of :mod:`aces.odds` (Aces in the Pot) and
 game too: its whole distribution, carried roll by roll through the chain.
 A five-dice table too big for the chain, a full game among them and
 tables with threes, still has the length of a game and the rolls of a
-turn, from :mod:`aces.simulate.fivedice_lengths`, but no seat's chance.
+turn, from :mod:`aces.simulate.fivedice_lengths`, and up to four players
+with five dice each the chance of each seat to lose too.
 A table too big for either still has the chances of single rolls; its
 whole-game values are ``None``.
 
@@ -129,10 +130,11 @@ def _five_dice(rules: Rules) -> Expected:
 
 
 def _five_dice_length(rules: Rules, stays: Fraction) -> Expected:
-    """A table too big for the chain: no seat's chance, but the length of a game
-    and the rolls of a turn, carried state by state to within
-    :data:`aces.simulate.fivedice_lengths.TOLERANCE`, threes or not; a table too
-    big for that too has neither."""
+    """A table too big for the chain: the length of a game and the rolls of a
+    turn, carried state by state to within
+    :data:`aces.simulate.fivedice_lengths.TOLERANCE`, threes or not, and each
+    seat's chance to lose where that costs little enough (four players with
+    five dice each, not five); a table too big for that too has neither."""
     from aces.simulate import fivedice_lengths
 
     dice = t.cast("int", rules.option("dice"))
@@ -140,9 +142,10 @@ def _five_dice_length(rules: Rules, stays: Fraction) -> Expected:
     policy = t.cast("Policy", rules.option("threes_to"))
     if not fivedice_lengths.solvable(rules.players, dice, threes, policy):
         return Expected(None, None, None, None, 0.0, None, None, stays, None)
-    lengths = fivedice_lengths.length_cdf(rules.players, dice, threes, policy)
-    return Expected(None, lengths.mean, lengths.sd, lengths.chances, lengths.rest, None, None,
-                    stays, lengths.mean / lengths.turns)
+    by_seat = fivedice_lengths.solvable(rules.players, dice, threes, policy, by_seat=True)
+    lengths = fivedice_lengths.length_cdf(rules.players, dice, threes, policy, by_seat=by_seat)
+    return Expected(lengths.losses, lengths.mean, lengths.sd, lengths.chances, lengths.rest,
+                    None, None, stays, lengths.mean / lengths.turns)
 
 
 def _spread(cdf: list[float]) -> tuple[list[float], float]:

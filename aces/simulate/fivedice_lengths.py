@@ -25,6 +25,13 @@ the hand), so equal positions reached in different ways are one entry:
 five players with five dice each have 118,755 states and 3.7 million
 entries in the splits of a roll, not 23 million branches.
 
+Each seat's chance to lose comes the same way, with the chance kept
+apart for each seat of the roller (counted from the player who rolls
+first): the roll that ends the game is lost by the roller's seat. It
+costs as many times the length as there are players, so it is worked
+out only for smaller tables (``solvable(..., by_seat=True)``: four
+players with five dice each, not five).
+
 These are the rules of :func:`aces.rules.fivedice.decide` written for
 arrays, and the tests hold them to it: one roll from states of tables of
 several sizes, with and without threes and for every policy, gives the
@@ -96,6 +103,9 @@ class Lengths(t.NamedTuple):
     rest: float
     #: The expected number of turns, a turn being the rolls of one player in a row.
     turns: float
+    #: The chance that each seat loses, counted from the player who rolls first
+    #: (``None`` where not asked for); their sum is ``1 - rest``.
+    losses: list[float] | None = None
 
     @property
     def chances(self) -> list[float]:
@@ -144,6 +154,9 @@ class Flow:
     ends: NDArray[np.int32]
     #: Whether each position reached by the last step ends the roller's turn.
     ends_turn: NDArray[np.bool_]
+    #: The seat of the next roller from this one, for each position reached by
+    #: the last step (0 when the roller rolls again, or loses).
+    turned: NDArray[np.int64]
 
     @property
     def entries(self) -> int:
@@ -153,33 +166,50 @@ class Flow:
 
     def roll(self, mass: NDArray[np.float64]) -> tuple[NDArray[np.float64], float]:
         """The chance of each state after one more roll (``len(states)``: over), from
-        ``mass``, the chance of each state before; and the chance that the roll ends a turn."""
-        for step in self.steps:
-            moved = np.bincount(step.targets, weights=mass[step.sources] * step.chances,
-                                minlength=step.size).astype(np.float64, copy=False)
-            moved[:len(mass)] += mass if step.stays is None else mass * step.stays
-            mass = moved
-        turns = float(mass[self.ends_turn].sum())
-        after = np.bincount(self.ends, weights=mass, minlength=len(self.states) + 1)
-        return after.astype(np.float64, copy=False), turns
+        ``mass``, the chance of each state before; and the chance that the roll ends a turn.
 
-    def lengths(self, tolerance: float = TOLERANCE) -> Lengths:
+        ``mass`` may also have a row for each seat of the roller, counted from the
+        player who rolled first: then the next roller's seat is followed too, and
+        the chance of the game over is the chance that the roller's seat loses.
+        """
+        rows = mass.reshape(-1, mass.shape[-1])
+        for step in self.steps:
+            moved = np.empty((len(rows), step.size))
+            for row, before in enumerate(rows):
+                moved[row] = np.bincount(step.targets, weights=before[step.sources] * step.chances,
+                                         minlength=step.size)
+            moved[:, :rows.shape[1]] += rows if step.stays is None else rows * step.stays
+            rows = moved
+        turns = float(rows[:, self.ends_turn].sum())
+        size = len(self.states) + 1
+        if mass.ndim == 1:
+            return np.bincount(self.ends, weights=rows[0], minlength=size).astype(np.float64), turns
+        seats = (np.arange(self.players)[:, None] + self.turned[None, :]) % self.players
+        after = np.bincount((seats * size + self.ends[None, :]).ravel(), weights=rows.ravel(),
+                            minlength=self.players * size)
+        return after.reshape(self.players, size).astype(np.float64), turns
+
+    def lengths(self, tolerance: float = TOLERANCE, by_seat: bool = False) -> Lengths:
         """The length of a game from the start, carried until less than ``tolerance``
-        is not over."""
+        is not over; ``by_seat``, each seat's chance to lose too, at ``players`` times
+        the cost."""
         size = len(self.states)
-        mass = np.zeros(size + 1)
-        mass[self.start] = 1.0
+        mass = np.zeros((self.players, size + 1) if by_seat else size + 1)
+        mass.reshape(-1, size + 1)[0, self.start] = 1.0
+        losses = np.zeros(self.players)
         over = 0.0
         left = 1.0
         turns = 0.0
         cdf: list[float] = []
         while left >= tolerance and len(cdf) < _MAX_ROLLS:
-            mass, ended = self.roll(mass[:size])
+            mass, ended = self.roll(mass[..., :size])
             turns += ended
-            over += float(mass[size])
-            left = float(mass[:size].sum())
+            losses += mass[..., size]
+            over += float(mass[..., size].sum())
+            left = float(mass[..., :size].sum())
             cdf.append(min(over, 1.0))
-        return Lengths(cdf, max(0.0, left), turns)
+        return Lengths(cdf, max(0.0, left), turns,
+                       [float(p) for p in losses] if by_seat else None)
 
 
 def state_count(players: int, dice: int) -> int:
@@ -208,16 +238,20 @@ def entry_count(players: int, dice: int, threes: bool = False,
     return in_hand * (2 * splits + 4)
 
 
-def solvable(players: int, dice: int, threes: bool = False,
-             threes_to: Policy = "random") -> bool:
-    """Whether the table is small enough to work out here; say no before listing anything.
+def solvable(players: int, dice: int, threes: bool = False, threes_to: Policy = "random",
+             by_seat: bool = False) -> bool:
+    """Whether the table is small enough to work out here, ``by_seat`` at ``players``
+    times the cost; say no before listing anything.
 
-    >>> solvable(5, 5, threes=True), solvable(6, 5), solvable(100, 10)
-    (True, False, False)
+    >>> solvable(5, 5, threes=True), solvable(5, 5, by_seat=True), solvable(4, 5, by_seat=True)
+    (True, False, True)
+    >>> solvable(6, 5), solvable(100, 10)
+    (False, False)
     """
     if state_count(players, dice) > MAX_STATES:
         return False
-    return entry_count(players, dice, threes, threes_to) <= MAX_ENTRIES
+    cost = entry_count(players, dice, threes, threes_to) * (players if by_seat else 1)
+    return cost <= MAX_ENTRIES
 
 
 def flow(players: int, dice: int, threes: bool = False,
@@ -242,10 +276,11 @@ def flow(players: int, dice: int, threes: bool = False,
         keys, step = _choose(keys, weights, players, threes_to)
         steps.append(step)
     held = _digits(keys, weights)[:, :players]
-    ends, ends_turn = _settle(held, _digit(keys, weights, moved) > 0, states, weights[:players])
+    ends, ends_turn, turned = _settle(held, _digit(keys, weights, moved) > 0, states,
+                                      weights[:players])
     rows = _digits(states, weights)[:, :players]
     start = int(np.flatnonzero(np.all(rows == dice, axis=1))[0])
-    return Flow(players, rows, start, steps, ends, ends_turn)
+    return Flow(players, rows, start, steps, ends, ends_turn, turned)
 
 
 def _places(players: int, threes: bool, threes_to: Policy) -> list[tuple[int | None, float]]:
@@ -271,9 +306,10 @@ def _places(players: int, threes: bool, threes_to: Policy) -> list[tuple[int | N
 
 
 def length_cdf(players: int, dice: int, threes: bool = False, threes_to: Policy = "random",
-               tolerance: float = TOLERANCE) -> Lengths:
-    """The length of a game at a table, carried until less than ``tolerance`` is not over."""
-    return flow(players, dice, threes, threes_to).lengths(tolerance)
+               tolerance: float = TOLERANCE, by_seat: bool = False) -> Lengths:
+    """The length of a game at a table, carried until less than ``tolerance`` is not
+    over; ``by_seat``, each seat's chance to lose too."""
+    return flow(players, dice, threes, threes_to).lengths(tolerance, by_seat)
 
 
 def _compositions(total: int, parts: int) -> NDArray[np.int64]:
@@ -357,9 +393,11 @@ def _choose(keys: NDArray[np.int64], weights: NDArray[np.int64], players: int,
 
 
 def _settle(held: NDArray[np.int64], moved: NDArray[np.bool_], keys: NDArray[np.int64],
-            weights: NDArray[np.int64]) -> tuple[NDArray[np.int32], NDArray[np.bool_]]:
+            weights: NDArray[np.int64],
+            ) -> tuple[NDArray[np.int32], NDArray[np.bool_], NDArray[np.int64]]:
     """Where each position's roll ends: over, the roller again, or the next holder to
-    the left, as the state of that roller among the states' sorted ``keys``."""
+    the left, as the state of that roller among the states' sorted ``keys``; whether
+    the turn ends; and the next roller's seat from this roller."""
     players, size = held.shape[1], len(keys)
     over = held.sum(axis=1) == 0
     again = moved & (held[:, 0] > 0)
@@ -370,7 +408,7 @@ def _settle(held: NDArray[np.int64], moved: NDArray[np.bool_], keys: NDArray[np.
     wanted = turned @ weights
     found = np.minimum(np.searchsorted(keys, wanted), size - 1)
     assert np.array_equal(keys[found][~over], wanted[~over]), "a state not in the table"
-    return np.where(over, size, found).astype(np.int32), ~again
+    return np.where(over, size, found).astype(np.int32), ~again, np.where(over, 0, nxt)
 
 
 def carry(sources: NDArray[np.int64], targets: NDArray[np.int64],

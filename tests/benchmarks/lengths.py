@@ -4,7 +4,9 @@ Reports for each table, in its own process so that its peak memory is its
 own: the states and the entries of a roll's splits
 (:mod:`aces.simulate.fivedice_lengths`), the rolls carried until less than
 1e-12 of the chance is not over, the CPU time to build the splits and to
-carry them, and the peak resident memory. Beside it, as a baseline in the
+carry them, the CPU time to carry each seat's chance to lose as well
+(where :func:`aces.simulate.fivedice_lengths.solvable` allows it), and
+the peak resident memory. Beside it, as a baseline in the
 same run, the CPU time of the simulation playing 100,000 games of the same
 table (the estimate ``aces stats`` would otherwise have had), and for one
 small table the chain made by the rules (:mod:`aces.simulate.fivedice_chain`),
@@ -56,13 +58,18 @@ def measure(players: int, dice: int, threes: bool, policy: str) -> dict[str, flo
     start = time.process_time()
     lengths = table.lengths()
     carried = time.process_time() - start
+    seats = -1.0  # not worked out: more than fivedice_lengths.MAX_ENTRIES
+    if fivedice_lengths.solvable(players, dice, threes, chosen, by_seat=True):
+        start = time.process_time()
+        table.lengths(by_seat=True)
+        seats = time.process_time() - start
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     start = time.process_time()
     simulation("five-dice", players, {"dice": dice, "threes": threes,
                                       "threes_to": policy}).run(SIMULATED, seed=1)
     simulated = time.process_time() - start
     return {"states": len(table.states), "entries": table.entries, "rolls": len(lengths.cdf),
-            "mean": lengths.mean, "build": built, "carry": carried,
+            "mean": lengths.mean, "build": built, "carry": carried, "seats": seats,
             "peak": peak, "simulated": simulated}
 
 
@@ -89,12 +96,14 @@ def child(arguments: list[str], what: str) -> dict[str, float]:
 def main() -> None:
     print("Exact length of a five-dice game: carried until less than 1e-12 is not over")
     print(f"{'table':<22}{'states':>9}{'entries':>11}{'rolls':>7}{'mean':>8}"
-          f"{'build s':>9}{'carry s':>9}{'peak MiB':>10}{'simulate 100,000 s':>20}")
+          f"{'build s':>9}{'carry s':>9}{'by seat s':>11}{'peak MiB':>10}"
+          f"{'simulate 100,000 s':>20}")
     for players, dice, threes, policy in TABLES:
         row = child([str(players), str(dice), str(int(threes)), policy], "--one")
         name = f"{players} x {dice}" + (f", threes {policy}" if threes else "")
         print(f"{name:<22}{row['states']:>9,.0f}{row['entries']:>11,.0f}{row['rolls']:>7.0f}"
               f"{row['mean']:>8.2f}{row['build']:>9.2f}{row['carry']:>9.2f}"
+              f"{'-' if row['seats'] < 0 else format(row['seats'], '.2f'):>11}"
               f"{row['peak']:>10.0f}{row['simulated']:>20.2f}", flush=True)
     players, dice, threes, policy = SMALL
     small = child([str(players), str(dice), str(int(threes)), policy], "--small")

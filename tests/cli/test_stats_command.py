@@ -254,7 +254,9 @@ def test_the_tables_are_headed_in_the_language_asked_for(logs: list[Path],
 
 
 @pytest.mark.parametrize("table", [["--players", "3", "--dice-each", "1"],
-                                   ["--players", "4"]])  # a full game: too big for the chain
+                                   ["--players", "4"],  # a full game: too big for the chain
+                                   ["--players", "4", "--threes"],
+                                   ["--players", "5", "--threes", "--threes-to", "fewest"]])
 def test_five_dice_lengths_are_held_against_the_exact_quantiles(tmp_path: Path,
                                                                table: list[str]) -> None:
     log = tmp_path / "five-dice.jsonl"
@@ -272,6 +274,19 @@ def test_five_dice_lengths_are_held_against_the_exact_quantiles(tmp_path: Path,
         (row,) = [line for line in length.splitlines() if line.strip().startswith(q)]
         assert row.split()[-1] == str(exact)
     assert "The test compares" in length
+
+
+def test_a_table_too_big_to_work_out_says_it_has_no_exact_length(tmp_path: Path) -> None:
+    log = tmp_path / "six.jsonl"
+    run("play", "--game", "five-dice", "--players", "6", "--games", "3", "--seed", "2",
+        "-o", str(log))
+    data = json.loads(stats("--json", str(log)).stdout)
+    (group,) = data["groups"]
+    assert group["exact"]["expected_rolls"] is None
+    assert group["tests"]["length"] is None
+    out = stats(str(log)).stdout
+    length = out[out.index("Length of a game"):out.index("Rolls followed by a roll again")]
+    assert "No exact odds for this table: it has too many states to solve exactly" in length
 
 
 @pytest.mark.parametrize(("args", "reason"), [

@@ -25,11 +25,13 @@ def test_a_small_table_has_everything_from_the_chain() -> None:
         solved.expected_rolls, rel=1e-3)
 
 
-def test_a_full_table_has_the_length_of_a_game_but_no_seats() -> None:
+def test_a_full_table_of_four_has_everything_but_the_single_rolls() -> None:
     expected = exact(five_dice(4, 5))
-    assert expected.seats is None
+    assert expected.seats is not None
+    assert sum(expected.seats) == pytest.approx(1, abs=1e-11)
+    assert [round(p, 4) for p in expected.seats] == [0.25, 0.2501, 0.25, 0.2499]
     assert expected.length is not None
-    assert expected.length_rest < 1e-8
+    assert expected.length_rest < 1e-11
     assert expected.mean_rolls == pytest.approx(48.58, abs=0.01)
     assert expected.sd_rolls == pytest.approx(11.89, abs=0.01)
     assert [expected.quantile(q) for q in (0.25, 0.5, 0.75, 0.9)] == [40, 47, 56, 64]
@@ -37,12 +39,19 @@ def test_a_full_table_has_the_length_of_a_game_but_no_seats() -> None:
 
 def test_a_full_table_with_threes_has_the_length_of_a_game_and_the_rolls_of_a_turn() -> None:
     expected = exact(five_dice(4, 5, threes=True))
-    assert expected.seats is None
+    assert expected.seats is not None
     assert expected.length is not None
-    assert expected.length_rest < 1e-12
+    assert expected.length_rest < 1e-11
     assert expected.mean_rolls == pytest.approx(46.35, abs=0.01)
     assert [expected.quantile(q) for q in (0.25, 0.5, 0.75, 0.9)] == [38, 45, 53, 61]
     assert expected.rolls_per_turn == pytest.approx(1.585, abs=0.001)
+
+
+def test_a_full_table_of_five_has_the_length_but_no_seats() -> None:
+    expected = exact(five_dice(5, 5))
+    assert expected.seats is None  # five times the cost of the length: too slow
+    assert expected.mean_rolls == pytest.approx(60.69, abs=0.01)
+    assert [expected.quantile(q) for q in (0.25, 0.5, 0.75, 0.9)] == [51, 60, 69, 78]
 
 
 def test_a_table_too_big_to_work_out_has_no_exact_length() -> None:

@@ -108,7 +108,7 @@ def _turning_asides(log: Path, lang: str) -> list[str]:
 @pytest.mark.parametrize(("lang", "roll", "said"), [
     ("en", "Roll", "estimated by simulation, to within ±"),
     ("nb", "Kast", "anslått ved simulering, med en feilmargin på ±"),
-    ("nn", "Kast", "anslått ved simulering, med ein feilmargin på ±"),
+    ("nn", "Kast", "rekna ut ved simulering, med ein feilmargin på ±"),
 ])
 def test_turning_points_of_a_game_too_large_to_solve_are_said_as_estimates(
         lang: str, roll: str, said: str) -> None:

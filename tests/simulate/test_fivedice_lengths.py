@@ -32,7 +32,7 @@ CHAIN_TABLES = [
 def test_the_length_is_the_chains_made_by_the_rules(players: int, dice: int, threes: bool,
                                                     policy: fivedice.Policy) -> None:
     chain = fivedice_chain.build(players, dice, threes, policy)
-    lengths = fivedice_lengths.length_cdf(players, dice, threes, policy)
+    lengths = fivedice_lengths.length_cdf(players, dice, threes, policy, by_seat=True)
     theirs = fivedice_chain.length_cdf(chain, 1 - 1e-13)
     shared = min(len(theirs), len(lengths.cdf))
     assert lengths.cdf[:shared] == pytest.approx(theirs[:shared], abs=1e-13)
@@ -41,6 +41,9 @@ def test_the_length_is_the_chains_made_by_the_rules(players: int, dice: int, thr
     assert lengths.mean == pytest.approx(answer.expected_rolls, abs=1e-8)
     assert lengths.sd == pytest.approx(answer.sd_rolls, abs=1e-6)
     assert lengths.mean / lengths.turns == pytest.approx(answer.rolls_per_turn, abs=1e-9)
+    assert lengths.losses == pytest.approx(answer.win_by_seat, abs=1e-11)
+    alone = fivedice_lengths.length_cdf(players, dice, threes, policy)
+    assert lengths.cdf == pytest.approx(alone.cdf, abs=1e-15)
 
 
 @pytest.mark.parametrize(("players", "dice", "threes", "policy"), [
@@ -58,20 +61,24 @@ def test_one_roll_from_any_state_goes_where_the_rules_send_it(
               *np.flatnonzero(table.states.sum(axis=1) == 1)[:2].tolist()]
     for pick in picks:
         held = tuple(table.states[pick].tolist())
-        expected: dict[int, Fraction] = defaultdict(Fraction)
+        expected: dict[tuple[int, int], Fraction] = defaultdict(Fraction)
         ends_turn = Fraction(0)
-        for chance, after, _, ends in fivedice_chain.settled(players, dice, threes, policy,
-                                                             held):
-            expected[size if after is None else index[after]] += chance
+        for chance, after, seat, ends in fivedice_chain.settled(players, dice, threes, policy,
+                                                                held):
+            expected[seat, size if after is None else index[after]] += chance
             ends_turn += chance * ends
-        mass = np.zeros(size)
-        mass[pick] = 1.0
+        # The roller sits in seat 1 from the starter; the next roller's seat is followed.
+        mass = np.zeros((players, size))
+        mass[1, pick] = 1.0
         after_roll, turns = table.roll(mass)
-        reached = {int(s): float(after_roll[s]) for s in np.flatnonzero(after_roll)}
+        reached = {(int((seat - 1) % players), int(s)): float(after_roll[seat, s])
+                   for seat, s in zip(*np.nonzero(after_roll), strict=True)}
         assert reached.keys() == expected.keys(), held
-        for state, chance in expected.items():
-            assert reached[state] == pytest.approx(float(chance), rel=1e-12, abs=1e-300), held
+        for key, chance in expected.items():
+            assert reached[key] == pytest.approx(float(chance), rel=1e-12, abs=1e-300), held
         assert turns == pytest.approx(float(ends_turn), rel=1e-12)
+        alone, _ = table.roll(mass[1])
+        assert alone == pytest.approx(after_roll.sum(axis=0), rel=1e-12, abs=1e-300)
 
 
 @pytest.mark.parametrize(("players", "threes", "policy"), [(4, True, "random"),
@@ -79,7 +86,8 @@ def test_one_roll_from_any_state_goes_where_the_rules_send_it(
                                                            (4, False, "random")])
 def test_whole_games_are_as_long_as_the_simulation_plays_them(
         players: int, threes: bool, policy: fivedice.Policy) -> None:
-    lengths = fivedice_lengths.length_cdf(players, 5, threes, policy)
+    lengths = fivedice_lengths.length_cdf(players, 5, threes, policy, by_seat=True)
+    assert lengths.losses is not None
     chances = lengths.chances
     games = 100_000
     tally = simulation(fivedice.NAME, players, {"threes": threes, "threes_to": policy}).run(
@@ -94,6 +102,9 @@ def test_whole_games_are_as_long_as_the_simulation_plays_them(
     assert fit is not None
     assert fit.df >= 40
     assert fit.p > 0.001, fit
+    seats = goodness_of_fit([int(n) for n in tally.wins], lengths.losses)
+    assert seats is not None
+    assert seats.p > 0.001, seats
 
 
 def test_the_full_tables_are_worked_out_and_bigger_ones_refused_before_listing() -> None:
