@@ -607,8 +607,8 @@ def odds(players: int | PotState = 3, *, game: str = "pot", lang: str = "en",
     ``players`` is the size of the table, or a moment of a game (one of
     ``Game.moments``, the state before a roll): then the odds are from
     that moment on, by player.
-    The five-dice game has exact odds for small tables only (a few dice in
-    all): ``aces.odds(3, game="five-dice", dice_each=1)``. ``lang``
+    The five-dice game has exact odds up to four players with five dice
+    each: ``aces.odds(4, game="five-dice")``. ``lang``
     (``"en"``, ``"nb"`` or ``"nn"``) is the language of the notebook view.
 
     :raises aces.errors.OptionError: for a table too big to solve exactly.
@@ -632,10 +632,12 @@ def odds(players: int | PotState = 3, *, game: str = "pot", lang: str = "en",
         from aces.simulate.fivedice import FiveDiceSimulation
 
         sim = FiveDiceSimulation.create(players, options)
-        answer = sim.exact()
-        if answer is None:
-            raise OptionError("there is no exact answer for this table of Aces: only small"
-                              " games, with a few dice in all, are solved; try aces simulate")
+        answer = sim.exact() if sim.solvable(by_seat=True) else None
+        if answer is None or answer.win_by_seat is None:
+            # Translators: an error of aces.odds for the five-dice game: each seat's
+            # chance to lose is worked out up to four players with five dice each.
+            raise OptionError("this table of Aces is too big for exact chances by seat;"
+                              " try aces simulate")
         return Odds(game, players, answer.win_by_seat, answer.expected_rolls, answer.sd_rolls,
                     lang=lang)
     from aces.odds import exact

@@ -131,6 +131,26 @@ def test_a_simulation_agrees_with_the_odds() -> None:
         assert low - 0.01 <= chance <= high + 0.01, share
 
 
+def test_a_full_game_of_aces_has_its_exact_odds_and_simulation_beside_them() -> None:
+    from aces.simulate import fivedice_lengths
+
+    solved = fivedice_lengths.solved(4, 5)
+    assert solved is not None
+    assert solved.losses is not None
+    odds = aces.odds(4, game="five-dice")
+    assert odds.win_by_seat == solved.losses
+    assert odds.expected_rolls == solved.mean
+    sim = aces.simulate(4, game="five-dice", games=2000, seed=4, lang="nb")
+    assert sim.exact is not None
+    assert sim.exact.expected_rolls == solved.mean
+    assert "48,58" in sim._repr_html_()
+    # Each seat's chance costs five times the length with five players: refused at once.
+    with pytest.raises(OptionError, match="too big for exact chances by seat"):
+        aces.odds(5, game="five-dice")
+    page = aces.simulate(6, game="five-dice", games=200, seed=4)._repr_html_()
+    assert "There is no exact answer to compare with" in page
+
+
 def test_stats_are_what_the_command_pools(tmp_path: Path) -> None:
     result = aces.stats(["replays/session.jsonl", "replays/four-players.jsonl",
                          str(tmp_path / "missing.jsonl")])

@@ -71,8 +71,9 @@ def simulate(players: int, games: int, seed: int | None, game_name: str,
     For five-dice (Aces) the shares are of losses: a game has one loser,
     whoever sends the last die to the centre. Its rolls are those after the
     opening, rolls again included (a missed turn is not a roll), and the
-    report adds the mean number of rolls in a turn. Only small games of Aces,
-    with a few dice in all (one die each, say), have an exact answer.
+    report adds the mean number of rolls in a turn. Games of Aces up to five
+    players with five dice each have an exact answer: the length of a game,
+    and up to four players with five dice each the chances by seat too.
 
     The keys of --json: game, players, options, games, seed; win_by_seat
     (pot) or loss_by_seat (five-dice), a share for each seat, the first
@@ -80,8 +81,9 @@ def simulate(players: int, games: int, seed: int | None, game_name: str,
     win_by_seat_ci or loss_by_seat_ci, a [low, high] interval for each;
     expected_rolls, expected_rolls_ci and sd_rolls for the game's length;
     rolls_per_turn (five-dice only); confidence (0.95); exact, the exact
-    answers under the same keys, or null; exact_inside, whether each exact
-    value lies inside its interval, or null.
+    answers under the same keys, or null (the shares by seat null where only
+    the length is worked out); exact_inside, whether each exact value lies
+    inside its interval, or null.
     """
     from aces.cli._games import header_options
     from aces.rules import game_named
@@ -162,14 +164,16 @@ def as_dict(sim: Simulation, seed: int, summary: Summary, exact: Exact | None,
         result["rolls_per_turn"] = summary.rolls_per_turn
     result |= {"confidence": 0.95, "exact": None, "exact_inside": None}
     if exact is not None:
-        result["exact"] = {by_seat: exact.win_by_seat,
+        shares = exact.win_by_seat
+        result["exact"] = {by_seat: shares,
                            "expected_rolls": exact.expected_rolls,
                            "sd_rolls": exact.sd_rolls}
         if exact.rolls_per_turn is not None:
             result["exact"]["rolls_per_turn"] = exact.rolls_per_turn
         result["exact_inside"] = {
-            by_seat: [interval.holds(value) for interval, value
-                      in zip(summary.win_intervals, exact.win_by_seat, strict=True)],
+            by_seat: None if shares is None else
+            [interval.holds(value) for interval, value
+             in zip(summary.win_intervals, shares, strict=True)],
             "expected_rolls": summary.rolls_interval.holds(exact.expected_rolls),
         }
     return result
@@ -230,7 +234,10 @@ def parts(game: str, seats: int, options: dict[str, OptionValue], seed: int,
     # losses, in a game where one player loses), and the 95 % confidence interval of that share.
     header = [_("seat"), _("share of losses") if losers else _("share of wins"),
               _("95% interval")]
-    if exact is not None:
+    # Each seat's exact chance, where it is worked out (five players with five dice:
+    # the length only).
+    by_seat = exact.win_by_seat if exact is not None else None
+    if by_seat is not None:
         # Translators: column headings: the exact chance, and whether it lies in the interval.
         header += [_("exact"), _("inside?")]
     rows = [header]
@@ -238,12 +245,12 @@ def parts(game: str, seats: int, options: dict[str, OptionValue], seed: int,
             zip(summary.win_by_seat, summary.win_intervals, strict=True)):
         row = [integer(seat + 1, lang), percent(share, lang, 2),
                _interval(interval, lang, catalog)]
-        if exact is not None:
-            value = exact.win_by_seat[seat]
+        if by_seat is not None:
+            value = by_seat[seat]
             row += [percent(value, lang, 2), yes if interval.holds(value) else no]
         rows.append(row)
     above, lines = lines, []
-    if exact is not None:
+    if by_seat is not None:
         # Translators: under the table of "aces simulate", beside the exact
         # answers: a "no" in its last column is what chance alone gives now and then.
         lines.append(_("About one 95% interval in twenty misses the exact value by chance"
@@ -276,11 +283,9 @@ def parts(game: str, seats: int, options: dict[str, OptionValue], seed: int,
         # as they take seconds to work out; the option --exact stays as it is.
         lines.append(_("The exact answers take a while to work out for a game this size;"
                        " add --exact to see them beside the estimates."))
-    elif unsolved == "none" and losers:
-        lines.append(_("There is no exact answer to compare with: only small games of Aces,"
-                       " with a few dice in all, are solved exactly."))
     elif unsolved == "none":
-        # Translators: after a simulation of Aces in the Pot too big for aces odds.
+        # Translators: after a simulation too big to solve: Aces in the Pot too big for
+        # aces odds, or Aces with more than five players with five dice each.
         lines.append(_("There is no exact answer to compare with: this game has too many"
                        " states to solve exactly."))
     return Parts(above, rows, lines)

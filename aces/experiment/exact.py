@@ -140,10 +140,9 @@ def _five_dice_length(rules: Rules, stays: Fraction) -> Expected:
     dice = t.cast("int", rules.option("dice"))
     threes = bool(rules.option("threes"))
     policy = t.cast("Policy", rules.option("threes_to"))
-    if not fivedice_lengths.solvable(rules.players, dice, threes, policy):
+    lengths = fivedice_lengths.solved(rules.players, dice, threes, policy)
+    if lengths is None:
         return Expected(None, None, None, None, 0.0, None, None, stays, None)
-    by_seat = fivedice_lengths.solvable(rules.players, dice, threes, policy, by_seat=True)
-    lengths = fivedice_lengths.length_cdf(rules.players, dice, threes, policy, by_seat=by_seat)
     return Expected(lengths.losses, lengths.mean, lengths.sd, lengths.chances, lengths.rest,
                     None, None, stays, lengths.mean / lengths.turns)
 

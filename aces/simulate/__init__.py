@@ -37,8 +37,9 @@ __all__ = ["FACTORIES", "MAX_PLAYERS", "Exact", "Factory", "Simulation", "check_
 class Exact(t.NamedTuple):
     """The exact values a simulation's estimates can be held against."""
 
-    #: Each seat's chance to win; to lose, in a game that counts losers (five-dice).
-    win_by_seat: list[float]
+    #: Each seat's chance to win; to lose, in a game that counts losers (five-dice);
+    #: ``None`` where only the length is worked out (five players with five dice).
+    win_by_seat: list[float] | None
     expected_rolls: float
     sd_rolls: float
     #: The mean length of a turn, for games that count turns.

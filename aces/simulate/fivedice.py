@@ -54,8 +54,15 @@ if t.TYPE_CHECKING:
     from aces.simulate import Exact, fivedice_chain
     from aces.simulate.batch import Tally
 
-__all__ = ["CHUNK", "FIELD", "MAX_DICE", "Batch", "Dice", "FairDice",
+__all__ = ["CHUNK", "FIELD", "MAX_DICE", "QUICK_ENTRIES", "Batch", "Dice", "FairDice",
            "FiveDiceEngine", "FiveDiceSimulation", "ScriptedDice", "Starts", "pack", "unpack"]
+
+#: Without ``--exact``, a table too big for the chain has its exact answers
+#: carried roll by roll only when a roll reads at most this many entries
+#: (:func:`aces.simulate.fivedice_lengths.cost`): four players with five dice
+#: each, each seat's chance to lose included, a second or two; five players
+#: with five dice take several.
+QUICK_ENTRIES: t.Final = 2_500_000
 
 #: The most dice in all a simulation takes.
 MAX_DICE: t.Final = 1000
@@ -361,19 +368,41 @@ class FiveDiceSimulation:
 
         return tally(self.engine, games, FairDice(np.random.default_rng(seed)), progress)
 
-    def solvable(self) -> bool:
-        """Whether the game is one of the small ones the chain can solve."""
+    def solvable(self, by_seat: bool = False) -> bool:
+        """Whether the game has exact answers: from the chain for small games, else
+        from :mod:`aces.simulate.fivedice_lengths` (five players with five dice each,
+        not six); ``by_seat``, each seat's chance to lose among them (four players
+        with five dice each, not five)."""
         from aces.simulate import fivedice_chain as chain
+        from aces.simulate import fivedice_lengths
 
-        return chain.solvable(*self._shape)
+        return chain.solvable(*self._shape) or fivedice_lengths.solvable(*self._shape,
+                                                                         by_seat=by_seat)
 
     def exact(self, most_states: int | None = None) -> Exact | None:
-        """The exact answers, for the small games the chain can solve; ``None``
-        for the others (a full game of Aces among them)."""
-        from aces.simulate import fivedice_chain
+        """The exact answers: from the chain for the small games it can solve, else
+        carried roll by roll (:func:`aces.simulate.fivedice_lengths.solved`), each
+        seat's chance to lose only where that costs little enough (``win_by_seat``
+        is ``None`` for the others); ``None`` for a game too big for either.
+
+        With ``most_states``, only what comes quickly: the carried answers of a
+        table of at most that many states and :data:`QUICK_ENTRIES` entries.
+        """
+        from aces.simulate import Exact, fivedice_chain, fivedice_lengths
 
         built = self.chain(most_states)
-        return None if built is None else fivedice_chain.solve(built)
+        if built is not None:
+            return fivedice_chain.solve(built)
+        shape = self._shape
+        if not fivedice_lengths.solvable(*shape):
+            return None
+        if most_states is not None and (
+                fivedice_lengths.state_count(self.seats, self.engine.dice) > most_states
+                or fivedice_lengths.cost(*shape) > QUICK_ENTRIES):
+            return None
+        lengths = fivedice_lengths.solved(*shape)
+        assert lengths is not None
+        return Exact(lengths.losses, lengths.mean, lengths.sd, lengths.mean / lengths.turns)
 
     def chain(self, most_states: int | None = None) -> fivedice_chain.Chain | None:
         """The game's Markov chain, for the small games it can be built for; ``None``

@@ -14,8 +14,8 @@ Settling every branch through the rules is what keeps the chain honest,
 and what limits it: a full game of Aces, four players with five dice
 each, has 8,855 states and 886,259 branches. So only small games are
 solved (:data:`MAX_STATES`, :data:`MAX_BRANCHES`), such as the pub version
-with one die each; for the others the simulation has no exact answer to
-stand beside, and says so.
+with one die each; bigger tables, up to five players with five dice each,
+are carried roll by roll in :mod:`aces.simulate.fivedice_lengths`.
 
 >>> chain = build(3, 1, threes=False, threes_to="random")
 >>> len(chain.states), chain.states[chain.start]

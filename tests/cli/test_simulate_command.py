@@ -13,6 +13,7 @@ from click.testing import CliRunner
 from aces.cli import cli
 from aces.cli.simulate import PROGRESS_FROM, _progress
 from aces.i18n import translations
+from aces.simulate import fivedice_lengths
 
 from clitest import ENGLISH, one_line_error
 
@@ -162,9 +163,15 @@ def test_five_dice_json_counts_losses() -> None:
     assert low <= data["expected_rolls"] <= high
     assert data["sd_rolls"] > 0
     assert 1 < data["rolls_per_turn"] < data["expected_rolls"]
-    # No exact answer for five dice each.
-    assert data["exact"] is None
-    assert data["exact_inside"] is None
+    # Five dice each, threes given at random: carried roll by roll, as aces stats has it.
+    solved = fivedice_lengths.solved(4, 5, threes=True, threes_to="random")
+    assert solved is not None
+    assert solved.losses is not None
+    assert data["exact"] == {"loss_by_seat": solved.losses, "expected_rolls": solved.mean,
+                             "sd_rolls": solved.sd,
+                             "rolls_per_turn": solved.mean / solved.turns}
+    assert isinstance(data["exact_inside"]["expected_rolls"], bool)
+    assert len(data["exact_inside"]["loss_by_seat"]) == 4
 
 
 def test_five_dice_pub_version_has_an_exact_answer() -> None:
@@ -187,8 +194,59 @@ def test_five_dice_readable_report() -> None:
     assert "share of losses" in page
     assert "Rolls in a turn:" in page
     assert "rolls again included" in page
-    assert "no exact answer" in page
+    assert "no exact answer" not in page
+    assert "inside?" in page
+
+
+@pytest.mark.parametrize("lang", ["en", "nb", "nn"])
+def test_a_full_game_is_reported_beside_its_exact_length(lang: str) -> None:
+    from aces.cli._numbers import decimal
+
+    solved = fivedice_lengths.solved(4, 5)
+    assert solved is not None
+    assert f"{solved.mean:.2f}" == "48.58"
+    page = five_dice("--players", "4", "--games", "3000", "--seed", "8", "--lang", lang).stdout
+    _ = translations(lang).gettext
+    assert decimal(solved.mean, lang) == ("48.58" if lang == "en" else "48,58")
+    lines = [_(message).format(mean=decimal(solved.mean, lang), sd=decimal(solved.sd, lang))
+             for message in ("Exact: {mean} on average, inside the interval;"
+                             " standard deviation {sd}.",
+                             "Exact: {mean} on average, outside the interval;"
+                             " standard deviation {sd}.")]
+    assert any(line in page for line in lines), page
+    assert _("Exact: {mean}.").format(mean=decimal(solved.mean / solved.turns, lang)) in page
+    assert _("inside?") in page
+    assert _("There is no exact answer to compare with: this game has too many states to"
+             " solve exactly.") not in page
+
+
+def test_a_table_too_big_to_solve_still_says_so() -> None:
+    page = five_dice("--players", "6", "--games", "2000", "--seed", "3", "--exact").stdout
+    assert "There is no exact answer to compare with" in page
+    assert "Exact:" not in page
     assert "inside?" not in page
+    data = json.loads(five_dice("--players", "6", "--games", "200", "--seed", "3",
+                                "--json").stdout)
+    assert data["exact"] is None
+
+
+def test_five_players_with_five_dice_are_worked_out_when_asked() -> None:
+    # Several seconds of work: not by default; asked for, the length without the seats.
+    page = five_dice("--players", "5", "--games", "200", "--seed", "3").stdout
+    assert "add --exact to see them" in page
+    assert "Exact:" not in page
+    data = json.loads(five_dice("--players", "7", "--dice-each", "2", "--games", "2000",
+                                "--seed", "3", "--json").stdout)
+    solved = fivedice_lengths.solved(7, 2)
+    assert solved is not None
+    assert solved.losses is None
+    assert data["exact"]["loss_by_seat"] is None
+    assert data["exact"]["expected_rolls"] == solved.mean
+    assert data["exact_inside"]["loss_by_seat"] is None
+    page = five_dice("--players", "7", "--dice-each", "2", "--games", "2000", "--seed", "3").stdout
+    assert "Exact:" in page
+    assert "inside?" not in page
+    assert "in twenty" not in page
 
 
 def test_five_dice_exact_column_and_no_exact() -> None:

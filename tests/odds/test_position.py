@@ -130,6 +130,7 @@ def test_fivedice_start_is_the_simulations_exact_answer() -> None:
     state = msgspec.structs.replace(fivedice.start(header), phase="play", turn=2)
     answer = FiveDiceSimulation.create(4, {"dice": 1}).exact()
     assert answer is not None
+    assert answer.win_by_seat is not None
     by_seat = odds_for(header).chances(state).by_seat
     for seat in range(4):
         assert by_seat[seat] == pytest.approx(answer.win_by_seat[(seat - 2) % 4], abs=1e-12)

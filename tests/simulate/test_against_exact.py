@@ -24,6 +24,7 @@ def test_simulation_agrees_with_the_exact_odds(players: int, finish: pot.Finish)
     sim = simulation("pot", players, {"finish": finish})
     exact = sim.exact()
     assert exact is not None
+    assert exact.win_by_seat is not None
     summary = summarize(sim.run(GAMES, seed=players * 100 + len(finish)))
     for seat, (share, chance) in enumerate(
             zip(summary.win_by_seat, exact.win_by_seat, strict=True)):

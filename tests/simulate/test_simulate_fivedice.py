@@ -17,7 +17,7 @@ from aces.events import GameOver, OpeningWon, RollAgain, Rolled
 from aces.rules import Roll, fivedice, game_named
 from aces.rules.opening import Opening
 from aces.rules.seats import Seats
-from aces.simulate import simulation
+from aces.simulate import fivedice_lengths, simulation
 from aces.simulate.batch import results, tally
 from aces.simulate.fivedice import (
     CHUNK,
@@ -241,6 +241,7 @@ def test_simulation_agrees_with_the_exact_chain(players: int, dice: int, threes:
     sim = simulation(fivedice.NAME, players, options)
     exact = sim.exact()
     assert exact is not None
+    assert exact.win_by_seat is not None
     assert sum(exact.win_by_seat) == pytest.approx(1, abs=1e-12)
     summary = summarize(sim.run(games, seed=players * 10 + dice))
     for seat, (share, chance) in enumerate(
@@ -334,7 +335,38 @@ def test_one_die_each_rolls_once_a_turn_until_dice_gather() -> None:
     assert 1 < small.rolls_per_turn < bigger.rolls_per_turn
 
 
-def test_a_full_game_has_no_exact_answer() -> None:
+def test_a_full_game_has_the_exact_answers_aces_stats_has() -> None:
+    # Too big for the chain, a full game is carried roll by roll: the same numbers.
     assert not solvable(4, 5, threes=False, threes_to="random")
-    assert simulation(fivedice.NAME, 4, {}).exact() is None
+    solved = fivedice_lengths.solved(4, 5)
+    assert solved is not None
+    assert solved.losses is not None
+    assert simulation(fivedice.NAME, 4, {}).exact() == (
+        solved.losses, solved.mean, solved.sd, solved.mean / solved.turns)
+    assert simulation(fivedice.NAME, 4, {}).exact(most_states=100_000) is not None
     assert simulation(fivedice.NAME, 3, {"dice": 1}).exact(most_states=5) is None
+    # Five players with five dice take seconds: only when asked for.
+    assert simulation(fivedice.NAME, 5, {}).solvable()
+    assert simulation(fivedice.NAME, 5, {}).exact(most_states=100_000) is None
+
+
+def test_a_table_too_big_for_both_has_no_exact_answer() -> None:
+    sim = simulation(fivedice.NAME, 6, {})
+    assert not sim.solvable()
+    assert sim.exact() is None
+
+
+def test_a_full_game_simulated_settles_on_its_exact_answers() -> None:
+    games = 100_000
+    sim = simulation(fivedice.NAME, 4, {})
+    exact = sim.exact()
+    assert exact is not None
+    assert exact.win_by_seat is not None
+    summary = summarize(sim.run(games, seed=45))
+    error = exact.sd_rolls / math.sqrt(games)
+    assert abs(summary.expected_rolls - exact.expected_rolls) <= 4 * error
+    assert summary.sd_rolls == pytest.approx(exact.sd_rolls, rel=0.02)
+    assert summary.rolls_per_turn == pytest.approx(exact.rolls_per_turn, rel=0.005)
+    for seat, (share, chance) in enumerate(
+            zip(summary.win_by_seat, exact.win_by_seat, strict=True)):
+        assert abs(share - chance) <= 4 * math.sqrt(chance * (1 - chance) / games), seat
