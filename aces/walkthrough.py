@@ -26,6 +26,7 @@ Cy passes 1 chip to Ada on the left.
 from __future__ import annotations
 
 import collections
+import functools
 import re
 import string
 import textwrap
@@ -52,6 +53,7 @@ from aces.events import (
     Unpaid,
 )
 from aces.games import registration
+from aces.memo import Memo, weigh
 from aces.narrate import Narrator
 from aces.narrate.chances import (
     ChanceTeller,
@@ -120,6 +122,10 @@ class Standings(t.NamedTuple):
 
 
 Part = Told | Aside | Standings
+
+#: Told parts are made after every step: as plain tuples are, without the
+#: named tuple's own constructor.
+_told: t.Final = functools.partial(tuple.__new__, Told)
 
 
 # -- The rules, explained -------------------------------------------------------
@@ -304,22 +310,28 @@ def pot_rules(step: Step[t.Any], before: pot.PotState) -> list[str]:
         if before.chips[before.seats[event.to]] == 0:
             found.append("comeback")
         return found
-    finish = before.finish
-    simple: dict[type, str] = {
-        OpeningTied: "opening-tie",
-        OpeningWon: "left",
-        ChipsToPot: "ace",
-        Unpaid: "one-chip",
-        TurnMissed: "missed-turn",
-        AceIgnored: "ignored-ace",
-        FinishStarted: f"finish-{finish}",
-        TryStarted: "try",
-        TryFailed: f"failed-try-{finish}",
-        PlayResumed: "failed-try-last-holder",
-        GameOver: "won",
-    }
-    rule = simple.get(type(event))
+    kind = type(event)
+    if kind is FinishStarted:
+        return [f"finish-{before.finish}"]
+    if kind is TryFailed:
+        return [f"failed-try-{before.finish}"]
+    rule = _POT_RULES.get(kind)
     return [] if rule is None else [rule]
+
+
+#: The rules of Aces in the Pot that an event of a kind always puts into
+#: play (asked after every event of a log: made once).
+_POT_RULES: t.Final[dict[type, str]] = {
+    OpeningTied: "opening-tie",
+    OpeningWon: "left",
+    ChipsToPot: "ace",
+    Unpaid: "one-chip",
+    TurnMissed: "missed-turn",
+    AceIgnored: "ignored-ace",
+    TryStarted: "try",
+    PlayResumed: "failed-try-last-holder",
+    GameOver: "won",
+}
 
 
 def fivedice_rules(step: Step[t.Any], before: fivedice.FiveDiceState) -> list[str]:
@@ -338,15 +350,18 @@ def fivedice_rules(step: Step[t.Any], before: fivedice.FiveDiceState) -> list[st
     if (isinstance(event, (DiceToCentre, DicePassed)) and after.phase == "play"
             and after.centre < after.total and after.held[after.seats[event.player]] == 0):
         found.append("empty-hand")
-    simple: dict[type, str] = {
-        OpeningTied: "fd-opening-tie",
-        OpeningWon: "left",
-        RollAgain: "roll-again",
-        TurnMissed: "fd-missed-turn",
-        GameOver: "fd-lost",
-    }
-    rule = simple.get(type(event))
+    rule = _FIVE_DICE_RULES.get(type(event))
     return found if rule is None else [*found, rule]
+
+
+#: The rules of Aces (five dice) that an event of a kind always puts into play.
+_FIVE_DICE_RULES: t.Final[dict[type, str]] = {
+    OpeningTied: "fd-opening-tie",
+    OpeningWon: "left",
+    RollAgain: "roll-again",
+    TurnMissed: "fd-missed-turn",
+    GameOver: "fd-lost",
+}
 
 
 def _holdings(voice: Voice, holding: Holding, label: str, shown: Holding, *,
@@ -402,6 +417,8 @@ class Walkthrough(Visitor[list[Part]]):
         self._shown: Holding | None = None
         #: Asides of the roll being settled, told once it is.
         self._pending: list[Aside] = []
+        #: The standings tables of small tables, by holding and label.
+        self._tables: Memo[tuple[Holding, str], Standings] = Memo(_RENDERED_BUDGET)
         #: Each player's chance after every roll of the game, for its turning points.
         self._teller = ChanceTeller()
         self._turns: TurningPoints | None = None
@@ -419,44 +436,48 @@ class Walkthrough(Visitor[list[Part]]):
         """Tell one step; its asides wait until the roll that caused them is settled."""
         event = step.event
         kind = type(event)
-        book = self._book
-        if book is None or kind is GameStarted or kind not in book.settling:
-            self._settle(full=book is not None and kind in book.milestones)
-        self._follow(step)
-        self.narrator.visit(step)
-        lines = self.narrator.take()
+        narrator = self.narrator
+        if (kind is GameStarted or kind not in narrator.settling) and (
+                self._pending or narrator.due is not None):
+            self._settle(full=kind in narrator.milestones)
+        self._follow(step, kind)
+        narrator.visit(step)
         if kind is GameStarted:
             self._start(t.cast("GameStarted", event))
-        book = self._book
-        assert book is not None, "walk() always begins with game_started"
-        self._tell(lines, opens_game=kind is GameStarted)
+        lines = narrator.lines
+        if lines:
+            self.parts.append(_told((tuple(lines), kind is GameStarted)))
+            lines.clear()
         game = self._game
-        assert game is not None
-        holding = game.holding(step.state)
-        if kind is GameStarted:
-            self._shown = holding
-        if holding != self._holding:
-            # Chips or dice moved (or a roll was taken back): the standings
-            # the narrator has due are these.
-            self._moved = holding
-        self._holding = holding
+        assert game is not None, "walk() always begins with game_started"
+        if kind in narrator.moving or kind is RollUndone or kind is GameStarted:
+            # Only these move chips or dice (the narrator's standings rely
+            # on it too): every other step leaves the holdings as they were.
+            holding = game.holding(step.state)
+            if kind is GameStarted:
+                self._shown = holding
+            if holding != self._holding:
+                # Chips or dice moved (or a roll was taken back): the standings
+                # the narrator has due are these.
+                self._moved = holding
+            self._holding = holding
         before, self._state = self._state, step.state
         if kind is GameOver:
             self._turning_points()
         if kind is GameStarted:
-            if self.narrator.games > 1 and game.session_rule is not None:
+            if narrator.games > 1 and game.session_rule is not None:
                 self._explain(game.session_rule, step.state)
             return
         for rule in game.rulebook(step, before):
             self._explain(rule, step.state)
 
-    def _follow(self, step: Step[t.Any]) -> None:
+    def _follow(self, step: Step[t.Any], kind: type) -> None:
         """Each player's chance once a roll is settled, for the turning points."""
         teller = self._teller
-        if teller.due(step):
+        if (kind is Rolled or kind is GameStarted) and teller.due(step):
             self._queue(teller.settled())
         teller.take(step)
-        if type(step.event) is GameStarted:
+        if kind is GameStarted:
             self._turns = None
             self._unsettled = []
             odds = teller.odds
@@ -549,14 +570,29 @@ class Walkthrough(Visitor[list[Part]]):
     def _settle(self, *, full: bool = False) -> None:
         """A roll is settled: its asides, then the standings if the narrator has them due."""
         self._flush()
-        self.narrator.settle(full=full)
-        if self.narrator.take():
+        narrator = self.narrator
+        narrator.settle(full=full)
+        if narrator.lines:
+            # The narrator's standings line: told here as a table instead.
+            narrator.lines.clear()
             assert self._moved is not None
             assert self._shown is not None
             assert self._book is not None
-            self.parts.append(_holdings(self.voice, self._moved, self._book.out_label(),
-                                        self._shown, full=full))
+            self.parts.append(self._table(self._moved, self._book.out_label(), self._shown,
+                                          full=full))
             self._shown = self._moved
+
+    def _table(self, holding: Holding, label: str, shown: Holding, *, full: bool) -> Standings:
+        """:func:`_holdings`, made once for each holding of a small table (where
+        the table shows everyone, so that nothing else goes into it)."""
+        if len(holding.held) > LARGE_TABLE:
+            return _holdings(self.voice, holding, label, shown, full=full)
+        key = (holding, label)
+        table = self._tables.get(key)
+        if table is None:
+            table = _holdings(self.voice, holding, label, shown)
+            self._tables.keep(key, table, weigh(key) + weigh(table))
+        return table
 
     def _start(self, event: GameStarted) -> None:
         """The registration and phrasebook of a new game (the walk has refused unknown games)."""
@@ -578,6 +614,8 @@ class Walkthrough(Visitor[list[Part]]):
 
     def _flush(self) -> None:
         """Tell the asides due, the basic rules before the ones built on them."""
+        if not self._pending:
+            return
         ordered: list[Aside] = sorted(
             self._pending, key=lambda aside: RULES.index(aside.rule) if aside.rule in RULES
             else len(RULES))
@@ -648,8 +686,9 @@ class Corrected(Visitor[ResultT]):
             self._pass(self._held.popleft())
 
     def _pass(self, group: list[Step[t.Any]]) -> None:
+        visit = self.inner.visit
         for step in group:
-            self.inner.visit(step)
+            visit(step)
 
 
 def stream(records: Iterable[Record], source: str, catalog: gettext.NullTranslations,
@@ -666,9 +705,12 @@ def stream(records: Iterable[Record], source: str, catalog: gettext.NullTranslat
 
     guide = Walkthrough(catalog, lang)
     corrected = Corrected(guide)
+    visit, told = corrected.visit, guide.parts
     for step in walk(records, source, allow_unfinished=True, allow_unsettled=False):
-        corrected.visit(step)
-        yield from guide.take()
+        visit(step)
+        if told:
+            yield from told
+            told.clear()
     corrected.end()
     yield from guide.take()
 
@@ -715,6 +757,9 @@ def render_stream(parts: Iterable[Part], fmt: Format) -> Iterator[str]:
     one rendered whole.
     """
     renderer = _RENDERERS[fmt]
+    # A long log tells the same few parts over and over (a roll that moves
+    # nothing, the same standings): each is rendered, and escaped, once.
+    rendered: Memo[tuple[Part, bool], str] = Memo(_RENDERED_BUDGET)
     started = told = False
     for part in parts:
         is_told = isinstance(part, Told)
@@ -722,11 +767,19 @@ def render_stream(parts: Iterable[Part], fmt: Format) -> Iterator[str]:
         if started:
             continues = is_told and told and not part.opens_game  # type: ignore[union-attr]
             yield "\n" if continues else "\n\n"
-        yield "\n".join(renderer(part, new_game))
+        key = (part, new_game)
+        text = rendered.get(key)
+        if text is None:
+            text = "\n".join(renderer(part, new_game))
+            rendered.keep(key, text, weigh(part) + weigh(text))
+        yield text
         started, told = True, is_told
     if started:
         yield "\n"
 
+
+#: The bytes of rendered parts (and the parts) a rendering remembers.
+_RENDERED_BUDGET: t.Final = 4 << 20
 
 #: Every ASCII punctuation character. reStructuredText takes any of them
 #: after a backslash as itself, so with all of them escaped no name

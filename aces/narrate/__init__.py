@@ -87,9 +87,17 @@ class Narrator(Visitor[list[str]]):
         self.lines: list[str] = []
         self._books: dict[str, Phrasebook] = {}
         self._book: Phrasebook | None = None
+        #: The phrasebook's kinds of events that settle a roll, move the
+        #: standings, and mark a milestone (:class:`Phrasebook`), kept here as
+        #: the game changes: read through the book at every step, Python 3.11
+        #: would look each up in its class anew.
+        self.settling: frozenset[type] = frozenset()
+        self.moving: frozenset[type] = frozenset()
+        self.milestones: frozenset[type] = frozenset()
         self._sessions: dict[str, _Session] = {}
-        #: The state whose standings are still to be shown.
-        self._due: t.Any = None
+        #: The state whose standings are still to be shown (``None`` when
+        #: they are all told): :meth:`settle` has nothing to do without it.
+        self.due: t.Any = None
         #: The last step told: after it, an unfinished game waits for a roll.
         self._last: Step[t.Any] | None = None
         #: The state of the last standings shown in this game (or its start).
@@ -113,16 +121,16 @@ class Narrator(Visitor[list[str]]):
             self._shown = step.state
             return
         assert book is not None, "walk() always begins with game_started"
-        if self._due is not None and kind not in book.settling:
-            self._show(book, full=kind in book.milestones)
+        if self.due is not None and kind not in self.settling:
+            self._show(book, full=kind in self.milestones)
         out.extend(book.say(step))
-        if kind in book.moving:
-            self._due = step.state
+        if kind in self.moving:
+            self.due = step.state
         elif kind is GameOver:
-            self._due = None
+            self.due = None
             self._score(book, t.cast("GameOver", event), out)
         elif step.undone is not None:
-            self._due = step.state
+            self.due = step.state
             for settled in step.undone.settled:
                 if isinstance(settled, GameOver):
                     self._unscore(book, settled)
@@ -138,15 +146,15 @@ class Narrator(Visitor[list[str]]):
         ``full``: a milestone, whose standings are whole (at a large table,
         those who hold anything and that no one else does).
         """
-        if self._due is not None and self._book is not None:
+        if self.due is not None and self._book is not None:
             self._show(self._book, full=full)
 
     def _show(self, book: Phrasebook, *, full: bool = False) -> None:
         """The standings due, if anything they name has changed."""
-        line = book.standings(self._due, self._shown, full=full)
+        line = book.standings(self.due, self._shown, full=full)
         if line is not None:
             self.lines.append(line)
-        self._shown, self._due = self._due, None
+        self._shown, self.due = self.due, None
 
     def end(self) -> None:
         """The closing lines once the log is read: the verdict of a session, and
@@ -174,6 +182,8 @@ class Narrator(Visitor[list[str]]):
                                 " can check it", game=event.game)
             book = self._books[event.game] = game.phrasebook(self.voice)
         self._book = book
+        self.settling, self.moving, self.milestones = (book.settling, book.moving,
+                                                          book.milestones)
         self.games += 1
         session = self._sessions.setdefault(event.game, _Session())
         session.scores.seat(event.players, self.games)

@@ -22,7 +22,7 @@ import heapq
 import typing as t
 
 from babel.core import Locale
-from babel.numbers import format_percent
+from babel.numbers import NumberPattern, format_percent, parse_pattern
 
 from aces.events import GameStarted, Rolled
 from aces.narrate import Narrator
@@ -42,11 +42,15 @@ Measure = t.Literal["win", "lose"]
 
 
 @functools.cache
-def _pattern(locale: str) -> str:
-    """The locale's own percent pattern (``17 %`` in Norwegian) with one decimal."""
-    pattern = str(Locale.parse(locale).percent_formats[None].pattern)
+def _pattern(locale: str) -> tuple[NumberPattern, Locale]:
+    """The locale's own percent pattern (``17 %`` in Norwegian) with one
+    decimal, and the locale: both parsed once, as Babel would parse them
+    anew on every call given them as text (a walkthrough says thousands of
+    chances)."""
+    parsed = Locale.parse(locale)
+    pattern = str(parsed.percent_formats[None].pattern)
     last = pattern.rfind("0")
-    return pattern[:last + 1] + ".0" + pattern[last + 1:]
+    return parse_pattern(pattern[:last + 1] + ".0" + pattern[last + 1:]), parsed
 
 
 def percent(voice: Voice, value: float) -> str:
@@ -54,13 +58,15 @@ def percent(voice: Voice, value: float) -> str:
     return percent_in(value, voice.locale)
 
 
+@functools.lru_cache(maxsize=4096)
 def percent_in(value: float, locale: str) -> str:
     """A chance as the Babel ``locale`` writes a percentage, to a tenth of a point.
 
     >>> percent_in(0.2454, "nb_NO"), percent_in(0.2454, "en")
     ('24,5\xa0%', '24.5%')
     """
-    return str(format_percent(value, _pattern(locale), locale=locale))
+    pattern, parsed = _pattern(locale)
+    return str(format_percent(value, pattern, locale=parsed))
 
 
 def measure_of(game: str) -> Measure:
@@ -186,9 +192,9 @@ def say_turning_point(voice: Voice, players: t.Sequence[str], moment: Moment, se
     v = voice
     values = {"number": v.number(moment.number), "player": moment.roll.player,
               "dice": v.dice(moment.roll.dice), "mover": players[seat],
-              "before": percent(v, was), "after": percent(v, now),
-              "margin": percent(v, margin or 0.0)}
+              "before": percent(v, was), "after": percent(v, now)}
     if margin is not None:
+        values["margin"] = percent(v, margin)
         if measure == "win":
             # Translators: a turning point in "aces walkthrough" of a game too
             # large to solve, its chances estimated by simulation. {number}:
@@ -270,20 +276,30 @@ class TurningPoints:
 
     def add(self, moment: Moment) -> None:
         """One more settled roll."""
-        before, self._before = self._before, moment.chances
-        was, now = before.by_seat, moment.chances.by_seat
-        seat = max(range(len(was)), key=lambda s: abs(now[s] - was[s]))
-        if abs(now[seat] - was[seat]) <= before.margin + moment.chances.margin and (
-                before.margin or moment.chances.margin):
+        chances = moment.chances
+        before, self._before = self._before, chances
+        was, now = before.by_seat, chances.by_seat
+        # The seat whose chance moved most (the first of equals), found at C
+        # speed: this runs after every roll of a walkthrough.
+        moves = [abs(after - then) for after, then in zip(now, was, strict=True)]
+        size = max(moves)
+        seat = moves.index(size)
+        if size <= before.margin + chances.margin and (before.margin or chances.margin):
             return
-        move = (abs(now[seat] - was[seat]), -moment.number,
+        biggest = self._biggest
+        full = len(biggest) >= self.count
+        # A move no bigger than the smallest kept is dropped before its turn is
+        # made (the numbers of a game's rolls differ, so they decide a tie).
+        if full and biggest and (size, -moment.number) <= biggest[0][:2]:
+            return
+        move = (size, -moment.number,
                 Turn(moment, seat, was[seat], now[seat],
-                     None if before.exact and moment.chances.exact
-                     else max(before.margin, moment.chances.margin)))
-        if len(self._biggest) < self.count:
-            heapq.heappush(self._biggest, move)
+                     None if before.exact and chances.exact
+                     else max(before.margin, chances.margin)))
+        if full:
+            heapq.heappushpop(biggest, move)
         else:
-            heapq.heappushpop(self._biggest, move)
+            heapq.heappush(biggest, move)
 
     def points(self) -> list[Turn]:
         """The turning points so far, in the game's order."""

@@ -106,6 +106,9 @@ class Phrasebook:
 
     def __init__(self, voice: Voice) -> None:
         self.voice = voice
+        # Read at every step: an attribute of the instance, which Python 3.11
+        # finds at once, where a class's is looked up anew each time.
+        self._contextual = self.contextual
         self._said: Memo[t.Hashable, Lines] = Memo(CACHE_BUDGET)
         self._standings: Memo[t.Hashable, str] = Memo(CACHE_BUDGET)
         self._holding: t.Callable[[t.Any], Holding] | None = None
@@ -189,7 +192,7 @@ class Phrasebook:
         """An event in words, from the cache when it has been told before in
         the same context."""
         event = step.event
-        context = self.context(step) if type(event) in self.contextual else None
+        context = self.context(step) if type(event) in self._contextual else None
         key = event if context is None else (event, context)
         lines = self._said.get(key)
         if lines is None:

@@ -21,8 +21,9 @@ from __future__ import annotations
 
 import typing as t
 
+from babel.core import Locale
 from babel.lists import format_list
-from babel.numbers import format_decimal
+from babel.numbers import format_decimal, parse_pattern
 
 from aces.i18n import babel_locale
 from aces.memo import Memo, weigh
@@ -44,6 +45,11 @@ class Voice:
     def __init__(self, catalog: gettext.NullTranslations, lang: str) -> None:
         self.lang = lang
         self.locale = babel_locale(lang)
+        # Babel parses a locale's name and a number's pattern afresh on every
+        # call given them as text, at twenty times the cost of the
+        # formatting itself: both are parsed once here and handed over parsed.
+        self._babel = Locale.parse(self.locale)
+        self._decimal = parse_pattern(self._babel.decimal_formats[None])
         # Bound methods under their gettext names, so that message
         # extraction finds ``voice.gettext("...")`` calls like any other.
         self.gettext = catalog.gettext
@@ -58,7 +64,8 @@ class Voice:
         """A whole number as the language writes it (``20,000``, ``20 000``)."""
         text = self._numbers.get(value)
         if text is None:
-            text = self._numbers.keep(value, format_decimal(value, locale=self.locale), 160)
+            text = self._numbers.keep(value, format_decimal(value, self._decimal,
+                                                             locale=self._babel), 160)
         return text
 
     def count(self, value: int) -> str:
@@ -83,7 +90,7 @@ class Voice:
         key = tuple(items)
         text = self._lists.get(key)
         if text is None:
-            text = format_list(list(key), locale=self.locale)
+            text = format_list(list(key), locale=self._babel)
             self._lists.keep(key, text, weigh(key) + weigh(text))
         return text
 

@@ -42,7 +42,7 @@ from aces.events import (
 from aces.games import Holding
 from aces.rules import Game, OptionValue, Roll, RollRequest, check_names, evolver, on
 from aces.rules.opening import Opening, decided
-from aces.rules.seats import WIDTH, Seats
+from aces.rules.seats import Seats
 
 if t.TYPE_CHECKING:
     import random
@@ -197,8 +197,8 @@ def holding(state: FiveDiceState) -> Holding:
     """Each player's dice, and the dice in the centre (the dice as a plain
     tuple at a table of up to 32 players, as :func:`aces.rules.pot.holding`)."""
     held = state.held
-    return _holding(Holding, (state.players, held.as_tuple() if len(held) <= WIDTH else held,
-                              state.centre))
+    flat = held.flat
+    return _holding(Holding, (state.players, held if flat is None else flat, state.centre))
 
 
 def start(header: GameStarted) -> FiveDiceState:

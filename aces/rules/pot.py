@@ -47,7 +47,7 @@ from aces.games import Holding
 from aces.memo import OBJECT, REF, Memo, weigh
 from aces.rules import Game, OptionValue, Roll, RollRequest, check_names, evolver, on
 from aces.rules.opening import Opening, decided
-from aces.rules.seats import WIDTH, Seats
+from aces.rules.seats import Seats
 
 if t.TYPE_CHECKING:
     from collections.abc import Mapping, Sequence
@@ -193,8 +193,8 @@ def holding(state: PotState) -> Holding:
     tuple at a table of up to 32 players (free: the vector is that tuple),
     the vector itself at a larger one."""
     chips = state.chips
-    return _holding(Holding, (state.players, chips.as_tuple() if len(chips) <= WIDTH else chips,
-                              state.pot))
+    flat = chips.flat
+    return _holding(Holding, (state.players, chips if flat is None else flat, state.pot))
 
 
 def start(header: GameStarted) -> PotState:
@@ -214,13 +214,21 @@ def start(header: GameStarted) -> PotState:
 
 def next_roll(state: PotState) -> RollRequest | None:
     """Who rolls next and how many dice; ``None`` once the game is over."""
-    if state.phase == "opening":
-        return _request(state.players[state.opening.roller()], 1, "opening")
-    if state.phase == "play":
-        return _request(state.players[state.turn], 2, "turn")
-    if state.phase == "try":
-        return _request(state.players[state.turn], 2, "try")
-    return None
+    # Asked before every roll of a log: the commonest phase first, and the
+    # request made here rather than through _request.
+    phase = state.phase
+    stage: Stage
+    if phase == "play":
+        player, dice, stage = state.players[state.turn], 2, "turn"
+    elif phase == "try":
+        player, dice, stage = state.players[state.turn], 2, "try"
+    elif phase == "opening":
+        player, dice, stage = state.players[state.opening.roller()], 1, "opening"
+    else:
+        return None
+    if len(player) > _SHORT_NAME:
+        return RollRequest(player, dice, stage)
+    return _short_request(player, dice, stage)
 
 
 def _request(player: str, dice: int, stage: Stage) -> RollRequest:
@@ -328,8 +336,10 @@ _situation: t.Final = tuple.__new__
 #: and both the key and the events are immutable, so remembering them keeps
 #: decide pure. The memo is bounded in bytes, and a table of many players is
 #: not remembered at all: its key holds every seat's chips and it never
-#: comes back.
-_DECIDED: Memo[tuple[t.Any, ...], tuple[Event, ...]] = Memo(16 << 20)
+#: comes back. Its budget holds about 40,000 decisions at a table of four,
+#: more than the situations a session of 15,000 games visits (32,426): a
+#: memo that starts afresh part-way decides every one of them again.
+_DECIDED: Memo[tuple[t.Any, ...], tuple[Event, ...]] = Memo(20 << 20)
 #: The most players whose decisions are remembered.
 _MEMO_PLAYERS: t.Final = 16
 
@@ -374,19 +384,20 @@ def _weight(key: tuple[t.Any, ...], events: tuple[Event, ...]) -> int:
     else:
         names = weigh(players)
         _weighed[:] = [players, names]
-    # The key and its chips, the roll and its dice, the events and their
-    # fields; small numbers and the phase are shared by everything.
-    roll = key[-1]
-    return (names + OBJECT * (4 + len(events)) + _OPENING * (key[5] is not None)
-            + REF * (len(key) + len(key[4]) + 2 * len(roll.dice) + 2 * len(events)
-                      + _FIELDS * len(events)))
-
-
-#: The bytes of an opening in a key, at the most: the seats and values of
-#: every player of a table whose decisions are remembered.
-_OPENING: t.Final = 3 * OBJECT + 2 * _MEMO_PLAYERS * REF
-#: The fields of an event of this game, at the most.
-_FIELDS: t.Final = 3
+    # Objects of their own: the key, its chips, the roll, the tuple of
+    # events, and each event (a small struct, its few fields within the
+    # header's count), then the references the tuples hold. The roll's dice
+    # are the log's own event's, and the names, the phase and small numbers
+    # are shared by everything. Counting these once more, as the memo once
+    # did, weighed a decision at half as much again as it keeps (measured
+    # with tracemalloc), so the memo started afresh before it held a long
+    # session's situations, and decided them all over again.
+    opening = key[5]
+    weight = names + OBJECT * (4 + len(events)) + REF * (len(key) + len(key[4]) + len(events))
+    if opening is not None:
+        # The opening and the values rolled in it (its seats are the round's).
+        weight += 2 * OBJECT + REF * (len(opening.contenders) + len(opening.values))
+    return weight
 
 
 def decide_afresh(seen: Situation, roll: Roll) -> tuple[Event, ...]:
@@ -440,7 +451,7 @@ def _decide_turn(state: Situation, dice: tuple[int, ...], events: list[Event]) -
 
     # A few seats changed, whatever the size of the table: the chips in
     # play and the seats holding any are kept by the vector.
-    chips = state.chips.moved(_deltas(seat, paid.to_pot + paid.to_left, left, paid.to_left))
+    chips = state.chips.shifted(seat, paid.to_pot + paid.to_left, left, paid.to_left)
     in_play = chips.total
     if (state.finish == "last-chip" and in_play == 1) or (
         state.finish == "last-holder" and chips.holders == 1
@@ -501,21 +512,15 @@ def _opening_won(state: PotState, event: OpeningWon) -> PotState:
 
 
 def _chips_to_pot(state: PotState, event: ChipsToPot) -> PotState:
-    chips = state.chips.moved({state.seats[event.player]: -event.count})
+    seat = state.seats[event.player]
+    chips = state.chips.shifted(seat, event.count, seat, 0)
     return msgspec.structs.replace(state, chips=chips, pot=state.pot + event.count)
 
 
 def _chips_passed(state: PotState, event: ChipsPassed) -> PotState:
-    chips = state.chips.moved(_deltas(state.seats[event.player], event.count,
-                                      state.seats[event.to], event.count))
+    seats = state.seats
+    chips = state.chips.shifted(seats[event.player], event.count, seats[event.to], event.count)
     return msgspec.structs.replace(state, chips=chips)
-
-
-def _deltas(giver: int, gives: int, taker: int, takes: int) -> dict[int, int]:
-    """The change of each seat when ``giver`` loses ``gives`` and ``taker`` gets ``takes``."""
-    if giver == taker:
-        return {giver: takes - gives}
-    return {giver: -gives, taker: takes}
 
 
 def _turn_missed(state: PotState, event: TurnMissed) -> PotState:

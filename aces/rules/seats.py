@@ -204,6 +204,32 @@ class Seats(Sequence[int]):
         made._total, made._holders, made._seat_sum = total, holders, seat_sum
         return made
 
+    def shifted(self, giver: int, gives: int, taker: int, takes: int) -> Seats:
+        """A new vector in which ``giver`` holds ``gives`` less and ``taker``
+        ``takes`` more (one seat may be both): all that a roll or an event
+        of the games changes, without the mapping :meth:`moved` takes,
+        which at a small table would cost more to build than the change.
+
+        >>> Seats((2, 2, 2)).shifted(0, 2, 1, 1), Seats((2, 2)).shifted(1, 1, 1, 0)
+        (Seats((0, 3, 2)), Seats((2, 1)))
+
+        :raises ValueError: if a seat would hold less than nothing.
+        """
+        flat = self.flat
+        if flat is None:
+            return self.moved({giver: takes - gives} if giver == taker
+                              else {giver: -gives, taker: takes})
+        leaf = list(flat)
+        leaf[taker] += takes
+        now = leaf[giver] = leaf[giver] - gives
+        if now < 0:
+            raise ValueError(f"seat {giver} cannot hold {now}")
+        made = _new(Seats)
+        made._root = made.flat = tuple(leaf)
+        made._shift, made._size, made._hash = 0, self._size, None
+        made._total = made._holders = made._seat_sum = None
+        return made
+
     # -- A value -----------------------------------------------------------------------
 
     def __eq__(self, other: object) -> bool:
