@@ -172,14 +172,18 @@ def cpu_seconds(command: list[str], pythonpath: str | None) -> float:
 
 
 def side_by_side(path: Path, events: int, baseline: float, before: str, runs: int = 3) -> None:
-    """Each command's rate now and from the checkout ``before``, the best of ``runs``."""
+    """Each command's rate now and from the checkout ``before``, the best of ``runs``.
+
+    The runs of the two take turns, so that a change in the machine's load
+    falls on both alike.
+    """
     aces = [sys.executable, "-m", "aces"]
     print(f"\nthe commands as processes, CPU time, best of {runs}: now, and before ({before})")
     for command in (["verify"], ["replay", "--lang", "en"], ["walkthrough", "--lang", "en"]):
-        now = min(cpu_seconds([*aces, command[0], str(path), *command[1:]], None)
-                  for _ in range(runs))
-        then = min(cpu_seconds([*aces, command[0], str(path), *command[1:]], before)
-                   for _ in range(runs))
+        line = [*aces, command[0], str(path), *command[1:]]
+        turns = [(cpu_seconds(line, None), cpu_seconds(line, before)) for _ in range(runs)]
+        now = min(mine for mine, _ in turns)
+        then = min(theirs for _, theirs in turns)
         rate(f"{command[0]} now", events, now, baseline)
         rate(f"{command[0]} before", events, then, baseline)
         print(f"{'':<40} now / before: {then / now:.2f} x the speed")
