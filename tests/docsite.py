@@ -1,4 +1,5 @@
-"""The documentation's build tool, ``scripts/docs.py``, for the tests that build the site."""
+"""The project's tools in ``scripts/``, for the tests that check what they build:
+``docs.py`` (the site) and ``catalogs.py`` (the package's message catalogs)."""
 
 from __future__ import annotations
 
@@ -9,9 +10,10 @@ from pathlib import Path
 ROOT: t.Final = Path(__file__).resolve().parent.parent
 
 
-def load_tool() -> t.Any:
-    """``scripts/docs.py``, the one way the site is built and checked."""
-    spec = importlib.util.spec_from_file_location("docs_tool", ROOT / "scripts" / "docs.py")
+def load_tool(name: str = "docs") -> t.Any:
+    """``scripts/NAME.py``: by default ``docs.py``, the one way the site is built and
+    checked; ``catalogs`` for the one way the package's catalogs are."""
+    spec = importlib.util.spec_from_file_location(f"{name}_tool", ROOT / "scripts" / f"{name}.py")
     assert spec is not None
     assert spec.loader is not None
     module = importlib.util.module_from_spec(spec)

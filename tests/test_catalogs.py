@@ -6,7 +6,6 @@ the catalogs up to date, so the suite and the tool agree on what is sound.
 
 from __future__ import annotations
 
-import importlib.util
 import re
 import subprocess
 import sys
@@ -18,19 +17,12 @@ from babel.messages.catalog import Catalog
 
 from aces.i18n import LANGUAGES, translations
 
+from docsite import load_tool
+
 ROOT: t.Final = Path(__file__).resolve().parent.parent
 
 
-def _load_tool() -> t.Any:
-    spec = importlib.util.spec_from_file_location("catalogs", ROOT / "scripts" / "catalogs.py")
-    assert spec is not None
-    assert spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-tool = _load_tool()
+tool = load_tool("catalogs")
 
 
 def ids(message: t.Any) -> tuple[str, ...]:

@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-import importlib.util
 import typing as t
-from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
@@ -13,9 +11,11 @@ from aces import i18n
 from aces.cli import cli
 
 from clitest import NO_LOCALE
+from docsite import load_tool
 from languages import throwaway_language
 
-ROOT: t.Final = Path(__file__).resolve().parent.parent
+if t.TYPE_CHECKING:
+    from pathlib import Path
 
 
 @pytest.fixture
@@ -55,11 +55,7 @@ def test_the_locale_chooses_the_new_language(danish: Path, e1_log: Path) -> None
 
 
 def test_the_catalog_checks_cover_the_new_language(danish: Path) -> None:
-    spec = importlib.util.spec_from_file_location("catalogs", ROOT / "scripts" / "catalogs.py")
-    assert spec is not None
-    assert spec.loader is not None
-    tool = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(tool)
+    tool = load_tool("catalogs")
     paths = tool.catalog_paths(danish)
     assert set(paths) == {"en", "da", "nb", "nn"}
     template = tool.load(danish / "aces.pot")

@@ -52,19 +52,23 @@ from aces import __version__
 
 if t.TYPE_CHECKING:
     import gettext
-    from collections.abc import Sequence
+    from collections.abc import Mapping, Sequence
 
+    from docutils.parsers.rst import Directive
     from docutils.parsers.rst.states import Inliner
     from sphinx.application import Sphinx
     from sphinx.environment import BuildEnvironment
-    from sphinx.util.typing import ExtensionMetadata
+    from sphinx.util.typing import ExtensionMetadata, RoleFunction
 
     from aces.log import Reader
     from aces.walkthrough import Part
 
 __all__ = [
+    "DIRECTIVES",
+    "EXTENSIONS",
     "PAGES_FOLDER",
     "TEXT_ONLY",
+    "ByDocument",
     "CommandsDirective",
     "LanguageDirective",
     "OutputDirective",
@@ -73,11 +77,11 @@ __all__ = [
     "SimulationPageDirective",
     "TableDirective",
     "WalkthroughDirective",
-    "kept",
     "language",
-    "merge_by_document",
     "number_nodes",
     "number_role",
+    "registered",
+    "role_failed",
     "setup",
     "table_node",
     "walkthrough_nodes",
@@ -91,40 +95,59 @@ V = t.TypeVar("V")
 TEXT_ONLY: t.Final = frozenset({"gettext", "doctest"})
 
 
-def kept(env: BuildEnvironment, name: str, make: t.Callable[[], V]) -> V:
-    """What the extension keeps with the build environment under ``name``,
-    made by ``make`` on first use; kept there, it is pickled with the
-    environment and merged from parallel readers (see :func:`merge_by_document`)."""
-    found: V | None = getattr(env, name, None)
-    if found is None:
-        found = make()
-        setattr(env, name, found)
-    return found
+class ByDocument(t.Generic[V]):
+    """What the extensions keep for each document, with the build environment.
+
+    Kept there under :attr:`name`, it is pickled with the environment. What
+    a document kept is forgotten when the document is read again, and taken
+    from the parallel reader that read it: :func:`setup` does both for every
+    store made, so no store can miss either and go stale.
+    """
+
+    #: Every store made, for the handlers that purge and merge them all.
+    made: t.ClassVar[list[ByDocument[t.Any]]] = []
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+        ByDocument.made.append(self)
+
+    def __call__(self, env: BuildEnvironment) -> dict[str, V]:
+        """The store of ``env``, made empty on first use."""
+        found: dict[str, V] | None = getattr(env, self.name, None)
+        if found is None:
+            found = {}
+            setattr(env, self.name, found)
+        return found
 
 
-def merge_by_document(kept: dict[str, V], other: dict[str, V], docnames: set[str]) -> None:
-    """Take into ``kept`` what a parallel reader kept for the documents it read."""
-    kept.update((docname, value) for docname, value in other.items() if docname in docnames)
-
-
-def _failures(env: BuildEnvironment) -> dict[str, list[str]]:
-    """What each document asked for and could not have, kept with the environment."""
-    return kept(env, "aces_failures", dict[str, list[str]])
+#: What each document asked for and could not have.
+_failures: t.Final = ByDocument[list[str]]("aces_failures")
 
 
 def _failed(env: BuildEnvironment, docname: str, message: str) -> None:
     _failures(env).setdefault(docname, []).append(message)
 
 
+def role_failed(inliner: Inliner, rawtext: str, lineno: int, reason: str,
+                hint: str = "") -> tuple[list[nodes.Node], list[nodes.system_message]]:
+    """What a role that cannot be shown gives: ``reason`` (and ``hint``) in the
+    page at its line, and a build that fails naming it."""
+    env = inliner.document.settings.env
+    _failed(env, env.docname, reason)
+    message = inliner.reporter.error(reason + hint, line=lineno)
+    return [inliner.problematic(rawtext, rawtext, message)], [message]
+
+
 def _purge(app: Sphinx, env: BuildEnvironment, docname: str) -> None:
-    _failures(env).pop(docname, None)
-    _pages(env).pop(docname, None)
+    for store in ByDocument.made:
+        store(env).pop(docname, None)
 
 
 def _merge(app: Sphinx, env: BuildEnvironment, docnames: set[str],
            other: BuildEnvironment) -> None:
-    merge_by_document(_failures(env), _failures(other), docnames)
-    merge_by_document(_pages(env), _pages(other), docnames)
+    for store in ByDocument.made:
+        store(env).update((docname, value) for docname, value in store(other).items()
+                          if docname in docnames)
 
 
 def _started(app: Sphinx) -> None:
@@ -204,17 +227,6 @@ class _AcesDirective(SphinxDirective):
             self.fail(f"cannot read the log {name} ({path}): {exc.strerror or exc}")
         except AcesError as exc:
             self.fail(f"the log is not valid: {exc.render()}")
-
-    def spec(self, make: t.Callable[[str, gettext.NullTranslations, str], R]) -> R:
-        """What ``make`` draws of this directive's argument (a lesson's spec,
-        ``name(args)``) in the build's language; a bad spec fails the build here."""
-        from aces.sphinxext.quantities import SpecError
-
-        lang = self.lang
-        try:
-            return make(self.arguments[0], _catalog(lang), lang)
-        except SpecError as exc:
-            self.fail(str(exc))
 
 
 # -- Walkthroughs ---------------------------------------------------------------------
@@ -299,43 +311,56 @@ def number_role(name: str, rawtext: str, text: str, lineno: int, inliner: Inline
     """``:aces:`name(args):format```: a lesson's number, in the build's language."""
     from aces.sphinxext.quantities import SpecError, quantity, show
 
-    env = inliner.document.settings.env
     try:
-        shown = show(quantity(text), language(env.config.language))
+        shown = show(quantity(text), language(inliner.document.settings.env.config.language))
     except SpecError as exc:
-        _failed(env, env.docname, f":{name}: {exc}")
-        message = inliner.reporter.error(f":{name}: {exc}", line=lineno)
-        return [inliner.problematic(rawtext, rawtext, message)], [message]
+        return role_failed(inliner, rawtext, lineno, f":{name}: {exc}")
     return [nodes.inline(rawtext, "", *number_nodes(shown, rawtext),
                          classes=["aces-number"])], []
 
 
-class TableDirective(_AcesDirective):
-    """``.. aces-table:: name(args)``: a table of the lessons."""
+class _SpecDirective(_AcesDirective):
+    """What the directives that draw a lesson's spec (``name(args)``) share: the
+    spec as their argument, drawn in the build's language, and nothing drawn
+    in a text-only build."""
 
     required_arguments = 1
     final_argument_whitespace = True
 
     def run(self) -> list[nodes.Node]:
+        return [] if self.text_only else self.drawn()
+
+    def drawn(self) -> list[nodes.Node]:
+        raise NotImplementedError
+
+    def spec(self, make: t.Callable[[str, gettext.NullTranslations, str], R]) -> R:
+        """What ``make`` draws of this directive's spec in the build's language;
+        a bad spec fails the build here."""
+        from aces.sphinxext.quantities import SpecError
+
+        lang = self.lang
+        try:
+            return make(self.arguments[0], _catalog(lang), lang)
+        except SpecError as exc:
+            self.fail(str(exc))
+
+
+class TableDirective(_SpecDirective):
+    """``.. aces-table:: name(args)``: a table of the lessons."""
+
+    def drawn(self) -> list[nodes.Node]:
         from aces.sphinxext.tables import table
 
-        if self.text_only:
-            return []
         made = self.spec(table)
         return [table_node(made.header, made.rows, made.stub)]
 
 
-class PlotDirective(_AcesDirective):
+class PlotDirective(_SpecDirective):
     """``.. aces-plot:: name(args)``: a plot of the lessons, drawn now, embedded in the page."""
 
-    required_arguments = 1
-    final_argument_whitespace = True
-
-    def run(self) -> list[nodes.Node]:
+    def drawn(self) -> list[nodes.Node]:
         from aces.sphinxext.plots import plot
 
-        if self.text_only:
-            return []
         drawn = self.spec(plot)
         uri = "data:image/svg+xml;base64," + base64.b64encode(drawn.svg).decode("ascii")
         image = nodes.image(uri=uri, alt=drawn.alt, classes=["aces-plot"])
@@ -408,10 +433,9 @@ class CommandsDirective(_AcesDirective):
 PAGES_FOLDER: t.Final = "_aces"
 
 
-def _pages(env: BuildEnvironment) -> dict[str, dict[str, str]]:
-    """The pages each document embeds, by file name, kept with the environment
-    and written out when the build is done (see :func:`_write_pages`)."""
-    return kept(env, "aces_pages", dict[str, dict[str, str]])
+#: The pages each document embeds, by file name, written out when the build
+#: is done (see :func:`_write_pages`).
+_pages: t.Final = ByDocument[dict[str, str]]("aces_pages")
 
 
 def _write_pages(app: Sphinx, exception: Exception | None) -> None:
@@ -491,36 +515,55 @@ class SimulationPageDirective(_PageDirective):
         return self.embed(page, render_simulation(data), data["labels"][lang]["title"])
 
 
+#: The directives of this module, by name; the extensions it sets up
+#: (:data:`EXTENSIONS`) register their own.
+DIRECTIVES: t.Final[dict[str, type[Directive]]] = {
+    "aces-walkthrough": WalkthroughDirective,
+    "aces-table": TableDirective,
+    "aces-plot": PlotDirective,
+    "aces-output": OutputDirective,
+    "aces-language": LanguageDirective,
+    "aces-commands": CommandsDirective,
+    "aces-replay-page": ReplayPageDirective,
+    "aces-simulation-page": SimulationPageDirective,
+}
+#: The extensions this one sets up: sphinx-click's, and the other modules of this package.
+EXTENSIONS: t.Final = ("sphinx_click", "aces.sphinxext.languages", "aces.sphinxext.mathjax",
+                       "aces.sphinxext.teaching", "aces.sphinxext.sheets",
+                       "aces.sphinxext.pagelinks", "aces.sphinxext.experiment")
+
+
+def registered(app: Sphinx, directives: Mapping[str, type[Directive]] | None = None,
+               roles: Mapping[str, RoleFunction] | None = None,
+               events: Sequence[tuple[str, t.Callable[..., t.Any]]] = ()) -> ExtensionMetadata:
+    """Register an extension's directives, roles and event handlers; its metadata.
+
+    Every extension of the package reads and writes in parallel safely: what
+    it keeps of a document is a :class:`ByDocument`, merged from the parallel
+    readers.
+    """
+    for name, directive in (directives or {}).items():
+        app.add_directive(name, directive)
+    for name, role in (roles or {}).items():
+        app.add_role(name, role)
+    for event, handler in events:
+        app.connect(event, handler)
+    return {"version": __version__, "parallel_read_safe": True, "parallel_write_safe": True}
+
+
 def setup(app: Sphinx) -> ExtensionMetadata:
-    """Register the directives and the role."""
+    """Register the directives and the role, and set up the other extensions."""
     import matplotlib
 
     # Plots are drawn to files, never to a screen.
     matplotlib.use("Agg")
-    app.setup_extension("sphinx_click")
-    app.setup_extension("aces.sphinxext.languages")
-    app.setup_extension("aces.sphinxext.mathjax")
-    app.setup_extension("aces.sphinxext.teaching")
-    app.setup_extension("aces.sphinxext.sheets")
-    app.setup_extension("aces.sphinxext.pagelinks")
+    for extension in EXTENSIONS:
+        app.setup_extension(extension)
     app.add_config_value("aces_log_root", "..", "env", types=[str])
-    app.add_role("aces", number_role)
-    app.add_directive("aces-walkthrough", WalkthroughDirective)
-    app.add_directive("aces-table", TableDirective)
-    app.add_directive("aces-plot", PlotDirective)
-    app.add_directive("aces-output", OutputDirective)
-    app.add_directive("aces-language", LanguageDirective)
-    app.add_directive("aces-commands", CommandsDirective)
-    app.add_directive("aces-replay-page", ReplayPageDirective)
-    app.add_directive("aces-simulation-page", SimulationPageDirective)
-    from aces.sphinxext.experiment import ApiDirective, StatsDirective
-
-    app.setup_extension("sphinx.ext.autodoc")
-    app.add_directive("aces-stats", StatsDirective)
-    app.add_directive("aces-api", ApiDirective)
-    app.connect("builder-inited", _started)
-    app.connect("env-purge-doc", _purge)
-    app.connect("env-merge-info", _merge)
-    app.connect("build-finished", _finish)
-    app.connect("build-finished", _write_pages)
-    return {"version": __version__, "parallel_read_safe": True, "parallel_write_safe": True}
+    return registered(app, DIRECTIVES, {"aces": number_role}, [
+        ("builder-inited", _started),
+        ("env-purge-doc", _purge),
+        ("env-merge-info", _merge),
+        ("build-finished", _finish),
+        ("build-finished", _write_pages),
+    ])

@@ -23,12 +23,15 @@ from pathlib import Path
 from docutils import nodes
 from docutils.parsers.rst import directives
 
-from aces.sphinxext import _AcesDirective, _catalog
+from aces.sphinxext import _AcesDirective, _catalog, registered
 
 if t.TYPE_CHECKING:
+    from sphinx.application import Sphinx
+    from sphinx.util.typing import ExtensionMetadata
+
     from aces.experiment.pool import Source
 
-__all__ = ["API", "ApiDirective", "StatsDirective"]
+__all__ = ["API", "ApiDirective", "StatsDirective", "setup"]
 
 
 class StatsDirective(_AcesDirective):
@@ -100,3 +103,9 @@ class ApiDirective(_AcesDirective):
                 lines.append("   :members:")
             lines.append("")
         return self.parse_text_to_nodes("\n".join(lines))
+
+
+def setup(app: Sphinx) -> ExtensionMetadata:
+    """Register the class experiment and the API reference."""
+    app.setup_extension("sphinx.ext.autodoc")
+    return registered(app, {"aces-stats": StatsDirective, "aces-api": ApiDirective})

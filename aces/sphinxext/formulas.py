@@ -38,8 +38,7 @@ import typing as t
 from docutils import nodes
 from sphinx.transforms import SphinxTransform
 
-from aces import __version__
-from aces.sphinxext import _failed, language
+from aces.sphinxext import _failed, language, registered
 from aces.sphinxext.quantities import Offered, Quantity, SpecError, quantity, show
 
 if t.TYPE_CHECKING:
@@ -187,4 +186,4 @@ def pictures(section: nodes.Element) -> None:
 def setup(app: Sphinx) -> ExtensionMetadata:
     """Put the package's numbers into the formulas."""
     app.add_transform(FormulaNumbers)
-    return {"version": __version__, "parallel_read_safe": True, "parallel_write_safe": True}
+    return registered(app)

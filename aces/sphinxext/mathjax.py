@@ -19,7 +19,7 @@ from pathlib import Path
 
 from sphinx.errors import SphinxError
 
-from aces import __version__
+from aces.sphinxext import registered
 
 if t.TYPE_CHECKING:
     from sphinx.application import Sphinx
@@ -76,6 +76,4 @@ def setup(app: Sphinx) -> ExtensionMetadata:
     app.setup_extension("sphinx.ext.mathjax")
     # The package's numbers in the formulas, and the formulas drawn for the pupil sheets.
     app.setup_extension("aces.sphinxext.formulas")
-    app.connect("config-inited", _configure)
-    app.connect("build-finished", _copy)
-    return {"version": __version__, "parallel_read_safe": True, "parallel_write_safe": True}
+    return registered(app, events=[("config-inited", _configure), ("build-finished", _copy)])

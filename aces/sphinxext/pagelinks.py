@@ -18,8 +18,15 @@ import typing as t
 
 from docutils import nodes
 
-from aces import __version__
-from aces.sphinxext import PAGES_FOLDER, TEXT_ONLY, _failed, _pages, language
+from aces.sphinxext import (
+    PAGES_FOLDER,
+    TEXT_ONLY,
+    _failed,
+    _pages,
+    language,
+    registered,
+    role_failed,
+)
 
 if t.TYPE_CHECKING:
     from collections.abc import Sequence
@@ -44,12 +51,8 @@ def page_role(name: str, rawtext: str, text: str, lineno: int, inliner: Inliner,
     """``:aces-page:`simulation-4```: a link to an embedded page, in the build's language."""
     target = text.strip()
     if not _NAME.match(target):
-        message = inliner.reporter.error(f":{name}: {target!r} is not a page's name,"
-                                         " such as simulation-4 or replay-three-players",
-                                         line=lineno)
-        env = inliner.document.settings.env
-        _failed(env, env.docname, f":{name}: {target!r} is not a page's name")
-        return [inliner.problematic(rawtext, rawtext, message)], [message]
+        return role_failed(inliner, rawtext, lineno, f":{name}: {target!r} is not a page's name",
+                           ", such as simulation-4 or replay-three-players")
     node = page_link(rawtext, target=target, line=lineno)
     source, node.line = inliner.reporter.get_source_and_line(lineno)
     node.source = str(source) if source is not None else None
@@ -91,6 +94,5 @@ def _resolve(app: Sphinx, doctree: nodes.document, docname: str) -> None:
 def setup(app: Sphinx) -> ExtensionMetadata:
     """Register the links to the browser pages."""
     app.add_node(page_link)
-    app.add_role("aces-page", page_role)
-    app.connect("doctree-resolved", _resolve)
-    return {"version": __version__, "parallel_read_safe": True, "parallel_write_safe": True}
+    return registered(app, roles={"aces-page": page_role},
+                      events=[("doctree-resolved", _resolve)])

@@ -29,8 +29,7 @@ from pathlib import Path
 
 from docutils import nodes
 
-from aces import __version__
-from aces.sphinxext import _AcesDirective, _catalog, _failed, language
+from aces.sphinxext import _AcesDirective, _catalog, _failed, language, registered
 
 if t.TYPE_CHECKING:
     from sphinx.application import Sphinx
@@ -233,6 +232,4 @@ def typeset(page: str, base: Path) -> bytes:
 
 def setup(app: Sphinx) -> ExtensionMetadata:
     """Register the pupil sheets."""
-    app.add_directive("aces-sheet", SheetDirective)
-    app.connect("doctree-resolved", _resolved)
-    return {"version": __version__, "parallel_read_safe": True, "parallel_write_safe": True}
+    return registered(app, {"aces-sheet": SheetDirective}, events=[("doctree-resolved", _resolved)])

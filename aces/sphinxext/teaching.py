@@ -15,8 +15,7 @@ import typing as t
 
 from docutils import nodes
 
-from aces import __version__
-from aces.sphinxext import _AcesDirective, _catalog, _failed, kept, language, merge_by_document
+from aces.sphinxext import ByDocument, _AcesDirective, _catalog, _failed, language, registered
 
 if t.TYPE_CHECKING:
     from sphinx.application import Sphinx
@@ -66,13 +65,14 @@ class LessonsDirective(_AcesDirective):
     """``.. aces-lessons::``: every lesson with its level, time and needs, as a table."""
 
     def run(self) -> list[nodes.Node]:
-        _with_table(self.env).add(self.env.docname)
+        _with_table(self.env)[self.env.docname] = True
         return [] if self.text_only else [lessons_table()]
 
 
-def _facts(env: BuildEnvironment) -> dict[str, dict[str, nodes.Element]]:
-    """Each lesson's facts, by document."""
-    return kept(env, "aces_lessons", dict[str, dict[str, nodes.Element]])
+#: Each lesson's facts, by field.
+_facts: t.Final = ByDocument[dict[str, nodes.Element]]("aces_lessons")
+#: The pages that show the table of lessons.
+_with_table: t.Final = ByDocument[bool]("aces_with_lessons")
 
 
 def _read(app: Sphinx, doctree: nodes.document) -> None:
@@ -88,28 +88,12 @@ def _read(app: Sphinx, doctree: nodes.document) -> None:
             for name in FIELDS if _key(name) in field["classes"]}
 
 
-def _purge(app: Sphinx, env: BuildEnvironment, docname: str) -> None:
-    _facts(env).pop(docname, None)
-    _with_table(env).discard(docname)
-
-
-def _merge(app: Sphinx, env: BuildEnvironment, docnames: set[str],
-           other: BuildEnvironment) -> None:
-    merge_by_document(_facts(env), _facts(other), docnames)
-    _with_table(env).update(_with_table(other) & docnames)
-
-
 def _outdated(app: Sphinx, env: BuildEnvironment, added: set[str], changed: set[str],
               removed: set[str]) -> list[str]:
     """A page with the table of lessons is rebuilt whenever a lesson is."""
     if set(_facts(env)) & (added | changed | removed):
-        return sorted(_with_table(env) - added - changed)
+        return sorted(set(_with_table(env)) - added - changed)
     return []
-
-
-def _with_table(env: BuildEnvironment) -> set[str]:
-    """The pages that show the table of lessons."""
-    return kept(env, "aces_with_lessons", set[str])
 
 
 def _order(env: BuildEnvironment) -> list[str]:
@@ -162,11 +146,6 @@ def _resolve(app: Sphinx, doctree: nodes.document, docname: str) -> None:
 def setup(app: Sphinx) -> ExtensionMetadata:
     """Register the lesson facts and the table of lessons."""
     app.add_node(lessons_table)
-    app.add_directive("aces-lesson", LessonDirective)
-    app.add_directive("aces-lessons", LessonsDirective)
-    app.connect("doctree-read", _read)
-    app.connect("doctree-resolved", _resolve)
-    app.connect("env-purge-doc", _purge)
-    app.connect("env-merge-info", _merge)
-    app.connect("env-get-outdated", _outdated)
-    return {"version": __version__, "parallel_read_safe": True, "parallel_write_safe": True}
+    return registered(app, {"aces-lesson": LessonDirective, "aces-lessons": LessonsDirective},
+                      events=[("doctree-read", _read), ("doctree-resolved", _resolve),
+                              ("env-get-outdated", _outdated)])

@@ -31,27 +31,18 @@ import subprocess
 import sys
 import tempfile
 import time
+import typing as t
 from pathlib import Path
 
-from aces import engine
-from aces.dice import RandomDice
-from aces.log import LogWriter, read
-from aces.rules import game_named
+from aces.log import read
 from aces.walk import walk
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from worstcases import session
 
 TARGET_VERIFY = 300_000
 TARGET_REPLAY = 100_000
-
-
-def write_session(path: Path, games: int) -> int:
-    game = game_named("pot")
-    players = ["Ada", "Bo", "Cy", "Dag"]
-    with path.open("wb") as out:
-        writer = LogWriter(out)
-        for number in range(games):
-            start = engine.header(game, players, {}, seed=number + 1)
-            writer.write_all(engine.play(game, start, RandomDice(number + 1)))
-    return writer.written
 
 
 def rate(label: str, events: int, seconds: float, baseline: float | None = None) -> float:
@@ -62,6 +53,7 @@ def rate(label: str, events: int, seconds: float, baseline: float | None = None)
 
 
 def time_baseline(path: Path) -> float:
+    """The baseline every benchmark of a log reports beside: ``json.loads`` of every line."""
     start = time.perf_counter()
     with path.open("rb") as handle:
         for line in handle:
@@ -128,35 +120,55 @@ def time_replay(path: Path, *, cached: bool = True) -> float:
         phrasebook.CACHE_BUDGET = budget  # type: ignore[misc]
 
 
-def peak_memory_kib(command: list[str]) -> int:
-    """Peak resident memory of a child process, as the kernel counts it."""
-    probe = (
-        "import resource, subprocess, sys;"
-        "subprocess.run(sys.argv[1:], check=True, stdout=subprocess.DEVNULL);"
-        "print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)"
-    )
-    result = subprocess.run([sys.executable, "-c", probe, *command],
-                            check=True, capture_output=True, text=True)
-    return int(result.stdout)
+class Used(t.NamedTuple):
+    """What a child process used: CPU time (user and system: steadier than the
+    wall clock on a machine others share) and peak resident memory (KiB), as
+    the kernel counts them."""
+
+    seconds: float
+    kib: int
 
 
-def cpu_seconds(command: list[str], pythonpath: str | None) -> float:
-    """The CPU time (user and system) of a child process: steadier than the
-    wall clock on a machine others share."""
+def measure(command: list[str], pythonpath: str | None = None,
+            limit: float | None = None) -> Used | None:
+    """What ``command`` used, run as a child process, its output to /dev/null,
+    with ``pythonpath`` for the package when given; ``None`` past ``limit`` seconds."""
     probe = (
         "import resource, subprocess, sys;"
-        "subprocess.run(sys.argv[1:], check=True, stdout=subprocess.DEVNULL);"
+        "done = subprocess.run(sys.argv[1:], stdout=subprocess.DEVNULL,"
+        " stderr=subprocess.DEVNULL);"
         "used = resource.getrusage(resource.RUSAGE_CHILDREN);"
-        "print(used.ru_utime + used.ru_stime)"
+        "print(used.ru_utime + used.ru_stime, used.ru_maxrss, done.returncode)"
     )
     env = dict(os.environ)
     if pythonpath is not None:
         env["PYTHONPATH"] = pythonpath
-    # Away from any checkout, so that "python -m aces" finds the one asked for.
-    result = subprocess.run([sys.executable, "-c", probe, *command], check=True,
-                            capture_output=True, text=True, env=env,
-                            cwd=tempfile.gettempdir())
-    return float(result.stdout)
+    try:
+        # Run away from any checkout, so that "python -m aces" finds the
+        # package on PYTHONPATH (or installed), not in the current folder.
+        result = subprocess.run([sys.executable, "-c", probe, *command], check=True,
+                                capture_output=True, text=True, env=env, timeout=limit,
+                                cwd=tempfile.gettempdir())
+    except subprocess.TimeoutExpired:
+        return None
+    seconds, kib, code = result.stdout.split()
+    if int(code) != 0:
+        raise SystemExit(f"{' '.join(command)} failed with status {code}")
+    return Used(float(seconds), int(kib))
+
+
+def peak_memory_kib(command: list[str]) -> int:
+    """Peak resident memory of a child process, as the kernel counts it."""
+    used = measure(command)
+    assert used is not None
+    return used.kib
+
+
+def cpu_seconds(command: list[str], pythonpath: str | None) -> float:
+    """The CPU time (user and system) of a child process."""
+    used = measure(command, pythonpath)
+    assert used is not None
+    return used.seconds
 
 
 def side_by_side(path: Path, events: int, baseline: float, before: str, runs: int = 3) -> None:
@@ -190,8 +202,8 @@ def main() -> None:
         big = Path(folder) / "session.jsonl"
         small = Path(folder) / "small.jsonl"
         started = time.perf_counter()
-        events = write_session(big, games)
-        small_events = write_session(small, max(1, games // 10))
+        events = session(big, games)
+        small_events = session(small, max(1, games // 10))
         print(f"wrote {games:,} games, {events:,} events, "
               f"{big.stat().st_size / 2**20:.0f} MiB in {time.perf_counter() - started:.1f} s\n")
 

@@ -18,17 +18,14 @@ too noisy for timed assertions.
 
 from __future__ import annotations
 
-import json
-import os
-import subprocess
 import sys
 import tempfile
-import time
 import typing as t
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from benchmarks.logs import Used, measure, time_baseline
 from worstcases import long_game, many_players, session
 
 if t.TYPE_CHECKING:
@@ -39,42 +36,7 @@ COMMANDS: t.Final = ("verify", "replay", "walkthrough")
 LIMIT: t.Final = 300.0
 
 
-def measure(command: list[str], pythonpath: str | None) -> tuple[float, int] | None:
-    """CPU time (user and system: steadier than the wall clock on a shared
-    machine) and peak resident memory (KiB) of a child process; ``None`` past LIMIT."""
-    probe = (
-        "import resource, subprocess, sys;"
-        "done = subprocess.run(sys.argv[1:], stdout=subprocess.DEVNULL,"
-        " stderr=subprocess.DEVNULL);"
-        "used = resource.getrusage(resource.RUSAGE_CHILDREN);"
-        "print(used.ru_utime + used.ru_stime, used.ru_maxrss, done.returncode)"
-    )
-    env = dict(os.environ)
-    if pythonpath is not None:
-        env["PYTHONPATH"] = pythonpath
-    try:
-        # Run away from any checkout, so that "python -m aces" finds the
-        # package on PYTHONPATH (or installed), not in the current folder.
-        result = subprocess.run([sys.executable, "-c", probe, *command], check=True,
-                                capture_output=True, text=True, env=env, timeout=LIMIT,
-                                cwd=tempfile.gettempdir())
-    except subprocess.TimeoutExpired:
-        return None
-    seconds, kib, code = result.stdout.split()
-    if int(code) != 0:
-        raise SystemExit(f"{' '.join(command)} failed with status {code}")
-    return float(seconds), int(kib)
-
-
-def baseline(path: Path) -> float:
-    start = time.perf_counter()
-    with path.open("rb") as handle:
-        for line in handle:
-            json.loads(line)
-    return time.perf_counter() - start
-
-
-def show(figure: tuple[float, int] | None, lines: int) -> str:
+def show(figure: Used | None, lines: int) -> str:
     """CPU time, the time per line of the log (flat when the cost is linear) and peak memory."""
     if figure is None:
         return f"{f'> {LIMIT:.0f} s':>10} {'':>18}"
@@ -107,11 +69,12 @@ def main() -> None:
                 lines = write(path, count)
                 cells = []
                 for command in COMMANDS:
-                    cells.append(show(measure([*aces, command, str(path)], None), lines))
+                    cells.append(show(measure([*aces, command, str(path)], None, LIMIT), lines))
                     if before:
-                        cells.append(show(measure([*aces, command, str(path)], before), lines))
+                        cells.append(show(measure([*aces, command, str(path)], before, LIMIT),
+                                          lines))
                 print(f"{f'{count:,} {label}':<28} {lines:>9,} "
-                      f"{path.stat().st_size / 2**20:6.1f} {baseline(path):9.2f}s  "
+                      f"{path.stat().st_size / 2**20:6.1f} {time_baseline(path):9.2f}s  "
                       + "  ".join(cells), flush=True)
                 path.unlink()
 

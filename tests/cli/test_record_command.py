@@ -8,10 +8,8 @@ import importlib
 import json
 import os
 import select
-import shutil
 import signal
 import subprocess
-import sys
 import time
 import typing as t
 from pathlib import Path
@@ -25,25 +23,14 @@ from aces.log import read
 from aces.walk import walk
 
 from clitest import ENGLISH
+from recordtest import E1, TABLE, aces, played, refused, run, typed, wait_for
 
 if t.TYPE_CHECKING:
     from collections.abc import Iterator, Sequence
 
     from click.testing import Result
 
-#: Worked example E1 of the rulings, one roll a line.
-E1: t.Final = ["2", "3", "5", "1 6", "3 5", "6 6", "1 1", "6 1", "4 1", "2 5", "6 6", "1 1",
-               "3 4", "5 2"]
-TABLE: t.Final = ("--players", "Ada,Bo,Cy")
 DATA: t.Final = Path(__file__).resolve().parent.parent / "data"
-
-
-def run(*args: str, stdin: str | bytes = "") -> Result:
-    return CliRunner(env=ENGLISH).invoke(cli, list(args), input=stdin)
-
-
-def typed(rolls: Sequence[str]) -> str:
-    return "".join(f"{roll}\n" for roll in rolls)
 
 
 def recorded(log: Path, rolls: Sequence[str], *args: str) -> Result:
@@ -51,23 +38,6 @@ def recorded(log: Path, rolls: Sequence[str], *args: str) -> Result:
     assert result.exit_code == 0, result.output
     assert "Traceback" not in result.output
     return result
-
-
-def played(tmp_path: Path, rolls: Sequence[str], *args: str) -> bytes:
-    """The log ``aces play`` writes for the same dice typed in a file."""
-    dice = tmp_path / "played.dice"
-    dice.write_text(typed(rolls), encoding="utf-8")
-    result = run("play", *TABLE, *args, "--dice-file", str(dice))
-    assert result.exit_code == 0, result.output
-    return result.stdout_bytes
-
-
-def refused(result: Result) -> str:
-    assert result.exit_code != 0
-    assert "Traceback" not in result.output
-    lines = [line for line in result.stderr.splitlines() if line.startswith("aces: ")]
-    assert len(lines) == 1, result.stderr
-    return lines[0].removeprefix("aces: ")
 
 
 def walked(log: Path, *, allow_unfinished: bool = False) -> list[t.Any]:
@@ -428,12 +398,6 @@ def test_a_recorder_that_locks_a_file_just_removed_records_into_the_name(
     assert log.read_bytes() == played(tmp_path, E1)
 
 
-def aces() -> str:
-    found = shutil.which("aces", path=str(Path(sys.executable).parent))
-    assert found is not None
-    return found
-
-
 def test_two_recorders_at_once_one_is_refused(tmp_path: Path) -> None:
     log = tmp_path / "e1.jsonl"
     env = {**os.environ, "LANG": "C", "LANGUAGE": ""}
@@ -461,13 +425,6 @@ def test_two_recorders_at_once_one_is_refused(tmp_path: Path) -> None:
 
 
 # -- Crashes ------------------------------------------------------------------------------
-
-
-def wait_for(condition: t.Callable[[], bool], timeout: float = 20) -> None:
-    deadline = time.monotonic() + timeout
-    while not condition():
-        assert time.monotonic() < deadline, "timed out"
-        time.sleep(0.005)
 
 
 def settled_rolls(log: Path) -> int:

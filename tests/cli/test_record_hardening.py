@@ -14,70 +14,24 @@ import shutil
 import signal
 import subprocess
 import sys
-import time
 import typing as t
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
 
-from aces.cli import cli
 from aces.log import read
 from aces.walk import walk
 
-from clitest import ENGLISH
+from recordtest import E1, TABLE, aces, played, refused, run, typed, wait_for
 
 if t.TYPE_CHECKING:
-    from collections.abc import Callable, Sequence
-
-    from click.testing import Result
-
-E1: t.Final = ["2", "3", "5", "1 6", "3 5", "6 6", "1 1", "6 1", "4 1", "2 5", "6 6", "1 1",
-               "3 4", "5 2"]
-TABLE: t.Final = ("--players", "Ada,Bo,Cy")
-
-
-def run(*args: str, stdin: str | bytes = "") -> Result:
-    return CliRunner(env=ENGLISH).invoke(cli, list(args), input=stdin)
-
-
-def typed(rolls: Sequence[str]) -> str:
-    return "".join(f"{roll}\n" for roll in rolls)
-
-
-def one_line(result: Result) -> str:
-    assert result.exit_code != 0
-    assert "Traceback" not in result.output
-    lines = [line for line in result.stderr.splitlines() if line.startswith("aces: ")]
-    assert len(lines) == 1, result.stderr
-    return lines[0].removeprefix("aces: ")
+    from collections.abc import Callable
 
 
 def rolls_in(log: Path) -> int:
     with log.open("rb") as handle:
         return sum(1 for step in walk(read(handle, str(log)), str(log), allow_unfinished=True)
                    if type(step.event).__name__ == "Rolled")
-
-
-def played(tmp_path: Path, rolls: Sequence[str]) -> bytes:
-    dice = tmp_path / "played.dice"
-    dice.write_text(typed(rolls), encoding="utf-8")
-    result = run("play", *TABLE, "--dice-file", str(dice))
-    assert result.exit_code == 0, result.output
-    return result.stdout_bytes
-
-
-def aces() -> str:
-    found = shutil.which("aces", path=str(Path(sys.executable).parent))
-    assert found is not None
-    return found
-
-
-def wait_for(condition: Callable[[], bool], timeout: float = 20) -> None:
-    deadline = time.monotonic() + timeout
-    while not condition():
-        assert time.monotonic() < deadline, "timed out"
-        time.sleep(0.02)
 
 
 # -- A log swapped underneath ----------------------------------------------------------
@@ -204,7 +158,7 @@ def test_a_line_longer_than_a_log_line_stops_a_script_and_keeps_every_roll(
     log = tmp_path / "e1.jsonl"
     result = run("record", str(log), *TABLE,
                  stdin=typed(E1[:3]) + "1 6 " + "#" * 70_000 + "\n" + typed(E1[3:]))
-    assert one_line(result) == ("<stdin>, line 4: the line is longer than 65,536 bytes, the most"
+    assert refused(result) == ("<stdin>, line 4: the line is longer than 65,536 bytes, the most"
                                 " a line of rolls may be")
     assert rolls_in(log) == 3
 
@@ -213,7 +167,7 @@ def test_a_dice_file_line_longer_than_a_log_line_is_refused(tmp_path: Path) -> N
     dice = tmp_path / "long.dice"
     dice.write_bytes(b"2\n3\n5\n" + b"1 6 #" + b"x" * 20_000_000 + b"\n")
     result = run("play", *TABLE, "--dice-file", str(dice))
-    assert one_line(result) == (f"{dice}, line 4: the line is longer than 65,536 bytes, the most"
+    assert refused(result) == (f"{dice}, line 4: the line is longer than 65,536 bytes, the most"
                                 " a line of rolls may be")
 
 
@@ -239,7 +193,7 @@ def test_a_full_disk_stops_recording_and_every_roll_before_is_saved(
     monkeypatch.setattr(os, "write", filling)
     result = run("record", str(log), *TABLE, stdin=typed(E1))
     monkeypatch.undo()
-    assert one_line(result) == (f"cannot save this roll in {log}: no space left on the disk;"
+    assert refused(result) == (f"cannot save this roll in {log}: no space left on the disk;"
                                 " every roll before it is saved")
     # What went in with the first four writes stays; the half-written roll
     # is taken back, so the log ends whole and goes on from there.
