@@ -15,7 +15,7 @@ from aces.errors import N_, OptionError
 
 if t.TYPE_CHECKING:
     import gettext
-    from collections.abc import Callable, Iterator
+    from collections.abc import Callable, Iterator, Mapping
 
     from aces.cli._games import Given
     from aces.narrate.voice import Voice
@@ -24,7 +24,7 @@ if t.TYPE_CHECKING:
     from aces.simulate.stats import Summary
 
 __all__ = ["COUNTS_LOSERS", "GAME_NAMES", "PROGRESS_FROM", "QUICK_EXACT_STATES", "Parts",
-           "Unsolved", "as_dict", "parts", "report", "simulate"]
+           "Unsolved", "as_dict", "parts", "report", "simulate", "table_words"]
 
 #: The games' names in the report.
 GAME_NAMES: t.Final = {
@@ -215,10 +215,7 @@ def parts(game: str, seats: int, options: dict[str, OptionValue], seed: int,
     voice = Voice(catalog, lang)
     # Translators: whether the exact value lies inside the interval.
     yes, no = _("yes"), _("no")
-    details = [catalog.ngettext("{count} player", "{count} players",
-                                seats).format(count=voice.count(seats))]
-    details += [text for name, value in options.items()
-                if (text := _option(name, value, options, voice))]
+    details = table_words(game, seats, options, voice)
     # Translators: {seed}: the number that reproduces the dice of the run.
     details.append(_("seed {seed}").format(seed=seed))
     lines = [
@@ -306,7 +303,31 @@ def _turns(mean: float, exact: Exact | None, lang: str,
     return line
 
 
-def _option(name: str, value: OptionValue, options: dict[str, OptionValue],
+def table_words(game: str, seats: int, options: Mapping[str, OptionValue],
+                voice: Voice) -> list[str]:
+    """The table in words, as every report names it: the players, then the options
+    in the order of their names (chips before the finish, as ``aces odds`` and
+    ``aces stats`` say them), the five-dice threes named before whom they go to.
+
+    >>> from aces.i18n import translations
+    >>> from aces.narrate.voice import Voice
+    >>> voice = Voice(translations("nn"), "nn")
+    >>> table_words("pot", 4, {"finish": "last-chip", "chips": 2}, voice)[:2]
+    ['fire spelarar', 'to sjetongar kvar']
+    """
+    words = [voice.ngettext("{count} player", "{count} players",
+                            seats).format(count=voice.count(seats))]
+    for name, value in sorted(options.items()):
+        if name == "threes" and game == "five-dice" and value:
+            # Before whom the 3s go to: «med treere, hver treer til ...».
+            # Translators: the variation of the five-dice game where 3s leave the hand too.
+            words.append(voice.gettext("with threes"))
+        elif text := _option(name, value, options, voice):
+            words.append(text)
+    return words
+
+
+def _option(name: str, value: OptionValue, options: Mapping[str, OptionValue],
             voice: Voice) -> str | None:
     """A game option as the report names it; ``None`` for one that goes unsaid."""
     _ = voice.gettext

@@ -6,6 +6,7 @@ import json
 import re
 import sys
 import typing as t
+from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
@@ -190,7 +191,8 @@ def test_five_dice_readable_report() -> None:
     assert result.exit_code == 0, result.output
     page = result.stdout
     assert page.startswith("Aces: 2,000 simulated games")
-    assert "4 players, 5 dice each, each 3 to the player holding the fewest dice, seed 3" in page
+    assert ("4 players, 5 dice each, with threes, each 3 to the player holding the fewest dice,"
+            " seed 3") in page
     assert "share of losses" in page
     assert "Rolls in a turn:" in page
     assert "rolls again included" in page
@@ -247,6 +249,31 @@ def test_five_players_with_five_dice_are_worked_out_when_asked() -> None:
     assert "Exact:" in page
     assert "inside?" not in page
     assert "in twenty" not in page
+
+
+@pytest.mark.parametrize("lang", ["en", "nb", "nn"])
+def test_the_table_is_named_as_odds_and_stats_name_it(lang: str, tmp_path: Path) -> None:
+    """Players, chips, then the finish, as aces odds heads its page and aces stats
+    its groups; the five-dice threes as aces stats names them."""
+    page = run("--players", "4", "--chips", "3", "--finish", "last-holder", "--games", "200",
+               "--seed", "6", "--lang", lang).stdout
+    odds = CliRunner(env=ENGLISH).invoke(cli, ["odds", "--players", "4", "--chips", "3",
+                                               "--finish", "last-holder", "--lang", lang])
+    table = odds.stdout.splitlines()[1]
+    _ = translations(lang).gettext
+    assert page.splitlines()[1] == f"{table}, {_('seed {seed}').format(seed=6)}"
+
+    log = tmp_path / "threes.jsonl"
+    played = CliRunner(env=ENGLISH).invoke(cli, [
+        "play", "--game", "five-dice", "--players", "3", "--dice-each", "2", "--threes",
+        "--threes-to", "most", "--seed", "4", "--output", str(log)])
+    assert played.exit_code == 0, played.output
+    stats = CliRunner(env=ENGLISH).invoke(cli, ["stats", str(log), "--lang", lang]).stdout
+    page = five_dice("--players", "3", "--dice-each", "2", "--threes", "--threes-to", "most",
+                     "--games", "200", "--seed", "6", "--lang", lang).stdout
+    name = f"{_('Aces')}: {page.splitlines()[1][0].lower()}{page.splitlines()[1][1:]}"
+    assert f"\n{name.removesuffix(', ' + _('seed {seed}').format(seed=6))}\n" in stats
+    assert _("with threes") in name
 
 
 def test_five_dice_exact_column_and_no_exact() -> None:
