@@ -275,6 +275,13 @@ def parts(game: str, seats: int, options: dict[str, OptionValue], seed: int,
     if losers:
         lines.append(_("A game's rolls are those after the opening, rolls again included;"
                        " a missed turn is not a roll."))
+    if exact is not None and by_seat is None:
+        # Translators: after a simulation of Aces whose exact length is known but not
+        # each seat's chance (five players with five dice each, say): why the table of
+        # seats has no column of exact chances.
+        lines.append(_("There is no exact chance by seat to compare with: for a game this size"
+                       " only its length is worked out exactly, as the chances by seat take as"
+                       " many times the work as there are players."))
     if unsolved == "slow":
         # Translators: after a simulation whose exact answers exist but were left out,
         # as they take seconds to work out; the option --exact stays as it is.

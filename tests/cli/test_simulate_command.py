@@ -276,6 +276,28 @@ def test_the_table_is_named_as_odds_and_stats_name_it(lang: str, tmp_path: Path)
     assert _("with threes") in name
 
 
+BY_SEAT_MISSING: t.Final = ("There is no exact chance by seat to compare with: for a game this"
+                             " size only its length is worked out exactly, as the chances by seat"
+                             " take as many times the work as there are players.")
+
+
+@pytest.mark.parametrize("lang", ["en", "nb", "nn"])
+def test_the_page_says_why_the_exact_chances_by_seat_are_missing(lang: str) -> None:
+    # Seven players with two dice each: the length is worked out, the seats are not,
+    # as for five players with five dice each (which take seconds more).
+    _ = translations(lang).gettext
+    why = _(BY_SEAT_MISSING)
+    assert lang == "en" or why != BY_SEAT_MISSING
+    page = five_dice("--players", "7", "--dice-each", "2", "--games", "500", "--seed", "3",
+                     "--lang", lang).stdout
+    assert why in page.splitlines()
+    assert _("inside?") not in page
+    for smaller in (["--players", "4"], ["--players", "3", "--dice-each", "1"]):
+        page = five_dice(*smaller, "--games", "500", "--seed", "3", "--lang", lang).stdout
+        assert _("inside?") in page
+        assert why not in page
+
+
 def test_five_dice_exact_column_and_no_exact() -> None:
     page = five_dice("--players", "3", "--dice-each", "1", "--games", "2000",
                      "--seed", "3").stdout
