@@ -6,7 +6,6 @@ import json
 import re
 import sys
 import typing as t
-from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
@@ -19,6 +18,8 @@ from aces.simulate import fivedice_lengths
 from clitest import ENGLISH, one_line_error
 
 if t.TYPE_CHECKING:
+    from pathlib import Path
+
     from click.testing import Result
 
 
