@@ -41,6 +41,7 @@ import unicodedata
 
 __all__ = [
     "INVISIBLE",
+    "NP_",
     "N_",
     "QUOTE",
     "AcesError",
@@ -153,6 +154,12 @@ class Term(str):
 
 def N_(message: str) -> str:  # noqa: N802 - the gettext convention
     """Mark a message for extraction without translating it yet."""
+    return message
+
+
+def NP_(context: str, message: str) -> str:  # noqa: N802 - the gettext convention
+    """Mark a message and its context (as ``pgettext`` takes them) for extraction
+    without translating it yet; translate it later with ``pgettext(context, message)``."""
     return message
 
 
