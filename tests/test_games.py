@@ -28,7 +28,17 @@ from aces.games import (
     unregister,
 )
 from aces.narrate.phrasebook import Phrasebook
-from aces.rules import Game, OptionValue, Roll, RollRequest, check_names, game_named, games
+from aces.rules import (
+    Game,
+    OptionValue,
+    Roll,
+    RollRequest,
+    check_names,
+    game_named,
+    games,
+    parse_options,
+)
+from aces.rules.table import Table
 
 from clitest import ENGLISH, one_line_error, run
 
@@ -48,21 +58,14 @@ class RaceOptions(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     target: int = 10
 
 
-class RaceState(msgspec.Struct, frozen=True):
-    players: tuple[str, ...]
-    seats: dict[str, int]
+class RaceState(Table, frozen=True, kw_only=True):
     target: int
     scores: tuple[int, ...]
-    turn: int = 0
     winner: str | None = None
 
 
 def options(raw: Mapping[str, OptionValue]) -> dict[str, OptionValue]:
-    try:
-        parsed = msgspec.convert(dict(raw), type=RaceOptions)
-    except msgspec.ValidationError as exc:
-        raise OptionError("invalid option: {detail}", detail=str(exc)) from None
-    return {"target": parsed.target}
+    return msgspec.structs.asdict(parse_options(raw, RaceOptions, "invalid option: {detail}"))
 
 
 def check_players(players: Sequence[str]) -> None:
@@ -73,8 +76,7 @@ def start(header: GameStarted) -> RaceState:
     check_players(header.players)
     target = options(header.options)["target"]
     assert isinstance(target, int)
-    return RaceState(players=header.players, target=target, scores=(0,) * len(header.players),
-                     seats={name: seat for seat, name in enumerate(header.players)})
+    return RaceState.seat(header.players, target=target, scores=(0,) * len(header.players))
 
 
 def next_roll(state: RaceState) -> RollRequest | None:
@@ -99,7 +101,7 @@ def evolve(state: RaceState, event: Event) -> RaceState:
             scores = list(state.scores)
             scores[state.turn] += face
             return msgspec.structs.replace(state, scores=tuple(scores),
-                                           turn=(state.turn + 1) % len(state.players))
+                                           turn=state.left_of(state.turn))
         case GameOver(winner=winner):
             return msgspec.structs.replace(state, winner=winner)
     return state
