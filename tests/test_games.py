@@ -15,7 +15,7 @@ import typing as t
 import msgspec
 import pytest
 
-from aces.errors import OptionError, RollError
+from aces.errors import OptionError, Plural, RollError
 from aces.events import GameOver, Rolled
 from aces.games import (
     Holding,
@@ -118,6 +118,13 @@ RACE_RULES: t.Final = Game[RaceState](
 class RacePhrasebook(Phrasebook):
     game = "race"
     moving = frozenset({Rolled})
+    standings_line = changed_line = "Scores: {players}."
+    out_name, out_heading = "target", "Target"
+    tally_line = Plural("Races won after {count} game: {players}.",
+                        "Races won after {count} games: {players}.", by="count")
+    verdict_line = "Most races won: {player}."
+    shared_verdict_line = Plural("Most races won: {players}.", "Most races won: {players}.",
+                                 by="count")
 
     def header(self, number: int, event: GameStarted) -> Lines:
         v = self.voice
@@ -135,23 +142,6 @@ class RacePhrasebook(Phrasebook):
                 return (v.gettext("{player} reaches the target and wins.").format(
                     player=winner),)
         return self.tell_shared(event)
-
-    def tell_standings(self, counts: Mapping[str, int], out: int, *, every: bool) -> str:
-        return self.voice.gettext("Scores: {players}.").format(
-            players=self.entries("standings", counts))
-
-    def out_label(self) -> str:
-        return self.voice.gettext("Target")
-
-    def tally(self, scores: Mapping[str, int], games: int) -> str:
-        return self.voice.gettext("Races won after {count} games: {players}.").format(
-            count=games, players=self.entries("tally", scores))
-
-    def verdict(self, scores: Mapping[str, int], games: int) -> str:
-        best = max(scores.values())
-        leaders = [name for name, won in scores.items() if won == best]
-        return self.voice.gettext("Most races won: {players}.").format(
-            players=self.voice.names(leaders))
 
 
 def race_rules(step: Step[RaceState], before: RaceState) -> Sequence[str]:
