@@ -41,6 +41,7 @@ import unicodedata
 
 __all__ = [
     "INVISIBLE",
+    "NP_",
     "N_",
     "QUOTE",
     "AcesError",
@@ -120,6 +121,12 @@ class OneOf(Names):
 
 def N_(message: str) -> str:  # noqa: N802 - the gettext convention
     """Mark a message for extraction without translating it yet."""
+    return message
+
+
+def NP_(context: str, message: str) -> str:  # noqa: N802 - the gettext convention
+    """Mark a message and its context (as ``pgettext`` takes them) for extraction
+    without translating it yet; translate it later with ``pgettext(context, message)``."""
     return message
 
 
