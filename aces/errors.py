@@ -212,10 +212,11 @@ def fill(template: str, gettext: Gettext = _identity, /, **values: object) -> st
 
 
 class Plural(t.NamedTuple):
-    """An error message with a singular and a plural msgid, for ``ngettext``.
+    """A message with a singular and a plural msgid, for ``ngettext``: an
+    error's, or one a phrasebook names (:mod:`aces.narrate.phrasebook`).
 
-    ``by`` names the error's value whose number chooses the form, so "1 die"
-    and "2 dice" (and a language's own forms) come out right. Extraction
+    ``by`` names the value whose number chooses the form, so "1 die" and
+    "2 dice" (and a language's own forms) come out right. Extraction
     knows ``Plural`` as a keyword (see scripts/catalogs.py); a translator
     comment goes on the line just above the ``Plural(`` call.
     """
