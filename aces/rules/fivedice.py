@@ -50,7 +50,7 @@ from aces.rules import (
 )
 from aces.rules.opening import decided
 from aces.rules.seats import Seats
-from aces.rules.table import OpeningTable, shared_handlers
+from aces.rules.table import OpeningTable, opening_seating, shared_handlers
 
 if t.TYPE_CHECKING:
     import random
@@ -198,9 +198,9 @@ def start(header: GameStarted) -> FiveDiceState:
     opts = options(header.options)
     dice = opts["dice"]
     assert isinstance(dice, int)
-    return FiveDiceState.seat(header.players, dice_each=dice, threes=bool(opts["threes"]),
-                              threes_to=t.cast("Policy", opts["threes_to"]),
-                              held=Seats((dice,) * len(header.players)))
+    return FiveDiceState(**opening_seating(header.players), dice_each=dice,
+                         threes=bool(opts["threes"]), threes_to=t.cast("Policy", opts["threes_to"]),
+                         held=Seats((dice,) * len(header.players)))
 
 
 def next_roll(state: FiveDiceState) -> RollRequest | None:

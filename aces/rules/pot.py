@@ -55,7 +55,7 @@ from aces.rules import (
 )
 from aces.rules.opening import Opening, decided
 from aces.rules.seats import Seats
-from aces.rules.table import OpeningTable, shared_handlers
+from aces.rules.table import OpeningTable, opening_seating, shared_handlers
 
 if t.TYPE_CHECKING:
     from collections.abc import Mapping
@@ -195,8 +195,8 @@ def start(header: GameStarted) -> PotState:
     opts = options(header.options)
     chips = opts["chips"]
     assert isinstance(chips, int)
-    return PotState.seat(header.players, finish=t.cast("Finish", opts["finish"]),
-                         chips=Seats((chips,) * len(header.players)))
+    return PotState(**opening_seating(header.players), finish=t.cast("Finish", opts["finish"]),
+                    chips=Seats((chips,) * len(header.players)))
 
 
 def next_roll(state: PotState) -> RollRequest | None:
