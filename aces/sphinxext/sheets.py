@@ -24,6 +24,7 @@ missing) stops the build with the page and the reason.
 from __future__ import annotations
 
 import html
+import re
 import typing as t
 from pathlib import Path
 
@@ -37,8 +38,8 @@ if t.TYPE_CHECKING:
 
     from aces.sphinxext.languages import Alternate
 
-__all__ = ["PUPIL", "STYLE", "SUFFIX", "TEACHER", "SheetDirective", "SheetError",
-           "pupil_sections", "setup", "sheet_html", "typeset", "write"]
+__all__ = ["LOCAL_LINK", "PUPIL", "STYLE", "SUFFIX", "TEACHER", "SheetDirective", "SheetError",
+           "pupil_sections", "setup", "sheet_html", "typeset", "unlinked", "write"]
 
 #: The class that puts a section on the pupils' sheet.
 PUPIL: t.Final = "aces-pupil"
@@ -210,8 +211,27 @@ def sheet_html(title: str, body: str, lesson: str, lang: str,
             f"{switch}</body>\n</html>\n")
 
 
+#: A link to another page of the site. On paper it is only words; in a PDF WeasyPrint
+#: would resolve it against the build's folder, a ``file://`` address that leads
+#: nowhere on the pupil's computer and names a folder on the builder's.
+LOCAL_LINK: t.Final = re.compile(
+    r'<a\b[^>]*?\shref="(?![a-zA-Z][a-zA-Z0-9+.-]*:|#)[^"]*"[^>]*>(.*?)</a>', re.DOTALL)
+
+
+def unlinked(page: str) -> str:
+    """The page with its links to other pages of the site made plain words (links do
+    not nest, so each one ends at the first ``</a>``); web links and links within the
+    sheet stay.
+
+    >>> unlinked('<a class="reference internal" href="fair.html"><span>Fair</span></a>, '
+    ...          '<a href="#q1">1</a>, <a href="https://www.udir.no/">Udir</a>')
+    '<span>Fair</span>, <a href="#q1">1</a>, <a href="https://www.udir.no/">Udir</a>'
+    """
+    return LOCAL_LINK.sub(r"\1", page)
+
+
 def typeset(page: str, base: Path) -> bytes:
-    """A sheet's page as PDF bytes, by WeasyPrint.
+    """A sheet's page as PDF bytes, by WeasyPrint, with no link into the build's folder.
 
     :raises SheetError: without WeasyPrint or the system libraries it needs.
     """
@@ -227,7 +247,8 @@ def typeset(page: str, base: Path) -> bytes:
     except OSError as exc:
         raise SheetError(f"WeasyPrint cannot find its system libraries (Pango): {exc}"
                          " (Debian: apt-get install libpango-1.0-0 libpangoft2-1.0-0)") from None
-    return t.cast("bytes", HTML(string=page, base_url=str(base) + "/").write_pdf())
+    printed = HTML(string=unlinked(page), base_url=str(base) + "/")
+    return t.cast("bytes", printed.write_pdf())
 
 
 def setup(app: Sphinx) -> ExtensionMetadata:

@@ -70,6 +70,30 @@ def pdf_text(path: Path) -> str:
     return " ".join(" ".join(page.extract_text() or "" for page in PdfReader(path).pages).split())
 
 
+def pdf_links(path: Path) -> list[str]:
+    """The addresses a PDF's links lead to."""
+    from pypdf import PdfReader
+
+    return [str(note.get_object()["/A"]["/URI"])
+            for page in PdfReader(path).pages for note in page.get("/Annots", [])
+            if "/URI" in note.get_object().get("/A", {})]
+
+
+@pytest.mark.parametrize("lang", SITES)
+def test_a_printed_sheet_links_only_to_the_web(site: dict[str, t.Any], lang: str) -> None:
+    """A sheet's PDF is handed round by e-mail and the school's learning platform: a link
+    to another lesson would lead into the folder it was built in, so it is plain words."""
+    root = site[f"html-{lang}"].out
+    sheets = sorted(root.rglob("*-sheet.pdf"))
+    assert sheets
+    linked = sorted({page.name for page in sheets
+                     if "reference internal" in page.with_suffix(".html").read_text("utf-8")})
+    assert linked, "no sheet links to another page: the test would prove nothing"
+    for page in sheets:
+        for address in pdf_links(page):
+            assert address.startswith(("https://", "http://")), (lang, page.name, address)
+
+
 @pytest.mark.parametrize("lang", SITES)
 def test_every_lesson_has_a_pupil_sheet_with_the_exercises_and_no_answer(
         site: dict[str, t.Any], lang: str) -> None:
