@@ -52,13 +52,14 @@ class FiveDicePhrasebook(Phrasebook):
     settling = frozenset({DiceToCentre, DicePassed, GameOver})
     moving = frozenset({DiceToCentre, DicePassed})
     contextual = frozenset({Rolled, OpeningTied, OpeningWon, RollAgain, GameOver})
+    contextual_stages = frozenset({"turn"})
 
     def context(self, step: Step[FiveDiceState]) -> t.Hashable:
         event = step.event
         state: FiveDiceState = step.state
         if type(event) is Rolled:
             # Whether a roll moves a die depends on the threes variation.
-            return None if event.stage == "opening" else state.threes
+            return state.threes
         if type(event) is RollAgain:
             return state.held[state.seats[event.player]]
         if type(event) is GameOver:

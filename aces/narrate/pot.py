@@ -54,6 +54,7 @@ class PotPhrasebook(Phrasebook):
     moving = frozenset({ChipsToPot, ChipsPassed})
     milestones = frozenset({FinishStarted})
     contextual = frozenset({Rolled, TryFailed, PlayResumed})
+    contextual_stages = frozenset({"try"})
 
     def __init__(self, voice: Voice) -> None:
         super().__init__(voice)
@@ -63,8 +64,6 @@ class PotPhrasebook(Phrasebook):
     def context(self, step: Step[PotState]) -> t.Hashable:
         event = step.event
         if type(event) is Rolled:
-            if event.stage != "try":
-                return None
             # A roll of a try is told with its number in the try; a failed
             # try, after it, with the sixes that ended it.
             self._sixes = event.dice.count(pot.SIX)
