@@ -387,7 +387,12 @@ class _Answers:
     def _play(self, key: tuple[t.Any, ...], estimates: dict[t.Any, Chances]) -> Chances:
         if self.values is None:
             return estimates[key]
-        return _remembered(self._looked_up, key, lambda: self._look_up(key))
+        # Asked after every settled roll of a walkthrough: a position met
+        # before costs a look-up, not a call.
+        found = self._looked_up.get(key)
+        if found is None:
+            found = _remembered(self._looked_up, key, lambda: self._look_up(key))
+        return found
 
 
 # -- Aces in the Pot ------------------------------------------------------------
