@@ -41,6 +41,7 @@ import unicodedata
 
 __all__ = [
     "INVISIBLE",
+    "NP_",
     "N_",
     "QUOTE",
     "AcesError",
@@ -123,6 +124,12 @@ def N_(message: str) -> str:  # noqa: N802 - the gettext convention
     return message
 
 
+def NP_(context: str, message: str) -> str:  # noqa: N802 - the gettext convention
+    """Mark a message and its context (as ``pgettext`` takes them) for extraction
+    without translating it yet; translate it later with ``pgettext(context, message)``."""
+    return message
+
+
 # Translators: where an error is, before the error itself.
 # {source}: a file name, or <stdin>; {line}: a line number.
 _WHERE: t.Final = N_("{source}, line {line}")
@@ -172,10 +179,11 @@ def fill(template: str, gettext: Gettext = _identity, /, **values: object) -> st
 
 
 class Plural(t.NamedTuple):
-    """An error message with a singular and a plural msgid, for ``ngettext``.
+    """A message with a singular and a plural msgid, for ``ngettext``: an
+    error's, or one a phrasebook names (:mod:`aces.narrate.phrasebook`).
 
-    ``by`` names the error's value whose number chooses the form, so "1 die"
-    and "2 dice" (and a language's own forms) come out right. Extraction
+    ``by`` names the value whose number chooses the form, so "1 die" and
+    "2 dice" (and a language's own forms) come out right. Extraction
     knows ``Plural`` as a keyword (see scripts/catalogs.py); a translator
     comment goes on the line just above the ``Plural(`` call.
     """

@@ -23,8 +23,9 @@ import msgspec
 
 __all__ = ["EVENT_TYPES", "SCHEMA", "AceIgnored", "BaseEvent", "ChipsPassed", "ChipsToPot",
            "DicePassed", "DiceToCentre", "Event", "FinishStarted", "GameOver", "GameStarted",
-           "OpeningTied", "OpeningWon", "PlayResumed", "RollAgain", "RollUndone", "Rolled", "Stage",
-           "TryFailed", "TryStarted", "TryWon", "TurnMissed", "Unpaid", "type_name"]
+           "OpeningTied", "OpeningWon", "PlayResumed", "PlayerEvent", "RollAgain", "RollUndone",
+           "Rolled", "Stage", "TryFailed", "TryStarted", "TryWon", "TurnMissed", "Unpaid",
+           "type_name"]
 
 #: The schema version written into every ``game_started`` event. Schema 2
 #: added the digest chain and ``roll_undone``; schema 1 logs are read
@@ -37,6 +38,13 @@ Stage = t.Literal["opening", "turn", "try"]
 class BaseEvent(msgspec.Struct, frozen=True, kw_only=True, tag_field="type", omit_defaults=True,
                 forbid_unknown_fields=True):
     """Common base: frozen, keyword-only, tagged by ``"type"``, no unknown fields."""
+
+
+class PlayerEvent(BaseEvent, frozen=True):
+    """An event about one player, named first: the roller, or the player
+    whose turn is missed, who starts, or who makes a try."""
+
+    player: str
 
 
 # -- Every game ---------------------------------------------------------------
@@ -53,10 +61,9 @@ class GameStarted(BaseEvent, tag="game_started", frozen=True):
     seed: int | None = None
 
 
-class Rolled(BaseEvent, tag="rolled", frozen=True):
+class Rolled(PlayerEvent, tag="rolled", frozen=True):
     """A player rolled these dice; ``stage`` says which part of the game."""
 
-    player: str
     dice: tuple[int, ...]
     stage: Stage
     #: Receivers of dice the roller gave away by choice, in order (five-dice
@@ -71,17 +78,14 @@ class OpeningTied(BaseEvent, tag="opening_tied", frozen=True):
     value: int
 
 
-class OpeningWon(BaseEvent, tag="opening_won", frozen=True):
+class OpeningWon(PlayerEvent, tag="opening_won", frozen=True):
     """One player rolled highest in the opening and starts the game."""
 
-    player: str
     value: int
 
 
-class TurnMissed(BaseEvent, tag="turn_missed", frozen=True):
+class TurnMissed(PlayerEvent, tag="turn_missed", frozen=True):
     """A player with nothing to play with misses the turn (not a roll)."""
-
-    player: str
 
 
 class RollUndone(BaseEvent, tag="roll_undone", frozen=True):
@@ -111,94 +115,77 @@ class GameOver(BaseEvent, tag="game_over", frozen=True):
 # -- Aces in the Pot ----------------------------------------------------------
 
 
-class ChipsToPot(BaseEvent, tag="chips_to_pot", frozen=True):
+class ChipsToPot(PlayerEvent, tag="chips_to_pot", frozen=True):
     """Aces sent ``count`` of the roller's chips to the pot."""
 
-    player: str
     count: int
 
 
-class AceIgnored(BaseEvent, tag="ace_ignored", frozen=True):
+class AceIgnored(PlayerEvent, tag="ace_ignored", frozen=True):
     """An ace that would have sent the last chip in play to the pot."""
 
-    player: str
 
-
-class ChipsPassed(BaseEvent, tag="chips_passed", frozen=True):
+class ChipsPassed(PlayerEvent, tag="chips_passed", frozen=True):
     """Sixes passed ``count`` of the player's chips to the player ``to``."""
 
-    player: str
     to: str
     count: int
 
 
-class Unpaid(BaseEvent, tag="unpaid", frozen=True):
+class Unpaid(PlayerEvent, tag="unpaid", frozen=True):
     """The roller ran out of chips: these aces and sixes went unpaid."""
 
-    player: str
     aces: int = 0
     sixes: int = 0
 
 
-class FinishStarted(BaseEvent, tag="finish_started", frozen=True):
+class FinishStarted(PlayerEvent, tag="finish_started", frozen=True):
     """The finish begins; ``player`` holds the chips left in play."""
 
-    player: str
     chips: int
 
 
-class TryStarted(BaseEvent, tag="try_started", frozen=True):
+class TryStarted(PlayerEvent, tag="try_started", frozen=True):
     """``player`` makes a try: up to three rolls without a six."""
 
-    player: str
 
-
-class TryFailed(BaseEvent, tag="try_failed", frozen=True):
+class TryFailed(PlayerEvent, tag="try_failed", frozen=True):
     """A six on roll number ``roll`` of the try ended it."""
 
-    player: str
     roll: int
 
 
-class TryWon(BaseEvent, tag="try_won", frozen=True):
+class TryWon(PlayerEvent, tag="try_won", frozen=True):
     """Three rolls without a six: the try succeeded."""
 
-    player: str
 
-
-class PlayResumed(BaseEvent, tag="play_resumed", frozen=True):
+class PlayResumed(PlayerEvent, tag="play_resumed", frozen=True):
     """(``last-holder``) the failed holder kept chips; ``player`` rolls next."""
-
-    player: str
 
 
 # -- Aces (the five-dice game) ------------------------------------------------
 
 
-class DiceToCentre(BaseEvent, tag="dice_to_centre", frozen=True):
+class DiceToCentre(PlayerEvent, tag="dice_to_centre", frozen=True):
     """The roller's 1s: ``count`` dice to the centre, out of the game."""
 
-    player: str
     count: int
 
 
-class DicePassed(BaseEvent, tag="dice_passed", frozen=True):
+class DicePassed(PlayerEvent, tag="dice_passed", frozen=True):
     """``count`` of the roller's dice showing ``face`` went to the player ``to``.
 
     ``face`` says why: 2 to the left, 5 to the right, 3 to a player of the
     roller's choice (``threes``).
     """
 
-    player: str
     to: str
     count: int
     face: t.Literal[2, 3, 5]
 
 
-class RollAgain(BaseEvent, tag="roll_again", frozen=True):
+class RollAgain(PlayerEvent, tag="roll_again", frozen=True):
     """The roll moved dice and the roller still holds some: the turn goes on."""
-
-    player: str
 
 
 Event = (

@@ -256,11 +256,12 @@ def game_html(game: Game, page: str | None) -> str:
     game is too long for a notebook), and every roll folded below, in the
     columns of ``aces stats --csv --rolls``."""
     from aces.events import GameOver, OpeningWon
+    from aces.experiment.export import ROLL_COLUMNS, headings
     from aces.narrate.voice import Voice
     from aces.walk import STAGES
 
     w, book = _speaking(game.lang, game.game)
-    _, csv = w._, w.catalog.pgettext
+    _ = w._
     title = book.header(game._number, game.header)[0]
     said = [line for step in game.steps if isinstance(step.event, OpeningWon | GameOver)
             for line in book.say(step)]
@@ -284,9 +285,8 @@ def game_html(game: Game, page: str | None) -> str:
                                     limit=w.integer(_PAGE_STEPS)))
     else:
         shown = frame(page, title)
-    # The columns of aces stats --csv --rolls, which hold the same rows.
-    head = [csv("csv", "roll"), csv("csv", "player"), csv("csv", "seat"), csv("csv", "stage"),
-            csv("csv", "dice"), csv("csv", "held after")]
+    # The columns of aces stats --csv --rolls but its log and game, for the same rows.
+    head = headings(w.catalog, ROLL_COLUMNS[2:])
     rows = [[w.integer(r.number), r.player, w.integer(r.seat), _(STAGES[r.stage]),
              Voice.dice(r.dice), w.integer(r.held_after)] for r in game.rolls]
     return section(title, " ".join(said), shown + folded(_("Every roll"), table(head, rows)))

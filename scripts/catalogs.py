@@ -18,7 +18,7 @@ catalog may leave messages empty. A new language is a new catalog
 like the others from the moment it exists.
 
 It does what ``pybabel extract -F babel.cfg --add-comments Translators: -k
-Plural:1,2 -k AcesError -k OptionError -k LogError:3 -k DiceFileError:3 ...``
+Plural:1,2 -k NP_:1c,2 -k AcesError -k OptionError -k LogError:3 -k DiceFileError:3 ...``
 (every error class of aces.errors) and ``pybabel update --no-fuzzy-matching`` would;
 messages are sorted, locations carry no line numbers and name only the
 package's own files (never click's, wherever the venv is), and the
@@ -59,10 +59,12 @@ HEADER: t.Final = """\
 COMMENT_TAGS: t.Final = ("Translators:",)
 
 #: Every call whose argument is a message: gettext's own functions, the
-#: plural error messages of aces.errors (``Plural``), and every error class
-#: of aces.errors (see :func:`error_keywords`).
+#: marks of aces.errors (``N_``, and ``NP_`` with a context), its plural
+#: error messages (``Plural``), and every error class of aces.errors (see
+#: :func:`error_keywords`).
 GETTEXT_KEYWORDS: t.Final[dict[str, t.Any]] = {
     "N_": None,
+    "NP_": ((1, "c"), 2),
     "Plural": (1, 2),
     "_": None,
     "gettext": None,

@@ -19,28 +19,12 @@ if t.TYPE_CHECKING:
     from pathlib import Path
 
 # Whole games are slow examples by Hypothesis' standards; a deadline would
-# only measure how busy the shared machine is.
-settings.register_profile(
-    "default",
-    max_examples=100,
-    deadline=None,
-    suppress_health_check=[HealthCheck.too_slow],
-)
-settings.register_profile(
-    "ci",
-    max_examples=200,
-    deadline=None,
-    derandomize=True,
-    database=None,
-    print_blob=True,
-    suppress_health_check=[HealthCheck.too_slow],
-)
-settings.register_profile(
-    "thorough",
-    max_examples=2_000,
-    deadline=None,
-    suppress_health_check=[HealthCheck.too_slow],
-)
+# only measure how busy the shared machine is. Every profile is this patient.
+_PATIENT: t.Final = settings(deadline=None, suppress_health_check=[HealthCheck.too_slow])
+settings.register_profile("default", _PATIENT, max_examples=100)
+settings.register_profile("ci", _PATIENT, max_examples=200, derandomize=True, database=None,
+                          print_blob=True)
+settings.register_profile("thorough", _PATIENT, max_examples=2_000)
 settings.load_profile(
     os.environ.get("HYPOTHESIS_PROFILE", "ci" if os.environ.get("CI") else "default"))
 

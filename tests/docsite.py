@@ -1,13 +1,16 @@
 """The project's tools in ``scripts/``, for the tests that check what they build:
-``docs.py`` (the site) and ``catalogs.py`` (the package's message catalogs)."""
+``docs.py`` (the site) and ``catalogs.py`` (the package's message catalogs); and
+what the pages' directives ask for."""
 
 from __future__ import annotations
 
 import importlib.util
+import re
 import typing as t
 from pathlib import Path
 
 ROOT: t.Final = Path(__file__).resolve().parent.parent
+DOCS: t.Final = ROOT / "docs"
 
 
 def load_tool(name: str = "docs") -> t.Any:
@@ -19,3 +22,10 @@ def load_tool(name: str = "docs") -> t.Any:
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module
+
+
+def directive_specs(directive: str) -> list[str]:
+    """What every ``.. DIRECTIVE:: spec`` of the pages asks for, each once, sorted."""
+    found = re.compile(rf"^\.\. {re.escape(directive)}:: (.+)$", re.MULTILINE)
+    return sorted({spec for path in DOCS.rglob("*.rst")
+                   for spec in found.findall(path.read_text(encoding="utf-8"))})

@@ -15,7 +15,7 @@ import typing as t
 import msgspec
 import pytest
 
-from aces.errors import OptionError, RollError
+from aces.errors import OptionError, Plural, RollError
 from aces.events import GameOver, Rolled
 from aces.games import (
     Holding,
@@ -28,7 +28,17 @@ from aces.games import (
     unregister,
 )
 from aces.narrate.phrasebook import Phrasebook
-from aces.rules import Game, OptionValue, Roll, RollRequest, check_names, game_named, games
+from aces.rules import (
+    Game,
+    OptionValue,
+    Roll,
+    RollRequest,
+    check_names,
+    game_named,
+    games,
+    parse_options,
+)
+from aces.rules.table import Table
 
 from clitest import ENGLISH, one_line_error, run
 
@@ -48,21 +58,14 @@ class RaceOptions(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     target: int = 10
 
 
-class RaceState(msgspec.Struct, frozen=True):
-    players: tuple[str, ...]
-    seats: dict[str, int]
+class RaceState(Table, frozen=True, kw_only=True):
     target: int
     scores: tuple[int, ...]
-    turn: int = 0
     winner: str | None = None
 
 
 def options(raw: Mapping[str, OptionValue]) -> dict[str, OptionValue]:
-    try:
-        parsed = msgspec.convert(dict(raw), type=RaceOptions)
-    except msgspec.ValidationError as exc:
-        raise OptionError("invalid option: {detail}", detail=str(exc)) from None
-    return {"target": parsed.target}
+    return msgspec.structs.asdict(parse_options(raw, RaceOptions, "invalid option: {detail}"))
 
 
 def check_players(players: Sequence[str]) -> None:
@@ -73,8 +76,7 @@ def start(header: GameStarted) -> RaceState:
     check_players(header.players)
     target = options(header.options)["target"]
     assert isinstance(target, int)
-    return RaceState(players=header.players, target=target, scores=(0,) * len(header.players),
-                     seats={name: seat for seat, name in enumerate(header.players)})
+    return RaceState.seat(header.players, target=target, scores=(0,) * len(header.players))
 
 
 def next_roll(state: RaceState) -> RollRequest | None:
@@ -99,7 +101,7 @@ def evolve(state: RaceState, event: Event) -> RaceState:
             scores = list(state.scores)
             scores[state.turn] += face
             return msgspec.structs.replace(state, scores=tuple(scores),
-                                           turn=(state.turn + 1) % len(state.players))
+                                           turn=state.left_of(state.turn))
         case GameOver(winner=winner):
             return msgspec.structs.replace(state, winner=winner)
     return state
@@ -116,6 +118,13 @@ RACE_RULES: t.Final = Game[RaceState](
 class RacePhrasebook(Phrasebook):
     game = "race"
     moving = frozenset({Rolled})
+    standings_line = changed_line = "Scores: {players}."
+    out_name, out_heading = "target", "Target"
+    tally_line = Plural("Races won after {count} game: {players}.",
+                        "Races won after {count} games: {players}.", by="count")
+    verdict_line = "Most races won: {player}."
+    shared_verdict_line = Plural("Most races won: {players}.", "Most races won: {players}.",
+                                 by="count")
 
     def header(self, number: int, event: GameStarted) -> Lines:
         v = self.voice
@@ -133,23 +142,6 @@ class RacePhrasebook(Phrasebook):
                 return (v.gettext("{player} reaches the target and wins.").format(
                     player=winner),)
         return self.tell_shared(event)
-
-    def tell_standings(self, counts: Mapping[str, int], out: int, *, every: bool) -> str:
-        return self.voice.gettext("Scores: {players}.").format(
-            players=self.entries("standings", counts))
-
-    def out_label(self) -> str:
-        return self.voice.gettext("Target")
-
-    def tally(self, scores: Mapping[str, int], games: int) -> str:
-        return self.voice.gettext("Races won after {count} games: {players}.").format(
-            count=games, players=self.entries("tally", scores))
-
-    def verdict(self, scores: Mapping[str, int], games: int) -> str:
-        best = max(scores.values())
-        leaders = [name for name, won in scores.items() if won == best]
-        return self.voice.gettext("Most races won: {players}.").format(
-            players=self.voice.names(leaders))
 
 
 def race_rules(step: Step[RaceState], before: RaceState) -> Sequence[str]:

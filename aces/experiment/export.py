@@ -25,16 +25,20 @@ import io
 import tempfile
 import typing as t
 
+from aces.errors import NP_
+
 if t.TYPE_CHECKING:
     import gettext
+    from collections.abc import Sequence
 
     from aces.experiment.analysis import Result, Share
     from aces.experiment.inference import Fit
     from aces.experiment.observe import GameRecord, Rules
     from aces.experiment.pool import LogResult, Pooled
 
-__all__ = ["COMMA", "COUNTS_LOSERS", "POINT", "CsvTable", "Style", "as_dict", "cell",
-           "log_table", "options_text", "result_dict", "text_of"]
+__all__ = ["COMMA", "COUNTS_LOSERS", "GAME_COLUMNS", "LOG_COLUMNS", "POINT", "ROLL_COLUMNS",
+           "CsvTable", "Style", "as_dict", "cell", "headings", "log_table", "options_text",
+           "result_dict", "text_of"]
 
 #: The game that counts the loser of each game rather than the winner.
 COUNTS_LOSERS: t.Final = frozenset({"five-dice"})
@@ -42,6 +46,25 @@ COUNTS_LOSERS: t.Final = frozenset({"five-dice"})
 _FORMULA: t.Final = ("=", "+", "-", "@", "\t", "\r")
 #: Bytes of a log's rows held in memory before they go to a temporary file.
 _SPOOL: t.Final = 1 << 20
+
+# The column headings of the tables, in English; :func:`headings` translates them.
+# Translators: column headings of the table of rolls (aces stats --csv --rolls):
+# one word or two each, as a spreadsheet shows them.
+ROLL_COLUMNS: t.Final = (NP_("csv", "log"), NP_("csv", "game"), NP_("csv", "roll"),
+                         NP_("csv", "player"), NP_("csv", "seat"), NP_("csv", "stage"),
+                         NP_("csv", "dice"), NP_("csv", "held after"))
+# Translators: column headings of the table of games (aces stats --csv).
+GAME_COLUMNS: t.Final = (NP_("csv", "log"), NP_("csv", "game"), NP_("csv", "kind"),
+                         NP_("csv", "players"), NP_("csv", "options"), NP_("csv", "starter"),
+                         NP_("csv", "winner"), NP_("csv", "loser"),
+                         NP_("csv", "seat from starter"), NP_("csv", "rolls"), NP_("csv", "pot"))
+# Translators: column headings of the table of logs (aces stats --csv --by-log): one
+# row per log and seat; "95% from" and "95% to" are the ends of the 95 % interval.
+LOG_COLUMNS: t.Final = (NP_("csv", "log"), NP_("csv", "kind"), NP_("csv", "players"),
+                        NP_("csv", "options"), NP_("csv", "seat from starter"),
+                        NP_("csv", "games"), NP_("csv", "wins"), NP_("csv", "losses"),
+                        NP_("csv", "share"), NP_("csv", "95% from"), NP_("csv", "95% to"),
+                        NP_("csv", "exact"))
 
 
 class Style(t.NamedTuple):
@@ -166,6 +189,16 @@ def _fit(fit: Fit | None) -> dict[str, t.Any] | None:
             "observed": list(fit.observed), "expected": list(fit.expected)}
 
 
+def headings(catalog: gettext.NullTranslations, columns: Sequence[str]) -> list[str]:
+    """A table's column headings in the catalog's language (context ``csv``).
+
+    >>> import gettext
+    >>> headings(gettext.NullTranslations(), ROLL_COLUMNS[-2:])
+    ['dice', 'held after']
+    """
+    return [catalog.pgettext("csv", column) for column in columns]
+
+
 def cell(text: str) -> str:
     """A cell a spreadsheet will not run as a formula: a leading ``'`` where
     a name begins like one (``=SUM(...)``), as spreadsheets themselves do;
@@ -197,35 +230,7 @@ class CsvTable:
         self.style = style
         self._spool = self._new_spool()
         self._rows = style.writer(self._spool)
-        if rolls:
-            # Translators: column headings of the table of rolls (aces stats --csv --rolls):
-            # one word or two each, as a spreadsheet shows them.
-            heading = [
-                catalog.pgettext("csv", "log"),
-                catalog.pgettext("csv", "game"),
-                catalog.pgettext("csv", "roll"),
-                catalog.pgettext("csv", "player"),
-                catalog.pgettext("csv", "seat"),
-                catalog.pgettext("csv", "stage"),
-                catalog.pgettext("csv", "dice"),
-                catalog.pgettext("csv", "held after"),
-            ]
-        else:
-            # Translators: column headings of the table of games (aces stats --csv).
-            heading = [
-                catalog.pgettext("csv", "log"),
-                catalog.pgettext("csv", "game"),
-                catalog.pgettext("csv", "kind"),
-                catalog.pgettext("csv", "players"),
-                catalog.pgettext("csv", "options"),
-                catalog.pgettext("csv", "starter"),
-                catalog.pgettext("csv", "winner"),
-                catalog.pgettext("csv", "loser"),
-                catalog.pgettext("csv", "seat from starter"),
-                catalog.pgettext("csv", "rolls"),
-                catalog.pgettext("csv", "pot"),
-            ]
-        style.writer(out).writerow(heading)
+        style.writer(out).writerow(headings(catalog, ROLL_COLUMNS if rolls else GAME_COLUMNS))
 
     @staticmethod
     def _new_spool() -> t.TextIO:
@@ -271,22 +276,7 @@ def log_table(out: t.TextIO, catalog: gettext.NullTranslations, pooled: Pooled,
     Shares have six decimals, with the decimal sign of ``style``.
     """
     rows = style.writer(out)
-    # Translators: column headings of the table of logs (aces stats --csv --by-log): one
-    # row per log and seat; "95% from" and "95% to" are the ends of the 95 % interval.
-    rows.writerow([
-        catalog.pgettext("csv", "log"),
-        catalog.pgettext("csv", "kind"),
-        catalog.pgettext("csv", "players"),
-        catalog.pgettext("csv", "options"),
-        catalog.pgettext("csv", "seat from starter"),
-        catalog.pgettext("csv", "games"),
-        catalog.pgettext("csv", "wins"),
-        catalog.pgettext("csv", "losses"),
-        catalog.pgettext("csv", "share"),
-        catalog.pgettext("csv", "95% from"),
-        catalog.pgettext("csv", "95% to"),
-        catalog.pgettext("csv", "exact"),
-    ])
+    rows.writerow(headings(catalog, LOG_COLUMNS))
     for group in pooled.groups:
         rules = group.rules
         loses = rules.game in COUNTS_LOSERS

@@ -22,11 +22,11 @@ import heapq
 import operator
 import typing as t
 
-from babel.core import Locale
 from babel.numbers import NumberPattern, format_percent, parse_pattern
 
 from aces.events import GameStarted, Rolled
 from aces.narrate import Narrator
+from aces.narrate.voice import parsed_locale
 
 if t.TYPE_CHECKING:
     import gettext
@@ -43,15 +43,13 @@ Measure = t.Literal["win", "lose"]
 
 
 @functools.cache
-def _pattern(locale: str) -> tuple[NumberPattern, Locale]:
+def _pattern(locale: str) -> NumberPattern:
     """The locale's own percent pattern (``17 %`` in Norwegian) with one
-    decimal, and the locale: both parsed once, as Babel would parse them
-    anew on every call given them as text (a walkthrough says thousands of
-    chances)."""
-    parsed = Locale.parse(locale)
-    pattern = str(parsed.percent_formats[None].pattern)
+    decimal, parsed once, as Babel would parse it anew on every call given
+    it as text (a walkthrough says thousands of chances)."""
+    pattern = str(parsed_locale(locale).percent_formats[None].pattern)
     last = pattern.rfind("0")
-    return parse_pattern(pattern[:last + 1] + ".0" + pattern[last + 1:]), parsed
+    return parse_pattern(pattern[:last + 1] + ".0" + pattern[last + 1:])
 
 
 def percent(voice: Voice, value: float) -> str:
@@ -66,8 +64,7 @@ def percent_in(value: float, locale: str) -> str:
     >>> percent_in(0.2454, "nb_NO"), percent_in(0.2454, "en")
     ('24,5\xa0%', '24.5%')
     """
-    pattern, parsed = _pattern(locale)
-    return str(format_percent(value, pattern, locale=parsed))
+    return str(format_percent(value, _pattern(locale), locale=parsed_locale(locale)))
 
 
 def measure_of(game: str) -> Measure:

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import typing as t
 
+from aces.errors import N_, Plural
 from aces.events import (
     DicePassed,
     DiceToCentre,
@@ -34,7 +35,6 @@ from aces.narrate.phrasebook import Lines, Phrasebook
 from aces.rules import fivedice
 
 if t.TYPE_CHECKING:
-    from collections.abc import Mapping
 
     from aces.events import Event, GameStarted
     from aces.rules.fivedice import FiveDiceState
@@ -53,6 +53,36 @@ class FiveDicePhrasebook(Phrasebook):
     moving = frozenset({DiceToCentre, DicePassed})
     contextual = frozenset({Rolled, OpeningTied, OpeningWon, RollAgain, GameOver})
     contextual_stages = frozenset({"turn"})
+
+    # Translators: the standings after a roll of the five-dice game.
+    # {players}: every player with the dice held, as a list ("Ada 2, Bo
+    # 1, and Cy 0"); {centre}: the dice in the centre.
+    standings_line = N_("Standings: {players}; in the centre: {centre}.")
+    # Translators: the standings after a roll of the five-dice game at a
+    # table of many players, where only the players whose dice changed are
+    # named. {players}: those players with the dice each now holds, as a
+    # list ("Ada 2 and Bo 1"); {centre}: the dice in the centre.
+    changed_line = N_("Standings, for those whose dice changed: {players}; in the"
+                      " centre: {centre}.")
+    out_name = "centre"
+    # Translators: the last column of the standings table of "aces walkthrough"
+    # (five-dice game): the dice in the centre, out of the game.
+    out_heading = N_("Centre")
+    # Translators: a session's tally after each game of the five-dice
+    # game. {count}: the games played so far; {players}: each player with
+    # the games lost, as a list.
+    tally_line = Plural("Losses after {count} game: {players}.",
+                        "Losses after {count} games: {players}.", by="count")
+    # Translators: the last line of a session of the five-dice game.
+    # {player}: who lost the most games; {count}: how many; {games}:
+    # the games in the session.
+    verdict_line = N_("{player} lost the most games: {count} of {games}.")
+    # Translators: the last line of a session of the five-dice game with a
+    # tie. {players}: the players sharing the most losses, as a list;
+    # {count}: the games each of them lost.
+    shared_verdict_line = Plural("{players} lost the most games, {count} game each.",
+                                 "{players} lost the most games, {count} games each.",
+                                 by="count")
 
     def context(self, step: Step[FiveDiceState]) -> t.Hashable:
         event = step.event
@@ -177,44 +207,3 @@ class FiveDicePhrasebook(Phrasebook):
     def score(self, event: GameOver) -> str | None:
         """A session of the five-dice game counts games lost."""
         return event.loser
-
-    def tell_standings(self, counts: Mapping[str, int], out: int, *, every: bool) -> str:
-        v = self.voice
-        players, centre = self.entries("standings", counts), v.number(out)
-        if every:
-            # Translators: the standings after a roll of the five-dice game.
-            # {players}: every player with the dice held, as a list ("Ada 2, Bo
-            # 1, and Cy 0"); {centre}: the dice in the centre.
-            return v.gettext("Standings: {players}; in the centre: {centre}.").format(
-                players=players, centre=centre)
-        # Translators: the standings after a roll of the five-dice game at a
-        # table of many players, where only the players whose dice changed are
-        # named. {players}: those players with the dice each now holds, as a
-        # list ("Ada 2 and Bo 1"); {centre}: the dice in the centre.
-        return v.gettext("Standings, for those whose dice changed: {players}; in the"
-                         " centre: {centre}.").format(players=players, centre=centre)
-
-    def out_label(self) -> str:
-        # Translators: the last column of the standings table of "aces walkthrough"
-        # (five-dice game): the dice in the centre, out of the game.
-        return self.voice.gettext("Centre")
-
-    def tally_message(self, games: int) -> str:
-        # Translators: a session's tally after each game of the five-dice
-        # game. {count}: the games played so far; {players}: each player with
-        # the games lost, as a list.
-        return self.voice.ngettext("Losses after {count} game: {players}.",
-                                   "Losses after {count} games: {players}.", games)
-
-    def verdict_message(self, count: int, *, shared: bool) -> str:
-        v = self.voice
-        if not shared:
-            # Translators: the last line of a session of the five-dice game.
-            # {player}: who lost the most games; {count}: how many; {games}:
-            # the games in the session.
-            return v.gettext("{player} lost the most games: {count} of {games}.")
-        # Translators: the last line of a session of the five-dice game with a
-        # tie. {players}: the players sharing the most losses, as a list;
-        # {count}: the games each of them lost.
-        return v.ngettext("{players} lost the most games, {count} game each.",
-                          "{players} lost the most games, {count} games each.", count)

@@ -29,6 +29,7 @@ from aces.rules.seats import Seats
 if t.TYPE_CHECKING:
     from collections.abc import Mapping, Sequence
 
+    from aces.errors import Plural
     from aces.events import Event, GameOver, GameStarted, Stage
     from aces.games import Holding
     from aces.narrate.voice import Voice
@@ -89,7 +90,13 @@ def few_holders(held: Sequence[int]) -> list[int] | None:
 
 
 class Phrasebook:
-    """The sentences of one game, in the language of a :class:`Voice`."""
+    """The sentences of one game, in the language of a :class:`Voice`.
+
+    A game's standings, its session's tally and verdict read alike in
+    every game but for their words: a phrasebook names its messages
+    (marked for extraction with ``N_`` and ``Plural``, each with its
+    translator comment) and the base puts them into words.
+    """
 
     #: The game's name, as in the log header.
     game: t.ClassVar[str]
@@ -107,6 +114,31 @@ class Phrasebook:
     #: a roll of another stage is told from itself alone. Asked at every
     #: roll, so that the commonest (a turn's, in Aces in the Pot) costs no call.
     contextual_stages: t.ClassVar[frozenset[Stage]] = frozenset({"opening", "turn", "try"})
+
+    #: The standings line that names every player: ``{players}``, each with
+    #: what they hold, and what is out of their hands under :attr:`out_name`.
+    standings_line: t.ClassVar[str]
+    #: The standings line of a large table, naming only the players whose
+    #: holdings changed; the same placeholders.
+    changed_line: t.ClassVar[str]
+    #: The standings line of a large table at a milestone (a game with
+    #: :attr:`milestones` only): everyone who holds anything, and that no one
+    #: else does; the same placeholders.
+    holders_line: t.ClassVar[str | None] = None
+    #: The placeholder of what is out of the players' hands: ``pot``, ``centre``.
+    out_name: t.ClassVar[str]
+    #: The heading of what is out of the players' hands, the last column of
+    #: a walkthrough's standings table.
+    out_heading: t.ClassVar[str]
+    #: A session's tally after each game: ``{count}`` (the games played) and
+    #: ``{players}`` (each with the score).
+    tally_line: t.ClassVar[Plural]
+    #: The last word on a session with one player ahead: ``{player}``,
+    #: ``{count}`` (the score) and ``{games}``.
+    verdict_line: t.ClassVar[str]
+    #: The last word on a session whose most is shared: ``{players}`` and
+    #: ``{count}``, the score each of them has.
+    shared_verdict_line: t.ClassVar[Plural]
 
     def __init__(self, voice: Voice) -> None:
         self.voice = voice
@@ -140,6 +172,12 @@ class Phrasebook:
         :meth:`context` alone (see :meth:`say`)."""
         return self.tell_shared(event)
 
+    def score(self, event: GameOver) -> str | None:
+        """The player a finished game scores for in the session's tally."""
+        return event.winner
+
+    # -- Shared ----------------------------------------------------------------
+
     def tell_standings(self, counts: Mapping[str, int], out: int, *, every: bool) -> str:
         """The standings in words, worked out afresh.
 
@@ -147,39 +185,33 @@ class Phrasebook:
         player (``every``), or at a large table those whose holdings
         changed; ``out`` is what is out of their hands (the pot, the centre).
         """
-        raise NotImplementedError
+        return self._standings_in(self.standings_line if every else self.changed_line,
+                                  counts, out)
 
     def tell_holders(self, counts: Mapping[str, int], out: int) -> str:
         """The standings of a large table at a milestone, worked out afresh:
         ``counts`` holds everyone who holds anything (a few, see
         :func:`few_holders`), and no one else does; ``out`` as in
         :meth:`tell_standings`. Only a game with :attr:`milestones` is asked."""
-        raise NotImplementedError
+        assert self.holders_line is not None, "a game with milestones has a holders line"
+        return self._standings_in(self.holders_line, counts, out)
+
+    def _standings_in(self, line: str, counts: Mapping[str, int], out: int) -> str:
+        v = self.voice
+        return v.gettext(line).format_map({"players": self.entries("standings", counts),
+                                           self.out_name: v.number(out)})
 
     def out_label(self) -> str:
         """The heading of what is out of the players' hands (the pot, the
         centre), the last column of a walkthrough's standings table."""
-        raise NotImplementedError
-
-    def score(self, event: GameOver) -> str | None:
-        """The player a finished game scores for in the session's tally."""
-        return event.winner
-
-    def tally_message(self, games: int) -> str:
-        """The message of a session's tally after ``games`` games, with
-        ``{count}`` (the games) and ``{players}`` (each with the score)."""
-        raise NotImplementedError
-
-    def verdict_message(self, count: int, *, shared: bool) -> str:
-        """The message of the last word on a session whose most is ``count``:
-        ``{player}``, ``{count}`` and ``{games}`` for one player ahead, or
-        ``{players}`` and ``{count}`` for a most ``shared``."""
-        raise NotImplementedError
+        return self.voice.gettext(self.out_heading)
 
     def tally(self, scores: Mapping[str, int], games: int) -> str:
         """The session's tally after ``games`` games."""
-        return self.tally_message(games).format(count=self.voice.count(games),
-                                                players=self.entries("tally", scores))
+        v = self.voice
+        line = self.tally_line
+        return v.ngettext(line.singular, line.plural, games).format(
+            count=v.count(games), players=self.entries("tally", scores))
 
     def verdict(self, scores: Mapping[str, int], games: int) -> str:
         """The last word on a session: who scored most."""
@@ -187,12 +219,11 @@ class Phrasebook:
         best = max(scores.values())
         leaders = [name for name, scored in scores.items() if scored == best]
         if len(leaders) == 1:
-            return self.verdict_message(best, shared=False).format(
+            return v.gettext(self.verdict_line).format(
                 player=leaders[0], count=v.count(best), games=v.count(games))
-        return self.verdict_message(best, shared=True).format(players=v.names(leaders),
-                                                              count=v.count(best))
-
-    # -- Shared ----------------------------------------------------------------
+        line = self.shared_verdict_line
+        return v.ngettext(line.singular, line.plural, best).format(players=v.names(leaders),
+                                                                   count=v.count(best))
 
     def say(self, step: Step[t.Any]) -> Lines:
         """An event in words, from the cache when it has been told before in

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import typing as t
 
+from aces.errors import N_, Plural
 from aces.events import (
     AceIgnored,
     ChipsPassed,
@@ -36,7 +37,6 @@ from aces.narrate.phrasebook import Lines, Phrasebook
 from aces.rules import pot
 
 if t.TYPE_CHECKING:
-    from collections.abc import Mapping
 
     from aces.events import Event, GameStarted
     from aces.narrate.voice import Voice
@@ -55,6 +55,38 @@ class PotPhrasebook(Phrasebook):
     milestones = frozenset({FinishStarted})
     contextual = frozenset({Rolled, TryFailed, PlayResumed})
     contextual_stages = frozenset({"try"})
+
+    # Translators: the standings after a roll. {players}: every player
+    # with the chips held, as a list ("Ada 2, Bo 1, and Cy 0"); {pot}:
+    # the chips in the pot.
+    standings_line = N_("Standings: {players}; in the pot: {pot}.")
+    # Translators: the standings after a roll at a table of many players,
+    # where only the players whose chips changed are named. {players}:
+    # those players with the chips each now holds, as a list ("Ada 2 and
+    # Bo 1"); {pot}: the chips in the pot.
+    changed_line = N_("Standings, for those whose chips changed: {players}; in the pot:"
+                      " {pot}.")
+    # Translators: the standings of a table of many players when the
+    # finish begins, when only a few hold chips (one, as a rule).
+    # {players}: those players with the chips each holds, as a list ("Cy
+    # 3"); {pot}: the chips in the pot.
+    holders_line = N_("Standings: {players}; no one else holds chips; in the pot: {pot}.")
+    out_name = "pot"
+    # Translators: the last column of the standings table of "aces walkthrough"
+    # (Aces in the Pot): the chips in the pot.
+    out_heading = N_("Pot")
+    # Translators: a session's tally after each game. {count}: the games
+    # played so far; {players}: each player with the pots won, as a list.
+    tally_line = Plural("Pots won after {count} game: {players}.",
+                        "Pots won after {count} games: {players}.", by="count")
+    # Translators: the last line of a session. {player}: who won the
+    # most pots; {count}: how many; {games}: the games in the session.
+    verdict_line = N_("{player} won the most pots: {count} of {games}.")
+    # Translators: the last line of a session with a tie. {players}: the
+    # players sharing the most pots, as a list; {count}: pots won by each.
+    shared_verdict_line = Plural("{players} share the most pots, {count} pot each.",
+                                 "{players} share the most pots, {count} pots each.",
+                                 by="count")
 
     def __init__(self, voice: Voice) -> None:
         super().__init__(voice)
@@ -225,51 +257,3 @@ class PotPhrasebook(Phrasebook):
         return v.ngettext("{player} wins the pot of {count} chip.",
                           "{player} wins the pot of {count} chips.",
                           chips).format(player=event.winner, count=v.count(chips))
-
-    def tell_standings(self, counts: Mapping[str, int], out: int, *, every: bool) -> str:
-        v = self.voice
-        players, pot_ = self.entries("standings", counts), v.number(out)
-        if every:
-            # Translators: the standings after a roll. {players}: every player
-            # with the chips held, as a list ("Ada 2, Bo 1, and Cy 0"); {pot}:
-            # the chips in the pot.
-            return v.gettext("Standings: {players}; in the pot: {pot}.").format(
-                players=players, pot=pot_)
-        # Translators: the standings after a roll at a table of many players,
-        # where only the players whose chips changed are named. {players}:
-        # those players with the chips each now holds, as a list ("Ada 2 and
-        # Bo 1"); {pot}: the chips in the pot.
-        return v.gettext("Standings, for those whose chips changed: {players}; in the pot:"
-                         " {pot}.").format(players=players, pot=pot_)
-
-    def tell_holders(self, counts: Mapping[str, int], out: int) -> str:
-        v = self.voice
-        # Translators: the standings of a table of many players when the
-        # finish begins, when only a few hold chips (one, as a rule).
-        # {players}: those players with the chips each holds, as a list ("Cy
-        # 3"); {pot}: the chips in the pot.
-        return v.gettext("Standings: {players}; no one else holds chips; in the pot:"
-                         " {pot}.").format(players=self.entries("standings", counts),
-                                           pot=v.number(out))
-
-    def out_label(self) -> str:
-        # Translators: the last column of the standings table of "aces walkthrough"
-        # (Aces in the Pot): the chips in the pot.
-        return self.voice.gettext("Pot")
-
-    def tally_message(self, games: int) -> str:
-        # Translators: a session's tally after each game. {count}: the games
-        # played so far; {players}: each player with the pots won, as a list.
-        return self.voice.ngettext("Pots won after {count} game: {players}.",
-                                   "Pots won after {count} games: {players}.", games)
-
-    def verdict_message(self, count: int, *, shared: bool) -> str:
-        v = self.voice
-        if not shared:
-            # Translators: the last line of a session. {player}: who won the
-            # most pots; {count}: how many; {games}: the games in the session.
-            return v.gettext("{player} won the most pots: {count} of {games}.")
-        # Translators: the last line of a session with a tie. {players}: the
-        # players sharing the most pots, as a list; {count}: pots won by each.
-        return v.ngettext("{players} share the most pots, {count} pot each.",
-                          "{players} share the most pots, {count} pots each.", count)

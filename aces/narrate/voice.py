@@ -19,6 +19,7 @@ not a catalog search or a Babel call.
 
 from __future__ import annotations
 
+import functools
 import typing as t
 
 from babel.core import Locale
@@ -32,7 +33,7 @@ if t.TYPE_CHECKING:
     import gettext
     from collections.abc import Sequence
 
-__all__ = ["Voice", "line_start"]
+__all__ = ["Voice", "line_start", "parsed_locale"]
 
 
 #: The bytes each of a voice's memos may hold.
@@ -45,10 +46,10 @@ class Voice:
     def __init__(self, catalog: gettext.NullTranslations, lang: str) -> None:
         self.lang = lang
         self.locale = babel_locale(lang)
-        # Babel parses a locale's name and a number's pattern afresh on every
-        # call given them as text, at twenty times the cost of the
-        # formatting itself: both are parsed once here and handed over parsed.
-        self._babel = Locale.parse(self.locale)
+        # Babel parses a number's pattern afresh on every call given it as
+        # text, as it does a locale's name (see parsed_locale): parsed once
+        # here and handed over parsed.
+        self._babel = parsed_locale(self.locale)
         self._decimal = parse_pattern(self._babel.decimal_formats[None])
         # Bound methods under their gettext names, so that message
         # extraction finds ``voice.gettext("...")`` calls like any other.
@@ -98,6 +99,18 @@ class Voice:
     def dice(values: Sequence[int]) -> str:
         """Dice as players call them out, the same in every language: ``1-6``."""
         return "-".join(map(str, values))
+
+
+@functools.lru_cache(maxsize=16)
+def parsed_locale(locale: str) -> Locale:
+    """The Babel ``locale``, parsed once for every voice and percentage of it:
+    Babel parses a locale given by name afresh on every call, at twenty
+    times the cost of the formatting itself.
+
+    >>> parsed_locale("nb_NO") is parsed_locale("nb_NO")
+    True
+    """
+    return Locale.parse(locale)
 
 
 def line_start(text: str) -> str:

@@ -37,7 +37,6 @@ import numpy as np
 
 from aces.odds.outcomes import CHANCES, OUTCOMES, example
 from aces.rules import Roll, pot
-from aces.rules.opening import Opening
 from aces.rules.seats import Seats
 
 if t.TYPE_CHECKING:
@@ -162,17 +161,8 @@ def rules_successor(chain: Chain, index: int, dice: tuple[int, int]) -> tuple[in
     """
     chips, phase, rolls = chain.describe(index)
     names = tuple(f"P{seat}" for seat in range(chain.players))
-    state = pot.PotState(
-        players=names,
-        seats={name: seat for seat, name in enumerate(names)},
-        finish=chain.finish,
-        chips=Seats(chips),
-        opening=Opening.everyone(chain.players),
-        pot=chain.total - sum(chips),
-        phase=phase,
-        turn=0,
-        try_rolls=rolls,
-    )
+    state = pot.PotState.seat(names, finish=chain.finish, chips=Seats(chips),
+                              pot=chain.total - sum(chips), phase=phase, try_rolls=rolls)
     for event in pot.decide(state, Roll(dice)):
         state = pot.evolve(state, event)
     return chain.locate(state)

@@ -27,10 +27,11 @@ if t.TYPE_CHECKING:
     from aces.events import Event, GameStarted, Stage
 
 __all__ = ["Game", "OptionValue", "Roll", "RollRequest", "check_names", "check_receivers",
-           "evolver", "game_named", "games", "name_key", "on"]
+           "evolver", "game_named", "games", "name_key", "on", "parse_options"]
 
 S = t.TypeVar("S")
 E = t.TypeVar("E")
+Opts = t.TypeVar("Opts", bound=msgspec.Struct)
 
 OptionValue = int | str | bool
 
@@ -108,6 +109,22 @@ def evolver(*handlers: tuple[type, t.Callable[[S, t.Any], S]]) -> t.Callable[[S,
         return state if handler is None else handler(state, event)
 
     return evolve
+
+
+def parse_options(raw: Mapping[str, OptionValue], kind: type[Opts], invalid: str) -> Opts:
+    """A game's options as written in its header, read into ``kind``: a
+    struct of the game's options that forbids unknown fields, whose
+    defaults fill in what ``raw`` leaves out. Its fields, in order, are
+    what a game's ``options`` returns: ``msgspec.structs.asdict``.
+
+    :raises ~aces.errors.OptionError: with ``invalid``, a message whose
+        ``{detail}`` says which option the game does not have or which
+        value is of the wrong kind.
+    """
+    try:
+        return msgspec.convert(dict(raw), type=kind)
+    except msgspec.ValidationError as exc:
+        raise OptionError(invalid, detail=str(exc)) from None
 
 
 #: What a receiver typed after ``>`` cannot hold: it separates or ends names.

@@ -28,21 +28,29 @@ import typing as t
 
 import msgspec
 
-from aces.errors import Names, OptionError, RollError
+from aces.errors import N_, Names, OptionError, RollError
 from aces.events import (
     DicePassed,
     DiceToCentre,
     GameOver,
-    OpeningTied,
-    OpeningWon,
     RollAgain,
     Rolled,
     TurnMissed,
 )
 from aces.games import Holding
-from aces.rules import Game, OptionValue, Roll, RollRequest, check_names, evolver, on
-from aces.rules.opening import Opening, decided
+from aces.rules import (
+    Game,
+    OptionValue,
+    Roll,
+    RollRequest,
+    check_names,
+    evolver,
+    on,
+    parse_options,
+)
+from aces.rules.opening import decided
 from aces.rules.seats import Seats
+from aces.rules.table import OpeningTable, shared_handlers
 
 if t.TYPE_CHECKING:
     import random
@@ -87,14 +95,11 @@ def options(raw: Mapping[str, OptionValue]) -> dict[str, OptionValue]:
     >>> options({"dice": 1})
     {'dice': 1, 'threes': False, 'threes_to': 'random'}
     """
-    try:
-        parsed = msgspec.convert(dict(raw), type=FiveDiceOptions)
-    except msgspec.ValidationError as exc:
-        raise OptionError("invalid option for Aces (five dice): {detail}",
-                          detail=str(exc)) from None
+    parsed = parse_options(raw, FiveDiceOptions,
+                           N_("invalid option for Aces (five dice): {detail}"))
     if parsed.dice < 1:
         raise OptionError("each player needs at least 1 die, not {dice}", dice=parsed.dice)
-    return {"dice": parsed.dice, "threes": parsed.threes, "threes_to": parsed.threes_to}
+    return msgspec.structs.asdict(parsed)
 
 
 def check_players(players: Sequence[str]) -> None:
@@ -158,32 +163,24 @@ def settle(dice: Sequence[int], *, threes: bool) -> Settlement:
 # -- State --------------------------------------------------------------------
 
 
-class FiveDiceState(msgspec.Struct, frozen=True):
+class FiveDiceState(OpeningTable, frozen=True, kw_only=True):
     """Everything the rules need to know at one point of a game."""
 
-    players: tuple[str, ...]
-    seats: dict[str, int]
     dice_each: int
     threes: bool
     threes_to: Policy
     #: Dice held, by seat: a persistent vector, so that a die passed copies a
     #: few entries, not the whole table (:class:`~aces.rules.seats.Seats`).
     held: Seats
-    opening: Opening
     #: Dice out of the game.
     centre: int = 0
     phase: Phase = "opening"
-    #: The seat to roll next.
-    turn: int = 0
     loser: int | None = None
 
     @property
     def total(self) -> int:
         """Dice in the game: in play and in the centre."""
         return self.dice_each * len(self.players)
-
-    def left_of(self, seat: int) -> int:
-        return (seat + 1) % len(self.players)
 
     def right_of(self, seat: int) -> int:
         return (seat - 1) % len(self.players)
@@ -207,15 +204,9 @@ def start(header: GameStarted) -> FiveDiceState:
     opts = options(header.options)
     dice = opts["dice"]
     assert isinstance(dice, int)
-    return FiveDiceState(
-        players=tuple(header.players),
-        seats={name: seat for seat, name in enumerate(header.players)},
-        dice_each=dice,
-        threes=bool(opts["threes"]),
-        threes_to=t.cast("Policy", opts["threes_to"]),
-        held=Seats((dice,) * len(header.players)),
-        opening=Opening.everyone(len(header.players)),
-    )
+    return FiveDiceState.seat(header.players, dice_each=dice, threes=bool(opts["threes"]),
+                              threes_to=t.cast("Policy", opts["threes_to"]),
+                              held=Seats((dice,) * len(header.players)))
 
 
 def next_roll(state: FiveDiceState) -> RollRequest | None:
@@ -368,15 +359,6 @@ def _rolled(state: FiveDiceState, event: Rolled) -> FiveDiceState:
     return msgspec.structs.replace(state, turn=state.left_of(state.turn))
 
 
-def _opening_tied(state: FiveDiceState, event: OpeningTied) -> FiveDiceState:
-    seats = tuple(state.seats[name] for name in event.players)
-    return msgspec.structs.replace(state, opening=Opening(seats))
-
-
-def _opening_won(state: FiveDiceState, event: OpeningWon) -> FiveDiceState:
-    return msgspec.structs.replace(state, phase="play", turn=state.seats[event.player])
-
-
 def _dice_to_centre(state: FiveDiceState, event: DiceToCentre) -> FiveDiceState:
     held = state.held.moved({state.seats[event.player]: -event.count})
     return msgspec.structs.replace(state, held=held, centre=state.centre + event.count)
@@ -393,10 +375,6 @@ def _roll_again(state: FiveDiceState, event: RollAgain) -> FiveDiceState:
     return msgspec.structs.replace(state, turn=state.seats[event.player])
 
 
-def _turn_missed(state: FiveDiceState, event: TurnMissed) -> FiveDiceState:
-    return msgspec.structs.replace(state, turn=state.left_of(state.seats[event.player]))
-
-
 def _game_over(state: FiveDiceState, event: GameOver) -> FiveDiceState:
     loser = None if event.loser is None else state.seats[event.loser]
     return msgspec.structs.replace(state, phase="over", loser=loser)
@@ -404,13 +382,11 @@ def _game_over(state: FiveDiceState, event: GameOver) -> FiveDiceState:
 
 #: The state after one event (see :func:`aces.rules.evolver`).
 evolve: t.Final = evolver(
+    *shared_handlers(FiveDiceState),
     on(Rolled, _rolled),
-    on(OpeningTied, _opening_tied),
-    on(OpeningWon, _opening_won),
     on(DiceToCentre, _dice_to_centre),
     on(DicePassed, _dice_passed),
     on(RollAgain, _roll_again),
-    on(TurnMissed, _turn_missed),
     on(GameOver, _game_over),
 )
 

@@ -26,15 +26,13 @@ import typing as t
 
 import msgspec
 
-from aces.errors import Names, OptionError, RollError
+from aces.errors import N_, Names, OptionError, RollError
 from aces.events import (
     AceIgnored,
     ChipsPassed,
     ChipsToPot,
     FinishStarted,
     GameOver,
-    OpeningTied,
-    OpeningWon,
     PlayResumed,
     Rolled,
     TryFailed,
@@ -45,9 +43,19 @@ from aces.events import (
 )
 from aces.games import Holding
 from aces.memo import OBJECT, REF, Memo, weigh
-from aces.rules import Game, OptionValue, Roll, RollRequest, check_names, evolver, on
+from aces.rules import (
+    Game,
+    OptionValue,
+    Roll,
+    RollRequest,
+    check_names,
+    evolver,
+    on,
+    parse_options,
+)
 from aces.rules.opening import Opening, decided
 from aces.rules.seats import Seats
+from aces.rules.table import OpeningTable, shared_handlers
 
 if t.TYPE_CHECKING:
     from collections.abc import Mapping, Sequence
@@ -87,13 +95,10 @@ def options(raw: Mapping[str, OptionValue]) -> dict[str, OptionValue]:
     >>> options({"finish": "last-holder"})
     {'finish': 'last-holder', 'chips': 2}
     """
-    try:
-        parsed = msgspec.convert(dict(raw), type=PotOptions)
-    except msgspec.ValidationError as exc:
-        raise OptionError("invalid option for Aces in the Pot: {detail}", detail=str(exc)) from None
+    parsed = parse_options(raw, PotOptions, N_("invalid option for Aces in the Pot: {detail}"))
     if parsed.chips < 1:
         raise OptionError("each player needs at least 1 chip, not {chips}", chips=parsed.chips)
-    return {"finish": parsed.finish, "chips": parsed.chips}
+    return msgspec.structs.asdict(parsed)
 
 
 def check_players(players: Sequence[str]) -> None:
@@ -153,20 +158,16 @@ def settle(held: int, in_play: int, aces: int, sixes: int, *, protect_last: bool
 # -- State --------------------------------------------------------------------
 
 
-class PotState(msgspec.Struct, frozen=True):
-    """Everything the rules need to know at one point of a game."""
+class PotState(OpeningTable, frozen=True, kw_only=True):
+    """Everything the rules need to know at one point of a game (the seat
+    to roll is ``turn``, or the holder making a try)."""
 
-    players: tuple[str, ...]
-    seats: dict[str, int]
     finish: Finish
     #: Each seat's chips: a persistent vector, so that a chip moved copies
     #: a few entries, not the whole table (:class:`~aces.rules.seats.Seats`).
     chips: Seats
-    opening: Opening
     pot: int = 0
     phase: Phase = "opening"
-    #: The seat to roll next, or the holder making a try.
-    turn: int = 0
     #: Rolls already made in the current try.
     try_rolls: int = 0
     winner: int | None = None
@@ -175,9 +176,6 @@ class PotState(msgspec.Struct, frozen=True):
     def in_play(self) -> int:
         """Chips outside the pot."""
         return self.chips.total
-
-    def left_of(self, seat: int) -> int:
-        return (seat + 1) % len(self.players)
 
     def holders(self) -> tuple[int, ...]:
         """Seats that hold at least one chip."""
@@ -203,13 +201,8 @@ def start(header: GameStarted) -> PotState:
     opts = options(header.options)
     chips = opts["chips"]
     assert isinstance(chips, int)
-    return PotState(
-        players=tuple(header.players),
-        seats={name: seat for seat, name in enumerate(header.players)},
-        finish=t.cast("Finish", opts["finish"]),
-        chips=Seats((chips,) * len(header.players)),
-        opening=Opening.everyone(len(header.players)),
-    )
+    return PotState.seat(header.players, finish=t.cast("Finish", opts["finish"]),
+                         chips=Seats((chips,) * len(header.players)))
 
 
 def next_roll(state: PotState) -> RollRequest | None:
@@ -498,15 +491,6 @@ def _rolled(state: PotState, event: Rolled) -> PotState:
     return msgspec.structs.replace(state, try_rolls=state.try_rolls + 1)
 
 
-def _opening_tied(state: PotState, event: OpeningTied) -> PotState:
-    seats = tuple(state.seats[name] for name in event.players)
-    return msgspec.structs.replace(state, opening=Opening(seats))
-
-
-def _opening_won(state: PotState, event: OpeningWon) -> PotState:
-    return msgspec.structs.replace(state, phase="play", turn=state.seats[event.player])
-
-
 def _chips_to_pot(state: PotState, event: ChipsToPot) -> PotState:
     seat = state.seats[event.player]
     chips = state.chips.shifted(seat, event.count, seat, 0)
@@ -517,10 +501,6 @@ def _chips_passed(state: PotState, event: ChipsPassed) -> PotState:
     seats = state.seats
     chips = state.chips.shifted(seats[event.player], event.count, seats[event.to], event.count)
     return msgspec.structs.replace(state, chips=chips)
-
-
-def _turn_missed(state: PotState, event: TurnMissed) -> PotState:
-    return msgspec.structs.replace(state, turn=state.left_of(state.seats[event.player]))
 
 
 def _try_started(state: PotState, event: TryStarted) -> PotState:
@@ -539,12 +519,10 @@ def _game_over(state: PotState, event: GameOver) -> PotState:
 
 #: The state after one event (see :func:`aces.rules.evolver`).
 evolve: t.Final = evolver(
+    *shared_handlers(PotState),
     on(Rolled, _rolled),
-    on(OpeningTied, _opening_tied),
-    on(OpeningWon, _opening_won),
     on(ChipsToPot, _chips_to_pot),
     on(ChipsPassed, _chips_passed),
-    on(TurnMissed, _turn_missed),
     on(TryStarted, _try_started),
     on(PlayResumed, _play_resumed),
     on(GameOver, _game_over),

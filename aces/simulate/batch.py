@@ -22,7 +22,7 @@ if t.TYPE_CHECKING:
     from numpy.typing import NDArray
 
 __all__ = ["BATCH", "Engine", "Finished", "Plays", "RandomRolls", "Rolls", "ScriptedRolls", "Tally",
-           "play_each", "results", "tally", "tally_each"]
+           "next_holder", "play_each", "results", "tally", "tally_each"]
 
 #: Games stepped together; small enough for the working arrays to stay in cache.
 BATCH: t.Final = 1 << 15
@@ -169,6 +169,27 @@ def play_each(engine: Engine, rolls: ScriptedRolls) -> Finished:
     if (finished.lengths > rolls.rolls.shape[1]).any():
         raise ValueError("a game outlasted its scripted rolls")
     return finished
+
+
+def next_holder(hands: NDArray[np.integer[t.Any]], rows: NDArray[np.intp],
+                seats: NDArray[np.int64]) -> NDArray[np.int64]:
+    """Who rolls next in each of ``rows`` of ``hands`` (a row a game, a column a
+    seat, holding chips or dice): in both games, the first seat from ``seats`` on,
+    going left, that holds any. ``seats`` is moved on in place, and returned.
+
+    >>> hands = np.array([[0, 0, 2], [1, 0, 0]])
+    >>> next_holder(hands, np.array([0, 1]), np.array([0, 1])).tolist()
+    [2, 0]
+    """
+    seat_count = hands.shape[1]
+    # Flat indices: a little faster than indexing by row and column.
+    flat = hands.reshape(-1)
+    first = rows * seat_count
+    empty = flat[first + seats] == 0
+    while empty.any():
+        seats[empty] = (seats[empty] + 1) % seat_count
+        empty[empty] = flat[first[empty] + seats[empty]] == 0
+    return seats
 
 
 def _batches(games: int) -> Iterator[NDArray[np.int64]]:

@@ -30,7 +30,7 @@ import numpy as np
 from aces.odds.chain import SETTLE_CAP, settle_tables
 from aces.odds.outcomes import OUTCOME_INDEX, OUTCOMES
 from aces.rules.pot import TRY_ROLLS
-from aces.simulate.batch import Finished
+from aces.simulate.batch import Finished, next_holder
 
 if t.TYPE_CHECKING:
     from collections.abc import Iterator
@@ -163,13 +163,8 @@ class _Batch:
             self.turn[start] = np.argmax(hands[start] > 0, axis=1)
             self.trying[start] = True
             self.tries[start] = 0
-        # The next roller: the first seat to the left holding chips.
-        rows, nxt = rows[~finished], left[~finished]
-        empty = hands[rows, nxt] == 0
-        while empty.any():
-            nxt[empty] = (nxt[empty] + 1) % n
-            empty[empty] = hands[rows[empty], nxt[empty]] == 0
-        self.turn[rows] = nxt
+        going = rows[~finished]
+        self.turn[going] = next_holder(hands, going, left[~finished])
 
     def _tries(self, rows: NDArray[np.intp], outcome: NDArray[np.intp], k: int) -> None:
         sixes = _SIXES[outcome]

@@ -43,7 +43,7 @@ import numpy as np
 from aces.errors import OptionError
 from aces.rules import fivedice
 from aces.simulate import check_seats
-from aces.simulate.batch import Finished
+from aces.simulate.batch import Finished, next_holder
 
 if t.TYPE_CHECKING:
     from collections.abc import Callable, Iterator, Mapping
@@ -294,15 +294,8 @@ class Batch:
             self._give(games, threes, dice)
         again = (leaving > 0) & (held[at] > 0)
         self.turns += ~again
-        # The next roller: the first seat to the left holding dice.
         passing = np.flatnonzero(~again & (self.in_play > 0))
-        nxt = left[passing]
-        first = first[passing]
-        empty = held[first + nxt] == 0
-        while empty.any():
-            nxt[empty] = (nxt[empty] + 1) % n
-            empty[empty] = held[first[empty] + nxt[empty]] == 0
-        self.turn[passing] = nxt
+        self.turn[passing] = next_holder(self.hands(), passing, left[passing])
 
     def _give(self, games: NDArray[np.int64], threes: NDArray[np.int64], dice: Dice) -> None:
         """The 3s to the players the policy chooses, as :func:`aces.rules.fivedice.choose`.

@@ -46,11 +46,13 @@ def own_name(code: str) -> str:
     """
     from babel import Locale, UnknownLocaleError
 
+    from aces.narrate.voice import line_start
+
     try:
         name = Locale.parse(code).get_display_name(code)
     except (ValueError, UnknownLocaleError):
         name = None
-    return (name[:1].upper() + name[1:]) if name else code
+    return line_start(name) if name else code
 
 
 def alternates(page: str, current: str, codes: t.Sequence[str]) -> list[Alternate]:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import io
 import json
 import os
 import select
@@ -12,14 +11,10 @@ import sys
 import typing as t
 from pathlib import Path
 
-import msgspec
 import pytest
 
-from aces.events import Event
-from aces.log import LogWriter
-
 from clitest import E1_DICE as E1
-from clitest import NO_LOCALE, run
+from clitest import NO_LOCALE, resigned, run
 
 
 def test_replay_in_english_by_default(e1_log: Path) -> None:
@@ -295,17 +290,6 @@ def test_step_with_the_log_on_standard_input_and_no_terminal_is_refused(e1_log: 
 
 
 # -- Logs that go wrong -----------------------------------------------------------
-
-
-def resigned(log: bytes) -> bytes:
-    """``log`` with its digests made to fit again: only the rules can catch it."""
-    out = io.BytesIO()
-    writer = LogWriter(out)
-    for line in log.splitlines():
-        fields = json.loads(line)
-        del fields["seq"], fields["digest"]
-        writer.write(msgspec.convert(fields, Event))
-    return out.getvalue()
 
 
 def test_a_changed_line_is_told_up_to_the_line_before(e1_log: Path, tmp_path: Path) -> None:

@@ -7,19 +7,14 @@ the names and, for a bad log, the line and the reason.
 
 from __future__ import annotations
 
-import io
-import json
 import typing as t
 
-import msgspec
 import pytest
 from click.testing import CliRunner
 
 from aces.cli import cli
-from aces.events import Event
-from aces.log import LogWriter
 
-from clitest import ENGLISH
+from clitest import ENGLISH, resigned
 
 if t.TYPE_CHECKING:
     from collections.abc import Callable
@@ -106,18 +101,6 @@ def test_every_log_the_engine_writes_is_accepted(seed: int, finish: str) -> None
 
 
 # -- Bad logs ------------------------------------------------------------------
-
-
-def resigned(log: bytes) -> bytes:
-    """``log`` with its digests made to fit again, as a careful forger would:
-    what is left to catch it is the rules."""
-    out = io.BytesIO()
-    writer = LogWriter(out)
-    for line in log.splitlines():
-        fields = json.loads(line)
-        del fields["seq"], fields["digest"]
-        writer.write(msgspec.convert(fields, Event))
-    return out.getvalue()
 
 
 def test_a_changed_line_is_named_by_its_digest(tmp_path: Path) -> None:

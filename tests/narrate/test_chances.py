@@ -8,6 +8,7 @@ import typing as t
 from pathlib import Path
 
 import pytest
+from walktest import settled
 
 from aces.events import GameStarted, Rolled
 from aces.i18n import translations
@@ -15,7 +16,6 @@ from aces.log import read
 from aces.narrate.chances import Moment, TurningPoints, percent, turning_points
 from aces.narrate.voice import Voice
 from aces.odds.position import Chances, odds_for
-from aces.walk import walk
 from aces.walkthrough import TURNING_POINTS, Aside, walkthrough
 
 from clitest import run
@@ -23,24 +23,10 @@ from clitest import run
 REPLAYS = Path(__file__).resolve().parents[2] / "replays"
 
 
-def _settled(log: Path) -> tuple[GameStarted, list[t.Any]]:
-    """The header, and the state once each roll is settled."""
-    steps = list(walk(read(log.read_bytes().splitlines(keepends=True), "log"), "log"))
-    header = steps[0].event
-    assert isinstance(header, GameStarted)
-    states: list[t.Any] = []
-    for step in steps:
-        if isinstance(step.event, Rolled):
-            states.append(step.state)
-        elif states:
-            states[-1] = step.state
-    return header, states
-
-
 @pytest.mark.parametrize("lang", ["en", "nb", "nn"])
 def test_replay_odds_says_every_chance_after_every_roll(lang: str) -> None:
     log = REPLAYS / "e1-last-chip.jsonl"
-    header, states = _settled(log)
+    header, states = settled(log)
     odds = odds_for(header)
     voice = Voice(translations(lang), lang)
     plain = run("replay", str(log), "--lang", lang).stdout.splitlines()
@@ -71,7 +57,7 @@ def test_turning_points_are_the_rolls_that_moved_a_chance_most() -> None:
     named = [int(n) for n in re.findall(r"Roll (\d+),", asides[0].text)]
     assert len(named) == 3
     assert named == sorted(named)
-    header, states = _settled(log)
+    header, states = settled(log)
     odds = odds_for(header)
     before = odds.chances(pot_start(header))
     moves = []

@@ -5,15 +5,13 @@ from __future__ import annotations
 import math
 from fractions import Fraction
 
-import msgspec
 import pytest
+from bruteforce import played_out, table
 
-from aces.events import SCHEMA, GameStarted
 from aces.odds import exact
 from aces.odds.chain import build
-from aces.odds.outcomes import ROLLS
 from aces.odds.solve import length_cdf, solve
-from aces.rules import Roll, pot
+from aces.rules import pot
 
 CASES = [(2, 1), (3, 1), (2, 2), (3, 2), (4, 2), (5, 1)]
 
@@ -27,50 +25,13 @@ def test_win_chances_sum_to_one(players: int, chips: int, finish: pot.Finish) ->
     assert all(0 < chance < 1 for chance in answer.win_by_seat)
 
 
-def _brute_force(players: int, chips: int, finish: pot.Finish, depth: int,
-                 ) -> tuple[list[list[float]], list[float]]:
-    """Every roll of every game with the rules' decide and evolve, to a depth.
-
-    Returns, for each ``k`` up to ``depth``, the chance that each seat has
-    won within ``k`` rolls, and the chance the game is over within ``k``.
-    Equal states are merged, so the enumeration is exhaustive but small.
-    """
-    names = tuple(f"P{seat}" for seat in range(players))
-    header = GameStarted(schema=SCHEMA, game="pot", players=names,
-                         options=pot.options({"finish": finish, "chips": chips}))
-    start = msgspec.structs.replace(pot.start(header), phase="play", turn=0)
-    def key(state: pot.PotState) -> tuple[tuple[int, ...], str, int, int]:
-        return state.chips.as_tuple(), state.phase, state.turn, state.try_rolls
-
-    alive = {key(start): (start, 1.0)}
-    won = [0.0] * players
-    by_depth: list[list[float]] = []
-    over: list[float] = []
-    for _ in range(depth):
-        after: dict[tuple[tuple[int, ...], str, int, int], tuple[pot.PotState, float]] = {}
-        for state, chance in alive.values():
-            for dice in ROLLS:
-                nxt = state
-                for event in pot.decide(state, Roll(dice)):
-                    nxt = pot.evolve(nxt, event)
-                if nxt.phase == "over":
-                    assert nxt.winner is not None
-                    won[nxt.winner] += chance / 36
-                else:
-                    old = after.get(key(nxt), (nxt, 0.0))[1]
-                    after[key(nxt)] = (nxt, old + chance / 36)
-        alive = after
-        by_depth.append(list(won))
-        over.append(sum(won))
-    return by_depth, over
-
-
 @pytest.mark.parametrize(("players", "chips", "depth"), [(2, 1, 160), (3, 1, 80), (2, 2, 60)])
 @pytest.mark.parametrize("finish", pot.FINISHES)
 def test_the_chain_agrees_with_brute_force(players: int, chips: int, depth: int,
                                            finish: pot.Finish) -> None:
     chain = build(players, chips, finish)
-    won, over = _brute_force(players, chips, finish, depth)
+    start = table(players, {"finish": finish, "chips": chips}, phase="play", turn=0)
+    won, over = played_out(start, depth)
     cdf = length_cdf(chain, 1 - 1e-12)
     for k in range(min(depth, len(cdf))):
         assert cdf[k] == pytest.approx(over[k], abs=1e-12)

@@ -9,13 +9,11 @@ import typing as t
 from pathlib import Path
 
 import pytest
+from walktest import settled
 
-from aces.events import Rolled
 from aces.i18n import LANGUAGES
-from aces.log import read
 from aces.odds.position import odds_for
 from aces.page.replay import shown
-from aces.walk import walk
 
 from browser import Visit, visit
 from clitest import run
@@ -92,17 +90,11 @@ def test_every_roll_shows_what_replay_prints(browser: Browser, pages: dict[str, 
 
 def test_the_chances_shown_are_the_packages(browser: Browser, pages: dict[str, Path]) -> None:
     log = REPLAYS / "four-players.jsonl"
-    steps = list(walk(read(log.read_bytes().splitlines(keepends=True), "log"), "log"))
-    odds = odds_for(t.cast("t.Any", steps[0].event))
-    settled: list[t.Any] = []
-    for step in steps:
-        if isinstance(step.event, Rolled):
-            settled.append(step.state)
-        elif settled:
-            settled[-1] = step.state
+    header, states = settled(log)
+    odds = odds_for(header)
     opened = visit(browser, pages["pot"], "#roll=1&lang=nb")
     page = opened.page
-    for k, state in enumerate(settled, start=1):
+    for k, state in enumerate(states, start=1):
         if k > 1:
             page.keyboard.press("ArrowRight")
         cells = [c.inner_text() for c in page.query_selector_all("#seats td:nth-child(3)")]

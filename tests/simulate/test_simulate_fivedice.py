@@ -15,7 +15,6 @@ from aces import engine
 from aces.dice import RandomDice
 from aces.events import GameOver, OpeningWon, RollAgain, Rolled
 from aces.rules import Roll, fivedice, game_named
-from aces.rules.opening import Opening
 from aces.rules.seats import Seats
 from aces.simulate import fivedice_lengths, simulation
 from aces.simulate.batch import results, tally
@@ -283,9 +282,8 @@ def test_the_shortest_games_are_counted_exactly() -> None:
     # Three players with one die each: a game needs three dice in the centre,
     # so it lasts three rolls at least. Every way of three rolls, worked through
     # the rules one face at a time, against the chain's chance of a game of three.
-    state = fivedice.FiveDiceState(
-        players=("A", "B", "C"), seats={"A": 0, "B": 1, "C": 2}, dice_each=1, threes=False,
-        threes_to="random", held=Seats((1, 1, 1)), opening=Opening.everyone(3), phase="play")
+    state = fivedice.FiveDiceState.seat(("A", "B", "C"), dice_each=1, threes=False,
+                                        threes_to="random", held=Seats((1, 1, 1)), phase="play")
 
     def ended(state: fivedice.FiveDiceState, rolls: int) -> Fraction:
         if rolls == 0:

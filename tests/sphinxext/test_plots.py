@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import re
 import typing as t
-from pathlib import Path
 
 import pytest
 
@@ -12,17 +11,13 @@ from aces.i18n import translations
 from aces.sphinxext.plots import PLOTS, drawn, plot
 from aces.sphinxext.quantities import SpecError
 
-DOCS: t.Final = Path(__file__).resolve().parent.parent.parent / "docs"
-DIRECTIVE: t.Final = re.compile(r"^\.\. aces-plot:: (.+)$", re.MULTILINE)
+from docsite import directive_specs
+
+SPECS: t.Final = directive_specs("aces-plot")
 SVG: t.Final = b"<svg "
 
 
-def specs() -> list[str]:
-    return sorted({spec for path in DOCS.rglob("*.rst")
-                   for spec in DIRECTIVE.findall(path.read_text(encoding="utf-8"))})
-
-
-@pytest.mark.parametrize("spec", specs())
+@pytest.mark.parametrize("spec", SPECS)
 def test_every_plot_of_the_pages_is_drawn_in_norwegian(spec: str) -> None:
     drawn = plot(spec, translations("nb"), "nb")
     assert SVG in drawn.svg
@@ -33,7 +28,7 @@ def test_every_plot_of_the_pages_is_drawn_in_norwegian(spec: str) -> None:
 
 
 def test_every_plot_is_used_by_a_page() -> None:
-    assert {re.match(r"[a-z0-9-]+", spec)[0] for spec in specs()} == set(PLOTS)  # type: ignore[index]
+    assert {re.match(r"[a-z0-9-]+", spec)[0] for spec in SPECS} == set(PLOTS)  # type: ignore[index]
 
 
 def test_a_plot_is_the_same_at_every_build() -> None:
@@ -80,7 +75,7 @@ def covered(figure: t.Any) -> list[str]:
 
 
 @pytest.mark.parametrize("lang", ["en", "nb", "nn"])
-@pytest.mark.parametrize("spec", specs())
+@pytest.mark.parametrize("spec", SPECS)
 def test_no_legend_hides_a_bar_or_a_point(spec: str, lang: str) -> None:
     """Measured with the plot's own fonts; the picture only scales after that, so what
     holds here holds at a phone's width as at a desktop's."""

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import re
 import typing as t
-from pathlib import Path
 
 import pytest
 
@@ -12,16 +11,12 @@ from aces.i18n import translations
 from aces.sphinxext.quantities import SpecError
 from aces.sphinxext.tables import TABLES, table
 
-DOCS: t.Final = Path(__file__).resolve().parent.parent.parent / "docs"
-DIRECTIVE: t.Final = re.compile(r"^\.\. aces-table:: (.+)$", re.MULTILINE)
+from docsite import directive_specs
+
+SPECS: t.Final = directive_specs("aces-table")
 
 
-def specs() -> list[str]:
-    return sorted({spec for path in DOCS.rglob("*.rst")
-                   for spec in DIRECTIVE.findall(path.read_text(encoding="utf-8"))})
-
-
-@pytest.mark.parametrize("spec", specs())
+@pytest.mark.parametrize("spec", SPECS)
 def test_every_table_of_the_pages_builds_in_both_languages(spec: str) -> None:
     english = table(spec, translations("en"), "en")
     norwegian = table(spec, translations("nb"), "nb")
@@ -33,7 +28,7 @@ def test_every_table_of_the_pages_builds_in_both_languages(spec: str) -> None:
 
 
 def test_every_table_is_used_by_a_page() -> None:
-    assert {re.match(r"[a-z0-9-]+", spec)[0] for spec in specs()} == set(TABLES)  # type: ignore[index]
+    assert {re.match(r"[a-z0-9-]+", spec)[0] for spec in SPECS} == set(TABLES)  # type: ignore[index]
 
 
 def test_the_grid_counts_every_roll() -> None:
