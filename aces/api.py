@@ -35,7 +35,7 @@ if t.TYPE_CHECKING:
     from aces.experiment.pool import Pooled, Source
     from aces.rules import OptionValue
     from aces.rules.pot import PotState
-    from aces.simulate import Exact
+    from aces.simulate import Exact, Unsolved
     from aces.simulate.stats import Summary
     from aces.walk import Step
 
@@ -495,8 +495,9 @@ def play(players: int | Sequence[str] = 3, *, game: str = "pot", seed: int | Non
     10
     """
     from aces import engine
+    from aces.cli.play import seeded_and_typed
     from aces.dice import DiceFile, DiceSource, RandomDice
-    from aces.errors import OptionError
+    from aces.errors import OptionError, Term
     from aces.rules import game_named
 
     lang = _language(lang)
@@ -509,9 +510,10 @@ def play(players: int | Sequence[str] = 3, *, game: str = "pot", seed: int | Non
     else:
         seats = list(players)
     if games < 1:
-        raise OptionError("--games must be at least 1, not {games}", games=games)
+        raise OptionError("{option} must be at least 1, not {games}", option=Term("--games"),
+                          games=games)
     if dice is not None and seed is not None:
-        raise OptionError("--seed and --dice-file cannot be used together")
+        raise seeded_and_typed()
     typed = None
     if dice is not None:
         lines = dice.replace("/", "\n").splitlines() if isinstance(dice, str) else dice
@@ -600,18 +602,22 @@ def _by_seat(shares: Sequence[float]) -> str:
     return ", ".join(f"seat {seat} {share:.1%}" for seat, share in enumerate(shares, 1))
 
 
-def odds(players: int | PotState = 3, *, game: str = "pot", lang: str = "en",
-         **options: OptionValue) -> Odds:
+def odds(players: int | PotState = 3, *, game: str = "pot", exact: bool = False,
+         lang: str = "en", **options: OptionValue) -> Odds:
     """The exact odds of a table, or of a moment of a game of Aces in the Pot.
 
     ``players`` is the size of the table, or a moment of a game (one of
     ``Game.moments``, the state before a roll): then the odds are from
     that moment on, by player.
     The five-dice game has exact odds up to four players with five dice
-    each: ``aces.odds(4, game="five-dice")``. ``lang``
-    (``"en"``, ``"nb"`` or ``"nn"``) is the language of the notebook view.
+    each: ``aces.odds(4, game="five-dice")``. Some tables take seconds
+    (four players with six dice each, say), and those are worked out only
+    with ``exact=True``, as ``aces simulate`` works them out only with
+    ``--exact``. ``lang`` (``"en"``, ``"nb"`` or ``"nn"``) is the language
+    of the notebook view.
 
-    :raises aces.errors.OptionError: for a table too big to solve exactly.
+    :raises aces.errors.OptionError: for a table too big to solve exactly,
+        or too slow to without ``exact=True``.
 
     >>> import aces
     >>> aces.odds(2, chips=1)
@@ -620,7 +626,7 @@ def odds(players: int | PotState = 3, *, game: str = "pot", lang: str = "en",
     >>> aces.odds(game.moments[0])  # doctest: +ELLIPSIS
     <Odds to win from here: ...>
     """
-    from aces.errors import OptionError
+    from aces.errors import OptionError, Term
 
     lang = _language(lang)
     if not isinstance(players, int):
@@ -629,23 +635,34 @@ def odds(players: int | PotState = 3, *, game: str = "pot", lang: str = "en",
         return moment
     options = _options(options)
     if game == "five-dice":
+        from aces.cli.simulate import EXACT
+        from aces.simulate import answers
         from aces.simulate.fivedice import FiveDiceSimulation
 
         sim = FiveDiceSimulation.create(players, options)
-        answer = sim.exact() if sim.solvable(by_seat=True) else None
+        answer, unsolved = (answers(sim, exact or None) if sim.solvable(by_seat=True)
+                            else (None, "none"))
+        if unsolved == "slow":
+            # Translators: an error of aces.odds for the five-dice game, whose exact
+            # chances for this table take seconds. {option}: exact=True in Python,
+            # which the reader adds to what they typed.
+            raise OptionError("the exact chances of this table of Aces take a while to work"
+                              " out; add {option} to wait for them", option=EXACT)
         if answer is None or answer.win_by_seat is None:
             # Translators: an error of aces.odds for the five-dice game: each seat's
             # chance to lose is worked out up to four players with five dice each.
+            # {simulate}: aces.simulate in Python, aces simulate on the command line.
             raise OptionError("this table of Aces is too big for exact chances by seat;"
-                              " try aces simulate")
+                              " try {simulate}", simulate=Term("aces simulate"))
         return Odds(game, players, answer.win_by_seat, answer.expected_rolls, answer.sd_rolls,
                     lang=lang)
-    from aces.odds import exact
+    from aces.odds import exact as solve
     from aces.rules import pot
 
+    # Solved as aces odds solves it, however long it takes: exact= is for the five-dice game.
     full = pot.options(options)
-    solved = exact(players, t.cast("int", full["chips"]),
-                              t.cast("pot.Finish", full["finish"]), 0.5)
+    solved = solve(players, t.cast("int", full["chips"]), t.cast("pot.Finish", full["finish"]),
+                   0.5)
     solution = solved.solution
     return Odds(game, players, solution.win_by_seat, solution.expected_rolls, solution.sd_rolls,
                 lang=lang)
@@ -677,14 +694,19 @@ class Simulated(Speaking):
     the mean length, and the exact answers beside them when known.
 
     ``options`` are the game's, complete; ``seed`` gives the same games again.
+    ``unsolved`` says why ``exact`` is ``None``, when it was not turned off:
+    ``"slow"``, the exact answers take seconds and were not asked for
+    (``exact=True`` asks); ``"none"``, the game is too big to solve.
     """
 
     def __init__(self, game: str, players: int, summary: Summary, exact: Exact | None, *,
-                 options: dict[str, OptionValue], seed: int, lang: str = "en") -> None:
+                 options: dict[str, OptionValue], seed: int, lang: str = "en",
+                 unsolved: Unsolved = None) -> None:
         self.game = game
         self.players = players
         self.summary = summary
         self.exact = exact
+        self.unsolved = unsolved
         self.options = options
         self.seed = seed
         self.lang = lang
@@ -714,9 +736,15 @@ class Simulated(Speaking):
 
 
 def simulate(players: int = 3, *, game: str = "pot", games: int = 10_000,
-             seed: int | None = None, lang: str = "en", **options: OptionValue) -> Simulated:
+             seed: int | None = None, exact: bool | None = None, lang: str = "en",
+             **options: OptionValue) -> Simulated:
     """Play many games at once, fast, and count wins by seat and the games' lengths.
 
+    The exact answers stand beside the estimates as ``aces simulate`` gives
+    them: by default only where they come quickly, so that a notebook does
+    not wait (five players with five dice each take several seconds, and
+    the view says how to ask for them); with ``exact=True`` whatever they
+    take, as ``--exact`` does; with ``exact=False`` never.
     ``lang`` (``"en"``, ``"nb"`` or ``"nn"``) is the language of the
     notebook view, which reports as ``aces simulate`` does.
 
@@ -729,7 +757,7 @@ def simulate(players: int = 3, *, game: str = "pot", games: int = 10_000,
     >>> abs(sim.win_by_seat[0] - sim.exact.win_by_seat[0]) < 0.02
     True
     """
-    from aces.simulate import check_games, simulation
+    from aces.simulate import answers, check_games, check_seed, simulation
     from aces.simulate.stats import summarize
 
     check_games(games)
@@ -739,10 +767,12 @@ def simulate(players: int = 3, *, game: str = "pot", games: int = 10_000,
         import secrets
 
         seed = secrets.randbelow(2**32)
+    check_seed(seed)
     sim = simulation(game, players, options)
     summary = summarize(sim.run(games, seed))
-    exact = sim.exact() if sim.solvable() else None
-    return Simulated(game, players, summary, exact, options=sim.options, seed=seed, lang=lang)
+    found, unsolved = answers(sim, exact)
+    return Simulated(game, players, summary, found, options=sim.options, seed=seed, lang=lang,
+                     unsolved=unsolved)
 
 
 # -- A class's logs -------------------------------------------------------------------
@@ -785,11 +815,16 @@ class Stats(Speaking):
         return as_dict(self.pooled)
 
     def plot(self, path: PathLike, lang: str | None = None) -> None:
-        """Draw observed against exact into a new .svg or .png file."""
-        from aces.experiment.plot import plot
+        """Draw observed against exact into a new .svg or .png file.
+
+        :raises aces.errors.OptionError: for a file of another kind, a file that
+            exists already, or without matplotlib.
+        """
+        from aces.experiment.plot import check_path, plot
         from aces.i18n import translations
 
         chosen = self.lang if lang is None else _language(lang)
+        check_path(path)
         plot(self.pooled, Path(path), chosen, translations(chosen))
 
     def __repr__(self) -> str:
@@ -839,19 +874,33 @@ def stats(logs: Iterable[Source], *, csv: PathLike | None = None, rolls: bool = 
     >>> result.groups[0].pooled.seats.shares[0].hits
     0
     """
-    from aces.errors import OptionError
+    from aces.errors import OptionError, Term
     from aces.experiment.pool import pool
 
     lang = _language(lang)
-    if rolls and by_log:
-        raise OptionError("--rolls and --by-log cannot be used together: a table has one"
-                          " row per roll or one per log")
+    table = Term("--csv", "csv=")
     if csv is None:
+        for given, option in ((rolls, Term("--rolls", "rolls=True")),
+                              (by_log, Term("--by-log", "by_log=True"))):
+            if given:
+                # Translators: an error of "aces stats". {option}: --rolls or --by-log
+                # on the command line, rolls=True or by_log=True in Python; {csv}:
+                # --csv, or csv= in Python.
+                raise OptionError("{option} says what the table of {csv} holds, so it needs"
+                                  " {csv}", option=option, csv=table)
         if decimal_comma:
-            # Translators: an error of "aces stats"; the options stay as they are.
-            raise OptionError("--decimal-comma says how the table of --csv is written, so it"
-                              " needs --csv")
+            # Translators: an error of "aces stats". {option}: --decimal-comma on the
+            # command line, decimal_comma=True in Python; {csv}: --csv, or csv= in Python.
+            raise OptionError("{option} says how the table of {csv} is written, so it needs"
+                              " {csv}", option=Term("--decimal-comma", "decimal_comma=True"),
+                              csv=table)
         return Stats(pool(logs, progress=progress), lang)
+    if rolls and by_log:
+        # Translators: an error of "aces stats". {rolls}: --rolls on the command line,
+        # rolls=True in Python; {by_log}: --by-log, or by_log=True in Python.
+        raise OptionError("{rolls} and {by_log} cannot be used together: a table has one"
+                          " row per roll or one per log", rolls=Term("--rolls", "rolls=True"),
+                          by_log=Term("--by-log", "by_log=True"))
     from aces.experiment.export import COMMA, POINT, CsvTable, log_table
     from aces.files import STATS_EXISTS, create
     from aces.i18n import translations
@@ -862,8 +911,8 @@ def stats(logs: Iterable[Source], *, csv: PathLike | None = None, rolls: bool = 
             result = Stats(pool(logs, progress=progress), lang)
             log_table(out, translations(lang), result.pooled, style)
             return result
-        table = CsvTable(out, translations(lang), rolls, style)
+        sink = CsvTable(out, translations(lang), rolls, style)
         try:
-            return Stats(pool(logs, sink=table, keep_rows=rolls, progress=progress), lang)
+            return Stats(pool(logs, sink=sink, keep_rows=rolls, progress=progress), lang)
         finally:
-            table.close()
+            sink.close()

@@ -58,6 +58,7 @@ __all__ = [
     "RollError",
     "SaveError",
     "Show",
+    "Term",
     "TruncatedLogError",
     "fill",
     "os_reason",
@@ -117,6 +118,38 @@ class OneOf(Names):
 
     __slots__ = ()
     style = "or"
+
+
+class Term(str):
+    """A word of the command line in a message, an option or a command
+    (``--games``, ``aces simulate``), which a program calling the package
+    from Python knows by another name, its :attr:`python` (``games=``,
+    ``aces.simulate``).
+
+    The command line shows the term as it is; an error shown as Python shows
+    an exception (``str(error)``, in a traceback or a notebook) shows the
+    other name, so that a pupil in a notebook is never told of an option
+    they cannot type there.
+
+    >>> Term("--by-log").python, Term("--rolls", "rolls=True").python
+    ('by_log=', 'rolls=True')
+    >>> Term("aces simulate").python, f"{Term('--games')} must be at least 1"
+    ('aces.simulate', '--games must be at least 1')
+    """
+
+    python: str
+
+    def __new__(cls, cli: str, python: str | None = None) -> Term:
+        term = super().__new__(cls, cli)
+        if python is None:
+            python = (cli.removeprefix("--").replace("-", "_") + "=" if cli.startswith("--")
+                      else cli.replace(" ", "."))
+        term.python = python
+        return term
+
+    def spelled(self, python: bool) -> str:
+        """The term as the command line names it, or with ``python`` as Python does."""
+        return self.python if python else str(self)
 
 
 def N_(message: str) -> str:  # noqa: N802 - the gettext convention
@@ -285,16 +318,19 @@ class AcesError(ValueError):
         return self
 
     def reason(self, gettext: Gettext = _identity, ngettext: NGettext = _english,
-               show: Show = _as_is) -> str:
+               show: Show = _as_is, *, python: bool = False) -> str:
         """The reason alone, translated by ``gettext`` (``ngettext`` for a :class:`Plural`).
 
         ``show`` writes each value for the reader's language (numbers and
         lists the language's way, see :mod:`aces.cli._numbers`); the plural
         form is still chosen by the number itself. A value that is itself an
         :class:`AcesError` (an error wrapped in another, say an option error
-        found in a log) is translated too.
+        found in a log) is translated too. A :class:`Term` is named as the
+        command line names it, or with ``python`` as Python does.
         """
-        values = {name: value.reason(gettext, ngettext, show) if isinstance(value, AcesError)
+        values = {name: value.reason(gettext, ngettext, show, python=python)
+                  if isinstance(value, AcesError)
+                  else value.spelled(python) if isinstance(value, Term)
                   else _visible(show(value)) for name, value in self.values.items()}
         message = self.message
         if isinstance(message, Plural):
@@ -304,17 +340,25 @@ class AcesError(ValueError):
         return fill(gettext(message), gettext, **values)
 
     def render(self, gettext: Gettext = _identity, ngettext: NGettext = _english,
-               show: Show = _as_is) -> str:
+               show: Show = _as_is, *, python: bool = False) -> str:
         """The whole one-line message, translated by ``gettext`` and ``ngettext``:
-        where the error is, if known, then why."""
-        reason = self.reason(gettext, ngettext, show)
+        where the error is, if known, then why; its terms as the command line
+        names them, or with ``python`` as Python does."""
+        reason = self.reason(gettext, ngettext, show, python=python)
         if self.source is None:
             return reason
         where = gettext(_WHERE).format(source=visible(self.source), line=show(self.line))
         return f"{where}: {reason}"
 
     def __str__(self) -> str:
-        return self.render()
+        """The message as Python shows an exception, in a traceback or a notebook:
+        raised to a program calling the package, so its terms are named as Python
+        names them (the command line renders its errors itself, :meth:`render`).
+
+        >>> print(OptionError("{option} must be at least 1", option=Term("--games")))
+        games= must be at least 1
+        """
+        return self.render(python=True)
 
 
 class SaveError(AcesError):

@@ -20,8 +20,8 @@ __all__ = ["LOG_EXISTS", "STATS_EXISTS", "cannot_write", "create"]
 #: Why a log is not written: its file exists. {path}: the file.
 LOG_EXISTS: t.Final = N_("{path} already exists; logs are never overwritten, choose a new name")
 #: Why a table or a plot of ``aces stats`` is not written. {path}: the file.
-STATS_EXISTS: t.Final = N_("{path} already exists; aces stats never overwrites a file, choose a"
-                           " new name")
+STATS_EXISTS: t.Final = N_("{path} already exists; tables and plots are never overwritten,"
+                           " choose a new name")
 
 
 @t.overload
@@ -48,7 +48,7 @@ def create(path: str | os.PathLike[str], exists: str, *, text: bool = False,
     ...         _ = out.write("seat")
     ...     create(Path(folder) / "a.csv", STATS_EXISTS)  # doctest: +ELLIPSIS
     Traceback (most recent call last):
-    aces.errors.OptionError: .../a.csv already exists; aces stats never overwrites a file, ...
+    aces.errors.OptionError: .../a.csv already exists; tables and plots are never ...
     """
     if Path(path).is_dir():
         # Creating a folder's name says "it exists", which misleads.

@@ -376,10 +376,10 @@ def simulated_html(simulated: Simulated) -> str:
 
     w = _writer(simulated.lang)
     summary, exact = simulated.summary, simulated.exact
-    # aces.simulate works out the exact answers wherever they exist.
+    # Why the exact answers are missing, if they are, and how Python asks for them.
     above, rows, below = parts(simulated.game, simulated.players, simulated.options,
                                simulated.seed, summary, exact, w.lang, w.catalog,
-                               unsolved="none" if exact is None else None)
+                               unsolved=simulated.unsolved, python=True)
     title, details, *rest = above
     labels = [row[0] for row in rows[1:]]
     picture = bars(labels, summary.win_by_seat,

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import html
 import subprocess
 import sys
 import typing as t
@@ -149,6 +150,143 @@ def test_a_full_game_of_aces_has_its_exact_odds_and_simulation_beside_them() -> 
         aces.odds(5, game="five-dice")
     page = aces.simulate(6, game="five-dice", games=200, seed=4)._repr_html_()
     assert "There is no exact answer to compare with" in page
+
+
+# -- The exact answers come as quickly as on the command line ------------------------
+
+
+@pytest.mark.parametrize(("game", "players", "options"), [
+    ("pot", 4, {}), ("pot", 8, {}), ("pot", 9, {}), ("five-dice", 4, {}), ("five-dice", 5, {}),
+    ("five-dice", 6, {}), ("five-dice", 3, {"dice": 1}),
+])
+def test_a_simulation_has_its_exact_answers_when_the_command_line_has_them(
+        game: str, players: int, options: dict[str, t.Any]) -> None:
+    import json
+
+    from click.testing import CliRunner
+
+    from aces.cli import cli
+
+    flags = [f"--{'dice-each' if name == 'dice' else name}={value}"
+             for name, value in options.items()]
+    result = CliRunner().invoke(cli, ["simulate", "--game", game, "--players", str(players),
+                                      "--games", "100", "--seed", "1", "--json", *flags])
+    assert result.exit_code == 0, result.output
+    sim = aces.simulate(players, game=game, games=100, seed=1, **options)
+    assert (sim.exact is None) is (json.loads(result.stdout)["exact"] is None)
+    assert (sim.unsolved is None) is (sim.exact is not None)
+
+
+@pytest.mark.parametrize("lang", ["en", "nb", "nn"])
+def test_five_players_with_five_dice_say_how_to_ask_for_the_exact_length(lang: str) -> None:
+    """Not worked out by default (seconds of waiting in a lesson), and the view says
+    so in its language, naming what Python takes, exact=True, not --exact."""
+    from aces.i18n import translations
+
+    sim = aces.simulate(5, game="five-dice", games=300, seed=1, lang=lang)
+    assert (sim.exact, sim.unsolved) == (None, "slow")
+    message = translations(lang).gettext(
+        "The exact answers take a while to work out for a game this size; add {option} to see"
+        " them beside the estimates.")
+    page = html.unescape(sim._repr_html_())
+    assert message.format(option="exact=True") in page
+    assert "--exact" not in page
+    quiet = aces.simulate(5, game="five-dice", games=300, seed=1, lang=lang, exact=False)
+    assert quiet.exact is None
+    assert quiet.unsolved is None
+    assert message.format(option="exact=True") not in html.unescape(quiet._repr_html_())
+
+
+def test_exact_true_works_out_what_the_quick_bound_leaves_out(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """With a bound made small, three players with one die each are slow: exact=True
+    works them out all the same, for aces.simulate and aces.odds alike."""
+    import importlib
+
+    from aces.simulate import fivedice_chain
+    from aces.simulate.fivedice import FiveDiceSimulation
+
+    monkeypatch.setattr(importlib.import_module("aces.simulate"), "QUICK_EXACT_STATES", 5)
+    solved = fivedice_chain.solve(fivedice_chain.build(3, 1, False, "random"))
+    assert solved.win_by_seat is not None
+    sim = aces.simulate(3, game="five-dice", dice_each=1, games=500, seed=2)
+    assert (sim.exact, sim.unsolved) == (None, "slow")
+    asked = aces.simulate(3, game="five-dice", dice_each=1, games=500, seed=2, exact=True)
+    assert asked.exact == solved
+    assert asked.unsolved is None
+    assert "exact=True" not in asked._repr_html_()
+    with pytest.raises(OptionError) as refused:
+        aces.odds(3, game="five-dice", dice_each=1)
+    assert str(refused.value) == ("the exact chances of this table of Aces take a while to work"
+                                  " out; add exact=True to wait for them")
+    odds = aces.odds(3, game="five-dice", dice_each=1, exact=True)
+    assert odds.win_by_seat == solved.win_by_seat
+    # Aces in the Pot is solved as aces odds solves it, without a quick bound.
+    assert aces.odds(3).win_by_seat == aces.odds(3, exact=True).win_by_seat
+    assert FiveDiceSimulation.create(3, {"dice": 1}).exact() == solved
+
+
+# -- Errors name what Python takes ----------------------------------------------------
+
+
+def _stats_plot(path: str) -> None:
+    aces.stats(["replays/session.jsonl"]).plot(path)
+
+
+#: Calls a pupil can get wrong, and the Python names their errors must give.
+MISTAKES: t.Final[list[tuple[t.Callable[[], object], list[str]]]] = [
+    (lambda: aces.play(3, games=0), ["games="]),
+    (lambda: aces.play(3, seed=1, dice="1 2"), ["seed=", "dice="]),
+    (lambda: aces.simulate(3, games=0), ["games="]),
+    (lambda: aces.simulate(3, games=10**9), ["games="]),
+    (lambda: aces.simulate(3, seed=-1), ["seed="]),
+    (lambda: aces.simulate(1), ["players="]),
+    (lambda: aces.simulate(2, game="five-dice"), ["players="]),
+    (lambda: aces.odds(1), ["players="]),
+    (lambda: aces.odds(12), ["aces.simulate"]),
+    (lambda: aces.odds(9, chips=3), ["9 players with 3 chips each", "aces.simulate"]),
+    (lambda: aces.odds(6, game="five-dice"), ["aces.simulate"]),
+    (lambda: aces.stats([], decimal_comma=True), ["decimal_comma=True", "csv="]),
+    (lambda: aces.stats([], rolls=True), ["rolls=True", "csv="]),
+    (lambda: aces.stats([], by_log=True), ["by_log=True", "csv="]),
+    (lambda: aces.stats([], csv="README.md", rolls=True, by_log=True),
+     ["rolls=True", "by_log=True"]),
+    (lambda: aces.stats([], csv="README.md"), ["README.md already exists; tables and plots"]),
+    (lambda: _stats_plot("plot.txt"), ["Stats.plot", "plot.txt"]),
+    (lambda: _stats_plot("README.md"), ["Stats.plot", "README.md"]),
+]
+
+
+@pytest.mark.parametrize(("call", "names"), MISTAKES)
+def test_an_error_from_python_names_the_python_parameters(
+        call: t.Callable[[], object], names: list[str]) -> None:
+    with pytest.raises(OptionError) as raised:
+        call()
+    said = str(raised.value)
+    for name in names:
+        assert name in said, said
+    assert "--" not in said
+    assert "aces simulate" not in said
+    assert "aces stats" not in said
+
+
+@pytest.mark.parametrize(("lang", "cli", "python"), [
+    ("en", "--games must be at least 1, not 0", "games= must be at least 1, not 0"),
+    ("nb", "--games må være minst 1, ikke 0", "games= må være minst 1, ikke 0"),
+    ("nn", "--games må vere minst 1, ikkje 0", "games= må vere minst 1, ikkje 0"),
+])
+def test_the_same_error_names_the_option_where_it_is_shown(
+        lang: str, cli: str, python: str) -> None:
+    """One error, one catalog message: the command line shows its option, a program
+    its parameter, in every language."""
+    from aces.i18n import translations
+
+    catalog = translations(lang)
+    with pytest.raises(OptionError) as raised:
+        aces.simulate(3, games=0)
+    error = raised.value
+    assert error.render(catalog.gettext, catalog.ngettext) == cli
+    assert error.render(catalog.gettext, catalog.ngettext, python=True) == python
 
 
 def test_stats_are_what_the_command_pools(tmp_path: Path) -> None:

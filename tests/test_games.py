@@ -68,12 +68,8 @@ def options(raw: Mapping[str, OptionValue]) -> dict[str, OptionValue]:
     return msgspec.structs.asdict(parse_options(raw, RaceOptions, "invalid option: {detail}"))
 
 
-def check_players(players: Sequence[str]) -> None:
-    check_names(players, 2)
-
-
 def start(header: GameStarted) -> RaceState:
-    check_players(header.players)
+    check_names(header.players, 2)
     target = options(header.options)["target"]
     assert isinstance(target, int)
     return RaceState.seat(header.players, target=target, scores=(0,) * len(header.players))
@@ -108,7 +104,7 @@ def evolve(state: RaceState, event: Event) -> RaceState:
 
 
 RACE_RULES: t.Final = Game[RaceState](
-    name="race", options=options, check_players=check_players, start=start,
+    name="race", options=options, min_players=2, start=start,
     next_roll=next_roll, decide=decide, evolve=evolve, widest_roll=lambda header: (1, 0))
 
 

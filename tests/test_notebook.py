@@ -198,7 +198,8 @@ def test_a_language_not_offered_is_refused() -> None:
 #: The rolls of a game worked out by hand (the README's example): Cy starts, Bo wins.
 E1: t.Final = "2/3/5/1 6/3 5/6 6/1 1/1 6/1 4/2 5/6 6/1 1/3 4/5 2"
 #: Words of the views' English that no Norwegian view may hold ("no" is Nynorsk for now;
-#: an option's value, "last-chip", stays as the command line spells it).
+#: an option's value, "last-chip", stays as the command line spells it, and a parameter,
+#: "exact=True", as Python does).
 ENGLISH: t.Final = re.compile(
     r"\b(the|rolls?|games?|seats?|chances?|exact|average|wins?|lose|loses|losses|session"
     r"|every|players?|shares?|interval|simulated|stage|opening|after|starts?|holds?|of"
@@ -248,6 +249,13 @@ VIEWS: t.Final[dict[str, t.Callable[[str], t.Any]]] = {
     "simulation": lambda lang: aces.simulate(3, games=2000, seed=1, lang=lang),
     "five-dice simulation": lambda lang: aces.simulate(3, game="five-dice", games=2000, seed=1,
                                                        dice_each=1, lang=lang),
+    # Five players with five dice: the exact length takes seconds, so it waits to be asked for.
+    "full five-dice simulation": lambda lang: aces.simulate(5, game="five-dice", games=300,
+                                                            seed=1, lang=lang),
+    # Seven players with two dice each: the exact length, but no exact chances by seat.
+    "five-dice simulation of lengths": lambda lang: aces.simulate(7, game="five-dice",
+                                                                  games=300, seed=1,
+                                                                  dice_each=2, lang=lang),
 }
 
 #: What each view says in each language: its labels, and numbers as Babel writes them
@@ -305,6 +313,30 @@ SAYS: t.Final = {
     ("five-dice simulation", "nb"): ["Femterningspillet: 2\xa0000 simulerte partier",
                                      "andel tap"],
     ("five-dice simulation", "nn"): ["Femterningspelet: 2\xa0000 simulerte parti", "del av tapa"],
+    ("full five-dice simulation", "en"): [
+        "5 players, 5 dice each, seed 1",
+        "The exact answers take a while to work out for a game this size; add exact=True to see"
+        " them beside the estimates."],
+    ("full five-dice simulation", "nb"): [
+        "Fem spillere, fem terninger hver, frø 1",
+        "De eksakte svarene tar litt tid å regne ut for et så stort spill; legg til exact=True"
+        " for å se dem ved siden av anslagene."],
+    ("full five-dice simulation", "nn"): [
+        "Fem spelarar, fem terningar kvar, frø 1",
+        "Dei eksakte svara tek litt tid å rekne ut for eit så stort spel; legg til exact=True"
+        " for å sjå dei ved sida av anslaga."],
+    ("five-dice simulation of lengths", "en"): [
+        "There is no exact chance by seat to compare with: for a game this size only its length"
+        " is worked out exactly, as the chances by seat take as many times the work as there are"
+        " players."],
+    ("five-dice simulation of lengths", "nb"): [
+        "Her finnes det ingen eksakt sjanse for hver plass å sammenligne med: for et så stort"
+        " spill regnes bare lengden ut eksakt, siden sjansene for hver plass krever like mange"
+        " ganger så mye arbeid som det er spillere."],
+    ("five-dice simulation of lengths", "nn"): [
+        "Her finst det ingen eksakt sjanse for kvar plass å samanlikne med: for eit så stort spel"
+        " blir berre lengda rekna ut eksakt, sidan sjansane for kvar plass krev like mange gonger"
+        " så mykje arbeid som det er spelarar."],
 }
 
 
@@ -317,7 +349,8 @@ def test_every_view_speaks_the_language_asked_for(view: str, lang: str) -> None:
     for said in SAYS[view, lang]:
         assert said in words
     if lang != "en":
-        assert ENGLISH.findall(words.replace("last-chip", "")) == []
+        # An option's value and a Python parameter stay as they are typed.
+        assert ENGLISH.findall(words.replace("last-chip", "").replace("exact=True", "")) == []
     # The short form stays English whatever the view speaks, as doctests read it.
     assert repr(thing) == repr(VIEWS[view]("en"))
 

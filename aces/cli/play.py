@@ -14,15 +14,23 @@ from aces.cli._common import (
     writing,
 )
 from aces.cli._games import GAME_HELP, GameChoice, GameCommand
-from aces.errors import OptionError
+from aces.errors import OptionError, Term
 
 if t.TYPE_CHECKING:
     from aces.cli._games import Given
 
-__all__ = ["DEFAULT_NAMES", "play", "players_from"]
+__all__ = ["DEFAULT_NAMES", "play", "players_from", "seeded_and_typed"]
 
 #: Names for ``--players N``: short, distinct, and the same in every language.
 DEFAULT_NAMES: t.Final = ("Ada", "Bo", "Cy", "Dag", "Eli", "Fia", "Gro", "Hal", "Ida", "Jon")
+
+
+def seeded_and_typed() -> OptionError:
+    """The error of a seed given with typed dice: the dice would not follow it."""
+    # Translators: {seed}: --seed on the command line, seed= in Python; {dice}:
+    # --dice-file, or dice= in Python.
+    return OptionError("{seed} and {dice} cannot be used together", seed=Term("--seed"),
+                       dice=Term("--dice-file", "dice="))
 
 
 def players_from(value: str) -> list[str]:
@@ -104,7 +112,7 @@ def play(
         options = header_options(game, game_options)
         seats = players_from(players)
         if dice_file is not None and seed is not None:
-            raise OptionError("--seed and --dice-file cannot be used together")
+            raise seeded_and_typed()
         if dice_file is not None:
             header_options(game, game_options, typed=True)
         # Check everything before the first line is written.

@@ -11,35 +11,32 @@ import click
 
 from aces.cli._common import finish_name, lang_option, reported, translations, writing
 from aces.cli._games import GAME_HELP, GameChoice, GameCommand
-from aces.errors import N_, OptionError
+from aces.errors import N_, Term
 
 if t.TYPE_CHECKING:
     import gettext
-    from collections.abc import Callable, Iterator
+    from collections.abc import Callable, Iterator, Mapping
 
     from aces.cli._games import Given
     from aces.narrate.voice import Voice
     from aces.rules import OptionValue
-    from aces.simulate import Exact, Simulation
+    from aces.simulate import Exact, Simulation, Unsolved
     from aces.simulate.stats import Summary
 
-__all__ = ["COUNTS_LOSERS", "GAME_NAMES", "PROGRESS_FROM", "QUICK_EXACT_STATES", "Parts",
-           "Unsolved", "as_dict", "parts", "report", "simulate"]
+__all__ = ["COUNTS_LOSERS", "EXACT", "GAME_NAMES", "PROGRESS_FROM", "Parts", "as_dict", "parts",
+           "report", "simulate", "table_words"]
 
 #: The games' names in the report.
 GAME_NAMES: t.Final = {
     "pot": N_("Aces in the Pot"),
     "five-dice": N_("Aces"),
 }
-#: Why a report has no exact answers, when they were not turned off (see :func:`report`).
-Unsolved = t.Literal["slow", "none"] | None
 #: Games whose simulation counts each game's loser rather than its winner.
 COUNTS_LOSERS: t.Final = frozenset({"five-dice"})
+#: How the exact answers are asked for whatever they cost.
+EXACT: t.Final = Term("--exact", "exact=True")
 #: Runs of at least this many games show a progress bar (on a terminal).
 PROGRESS_FROM: t.Final = 200_000
-#: Without --exact or --no-exact, the exact answers are added when the game
-#: has at most this many states (well under a second to solve).
-QUICK_EXACT_STATES: t.Final = 100_000
 
 
 @click.command(cls=GameCommand)
@@ -87,7 +84,7 @@ def simulate(players: int, games: int, seed: int | None, game_name: str,
     """
     from aces.cli._games import header_options
     from aces.rules import game_named
-    from aces.simulate import check_games, simulation
+    from aces.simulate import answers, check_games, check_seed, simulation
     from aces.simulate.stats import summarize
 
     if page is not None:
@@ -96,8 +93,8 @@ def simulate(players: int, games: int, seed: int | None, game_name: str,
     with reported(lang):
         chosen, catalog = translations(lang)
         check_games(games)
-        if seed is not None and seed < 0:
-            raise OptionError("--seed must be 0 or more, not {seed}", seed=seed)
+        if seed is not None:
+            check_seed(seed)
         # An option of the other game is refused by name, not ignored.
         options = header_options(game_named(game_name), game_options)
         sim = simulation(game_name, players, options)
@@ -107,23 +104,13 @@ def simulate(players: int, games: int, seed: int | None, game_name: str,
             seed = secrets.randbelow(2**32)
         with _progress(games, catalog) as progress:
             summary = summarize(sim.run(games, seed, progress))
-        exact = _exact(sim, with_exact)
+        exact, unsolved = answers(sim, with_exact)
         if as_json:
             text = json.dumps(as_dict(sim, seed, summary, exact), indent=2)
         else:
-            unsolved: Unsolved = None
-            if exact is None and with_exact is not False:
-                unsolved = "slow" if sim.solvable() else "none"
             text = report(sim, seed, summary, exact, chosen, catalog, unsolved=unsolved)
         with writing(None):
             click.echo(text)
-
-
-def _exact(sim: Simulation, wanted: bool | None) -> Exact | None:
-    """The exact answers: when asked for, or by default when they come quickly."""
-    if wanted is False:
-        return None
-    return sim.exact(None if wanted else QUICK_EXACT_STATES)
 
 
 @contextlib.contextmanager
@@ -194,8 +181,9 @@ def report(sim: Simulation, seed: int, summary: Summary, exact: Exact | None, la
     """The results as a readable page, in the catalog's language.
 
     ``unsolved`` says why the exact answers are missing, when they were not
-    turned off: ``"slow"``, they were left out as slow to work out (and
-    ``--exact`` adds them); ``"none"``, the game is too big to solve.
+    turned off (:data:`aces.simulate.Unsolved`): ``"slow"``, they were left
+    out as slow to work out (and ``--exact`` adds them); ``"none"``, the game
+    is too big to solve.
     """
     from aces.cli._numbers import table
 
@@ -206,8 +194,11 @@ def report(sim: Simulation, seed: int, summary: Summary, exact: Exact | None, la
 
 def parts(game: str, seats: int, options: dict[str, OptionValue], seed: int,
           summary: Summary, exact: Exact | None, lang: str,
-          catalog: gettext.NullTranslations, *, unsolved: Unsolved = None) -> Parts:
-    """The pieces of :func:`report`, for ``game`` at a table of ``seats``."""
+          catalog: gettext.NullTranslations, *, unsolved: Unsolved = None,
+          python: bool = False) -> Parts:
+    """The pieces of :func:`report`, for ``game`` at a table of ``seats``; with
+    ``python``, for a notebook, where the exact answers are asked for with
+    ``exact=True`` rather than ``--exact``."""
     from aces.cli._numbers import decimal, integer, percent
     from aces.narrate.voice import Voice, line_start
 
@@ -215,10 +206,7 @@ def parts(game: str, seats: int, options: dict[str, OptionValue], seed: int,
     voice = Voice(catalog, lang)
     # Translators: whether the exact value lies inside the interval.
     yes, no = _("yes"), _("no")
-    details = [catalog.ngettext("{count} player", "{count} players",
-                                seats).format(count=voice.count(seats))]
-    details += [text for name, value in options.items()
-                if (text := _option(name, value, options, voice))]
+    details = table_words(game, seats, options, voice)
     # Translators: {seed}: the number that reproduces the dice of the run.
     details.append(_("seed {seed}").format(seed=seed))
     lines = [
@@ -278,11 +266,20 @@ def parts(game: str, seats: int, options: dict[str, OptionValue], seed: int,
     if losers:
         lines.append(_("A game's rolls are those after the opening, rolls again included;"
                        " a missed turn is not a roll."))
+    if exact is not None and by_seat is None:
+        # Translators: after a simulation of Aces whose exact length is known but not
+        # each seat's chance (five players with five dice each, say): why the table of
+        # seats has no column of exact chances.
+        lines.append(_("There is no exact chance by seat to compare with: for a game this size"
+                       " only its length is worked out exactly, as the chances by seat take as"
+                       " many times the work as there are players."))
     if unsolved == "slow":
         # Translators: after a simulation whose exact answers exist but were left out,
-        # as they take seconds to work out; the option --exact stays as it is.
+        # as they take seconds to work out. {option}: --exact on the command line,
+        # exact=True in Python, which the reader adds to what they typed.
         lines.append(_("The exact answers take a while to work out for a game this size;"
-                       " add --exact to see them beside the estimates."))
+                       " add {option} to see them beside the estimates.").format(
+            option=EXACT.spelled(python)))
     elif unsolved == "none":
         # Translators: after a simulation too big to solve: Aces in the Pot too big for
         # aces odds, or Aces with more than five players with five dice each.
@@ -306,7 +303,31 @@ def _turns(mean: float, exact: Exact | None, lang: str,
     return line
 
 
-def _option(name: str, value: OptionValue, options: dict[str, OptionValue],
+def table_words(game: str, seats: int, options: Mapping[str, OptionValue],
+                voice: Voice) -> list[str]:
+    """The table in words, as every report names it: the players, then the options
+    in the order of their names (chips before the finish, as ``aces odds`` and
+    ``aces stats`` say them), the five-dice threes named before whom they go to.
+
+    >>> from aces.i18n import translations
+    >>> from aces.narrate.voice import Voice
+    >>> voice = Voice(translations("nn"), "nn")
+    >>> table_words("pot", 4, {"finish": "last-chip", "chips": 2}, voice)[:2]
+    ['fire spelarar', 'to sjetongar kvar']
+    """
+    words = [voice.ngettext("{count} player", "{count} players",
+                            seats).format(count=voice.count(seats))]
+    for name, value in sorted(options.items()):
+        if name == "threes" and game == "five-dice" and value:
+            # Before whom the 3s go to: «med treere, hver treer til ...».
+            # Translators: the variation of the five-dice game where 3s leave the hand too.
+            words.append(voice.gettext("with threes"))
+        elif text := _option(name, value, options, voice):
+            words.append(text)
+    return words
+
+
+def _option(name: str, value: OptionValue, options: Mapping[str, OptionValue],
             voice: Voice) -> str | None:
     """A game option as the report names it; ``None`` for one that goes unsaid."""
     _ = voice.gettext

@@ -16,13 +16,11 @@ if t.TYPE_CHECKING:
 
     from aces.experiment.pool import Source
 
-__all__ = ["PLOT_FORMATS", "stats"]
+__all__ = ["stats"]
 
 # Translators: the last line of "aces stats" when damaged logs were left out.
 _LEFT_OUT: t.Final = Plural("{count} log was left out; the others were pooled",
                             "{count} logs were left out; the others were pooled", by="count")
-#: Plots are written in the format their file name says.
-PLOT_FORMATS: t.Final = (".svg", ".png")
 
 
 @click.command()
@@ -66,19 +64,15 @@ def stats(logs: tuple[str, ...], as_json: bool, csv_path: str | None, rolls: boo
     import json
 
     from aces import api
+    from aces.experiment.plot import check_path
 
     with reported(lang):
         chosen, catalog = translations(lang)
-        if rolls and csv_path is None:
-            # Translators: an error of "aces stats"; the options stay as they are.
-            raise OptionError("--rolls says what the table of --csv holds, so it needs --csv")
-        if by_log and csv_path is None:
-            # Translators: an error of "aces stats"; the options stay as they are.
-            raise OptionError("--by-log says what the table of --csv holds, so it needs --csv")
+        # Options that need others are refused by api.stats, before a log is read.
         if logs.count("-") > 1:
             raise OptionError("standard input ('-') can be read only once")
         if plot_path is not None:
-            _check_plot(plot_path)
+            check_path(plot_path)
         sources: list[Source] = [(sys.stdin.buffer, "<stdin>") if log == "-" else log
                                  for log in logs]
         with _progress(len(sources), catalog) as progress:
@@ -98,21 +92,6 @@ def stats(logs: tuple[str, ...], as_json: bool, csv_path: str | None, rolls: boo
         left = len(result.pooled.left_out)
         if left:
             raise AcesError(_LEFT_OUT, count=left)
-
-
-def _check_plot(path: str) -> None:
-    from pathlib import Path
-
-    if Path(path).suffix.lower() not in PLOT_FORMATS:
-        # Translators: an error of "aces stats --plot". {path}: the file name given.
-        raise OptionError("--plot draws .svg or .png files, and {path} is neither", path=path)
-    if Path(path).exists():
-        raise OptionError("{path} already exists; aces stats never overwrites a file,"
-                          " choose a new name", path=path)
-    try:
-        import matplotlib  # noqa: F401
-    except ImportError:
-        raise OptionError("--plot needs matplotlib: pip install 'aces[docs]'") from None
 
 
 class _Progress:

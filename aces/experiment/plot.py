@@ -15,14 +15,43 @@ from aces.files import STATS_EXISTS, cannot_write, create
 
 if t.TYPE_CHECKING:
     import gettext
+    import os
     from pathlib import Path
 
     from aces.experiment.pool import Pooled
 
-__all__ = ["MOST_GROUPS", "plot"]
+__all__ = ["FORMATS", "MOST_GROUPS", "check_path", "plot"]
 
 #: The most sets of rules drawn in one figure.
 MOST_GROUPS: t.Final = 8
+#: Plots are written in the format their file name says.
+FORMATS: t.Final = (".svg", ".png")
+
+
+def check_path(path: str | os.PathLike[str]) -> None:
+    """Whether a plot can be drawn into ``path``, said before the logs are read:
+    a new file of one of :data:`FORMATS`, and matplotlib to draw it.
+
+    :raises ~aces.errors.OptionError: for what is missing.
+    """
+    from pathlib import Path
+
+    from aces.errors import OptionError, Term
+
+    plot = Term("--plot", "Stats.plot")
+    if Path(path).suffix.lower() not in FORMATS:
+        # Translators: an error of "aces stats --plot". {option}: --plot on the command
+        # line, Stats.plot in Python; {path}: the file name given.
+        raise OptionError("{option} draws .svg or .png files, and {path} is neither",
+                          option=plot, path=str(path))
+    if Path(path).exists():
+        raise OptionError(STATS_EXISTS, path=str(path))
+    try:
+        import matplotlib  # noqa: F401
+    except ImportError:
+        # Translators: {option}: --plot on the command line, Stats.plot in Python.
+        raise OptionError("{option} needs matplotlib: pip install 'aces[docs]'",
+                          option=plot) from None
 
 
 def plot(pooled: Pooled, path: Path, lang: str, catalog: gettext.NullTranslations) -> None:

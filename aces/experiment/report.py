@@ -126,18 +126,9 @@ def logs_read(pooled: Pooled, w: Writer) -> str:
 
 def rules_name(rules: Rules, w: Writer) -> str:
     """The game and its table in words: "Aces in the Pot: 4 players, 2 chips each, ..."."""
-    from aces.cli.simulate import GAME_NAMES, _option
+    from aces.cli.simulate import GAME_NAMES, table_words
 
-    options = dict(rules.options)
-    details = [w.catalog.ngettext("{count} player", "{count} players",
-                                  rules.players).format(count=w.count(rules.players))]
-    for name, value in rules.options:
-        if name == "threes" and rules.game == "five-dice" and value:
-            # Before whom the 3s go to: «med treere, hver treer til ...».
-            # Translators: the variation of the five-dice game where 3s leave the hand too.
-            details.append(w._("with threes"))
-        elif text := _option(name, value, options, w.voice):
-            details.append(text)
+    details = table_words(rules.game, rules.players, dict(rules.options), w.voice)
     # Translators: {game}: the game's name; {table}: players and options, as a list.
     return w._("{game}: {table}").format(game=w._(GAME_NAMES.get(rules.game, rules.game)),
                                          table=", ".join(details))

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import typing as t
 
-from aces.errors import OptionError
+from aces.errors import OptionError, Term
 from aces.rules import pot
 
 if t.TYPE_CHECKING:
@@ -55,8 +55,8 @@ def check_players(players: int) -> None:
     :raises ~aces.errors.OptionError: for fewer.
     """
     if players < pot.MIN_PLAYERS:
-        raise OptionError("--players must be at least {minimum}, not {players}",
-                          minimum=pot.MIN_PLAYERS, players=players)
+        raise OptionError("{option} must be at least {minimum}, not {players}",
+                          option=Term("--players"), minimum=pot.MIN_PLAYERS, players=players)
 
 
 def most_players() -> int:
@@ -90,17 +90,22 @@ def check_size(players: int, chips: int) -> int:
     limit = most_players()
     if players > limit:
         # Translators: an error of "aces odds". {limit}: the most players the
-        # exact solver takes; {players}: the number asked for.
+        # exact solver takes; {players}: the number asked for; {simulate}: the
+        # command aces simulate, or aces.simulate in Python.
         raise OptionError(
             "exact odds take at most {limit} players, not {players}: with more, even one chip"
-            " each gives too many states to solve; try aces simulate instead",
-            limit=limit, players=players)
+            " each gives too many states to solve; try {simulate} instead",
+            limit=limit, players=players, simulate=Term("aces simulate"))
     states = state_count(players, chips)
     if states > MAX_STATES:
+        # Translators: an error of "aces odds". {players} (2 or more) players with
+        # {chips} (2 or more) chips each; {simulate}: the command aces simulate, or
+        # aces.simulate in Python.
         raise OptionError(
-            "exact odds for --players {players} --chips {chips} need {states} states,"
-            " more than the limit of {limit}; try aces simulate instead",
-            players=players, chips=chips, states=states, limit=MAX_STATES)
+            "exact odds for {players} players with {chips} chips each need {states} states,"
+            " more than the limit of {limit}; try {simulate} instead",
+            players=players, chips=chips, states=states, limit=MAX_STATES,
+            simulate=Term("aces simulate"))
     return states
 
 

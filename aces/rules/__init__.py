@@ -63,8 +63,8 @@ class Game(t.Generic[S]):
     name: str
     #: Validates and completes options; raises :class:`OptionError`.
     options: t.Callable[[Mapping[str, OptionValue]], dict[str, OptionValue]]
-    #: Validates the seats; raises :class:`OptionError`.
-    check_players: t.Callable[[Sequence[str]], None]
+    #: The fewest players the game is played by.
+    min_players: int
     start: t.Callable[[GameStarted], S]
     next_roll: t.Callable[[S], RollRequest | None]
     decide: t.Callable[[S, Roll], tuple[Event, ...]]
@@ -75,6 +75,14 @@ class Game(t.Generic[S]):
     #: For generated dice, the receivers of dice given by choice (``Roll.to``),
     #: drawn with the dice's own generator; ``None`` in a game without choices.
     choose: t.Callable[[S, tuple[int, ...], random.Random], tuple[str, ...]] | None = None
+
+    def check_players(self, players: Sequence[str]) -> None:
+        """Refuse seats the game cannot be played with.
+
+        :raises ~aces.errors.OptionError: for fewer than :attr:`min_players`
+            or unusable names (see :func:`check_names`).
+        """
+        check_names(players, self.min_players)
 
 
 def on(kind: type[E], handler: t.Callable[[S, E], S]) -> tuple[type, t.Callable[[S, t.Any], S]]:

@@ -59,8 +59,8 @@ if t.TYPE_CHECKING:
     from aces.events import Event, GameStarted
 
 __all__ = ["ACE", "FIVE", "GAME", "MIN_PLAYERS", "NAME", "POLICIES", "THREE", "TWO",
-           "FiveDiceOptions", "FiveDiceState", "Phase", "Policy", "Settlement", "check_players",
-           "choose", "decide", "evolve", "holding", "next_roll", "options", "settle", "start",
+           "FiveDiceOptions", "FiveDiceState", "Phase", "Policy", "Settlement", "choose",
+           "decide", "evolve", "holding", "next_roll", "options", "settle", "start",
            "widest_roll"]
 
 NAME: t.Final = "five-dice"
@@ -100,12 +100,6 @@ def options(raw: Mapping[str, OptionValue]) -> dict[str, OptionValue]:
     if parsed.dice < 1:
         raise OptionError("each player needs at least 1 die, not {dice}", dice=parsed.dice)
     return msgspec.structs.asdict(parsed)
-
-
-def check_players(players: Sequence[str]) -> None:
-    """:raises ~aces.errors.OptionError: for too few seats or unusable names
-    (see :func:`aces.rules.check_names`)."""
-    check_names(players, MIN_PLAYERS)
 
 
 def widest_roll(header: GameStarted) -> tuple[int, int]:
@@ -200,7 +194,7 @@ def holding(state: FiveDiceState) -> Holding:
 
 def start(header: GameStarted) -> FiveDiceState:
     """The state before the opening: everyone holds the same dice."""
-    check_players(header.players)
+    check_names(header.players, MIN_PLAYERS)
     opts = options(header.options)
     dice = opts["dice"]
     assert isinstance(dice, int)
@@ -394,7 +388,7 @@ evolve: t.Final = evolver(
 GAME: t.Final = Game[FiveDiceState](
     name=NAME,
     options=options,
-    check_players=check_players,
+    min_players=MIN_PLAYERS,
     start=start,
     next_roll=next_roll,
     decide=decide,

@@ -58,14 +58,14 @@ from aces.rules.seats import Seats
 from aces.rules.table import OpeningTable, shared_handlers
 
 if t.TYPE_CHECKING:
-    from collections.abc import Mapping, Sequence
+    from collections.abc import Mapping
 
     from aces.events import Event, GameStarted, Stage
 
 __all__ = ["ACE", "FINISHES", "GAME", "MIN_PLAYERS", "NAME", "SIX", "TRY_ROLLS", "Finish", "Phase",
-           "PotOptions", "PotState", "Settlement", "Situation", "check_players", "decide",
-           "decide_afresh", "evolve", "holding", "next_roll", "options", "settle", "situation",
-           "start", "widest_roll"]
+           "PotOptions", "PotState", "Settlement", "Situation", "decide", "decide_afresh",
+           "evolve", "holding", "next_roll", "options", "settle", "situation", "start",
+           "widest_roll"]
 
 NAME: t.Final = "pot"
 FINISHES: t.Final = ("last-chip", "last-holder")
@@ -99,12 +99,6 @@ def options(raw: Mapping[str, OptionValue]) -> dict[str, OptionValue]:
     if parsed.chips < 1:
         raise OptionError("each player needs at least 1 chip, not {chips}", chips=parsed.chips)
     return msgspec.structs.asdict(parsed)
-
-
-def check_players(players: Sequence[str]) -> None:
-    """:raises ~aces.errors.OptionError: for too few seats or unusable names
-    (see :func:`aces.rules.check_names`)."""
-    check_names(players, MIN_PLAYERS)
 
 
 def widest_roll(header: GameStarted) -> tuple[int, int]:
@@ -197,7 +191,7 @@ def holding(state: PotState) -> Holding:
 
 def start(header: GameStarted) -> PotState:
     """The state before the opening: everyone holds the same chips."""
-    check_players(header.players)
+    check_names(header.players, MIN_PLAYERS)
     opts = options(header.options)
     chips = opts["chips"]
     assert isinstance(chips, int)
@@ -532,7 +526,7 @@ evolve: t.Final = evolver(
 GAME: t.Final = Game[PotState](
     name=NAME,
     options=options,
-    check_players=check_players,
+    min_players=MIN_PLAYERS,
     start=start,
     next_roll=next_roll,
     decide=decide,

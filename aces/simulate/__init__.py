@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import typing as t
 
-from aces.errors import OptionError
+from aces.errors import OptionError, Term
 
 if t.TYPE_CHECKING:
     from collections.abc import Callable, Mapping
@@ -30,8 +30,9 @@ if t.TYPE_CHECKING:
     from aces.rules import OptionValue
     from aces.simulate.batch import Tally
 
-__all__ = ["FACTORIES", "MAX_PLAYERS", "Exact", "Factory", "Simulation", "check_games",
-           "check_seats", "simulation"]
+__all__ = ["FACTORIES", "MAX_PLAYERS", "QUICK_EXACT_STATES", "Answers", "Exact", "Factory",
+           "Simulation", "Unsolved", "answers", "check_games", "check_seats", "check_seed",
+           "simulation"]
 
 
 class Exact(t.NamedTuple):
@@ -81,6 +82,41 @@ class Simulation(t.Protocol):
 
 Factory = t.Callable[[int, "Mapping[str, OptionValue]"], Simulation]
 
+#: Unless the exact answers are asked for whatever they cost (``--exact``,
+#: ``exact=True``), they are added when the game has at most this many
+#: states: well under a second to solve.
+QUICK_EXACT_STATES: t.Final = 100_000
+#: Why a simulation has no exact answers beside it, when they were not turned
+#: off: ``"slow"``, they exist but take seconds and were not asked for;
+#: ``"none"``, the game is too big to solve.
+Unsolved = t.Literal["slow", "none"] | None
+
+
+class Answers(t.NamedTuple):
+    """The exact answers beside a simulation, or why there are none."""
+
+    exact: Exact | None
+    unsolved: Unsolved
+
+
+def answers(sim: Simulation, wanted: bool | None = None) -> Answers:
+    """The exact answers of ``sim``, as ``aces simulate`` and ``aces.simulate`` give them:
+    by default only when they come quickly; ``wanted``, whatever they take; never
+    when not ``wanted`` (``False``). The game itself decides what comes quickly
+    (:meth:`Simulation.exact` given :data:`QUICK_EXACT_STATES`).
+
+    >>> answers(simulation("pot", 3, {})).unsolved is None
+    True
+    >>> answers(simulation("pot", 8, {})), answers(simulation("pot", 3, {}), False)
+    (Answers(exact=None, unsolved='slow'), Answers(exact=None, unsolved=None))
+    """
+    if wanted is False:
+        return Answers(None, None)
+    exact = sim.exact(None if wanted else QUICK_EXACT_STATES)
+    if exact is not None:
+        return Answers(exact, None)
+    return Answers(None, "slow" if sim.solvable() else "none")
+
 
 def _pot(players: int, options: Mapping[str, OptionValue]) -> Simulation:
     from aces.simulate.pot import PotSimulation
@@ -124,12 +160,26 @@ def check_games(games: int) -> None:
     :raises ~aces.errors.OptionError: for any other count.
     """
     if games < 1:
-        raise OptionError("--games must be at least 1, not {games}", games=games)
-    if games > MAX_GAMES:
-        # Translators: an error of "aces simulate". {limit}: the most games
-        # one simulation plays; {games}: the number asked for.
-        raise OptionError("--games may be at most {limit}, not {games}", limit=MAX_GAMES,
+        # Translators: {option}: --games on the command line, games= in Python.
+        raise OptionError("{option} must be at least 1, not {games}", option=Term("--games"),
                           games=games)
+    if games > MAX_GAMES:
+        # Translators: an error of "aces simulate". {option}: --games on the command
+        # line, games= in Python; {limit}: the most games one simulation plays;
+        # {games}: the number asked for.
+        raise OptionError("{option} may be at most {limit}, not {games}",
+                          option=Term("--games"), limit=MAX_GAMES, games=games)
+
+
+def check_seed(seed: int) -> None:
+    """A seed of the dice is a whole number from 0 (NumPy's generator takes no other).
+
+    :raises ~aces.errors.OptionError: for a negative one.
+    """
+    if seed < 0:
+        # Translators: {option}: --seed on the command line, seed= in Python.
+        raise OptionError("{option} must be 0 or more, not {seed}", option=Term("--seed"),
+                          seed=seed)
 
 
 #: The most players a simulation takes: a game of 100 players lasts some
@@ -143,8 +193,10 @@ def check_seats(players: int, minimum: int) -> None:
     :raises ~aces.errors.OptionError: for any other count.
     """
     if players < minimum:
-        raise OptionError("--players must be at least {minimum}, not {players}",
-                          minimum=minimum, players=players)
+        # Translators: {option}: --players on the command line, players= in Python;
+        # {minimum}: the fewest players the game takes.
+        raise OptionError("{option} must be at least {minimum}, not {players}",
+                          option=Term("--players"), minimum=minimum, players=players)
     if players > MAX_PLAYERS:
         raise OptionError("the simulation takes at most {limit} players, not {players}",
                           limit=MAX_PLAYERS, players=players)

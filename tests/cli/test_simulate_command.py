@@ -18,6 +18,8 @@ from aces.simulate import fivedice_lengths
 from clitest import ENGLISH, one_line_error
 
 if t.TYPE_CHECKING:
+    from pathlib import Path
+
     from click.testing import Result
 
 
@@ -190,7 +192,8 @@ def test_five_dice_readable_report() -> None:
     assert result.exit_code == 0, result.output
     page = result.stdout
     assert page.startswith("Aces: 2,000 simulated games")
-    assert "4 players, 5 dice each, each 3 to the player holding the fewest dice, seed 3" in page
+    assert ("4 players, 5 dice each, with threes, each 3 to the player holding the fewest dice,"
+            " seed 3") in page
     assert "share of losses" in page
     assert "Rolls in a turn:" in page
     assert "rolls again included" in page
@@ -247,6 +250,53 @@ def test_five_players_with_five_dice_are_worked_out_when_asked() -> None:
     assert "Exact:" in page
     assert "inside?" not in page
     assert "in twenty" not in page
+
+
+@pytest.mark.parametrize("lang", ["en", "nb", "nn"])
+def test_the_table_is_named_as_odds_and_stats_name_it(lang: str, tmp_path: Path) -> None:
+    """Players, chips, then the finish, as aces odds heads its page and aces stats
+    its groups; the five-dice threes as aces stats names them."""
+    page = run("--players", "4", "--chips", "3", "--finish", "last-holder", "--games", "200",
+               "--seed", "6", "--lang", lang).stdout
+    odds = CliRunner(env=ENGLISH).invoke(cli, ["odds", "--players", "4", "--chips", "3",
+                                               "--finish", "last-holder", "--lang", lang])
+    table = odds.stdout.splitlines()[1]
+    _ = translations(lang).gettext
+    assert page.splitlines()[1] == f"{table}, {_('seed {seed}').format(seed=6)}"
+
+    log = tmp_path / "threes.jsonl"
+    played = CliRunner(env=ENGLISH).invoke(cli, [
+        "play", "--game", "five-dice", "--players", "3", "--dice-each", "2", "--threes",
+        "--threes-to", "most", "--seed", "4", "--output", str(log)])
+    assert played.exit_code == 0, played.output
+    stats = CliRunner(env=ENGLISH).invoke(cli, ["stats", str(log), "--lang", lang]).stdout
+    page = five_dice("--players", "3", "--dice-each", "2", "--threes", "--threes-to", "most",
+                     "--games", "200", "--seed", "6", "--lang", lang).stdout
+    name = f"{_('Aces')}: {page.splitlines()[1][0].lower()}{page.splitlines()[1][1:]}"
+    assert f"\n{name.removesuffix(', ' + _('seed {seed}').format(seed=6))}\n" in stats
+    assert _("with threes") in name
+
+
+BY_SEAT_MISSING: t.Final = ("There is no exact chance by seat to compare with: for a game this"
+                             " size only its length is worked out exactly, as the chances by seat"
+                             " take as many times the work as there are players.")
+
+
+@pytest.mark.parametrize("lang", ["en", "nb", "nn"])
+def test_the_page_says_why_the_exact_chances_by_seat_are_missing(lang: str) -> None:
+    # Seven players with two dice each: the length is worked out, the seats are not,
+    # as for five players with five dice each (which take seconds more).
+    _ = translations(lang).gettext
+    why = _(BY_SEAT_MISSING)
+    assert lang == "en" or why != BY_SEAT_MISSING
+    page = five_dice("--players", "7", "--dice-each", "2", "--games", "500", "--seed", "3",
+                     "--lang", lang).stdout
+    assert why in page.splitlines()
+    assert _("inside?") not in page
+    for smaller in (["--players", "4"], ["--players", "3", "--dice-each", "1"]):
+        page = five_dice(*smaller, "--games", "500", "--seed", "3", "--lang", lang).stdout
+        assert _("inside?") in page
+        assert why not in page
 
 
 def test_five_dice_exact_column_and_no_exact() -> None:

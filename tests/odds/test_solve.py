@@ -96,9 +96,11 @@ def test_exact_refuses_too_many_states_and_says_what_to_do() -> None:
 
     with pytest.raises(OptionError) as caught:
         exact(9, 2, "last-chip", 0.99)
-    message = str(caught.value)
+    message = caught.value.render()
     assert "1000000" in message
     assert "aces simulate" in message
+    # Raised to a program, it names the function a program calls instead.
+    assert "try aces.simulate instead" in str(caught.value)
 
 
 def test_the_most_players_are_the_most_with_one_chip_each_under_the_limit() -> None:

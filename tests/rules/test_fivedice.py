@@ -130,7 +130,7 @@ def test_ruling_1_the_number_of_dice_is_an_option(count: int) -> None:
 @pytest.mark.parametrize("players", [["Ada"], ["Ada", "Bo"]])
 def test_ruling_1_fewer_than_three_players_are_refused(players: list[str]) -> None:
     with pytest.raises(OptionError, match=f"at least 3 players, not {len(players)}"):
-        fivedice.check_players(players)
+        fivedice.GAME.check_players(players)
     with pytest.raises(OptionError, match="at least 3 players"):
         engine.header(fivedice.GAME, players, {})
 

@@ -115,14 +115,14 @@ def test_ruling_1_the_number_of_chips_is_an_option(count: int) -> None:
 
 
 def test_ruling_1_two_players_are_allowed() -> None:
-    pot.check_players(["Ada", "Bo"])
+    pot.GAME.check_players(["Ada", "Bo"])
     state = fold([started(["Ada", "Bo"])])
     assert pot.next_roll(state) == RollRequest("Ada", 1, "opening")
 
 
 def test_ruling_1_one_player_is_refused() -> None:
     with pytest.raises(OptionError, match="at least 2 players"):
-        pot.check_players(["Ada"])
+        pot.GAME.check_players(["Ada"])
 
 
 @pytest.mark.parametrize(
