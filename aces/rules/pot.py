@@ -52,6 +52,7 @@ from aces.rules import (
     evolver,
     on,
     parse_options,
+    started,
 )
 from aces.rules.opening import Opening, decided
 from aces.rules.seats import Seats
@@ -189,14 +190,16 @@ def holding(state: PotState) -> Holding:
     return _holding(Holding, (state.players, chips if flat is None else flat, state.pot))
 
 
-def start(header: GameStarted) -> PotState:
-    """The state before the opening: everyone holds the same chips."""
-    check_names(header.players, MIN_PLAYERS)
-    opts = options(header.options)
+@started
+def start(players: tuple[str, ...], raw: Mapping[str, OptionValue]) -> PotState:
+    """The state before the opening: everyone holds the same chips (made
+    once for each table: see :func:`aces.rules.started`)."""
+    check_names(players, MIN_PLAYERS)
+    opts = options(raw)
     chips = opts["chips"]
     assert isinstance(chips, int)
-    return PotState.seat(header.players, finish=t.cast("Finish", opts["finish"]),
-                         chips=Seats((chips,) * len(header.players)))
+    return PotState.seat(players, finish=t.cast("Finish", opts["finish"]),
+                         chips=Seats((chips,) * len(players)))
 
 
 def next_roll(state: PotState) -> RollRequest | None:
@@ -377,7 +380,7 @@ def _weight(key: tuple[t.Any, ...], events: tuple[Event, ...]) -> int:
     # session's situations, and decided them all over again.
     if key[1] == "opening":
         opening = key[2]
-        held = 2 * OBJECT + REF * (len(opening.contenders) + len(opening.values))
+        held = 2 * OBJECT + REF * (len(opening.contenders) + len(opening.leading))
     else:
         held = OBJECT + REF * len(key[4])
     return names + held + OBJECT * (2 + len(events)) + REF * (len(key) + len(events))
