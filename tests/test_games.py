@@ -38,7 +38,7 @@ from aces.rules import (
     games,
     parse_options,
 )
-from aces.rules.table import Table
+from aces.rules.table import Table, seating
 
 from clitest import ENGLISH, one_line_error, run
 
@@ -72,7 +72,7 @@ def start(header: GameStarted) -> RaceState:
     check_names(header.players, 2)
     target = options(header.options)["target"]
     assert isinstance(target, int)
-    return RaceState.seat(header.players, target=target, scores=(0,) * len(header.players))
+    return RaceState(**seating(header.players), target=target, scores=(0,) * len(header.players))
 
 
 def next_roll(state: RaceState) -> RollRequest | None:

@@ -38,6 +38,7 @@ import numpy as np
 from aces.odds.outcomes import CHANCES, OUTCOMES, example
 from aces.rules import Roll, pot
 from aces.rules.seats import Seats
+from aces.rules.table import opening_seating
 
 if t.TYPE_CHECKING:
     from numpy.typing import NDArray
@@ -161,8 +162,8 @@ def rules_successor(chain: Chain, index: int, dice: tuple[int, int]) -> tuple[in
     """
     chips, phase, rolls = chain.describe(index)
     names = tuple(f"P{seat}" for seat in range(chain.players))
-    state = pot.PotState.seat(names, finish=chain.finish, chips=Seats(chips),
-                              pot=chain.total - sum(chips), phase=phase, try_rolls=rolls)
+    state = pot.PotState(**opening_seating(names), finish=chain.finish, chips=Seats(chips),
+                         pot=chain.total - sum(chips), phase=phase, try_rolls=rolls)
     for event in pot.decide(state, Roll(dice)):
         state = pot.evolve(state, event)
     return chain.locate(state)

@@ -51,7 +51,7 @@ from aces.rules import (
 )
 from aces.rules.opening import decided
 from aces.rules.seats import Seats
-from aces.rules.table import OpeningTable, shared_handlers
+from aces.rules.table import OpeningTable, opening_seating, shared_handlers
 
 if t.TYPE_CHECKING:
     import random
@@ -201,9 +201,9 @@ def start(players: tuple[str, ...], raw: Mapping[str, OptionValue]) -> FiveDiceS
     opts = options(raw)
     dice = opts["dice"]
     assert isinstance(dice, int)
-    return FiveDiceState.seat(players, dice_each=dice, threes=bool(opts["threes"]),
-                              threes_to=t.cast("Policy", opts["threes_to"]),
-                              held=Seats((dice,) * len(players)))
+    return FiveDiceState(**opening_seating(players), dice_each=dice,
+                         threes=bool(opts["threes"]), threes_to=t.cast("Policy", opts["threes_to"]),
+                         held=Seats((dice,) * len(players)))
 
 
 def next_roll(state: FiveDiceState) -> RollRequest | None:

@@ -56,7 +56,7 @@ from aces.rules import (
 )
 from aces.rules.opening import Opening, decided
 from aces.rules.seats import Seats
-from aces.rules.table import OpeningTable, shared_handlers
+from aces.rules.table import OpeningTable, opening_seating, shared_handlers
 
 if t.TYPE_CHECKING:
     from collections.abc import Mapping
@@ -198,8 +198,8 @@ def start(players: tuple[str, ...], raw: Mapping[str, OptionValue]) -> PotState:
     opts = options(raw)
     chips = opts["chips"]
     assert isinstance(chips, int)
-    return PotState.seat(players, finish=t.cast("Finish", opts["finish"]),
-                         chips=Seats((chips,) * len(players)))
+    return PotState(**opening_seating(players), finish=t.cast("Finish", opts["finish"]),
+                    chips=Seats((chips,) * len(players)))
 
 
 def next_roll(state: PotState) -> RollRequest | None:

@@ -2,15 +2,16 @@
 
 Every game seats its players in order, knows each one's seat by name and
 whose roll it is, and passes play to the left: a game's state is a
-:class:`Table` with its own fields added. A game that begins with the
-opening (both games of the package, :mod:`aces.rules.opening`) is an
-:class:`OpeningTable`, and files the handlers here in its ``evolve`` beside
-its own (:func:`shared_handlers`), so that the events every game has
-evolve the same way in each.
+:class:`Table` with its own fields added, made with what :func:`seating`
+gives. A game that begins with the opening (both games of the package,
+:mod:`aces.rules.opening`) is an :class:`OpeningTable`, made with
+:func:`opening_seating`, and files the handlers here in its ``evolve``
+beside its own (:func:`shared_handlers`), so that the events every game
+has evolve the same way in each.
 
 >>> class Race(Table, frozen=True, kw_only=True):
 ...     target: int
->>> race = Race.seat(("Ada", "Bo", "Cy"), target=10)
+>>> race = Race(**seating(("Ada", "Bo", "Cy")), target=10)
 >>> race.seats, race.left_of(2), turn_missed(race, TurnMissed(player="Bo")).turn
 ({'Ada': 0, 'Bo': 1, 'Cy': 2}, 0, 2)
 """
@@ -28,16 +29,16 @@ from aces.rules.opening import Opening
 if t.TYPE_CHECKING:
     from collections.abc import Sequence
 
-__all__ = ["OpeningTable", "Table", "opening_tied", "opening_won", "shared_handlers",
-           "turn_missed"]
+__all__ = ["OpeningSeating", "OpeningTable", "Seating", "Table", "opening_seating",
+           "opening_tied", "opening_won", "seating", "shared_handlers", "turn_missed"]
 
 
 class Table(msgspec.Struct, frozen=True, kw_only=True):
     """The players in seat order, and the seat to roll next.
 
     A subclass adds the game's own fields; every field is named when a
-    state is made, so the fields of a game and of its base may come in
-    any order.
+    state is made (the players' with :func:`seating`), so the fields of a
+    game and of its base may come in any order.
     """
 
     players: tuple[str, ...]
@@ -45,13 +46,6 @@ class Table(msgspec.Struct, frozen=True, kw_only=True):
     seats: dict[str, int]
     #: The seat to roll next.
     turn: int = 0
-
-    @classmethod
-    def seat(cls, players: Sequence[str], /, **fields: t.Any) -> t.Self:
-        """A state of this game with ``players`` in seat order, seat 0
-        first, and the game's own ``fields``."""
-        return cls(players=tuple(players),
-                   seats={name: seat for seat, name in enumerate(players)}, **fields)
 
     def left_of(self, seat: int) -> int:
         """The seat on the left of ``seat``: the next to play."""
@@ -65,10 +59,30 @@ class OpeningTable(Table, frozen=True, kw_only=True):
     #: The part of the game: ``opening``, then the game's own phases.
     phase: str = "opening"
 
-    @classmethod
-    def seat(cls, players: Sequence[str], /, **fields: t.Any) -> t.Self:
-        """A state before the opening, in which everyone rolls."""
-        return super().seat(players, opening=Opening.everyone(len(players)), **fields)
+
+class Seating(t.TypedDict):
+    """The fields of a :class:`Table` that its players make, to unpack into
+    a new state beside the game's own: ``Race(**seating(players), target=10)``.
+    A typed dictionary, so that the type checker still checks every field."""
+
+    players: tuple[str, ...]
+    seats: dict[str, int]
+
+
+class OpeningSeating(Seating):
+    """The fields of an :class:`OpeningTable` that its players make."""
+
+    opening: Opening
+
+
+def seating(players: Sequence[str]) -> Seating:
+    """``players`` in seat order, seat 0 first, and each one's seat by name."""
+    return {"players": tuple(players), "seats": {name: seat for seat, name in enumerate(players)}}
+
+
+def opening_seating(players: Sequence[str]) -> OpeningSeating:
+    """:func:`seating`, and the opening about to begin, in which everyone rolls."""
+    return {**seating(players), "opening": Opening.everyone(len(players))}
 
 
 T = t.TypeVar("T", bound=Table)

@@ -38,6 +38,7 @@ import numpy as np
 from aces.events import GameOver, RollAgain
 from aces.rules import Roll, fivedice
 from aces.rules.seats import Seats
+from aces.rules.table import opening_seating
 from aces.simulate import Exact
 from aces.simulate.fivedice_lengths import carry
 
@@ -180,9 +181,9 @@ def settled(players: int, dice: int, threes: bool, threes_to: fivedice.Policy,
     1/2 (1, 1, 0) 2 True
     """
     names = tuple(f"P{seat}" for seat in range(players))
-    state = fivedice.FiveDiceState.seat(
-        names, dice_each=dice, threes=threes, threes_to=threes_to, held=Seats(held),
-        phase="play", centre=players * dice - sum(held))
+    state = fivedice.FiveDiceState(
+        **opening_seating(names), dice_each=dice, threes=threes, threes_to=threes_to,
+        held=Seats(held), phase="play", centre=players * dice - sum(held))
     kinds, chances = _KINDS[threes], _CHANCES[threes]
     unused = random.Random(0)  # fewest and most choose without chance
     for counts in _compositions(held[0], len(kinds)):

@@ -16,6 +16,7 @@ from aces.dice import RandomDice
 from aces.events import GameOver, OpeningWon, RollAgain, Rolled
 from aces.rules import Roll, fivedice, game_named
 from aces.rules.seats import Seats
+from aces.rules.table import opening_seating
 from aces.simulate import fivedice_lengths, simulation
 from aces.simulate.batch import results, tally
 from aces.simulate.fivedice import (
@@ -282,8 +283,8 @@ def test_the_shortest_games_are_counted_exactly() -> None:
     # Three players with one die each: a game needs three dice in the centre,
     # so it lasts three rolls at least. Every way of three rolls, worked through
     # the rules one face at a time, against the chain's chance of a game of three.
-    state = fivedice.FiveDiceState.seat(("A", "B", "C"), dice_each=1, threes=False,
-                                        threes_to="random", held=Seats((1, 1, 1)), phase="play")
+    state = fivedice.FiveDiceState(**opening_seating(("A", "B", "C")), dice_each=1, threes=False,
+                                   threes_to="random", held=Seats((1, 1, 1)), phase="play")
 
     def ended(state: fivedice.FiveDiceState, rolls: int) -> Fraction:
         if rolls == 0:
