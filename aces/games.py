@@ -142,12 +142,10 @@ class Registration(t.Generic[S]):
                  holding: Callable[[S], Holding],
                  rulebook: Callable[[Step[S], S], Sequence[str]] | str = _no_rules,
                  session_rule: str | None = None, options: tuple[Option, ...] = ()) -> None:
-        self.rules = rules
-        self.holding = holding
-        self.session_rule = session_rule
-        self.options = options
-        self._phrasebook = phrasebook
-        self._rulebook = rulebook
+        self.rules, self.holding, self.session_rule, self.options = (rules, holding,
+                                                                     session_rule, options)
+        # Where they are, until first asked for.
+        self._phrasebook, self._rulebook = phrasebook, rulebook
 
     @property
     def name(self) -> str:

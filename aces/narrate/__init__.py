@@ -117,8 +117,14 @@ class Narrator(Visitor[list[str]]):
             self._shown = step.state
             return
         assert book is not None, "walk() always begins with game_started"
-        if self.due is not None and kind not in self.settling:
-            self._show(book, full=kind in self.milestones)
+        due = self.due
+        if due is not None and kind not in self.settling:
+            # The standings of the roll now settled (:meth:`_show`, written
+            # out here: a replay shows them after most rolls).
+            line = book.standings(due, self._shown, full=kind in self.milestones)
+            if line is not None:
+                out.append(line)
+            self._shown, self.due = due, None
         out.extend(book.say(step))
         if kind in self.moving:
             self.due = step.state

@@ -481,10 +481,12 @@ def _decide_try(state: Situation, dice: tuple[int, ...], events: list[Event]) ->
 
 
 def _rolled(state: PotState, event: Rolled) -> PotState:
-    if state.phase == "opening":
-        return msgspec.structs.replace(state, opening=state.opening.record(event.dice[0]))
-    if state.phase == "play":
+    # Half the events of a log: the commonest phase first.
+    phase = state.phase
+    if phase == "play":
         return msgspec.structs.replace(state, turn=state.left_of(state.turn))
+    if phase == "opening":
+        return msgspec.structs.replace(state, opening=state.opening.record(event.dice[0]))
     return msgspec.structs.replace(state, try_rolls=state.try_rolls + 1)
 
 
