@@ -326,17 +326,17 @@ SAYS: t.Final = {
         "Dei eksakte svara tek litt tid å rekne ut for eit så stort spel; legg til exact=True"
         " for å sjå dei ved sida av anslaga."],
     ("five-dice simulation of lengths", "en"): [
-        "There is no exact chance by seat to compare with: for a game this size only its length"
-        " is worked out exactly, as the chances by seat take as many times the work as there are"
-        " players."],
+        "There are no exact chances by seat to compare with: for a game this size only its"
+        " length is worked out exactly, as the chances by seat would take that work once for"
+        " each player."],
     ("five-dice simulation of lengths", "nb"): [
-        "Her finnes det ingen eksakt sjanse for hver plass å sammenligne med: for et så stort"
-        " spill regnes bare lengden ut eksakt, siden sjansene for hver plass krever like mange"
-        " ganger så mye arbeid som det er spillere."],
+        "Her finnes det ingen eksakte sjanser for hver plass å sammenligne med: for et så stort"
+        " spill er det bare lengden på et parti som regnes ut eksakt, siden sjansene for hver"
+        " plass ville kreve det samme arbeidet én gang for hver spiller."],
     ("five-dice simulation of lengths", "nn"): [
-        "Her finst det ingen eksakt sjanse for kvar plass å samanlikne med: for eit så stort spel"
-        " blir berre lengda rekna ut eksakt, sidan sjansane for kvar plass krev like mange gonger"
-        " så mykje arbeid som det er spelarar."],
+        "Her finst det ingen eksakte sjansar for kvar plass å samanlikne med: for eit så stort"
+        " spel er det berre lengda på eit parti som blir rekna ut eksakt, sidan sjansane for kvar"
+        " plass ville krevje det same arbeidet éin gong for kvar spelar."],
 }
 
 

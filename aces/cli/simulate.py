@@ -270,9 +270,9 @@ def parts(game: str, seats: int, options: dict[str, OptionValue], seed: int,
         # Translators: after a simulation of Aces whose exact length is known but not
         # each seat's chance (five players with five dice each, say): why the table of
         # seats has no column of exact chances.
-        lines.append(_("There is no exact chance by seat to compare with: for a game this size"
-                       " only its length is worked out exactly, as the chances by seat take as"
-                       " many times the work as there are players."))
+        lines.append(_("There are no exact chances by seat to compare with: for a game this"
+                       " size only its length is worked out exactly, as the chances by seat"
+                       " would take that work once for each player."))
     if unsolved == "slow":
         # Translators: after a simulation whose exact answers exist but were left out,
         # as they take seconds to work out. {option}: --exact on the command line,

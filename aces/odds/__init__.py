@@ -93,8 +93,8 @@ def check_size(players: int, chips: int) -> int:
         # exact solver takes; {players}: the number asked for; {simulate}: the
         # command aces simulate, or aces.simulate in Python.
         raise OptionError(
-            "exact odds take at most {limit} players, not {players}: with more, even one chip"
-            " each gives too many states to solve; try {simulate} instead",
+            "exact odds can be worked out for at most {limit} players, not {players}: with"
+            " more, even one chip each gives too many states to solve; try {simulate} instead",
             limit=limit, players=players, simulate=Term("aces simulate"))
     states = state_count(players, chips)
     if states > MAX_STATES:

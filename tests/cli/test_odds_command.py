@@ -134,7 +134,7 @@ def test_a_game_too_big_suggests_the_simulation() -> None:
 @pytest.mark.parametrize("players", ["12", "40", "1000000", "9" * 4000])
 def test_too_many_players_for_any_chips_are_refused_at_once(players: str) -> None:
     line = one_line_error(run("--players", players))
-    assert line.startswith("aces: exact odds take at most 11 players, not ")
+    assert line.startswith("aces: exact odds can be worked out for at most 11 players, not ")
     assert "aces simulate" in line
 
 

@@ -277,9 +277,9 @@ def test_the_table_is_named_as_odds_and_stats_name_it(lang: str, tmp_path: Path)
     assert _("with threes") in name
 
 
-BY_SEAT_MISSING: t.Final = ("There is no exact chance by seat to compare with: for a game this"
-                             " size only its length is worked out exactly, as the chances by seat"
-                             " take as many times the work as there are players.")
+BY_SEAT_MISSING: t.Final = ("There are no exact chances by seat to compare with: for a game"
+                             " this size only its length is worked out exactly, as the chances by"
+                             " seat would take that work once for each player.")
 
 
 @pytest.mark.parametrize("lang", ["en", "nb", "nn"])
