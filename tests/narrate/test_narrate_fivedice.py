@@ -11,6 +11,7 @@ from pathlib import Path
 
 import msgspec
 import pytest
+from narratetest import assert_in_order, story
 
 from aces import engine
 from aces.dice import DiceFile, RandomDice
@@ -18,7 +19,7 @@ from aces.errors import DiceFileError
 from aces.events import DicePassed, DiceToCentre, GameOver, RollAgain, Rolled
 from aces.i18n import translations
 from aces.log import LogWriter, read
-from aces.narrate import Narrator, tell
+from aces.narrate import Narrator
 from aces.narrate.fivedice import FiveDicePhrasebook
 from aces.narrate.voice import Voice
 from aces.rules import fivedice
@@ -59,23 +60,10 @@ def log_of(*games: Sequence[Event]) -> bytes:
     return out.getvalue()
 
 
-def story(log: bytes, lang: str) -> list[str]:
-    return tell(read(io.BytesIO(log), "test.jsonl"), "test.jsonl", translations(lang), lang)
-
-
 def unfinished_story(log: bytes, lang: str) -> list[str]:
     """The story of a game that stops part-way (for openings alone)."""
     return drive(read(io.BytesIO(log), "t"), "t", Narrator(translations(lang), lang),
                  allow_unfinished=True)
-
-
-def assert_in_order(lines: Sequence[str], expected: Sequence[str]) -> None:
-    """Every expected line is told, in this order (other lines may come between)."""
-    position = 0
-    for line in expected:
-        assert line in lines[position:], f"{line!r} missing after line {position}:\n" + \
-            "\n".join(lines)
-        position = lines.index(line, position) + 1
 
 
 def replay(name: str) -> bytes:

@@ -7,12 +7,11 @@ import re
 import typing as t
 
 import pytest
+from narratetest import assert_in_order, story
 
 from aces import engine
 from aces.dice import DiceFile
-from aces.i18n import translations
-from aces.log import LogWriter, read
-from aces.narrate import tell
+from aces.log import LogWriter
 from aces.rules import game_named
 
 if t.TYPE_CHECKING:
@@ -36,19 +35,6 @@ def log_of(*scripts: str, finish: str = "last-chip", players: Sequence[str] = ("
         start = engine.header(game, players, {"finish": finish, "chips": chips})
         writer.write_all(engine.play(game, start, DiceFile(script.split("/"), "script")))
     return out.getvalue()
-
-
-def story(log: bytes, lang: str) -> list[str]:
-    return tell(read(io.BytesIO(log), "test.jsonl"), "test.jsonl", translations(lang), lang)
-
-
-def assert_in_order(lines: Sequence[str], expected: Sequence[str]) -> None:
-    """Every expected line is told, in this order (other lines may come between)."""
-    position = 0
-    for line in expected:
-        assert line in lines[position:], f"{line!r} missing after line {position}:\n" + \
-            "\n".join(lines)
-        position = lines.index(line, position) + 1
 
 
 # -- E1, last-chip --------------------------------------------------------------
