@@ -32,7 +32,7 @@ if t.TYPE_CHECKING:
 
     from aces.odds.chain import Chain
 
-__all__ = ["TOLERANCE", "Solution", "length_cdf", "solve", "state_values"]
+__all__ = ["TOLERANCE", "Solution", "carry", "length_cdf", "solve", "state_values"]
 
 #: Iterations stop once no value moves by more than this, relative to its size.
 TOLERANCE: t.Final = 1e-14
@@ -170,9 +170,29 @@ def length_cdf(chain: Chain, quantile: float,
     """
     chances = chain.chances()
     size = chain.size
-    targets = chain.nxt.astype(np.int64).ravel()
+    # Branch (state, outcome) of the flat table leads to nxt[state, outcome].
+    return carry(lambda mass: (mass[:size, None] * chances[None, :]).ravel(),
+                 chain.nxt.astype(np.int64).ravel(), chain.start, size, quantile, progress)
+
+
+def carry(moving: Callable[[NDArray[np.float64]], NDArray[np.float64]],
+          targets: NDArray[np.int64], start: int, size: int, quantile: float,
+          progress: Callable[[float], None] | None = None) -> list[float]:
+    """The chance that a game is over within ``k`` rolls, for ``k = 1, 2, ...``,
+    the chance of each of ``size`` states carried from ``start`` one roll at a time.
+
+    ``moving(mass)`` is the chance that goes along each branch, given the
+    chance of each state (and, last, of the game over); branch ``b`` leads to
+    state ``targets[b]``, and a target of ``size`` is the game over. The
+    list ends at the first ``k`` where the chance of being over reaches
+    ``quantile``; ``progress`` hears how far it has come towards it.
+
+    >>> # One state, left with a chance of 1/2 at every roll.
+    >>> carry(lambda mass: mass[[0, 0]] * 0.5, np.array([0, 1]), 0, 1, 0.8)
+    [0.5, 0.75, 0.875]
+    """
     mass = np.zeros(size + 1)
-    mass[chain.start] = 1.0
+    mass[start] = 1.0
     over = 0.0
     cdf: list[float] = []
     # Stop on either count: the sum of what ended can fall short of the
@@ -180,8 +200,7 @@ def length_cdf(chain: Chain, quantile: float,
     # that 1 - quantile rounds to 1 still goes on to the first game over.
     left = 1.0
     while over < quantile and (left > 1 - quantile or not over) and len(cdf) < _MAX_ROLLS:
-        weights = (mass[:size, None] * chances[None, :]).ravel()
-        mass = np.bincount(targets, weights=weights, minlength=size + 1).astype(np.float64)
+        mass = np.bincount(targets, weights=moving(mass), minlength=size + 1).astype(np.float64)
         over += float(mass[size])
         mass[size] = 0.0
         left = float(mass.sum())

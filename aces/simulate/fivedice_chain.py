@@ -36,11 +36,11 @@ from fractions import Fraction
 import numpy as np
 
 from aces.events import GameOver, RollAgain
+from aces.odds.solve import carry
 from aces.rules import Roll, fivedice
 from aces.rules.seats import Seats
 from aces.rules.table import opening_seating
 from aces.simulate import Exact
-from aces.simulate.fivedice_lengths import carry
 
 if t.TYPE_CHECKING:
     from collections.abc import Iterator
@@ -262,7 +262,7 @@ def length_cdf(chain: Chain, quantile: float) -> list[float]:
     targets = np.array([size if branch.state < 0 else branch.state
                         for out in chain.branches for branch in out], dtype=np.int64)
     chances = np.array([float(branch.chance) for out in chain.branches for branch in out])
-    return carry(sources, targets, chances, chain.start, size, quantile)
+    return carry(lambda mass: mass[sources] * chances, targets, chain.start, size, quantile)
 
 
 def loss_values(chain: Chain) -> NDArray[np.float64]:

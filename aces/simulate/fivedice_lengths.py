@@ -72,7 +72,6 @@ __all__ = [
     "TOLERANCE",
     "Flow",
     "Lengths",
-    "carry",
     "cost",
     "entry_count",
     "flow",
@@ -439,30 +438,3 @@ def _settle(held: NDArray[np.int64], moved: NDArray[np.bool_], keys: NDArray[np.
     found = np.minimum(np.searchsorted(keys, wanted), size - 1)
     assert np.array_equal(keys[found][~over], wanted[~over]), "a state not in the table"
     return np.where(over, size, found).astype(np.int32), ~again, np.where(over, 0, nxt)
-
-
-def carry(sources: NDArray[np.int64], targets: NDArray[np.int64],
-          chances: NDArray[np.float64], start: int, size: int,
-          quantile: float) -> list[float]:
-    """The chance that the game is over within ``k`` rolls, for ``k = 1, 2, ...``,
-    carried from ``start`` along branches given as arrays among ``size``
-    states (a target of ``size`` is the game over), as the chain
-    (:func:`aces.simulate.fivedice_chain.length_cdf`) lists them.
-
-    Each state's chance moves one roll at a time; the list ends at the first
-    ``k`` where the chance of being over reaches ``quantile`` (or where what
-    is left in play is below ``1 - quantile``, which rounding cannot hide).
-    """
-    mass = np.zeros(size + 1)
-    mass[start] = 1.0
-    over = 0.0
-    left = 1.0
-    cdf: list[float] = []
-    while over < quantile and (left > 1 - quantile or not over) and len(cdf) < _MAX_ROLLS:
-        mass = np.bincount(targets, weights=mass[sources] * chances,
-                           minlength=size + 1).astype(np.float64)
-        over += float(mass[size])
-        mass[size] = 0.0
-        left = float(mass.sum())
-        cdf.append(min(over, 1.0))
-    return cdf
