@@ -22,7 +22,9 @@ one short line, always in English, as a doctest reads it.
 
 from __future__ import annotations
 
+import contextlib
 import functools
+import inspect
 import os
 import typing as t
 from pathlib import Path
@@ -43,6 +45,72 @@ __all__ = ["Game", "Log", "Odds", "Session", "Simulated", "Speaking", "Stats", "
            "play", "simulate", "stats"]
 
 PathLike = str | os.PathLike[str]
+F = t.TypeVar("F", bound="Callable[..., t.Any]")
+
+
+def _speaks(function: F) -> F:
+    """``function``, whose errors show themselves in the language of the call:
+    its ``lang`` argument if it has one, else its object's :attr:`Speaking.lang`.
+
+    The one place an :class:`~aces.errors.AcesError` learns its language on
+    its way out of the package, as the walk fills in its place
+    (:meth:`~aces.errors.AcesError.at`): the same error is raised on, of the
+    same kind, so a program still catches a ``LogError``. A generator's
+    errors are caught as it is walked.
+
+    >>> import aces
+    >>> from aces.errors import OptionError
+    >>> try:
+    ...     aces.simulate(3, games=0, lang="nn")
+    ... except OptionError as error:
+    ...     print(error)
+    games= må vere minst 1, ikkje 0
+    """
+    if inspect.isgeneratorfunction(function):
+        @functools.wraps(function)
+        def walked(*args: t.Any, **kwargs: t.Any) -> t.Any:
+            with _spoken(function, args, kwargs):
+                return (yield from function(*args, **kwargs))
+
+        return t.cast("F", walked)
+
+    @functools.wraps(function)
+    def called(*args: t.Any, **kwargs: t.Any) -> t.Any:
+        with _spoken(function, args, kwargs):
+            return function(*args, **kwargs)
+
+    return t.cast("F", called)
+
+
+@contextlib.contextmanager
+def _spoken(function: Callable[..., t.Any], args: tuple[t.Any, ...],
+            kwargs: dict[str, t.Any]) -> Iterator[None]:
+    from aces.errors import AcesError
+
+    try:
+        yield
+    except AcesError as error:
+        lang = _call_language(function, args, kwargs)
+        if lang is not None:
+            error.speaking(lang)
+        raise
+
+
+def _call_language(function: Callable[..., t.Any], args: tuple[t.Any, ...],
+                   kwargs: dict[str, t.Any]) -> str | None:
+    """The language a call was made in, or ``None`` if it names none the package offers
+    (its error, refusing that language, is shown in English)."""
+    from aces.errors import AcesError
+
+    call = inspect.signature(function).bind(*args, **kwargs)
+    call.apply_defaults()
+    asked = call.arguments.get("lang")
+    if asked is None:
+        return args[0].lang if args and isinstance(args[0], Speaking) else None
+    try:
+        return _language(asked)
+    except AcesError:
+        return None
 
 
 class Speaking:
@@ -194,6 +262,7 @@ class Game(Speaking):
         """Rolls after the opening, as the odds count a game's length."""
         return self._record.rolls
 
+    @_speaks
     def narrate(self, lang: str = "en") -> list[str]:
         """The game told in words, as ``aces replay`` tells it."""
         from aces.i18n import negotiate, translations
@@ -206,10 +275,12 @@ class Game(Speaking):
         narrator.end()
         return narrator.result()
 
+    @_speaks
     def save(self, path: PathLike) -> None:
         """Write the game as a new log; an existing file is never overwritten."""
         _save([step.event for step in self.steps], path)
 
+    @_speaks
     def page(self, lang: str | None = None) -> str:
         """The game's replay page, as ``aces replay --html`` writes it: one
         offline HTML file, opening in ``lang`` (else :attr:`lang`).
@@ -250,6 +321,7 @@ class Game(Speaking):
         return (f"{self.starter} starts, {self.winner} wins the pot of {self.pot}"
                 f" after {self.length} rolls")
 
+    @_speaks
     def _repr_html_(self) -> str:
         """The replay page in a sandboxed frame, and every roll as a table below
         it, folded away (where frames are not shown, the table still is)."""
@@ -303,6 +375,7 @@ class Session(Speaking, t.Sequence[Game]):
                 counts[who] += 1
         return counts
 
+    @_speaks
     def save(self, path: PathLike) -> None:
         """Write the games as one new log; an existing file is never overwritten."""
         _save([step.event for game in self.games for step in game.steps], path)
@@ -331,6 +404,7 @@ class Log(Speaking):
         self._games: int | None = None
         self.lang = lang
 
+    @_speaks
     def __iter__(self) -> Iterator[Game]:
         # The walk itself, not aces.walk.drive: each game is handed on as soon
         # as it is over, and only its steps are held.
@@ -439,6 +513,7 @@ def _save(events: Sequence[Event], path: PathLike) -> None:
             raise cannot_write(path, exc) from None
 
 
+@_speaks
 def load(path: PathLike, *, lang: str = "en") -> Log:
     """A log, to walk game by game; each game checked against the rules as it is read.
 
@@ -470,6 +545,7 @@ def play(players: int | Sequence[str] = ..., *, game: str = ..., seed: int | Non
          **options: OptionValue) -> Game | Session: ...
 
 
+@_speaks
 def play(players: int | Sequence[str] = 3, *, game: str = "pot", seed: int | None = None,
          dice: str | Sequence[str] | None = None, games: int = 1, lang: str = "en",
          **options: OptionValue) -> Game | Session:
@@ -602,6 +678,7 @@ def _by_seat(shares: Sequence[float]) -> str:
     return ", ".join(f"seat {seat} {share:.1%}" for seat, share in enumerate(shares, 1))
 
 
+@_speaks
 def odds(players: int | PotState = 3, *, game: str = "pot", exact: bool = False,
          lang: str = "en", **options: OptionValue) -> Odds:
     """The exact odds of a table, or of a moment of a game of Aces in the Pot.
@@ -735,6 +812,7 @@ class Simulated(Speaking):
         return notebook.simulated_html(self)
 
 
+@_speaks
 def simulate(players: int = 3, *, game: str = "pot", games: int = 10_000,
              seed: int | None = None, exact: bool | None = None, lang: str = "en",
              **options: OptionValue) -> Simulated:
@@ -800,6 +878,7 @@ class Stats(Speaking):
         """One :class:`aces.experiment.pool.Group` for each set of rules."""
         return self.pooled.groups
 
+    @_speaks
     def report(self, lang: str | None = None) -> str:
         """The report in words, as ``aces stats`` prints it; in ``lang`` if given."""
         from aces.experiment.report import report
@@ -814,6 +893,7 @@ class Stats(Speaking):
 
         return as_dict(self.pooled)
 
+    @_speaks
     def plot(self, path: PathLike, lang: str | None = None) -> None:
         """Draw observed against exact into a new .svg or .png file.
 
@@ -848,6 +928,7 @@ def _language(lang: str) -> str:
     return negotiate(lang, {})
 
 
+@_speaks
 def stats(logs: Iterable[Source], *, csv: PathLike | None = None, rolls: bool = False,
           by_log: bool = False, decimal_comma: bool = False, lang: str = "en",
           progress: Callable[[int], None] | None = None) -> Stats:

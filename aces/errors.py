@@ -296,6 +296,10 @@ class AcesError(ValueError):
     #: knows them (:meth:`at`); ``None`` until then.
     source: str | None = None
     line: int | None = None
+    #: The language ``str()`` shows the error in: filled in by whoever knows
+    #: it (:meth:`speaking`; the public API, for a call made in a language);
+    #: ``None``, English as the message is written, until then.
+    lang: str | None = None
 
     def __init__(self, message: str | Plural, /, **values: object) -> None:
         super().__init__(message)
@@ -316,6 +320,41 @@ class AcesError(ValueError):
             self.values = {name: shorten(value) if isinstance(value, str) else value
                            for name, value in self.values.items()}
         return self
+
+    def speaking(self, lang: str) -> t.Self:
+        """This error, shown by ``str()`` in ``lang`` unless it already has a language.
+
+        Returns the error itself, so it keeps its kind; its other fields are
+        untouched.
+
+        >>> error = OptionError("{option} must be at least 1, not {games}",
+        ...                     option=Term("--games"), games=0)
+        >>> str(error)
+        'games= must be at least 1, not 0'
+        >>> str(error.speaking("nn"))
+        'games= må vere minst 1, ikkje 0'
+        >>> str(error.speaking("nb"))  # the first language it was given stays
+        'games= må vere minst 1, ikkje 0'
+        """
+        if self.lang is None:
+            self.lang = lang
+        return self
+
+    def spoken(self, lang: str, *, python: bool = False) -> str:
+        """The whole one-line message in ``lang``, as the command line shows it:
+        through that language's catalog, its numbers and lists written the
+        language's way; its terms named with ``python`` as Python does.
+
+        >>> LogError("game.jsonl", 1234, "the log ends before the game is over:"
+        ...          " {player} should roll next", player="Bo").spoken("nb")
+        'game.jsonl, linje 1\xa0234: loggen slutter før partiet er over: Bo står for tur'
+        """
+        from aces.cli._numbers import shown as written
+        from aces.i18n import translations
+
+        catalog = translations(lang)
+        return self.render(catalog.gettext, catalog.ngettext,
+                           lambda value: written(value, lang), python=python)
 
     def reason(self, gettext: Gettext = _identity, ngettext: NGettext = _english,
                show: Show = _as_is, *, python: bool = False) -> str:
@@ -357,8 +396,12 @@ class AcesError(ValueError):
 
         >>> print(OptionError("{option} must be at least 1", option=Term("--games")))
         games= must be at least 1
+
+        With a :attr:`lang`, in that language, as the command line would show it.
         """
-        return self.render(python=True)
+        if self.lang is None:
+            return self.render(python=True)
+        return self.spoken(self.lang, python=True)
 
 
 class SaveError(AcesError):

@@ -7,16 +7,14 @@ import subprocess
 import sys
 import typing as t
 from html.parser import HTMLParser
+from pathlib import Path
 
 import pytest
 
 import aces
-from aces.errors import AcesError, OptionError
+from aces.errors import AcesError, LogError, OptionError
 
-from clitest import E1_DICE
-
-if t.TYPE_CHECKING:
-    from pathlib import Path
+from clitest import E1_DICE, one_line_error, run
 
 E1: t.Final = "/".join(E1_DICE.splitlines())
 
@@ -287,6 +285,102 @@ def test_the_same_error_names_the_option_where_it_is_shown(
     error = raised.value
     assert error.render(catalog.gettext, catalog.ngettext) == cli
     assert error.render(catalog.gettext, catalog.ngettext, python=True) == python
+
+
+# -- Errors speak the language of the call -------------------------------------------
+
+
+def _bad_log(folder: Path) -> str:
+    """A log whose third line is not an event."""
+    path = folder / "bad.jsonl"
+    lines = Path("replays/session.jsonl").read_bytes().splitlines(keepends=True)
+    path.write_bytes(b"".join(lines[:2]) + b"not json\n")
+    return str(path)
+
+
+def _walked_in(lang: str, folder: Path) -> object:
+    """A log's language set on the object, not in the call."""
+    log = aces.load(_bad_log(folder))
+    log.lang = lang
+    return len(log)
+
+
+def _plotted_in(lang: str) -> None:
+    result = aces.stats(["replays/session.jsonl"])
+    result.lang = lang
+    result.plot("plot.txt")
+
+
+#: Mistakes made in a language: the call, the command that makes the same
+#: mistake, the command line's names for Python's, and the kind of error.
+SPOKEN: t.Final[list[tuple[t.Callable[[str, Path], object], list[str], dict[str, str],
+                           type[AcesError]]]] = [
+    (lambda lang, _: aces.simulate(3, games=0, lang=lang),
+     ["simulate", "--players", "3", "--games", "0"], {"--games": "games="}, OptionError),
+    (lambda lang, _: aces.simulate(3, games=10**9, lang=lang),
+     ["simulate", "--players", "3", "--games", "1000000000"], {"--games": "games="},
+     OptionError),
+    (lambda lang, _: aces.stats(["replays/session.jsonl"], rolls=True, lang=lang),
+     ["stats", "replays/session.jsonl", "--rolls"], {"--rolls": "rolls=True", "--csv": "csv="},
+     OptionError),
+    (lambda lang, _: aces.stats([], by_log=True, lang=lang.upper()),
+     ["stats", "replays/session.jsonl", "--by-log"], {"--by-log": "by_log=True", "--csv": "csv="},
+     OptionError),
+    (lambda lang, folder: list(aces.load(_bad_log(folder), lang=lang)),
+     ["replay", "{bad}"], {}, LogError),
+    (_walked_in, ["verify", "{bad}"], {}, LogError),
+    (lambda lang, _: _plotted_in(lang),
+     ["stats", "replays/session.jsonl", "--plot", "plot.txt"], {"--plot": "Stats.plot"},
+     OptionError),
+]
+
+#: Words the languages share: names of formats and of events.
+SHARED: t.Final = frozenset({"json", "svg", "png", "txt", "jsonl", "game_started"})
+
+
+@pytest.mark.parametrize(("call", "command", "names", "kind"), SPOKEN)
+def test_an_error_from_python_speaks_the_language_of_the_call(
+        call: t.Callable[[str, Path], object], command: list[str], names: dict[str, str],
+        kind: type[AcesError], tmp_path: Path) -> None:
+    """What a notebook shows of an error is the command line's line in the same
+    language, naming Python's parameters; the error is still of its kind."""
+    bad = _bad_log(tmp_path)
+    said: dict[str, str] = {}
+    for lang in ("en", "nb", "nn"):
+        with pytest.raises(AcesError) as raised:
+            call(lang, tmp_path)
+        assert type(raised.value) is kind
+        args = [arg.format(bad=bad) for arg in command]
+        line = one_line_error(run(*args, "--lang", lang)).removeprefix("aces: ")
+        for cli, python in names.items():
+            line = line.replace(cli, python)
+        said[lang] = str(raised.value)
+        assert said[lang] == line
+        assert "--" not in said[lang]
+    english = _words(said["en"])
+    assert english, said["en"]
+    for lang in ("nb", "nn"):
+        assert not english & _words(said[lang]), said[lang]
+
+
+def _words(said: str) -> set[str]:
+    """The words of a message, but for names (of files, of Python's parameters)
+    and the words the languages share."""
+    import re
+
+    return {word for token in said.lower().split() if not re.search(r"[./=]", token)
+            for word in re.findall(r"[a-z_]{3,}", token)} - SHARED
+
+
+def test_an_error_without_a_language_is_english() -> None:
+    """An error raised outside a call in a language, or refusing the language
+    itself, is shown as the message is written."""
+    assert str(LogError("game.jsonl", 3, "this line is not a JSON object")) == (
+        "game.jsonl, line 3: this line is not a JSON object")
+    with pytest.raises(OptionError) as raised:
+        aces.simulate(3, lang="xx")
+    assert raised.value.lang is None
+    assert "xx" in str(raised.value)
 
 
 def test_stats_are_what_the_command_pools(tmp_path: Path) -> None:

@@ -66,13 +66,13 @@ def reported(lang: str | None) -> Iterator[None]:
 
 def message(error: AcesError, lang: str | None) -> str:
     """An error as one line in the user's language, its numbers and lists written that way."""
+    from aces import i18n
+
     try:
-        chosen, catalog = translations(lang)
+        chosen = i18n.negotiate(lang, os.environ)
     except AcesError:
         return error.render()
-    from aces.cli._numbers import shown
-
-    return error.render(catalog.gettext, catalog.ngettext, lambda value: shown(value, chosen))
+    return error.spoken(chosen)
 
 
 def source_name(handle: t.IO[t.Any]) -> str:
