@@ -23,8 +23,10 @@ A game also declares the options it is set up with on the command line
 (:class:`Option`): ``aces play``, ``aces record`` and ``aces simulate``
 build theirs from these. The built-in games' options are known without
 loading their rules (:func:`declared`), so that ``aces --help`` starts at
-once; the rest of a built-in game is registered when the registry is
-first read, so that importing this module costs nothing.
+once. The rest of a built-in game is made when that game is first asked
+for, and its narration when it is first told, so that importing this
+module costs nothing and ``aces verify`` loads the rules of its log's game
+alone.
 
 >>> [option.flag for option in declared()["pot"]]
 ['--finish', '--chips']
@@ -32,6 +34,7 @@ first read, so that importing this module costs nothing.
 
 from __future__ import annotations
 
+import importlib
 import typing as t
 from dataclasses import dataclass
 
@@ -115,55 +118,89 @@ def _no_rules(step: Step[t.Any], before: t.Any) -> Sequence[str]:
     return ()
 
 
-@dataclass(frozen=True)
 class Registration(t.Generic[S]):
-    """Everything one game brings to the package."""
+    """Everything one game brings to the package.
+
+    The phrasebook and the rulebook may be given where they are, as
+    ``"module:name"``: the module is imported when the piece is first asked
+    for, so that ``aces verify``, which needs the rules alone, loads no
+    narration (the built-in games register theirs so).
+    """
+
+    __slots__ = ("_phrasebook", "_rulebook", "holding", "options", "rules", "session_rule")
 
     #: The rules: the decider, its options and seats (:class:`aces.rules.Game`).
     rules: Game[S]
-    #: How the game is told in words: its events, the standings line, the
-    #: session's tally (a :class:`~aces.narrate.phrasebook.Phrasebook`).
-    phrasebook: type[Phrasebook]
     #: What each player holds in a state, and what is out of play.
     holding: Callable[[S], Holding]
-    #: The rules a step puts into play, given the state before it: the keys
-    #: of the asides a walkthrough explains (:mod:`aces.walkthrough`).
-    rulebook: Callable[[Step[S], S], Sequence[str]] = _no_rules
     #: The aside a walkthrough gives when a second game of a session starts.
-    session_rule: str | None = None
+    session_rule: str | None
     #: The options it is set up with on the command line.
-    options: tuple[Option, ...] = ()
+    options: tuple[Option, ...]
+
+    def __init__(self, rules: Game[S], phrasebook: type[Phrasebook] | str,
+                 holding: Callable[[S], Holding],
+                 rulebook: Callable[[Step[S], S], Sequence[str]] | str = _no_rules,
+                 session_rule: str | None = None, options: tuple[Option, ...] = ()) -> None:
+        self.rules, self.holding, self.session_rule, self.options = (rules, holding,
+                                                                     session_rule, options)
+        # Where they are, until first asked for.
+        self._phrasebook, self._rulebook = phrasebook, rulebook
 
     @property
     def name(self) -> str:
         """The name the log uses, and ``--game`` accepts."""
         return self.rules.name
 
+    @property
+    def phrasebook(self) -> type[Phrasebook]:
+        """How the game is told in words: its events, the standings line, the
+        session's tally (a :class:`~aces.narrate.phrasebook.Phrasebook`)."""
+        found = self._phrasebook
+        if isinstance(found, str):
+            found = self._phrasebook = _imported(found)
+        return found
+
+    @property
+    def rulebook(self) -> Callable[[Step[S], S], Sequence[str]]:
+        """The rules a step puts into play, given the state before it: the keys
+        of the asides a walkthrough explains (:mod:`aces.walkthrough`)."""
+        found = self._rulebook
+        if isinstance(found, str):
+            found = self._rulebook = _imported(found)
+        return found
+
+
+def _imported(where: str) -> t.Any:
+    """What ``"module:name"`` names, its module imported now."""
+    module, _, name = where.partition(":")
+    return getattr(importlib.import_module(module), name)
+
 
 _REGISTRY: dict[str, Registration[t.Any]] = {}
 
 
 def register(game: Registration[t.Any]) -> None:
-    """Add a game to the registry (the built-in ones first, if not yet).
+    """Add a game to the registry.
 
     :raises ValueError: if a game of that name is registered already.
     """
-    known = registered()
-    if game.name in known:
+    if game.name in _REGISTRY or game.name in _BUILT_IN:
         raise ValueError(f"a game called {game.name!r} is registered already")
     _REGISTRY[game.name] = game
 
 
 def unregister(name: str) -> None:
     """Take a game out of the registry again (a game a test registered)."""
-    _REGISTRY.pop(name, None)
+    if name not in _BUILT_IN:
+        _REGISTRY.pop(name, None)
 
 
 def registered() -> dict[str, Registration[t.Any]]:
-    """Every game registered, by the name the log uses."""
-    if not _REGISTRY:
-        _register_builtins()
-    return _REGISTRY
+    """Every game registered, by the name the log uses: the built-in ones
+    first, then the others in the order they were registered."""
+    built_in = {name: _built_in(name) for name in _BUILT_IN}
+    return {**built_in, **_REGISTRY}
 
 
 def declared() -> dict[str, tuple[Option, ...]]:
@@ -173,55 +210,56 @@ def declared() -> dict[str, tuple[Option, ...]]:
     >>> [option.key for option in declared()["five-dice"]]
     ['dice', 'threes', 'threes_to']
     """
-    if not _REGISTRY:
-        return {name: options for name, (options, _) in _BUILT_IN.items()}
-    return {name: game.options for name, game in _REGISTRY.items()}
+    built_in = {name: options for name, (options, _) in _BUILT_IN.items()}
+    return {**built_in, **{name: game.options for name, game in _REGISTRY.items()}}
 
 
 def registration(name: str) -> Registration[t.Any]:
-    """The game called ``name``.
+    """The game called ``name``; a built-in game's rules are loaded when it
+    is first asked for, and nothing of the other games.
 
     :raises ~aces.errors.OptionError: for a game nobody registered.
     """
-    known = registered()
-    try:
-        return known[name]
-    except KeyError:
-        raise OptionError(
-            "unknown game {name!r}; the games are: {known}",
-            name=name,
-            known=", ".join(sorted(known)),
-        ) from None
+    game = _REGISTRY.get(name)
+    if game is not None:
+        return game
+    if name in _BUILT_IN:
+        return _built_in(name)
+    raise OptionError(
+        "unknown game {name!r}; the games are: {known}",
+        name=name,
+        known=", ".join(sorted(declared())),
+    )
 
 
 def _pot() -> Registration[t.Any]:
-    from aces import walkthrough
-    from aces.narrate.pot import PotPhrasebook
     from aces.rules import pot
 
-    return Registration(pot.GAME, PotPhrasebook, pot.holding, walkthrough.pot_rules, "session",
-                        POT_OPTIONS)
+    return Registration(pot.GAME, "aces.narrate.pot:PotPhrasebook", pot.holding,
+                        "aces.walkthrough:pot_rules", "session", POT_OPTIONS)
 
 
 def _five_dice() -> Registration[t.Any]:
-    from aces import walkthrough
-    from aces.narrate.fivedice import FiveDicePhrasebook
     from aces.rules import fivedice
 
-    return Registration(fivedice.GAME, FiveDicePhrasebook, fivedice.holding,
-                        walkthrough.fivedice_rules, "fd-session", FIVE_DICE_OPTIONS)
+    return Registration(fivedice.GAME, "aces.narrate.fivedice:FiveDicePhrasebook",
+                        fivedice.holding, "aces.walkthrough:fivedice_rules", "fd-session",
+                        FIVE_DICE_OPTIONS)
 
 
 #: The built-in games: the options each declares, known before its rules
-#: are loaded, and its whole registration, made when the registry is read.
+#: are loaded, and its whole registration, made when the game is first
+#: asked for.
 _BUILT_IN: t.Final[dict[str, tuple[tuple[Option, ...], Callable[[], Registration[t.Any]]]]] = {
     "pot": (POT_OPTIONS, _pot),
     "five-dice": (FIVE_DICE_OPTIONS, _five_dice),
 }
 
 
-def _register_builtins() -> None:
-    for name, (_, make) in _BUILT_IN.items():
-        game = make()
+def _built_in(name: str) -> Registration[t.Any]:
+    """A built-in game's registration, made the first time it is asked for."""
+    game = _REGISTRY.get(name)
+    if game is None:
+        game = _REGISTRY[name] = _BUILT_IN[name][1]()
         assert game.name == name, "a built-in game is registered under its own name"
-        _REGISTRY[name] = game
+    return game

@@ -4,9 +4,9 @@
 >>> from aces.i18n import translations
 >>> from aces.walk import Step
 >>> tally = Tally()
->>> for event in [GameStarted(schema=1, game="pot", players=("Ada", "Bo"), options={}),
-...               GameOver(winner="Bo", pot=3)]:
-...     tally.visit(Step(1, event, None, None))
+>>> for line, event in enumerate([GameStarted(schema=1, game="pot", players=("Ada", "Bo"),
+...                                            options={}), GameOver(winner="Bo", pot=3)], 1):
+...     tally.visit(Step(line, event, None, None))
 >>> tally.line("game.jsonl", "nb", translations("nb"))
 'game.jsonl følger reglene: ett parti og to hendelser. Vinner: Bo.'
 """
@@ -15,9 +15,9 @@ from __future__ import annotations
 
 import typing as t
 
-from aces.events import GameOver, GameStarted
+from aces.events import GameOver, GameStarted, RollUndone
 from aces.scores import Scores
-from aces.walk import Visitor
+from aces.walk import Visitor, unfinished
 
 if t.TYPE_CHECKING:
     import gettext
@@ -28,9 +28,17 @@ __all__ = ["Tally"]
 
 
 class Tally(Visitor["Tally"]):
-    """Counts the steps of a walk: a visitor that keeps a few numbers."""
+    """Counts the steps of a walk: a visitor that keeps a few numbers.
+
+    It reads only the starts and ends of games and the undos (its
+    :attr:`~aces.walk.Visitor.kinds`), and the last step of the log.
+    """
+
+    kinds = frozenset({GameStarted, GameOver, RollUndone})
 
     def __init__(self) -> None:
+        #: The events of the log: the line of the last (a log's lines run
+        #: 1, 2, 3..., one event each, as the reader checks).
         self.events = 0
         self.games = 0
         #: Games won and lost per player, every seated player included
@@ -42,7 +50,7 @@ class Tally(Visitor["Tally"]):
         self._last: Step[t.Any] | None = None
 
     def visit(self, step: Step[t.Any]) -> None:
-        self.events += 1
+        self.events = step.line
         self._last = step
         event = step.event
         if step.undone is not None:
@@ -58,8 +66,6 @@ class Tally(Visitor["Tally"]):
             self._count(event, 1)
 
     def end(self) -> None:
-        from aces.narrate import unfinished
-
         self.waiting = unfinished(self._last)
 
     def result(self) -> Tally:

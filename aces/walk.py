@@ -54,7 +54,7 @@ if t.TYPE_CHECKING:
     from aces.rules import RollRequest
 
 __all__ = ["STAGES", "UNDO_DEPTH", "Stand", "Standing", "Step", "Visitor", "drive", "undo_depth",
-           "waiting", "walk"]
+           "unfinished", "waiting", "walk"]
 
 #: How many rolls of one game an undo can reach back: far more than a
 #: table ever takes back, few enough that a hostile log costs little memory.
@@ -166,6 +166,14 @@ class Visitor(t.Generic[ResultT]):
     first bad line, since the walk stops there.
     """
 
+    #: The kinds of event whose steps :meth:`visit` sees (``None``: every
+    #: step). A visitor that counts a few kinds of event (the verdict of
+    #: ``aces verify``: games, wins, undos) names them, and :func:`drive`
+    #: calls it for those alone, and for the last step of the walk whatever
+    #: its kind, so that it knows where the log ends: a million steps of a
+    #: big log cost a look-up each, not a call.
+    kinds: t.ClassVar[frozenset[type] | None] = None
+
     def visit(self, step: Step[t.Any]) -> None:
         """One step of the walk: an event that fits the rules."""
 
@@ -186,9 +194,22 @@ def drive(records: Iterable[Record], source: str, visitor: Visitor[ResultT], *,
         every step before it.
     """
     visit = visitor.visit
-    for step in walk(records, source, allow_unfinished=allow_unfinished,
-                     allow_unsettled=allow_unsettled):
-        visit(step)
+    kinds = visitor.kinds
+    steps = walk(records, source, allow_unfinished=allow_unfinished,
+                 allow_unsettled=allow_unsettled)
+    if kinds is None:
+        for step in steps:
+            visit(step)
+    else:
+        last: Step[t.Any] | None = None
+        seen: Step[t.Any] | None = None
+        for last in steps:
+            if type(last.event) in kinds:
+                visit(last)
+                seen = last
+        if last is not seen:
+            assert last is not None, "a step was seen"
+            visit(last)
     visitor.end()
     return visitor.result()
 
@@ -309,6 +330,15 @@ def waiting(step: Step[t.Any]) -> RollRequest | None:
     After the last step of a log, the roll of an unfinished game.
     """
     return step.game.next_roll(step.state)
+
+
+def unfinished(last: Step[t.Any] | None) -> str | None:
+    """Who rolls next in the game of ``last``, the last step of a log; ``None``
+    if that game is over (or there was no step)."""
+    if last is None:
+        return None
+    request = waiting(last)
+    return None if request is None else request.player
 
 
 def _undo(standing: Standing[S], undo: RollUndone, source: str, line: int) -> Stand[S]:

@@ -409,6 +409,8 @@ class Walkthrough(Visitor[list[Part]]):
         self._book: Phrasebook | None = None
         self._books: dict[str, Phrasebook] = {}
         self._game: Registration[t.Any] | None = None
+        #: The game's rulebook, asked after every step (read once a game).
+        self._rulebook: Callable[[Step[t.Any], t.Any], Sequence[str]] | None = None
         self._state: t.Any = None
         self._holding: Holding | None = None
         #: What the players held after the last event that changed it.
@@ -440,7 +442,8 @@ class Walkthrough(Visitor[list[Part]]):
         if (kind is GameStarted or kind not in narrator.settling) and (
                 self._pending or narrator.due is not None):
             self._settle(full=kind in narrator.milestones)
-        self._follow(step, kind)
+        if kind is Rolled or kind is GameStarted:
+            self._follow(step, kind)
         narrator.visit(step)
         if kind is GameStarted:
             self._start(t.cast("GameStarted", event))
@@ -468,14 +471,18 @@ class Walkthrough(Visitor[list[Part]]):
             if narrator.games > 1 and game.session_rule is not None:
                 self._explain(game.session_rule, step.state)
             return
-        for rule in game.rulebook(step, before):
+        rulebook = self._rulebook
+        assert rulebook is not None, "a game's rulebook is read at its start"
+        for rule in rulebook(step, before):
             self._explain(rule, step.state)
 
     def _follow(self, step: Step[t.Any], kind: type) -> None:
-        """Each player's chance once a roll is settled, for the turning points."""
+        """Each player's chance once a roll is settled, for the turning points:
+        at the next roll, or the start of the next game, the roll before it
+        has settled in the state of the step before."""
         teller = self._teller
-        if (kind is Rolled or kind is GameStarted) and teller.due(step):
-            self._queue(teller.settled())
+        if teller.due(step):
+            self._queue(teller.settled(self._state))
         teller.take(step)
         if kind is GameStarted:
             self._turns = None
@@ -520,7 +527,7 @@ class Walkthrough(Visitor[list[Part]]):
         says once that the turning points are left out from here on.
         """
         teller = self._teller
-        self._queue(teller.settled(over=True))
+        self._queue(teller.settled(self._state, over=True))
         self._chances()
         turns, header = self._turns, teller.header
         self._turns, self._following = None, False
@@ -597,6 +604,7 @@ class Walkthrough(Visitor[list[Part]]):
     def _start(self, event: GameStarted) -> None:
         """The registration and phrasebook of a new game (the walk has refused unknown games)."""
         self._game = registration(event.game)
+        self._rulebook = self._game.rulebook
         book = self._books.get(event.game)
         if book is None:
             book = self._books[event.game] = self._game.phrasebook(self.voice)
@@ -758,21 +766,28 @@ def render_stream(parts: Iterable[Part], fmt: Format) -> Iterator[str]:
     """
     renderer = _RENDERERS[fmt]
     # A long log tells the same few parts over and over (a roll that moves
-    # nothing, the same standings): each is rendered, and escaped, once.
-    rendered: Memo[tuple[Part, bool], str] = Memo(_RENDERED_BUDGET)
+    # nothing, the same standings): each is rendered, and escaped, once. A
+    # game's heading (its number) and an aside (each rule is explained once,
+    # the turning points are a game's own) never come again: they are
+    # rendered as they come, and kept out of the memo, which they would
+    # only fill.
+    rendered: Memo[Part, str] = Memo(_RENDERED_BUDGET)
     started = told = False
     for part in parts:
-        is_told = isinstance(part, Told)
-        new_game = is_told and part.opens_game and started  # type: ignore[union-attr]
+        is_told = type(part) is Told
+        opens = is_told and part.opens_game  # type: ignore[union-attr]
+        if opens or type(part) is Aside:
+            text = "\n".join(renderer(part, opens and started))
+        else:
+            text = rendered.get(part)  # type: ignore[assignment]
+            if text is None:
+                text = "\n".join(renderer(part, False))
+                rendered.keep(part, text, weigh(part) + weigh(text))
         if started:
-            continues = is_told and told and not part.opens_game  # type: ignore[union-attr]
-            yield "\n" if continues else "\n\n"
-        key = (part, new_game)
-        text = rendered.get(key)
-        if text is None:
-            text = "\n".join(renderer(part, new_game))
-            rendered.keep(key, text, weigh(part) + weigh(text))
-        yield text
+            # A told part that follows another and opens no game continues its block.
+            yield ("\n" if is_told and told and not opens else "\n\n") + text
+        else:
+            yield text
         started, told = True, is_told
     if started:
         yield "\n"

@@ -211,7 +211,12 @@ def settles_differently(state: PotState, steps: Sequence[Step[t.Any]], index: in
         if state.finish == "last-chip":
             return (6 in old.dice) != (6 in new)
         return old.dice.count(6) != new.count(6)
-    # The opening: the rest of the round as logged decides the outcome.
+    # The opening: the round as logged, before and after this roll, decides the outcome.
+    earlier: list[int] = []
+    for step in reversed(steps[:index]):
+        if not isinstance(step.event, Rolled) or step.event.stage != "opening":
+            break
+        earlier.insert(0, step.event.dice[0])
     later: list[int] = []
     for step in steps[index + 1:]:
         if isinstance(step.event, OpeningTied | OpeningWon):
@@ -220,7 +225,7 @@ def settles_differently(state: PotState, steps: Sequence[Step[t.Any]], index: in
     contenders = state.opening.contenders
 
     def outcome(value: int) -> tuple[int, tuple[int, ...]]:
-        values = (*state.opening.values, value, *later)
+        values = (*earlier, value, *later)
         top = max(values)
         return top, tuple(s for s, v in zip(contenders, values, strict=True) if v == top)
 

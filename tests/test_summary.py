@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import typing as t
 
 import pytest
@@ -17,13 +18,16 @@ POT: t.Final = game_named("pot")
 
 
 def tally_of(*winners: str, extra_events: int = 0) -> Tally:
+    """A tally of games won by ``winners``, each of ``extra_events`` more
+    events, their steps numbered by line as a log's are."""
     tally = Tally()
+    line = itertools.count(1)
     for winner in winners:
         header = GameStarted(schema=SCHEMA, game="pot", players=PLAYERS, options={})
-        tally.visit(Step(1, header, None, POT))
+        tally.visit(Step(next(line), header, None, POT))
         for _ in range(extra_events):
-            tally.visit(Step(2, ChipsToPot(player=winner, count=1), None, POT))
-        tally.visit(Step(3, GameOver(winner=winner, pot=5), None, POT))
+            tally.visit(Step(next(line), ChipsToPot(player=winner, count=1), None, POT))
+        tally.visit(Step(next(line), GameOver(winner=winner, pot=5), None, POT))
     return tally
 
 
@@ -52,9 +56,9 @@ def test_a_session_counts_wins_per_player(lang: str, expected: str) -> None:
 def test_losers_of_the_five_dice_game_are_counted() -> None:
     tally = Tally()
     header = GameStarted(schema=SCHEMA, game="five-dice", players=PLAYERS, options={})
-    for loser in ("Cy", "Cy"):
-        tally.visit(Step(1, header, None, POT))
-        tally.visit(Step(2, GameOver(loser=loser), None, POT))
+    for first, loser in ((1, "Cy"), (3, "Cy")):
+        tally.visit(Step(first, header, None, POT))
+        tally.visit(Step(first + 1, GameOver(loser=loser), None, POT))
     assert tally.line("x", "en", translations("en")).endswith("Losses: Ada 0, Bo 0, and Cy 2.")
     one = Tally()
     one.visit(Step(1, header, None, POT))

@@ -22,7 +22,7 @@ from aces.events import (
 from aces.i18n import translations
 from aces.log import LogWriter, read
 from aces.rules import pot
-from aces.walk import Step, walk
+from aces.walk import Step, Visitor, drive, walk
 
 if t.TYPE_CHECKING:
     from collections.abc import Sequence
@@ -93,6 +93,36 @@ def test_a_session_walks_game_after_game() -> None:
         events += engine.play(pot.GAME, header, RandomDice(seed))
     steps = steps_of(events)
     assert sum(isinstance(s.event, GameOver) for s in steps) == 2
+
+
+class Seen(Visitor[list[int]]):
+    """Notes the line of every step it is shown."""
+
+    def __init__(self, kinds: frozenset[type] | None) -> None:
+        self.kinds = kinds  # type: ignore[misc]
+        self.lines: list[int] = []
+
+    def visit(self, step: Step[t.Any]) -> None:
+        self.lines.append(step.line)
+
+    def result(self) -> list[int]:
+        return self.lines
+
+
+def test_a_visitor_that_names_its_kinds_sees_those_and_the_last_step() -> None:
+    events = e1()
+    out = io.BytesIO()
+    LogWriter(out).write_all(events)
+    lines = out.getvalue().splitlines(keepends=True)
+    every = drive(read(lines, "e1"), "e1", Seen(None))
+    assert every == list(range(1, len(events) + 1))
+    starts = [line for line, event in enumerate(events, 1) if isinstance(event, GameStarted)]
+    # The game's end is the last step: seen once, as one of the kinds.
+    assert drive(read(lines, "e1"), "e1", Seen(frozenset({GameStarted, GameOver}))) == \
+        [*starts, len(events)]
+    # The last step is seen whatever its kind, so that a visitor knows where the log ends.
+    assert drive(read(lines[:-1], "e1"), "e1", Seen(frozenset({GameStarted})),
+                 allow_unfinished=True) == [*starts, len(events) - 1]
 
 
 def test_a_game_still_being_recorded_may_stop_anywhere_when_allowed() -> None:

@@ -23,7 +23,11 @@ class Printer(Visitor[bool]):
 
     With ``pause``, everything told is written out before each roll and
     ``pause`` is called (it waits for Enter), until it says that there is
-    nothing more to wait for. Its result: whether the log held any event.
+    nothing more to wait for. Without it, every step goes straight to the
+    narrator, which hands on its lines a batch at a time
+    (:meth:`~aces.narrate.Narrator.hand_on`): the replay of a whole log, a
+    million steps maybe, each as cheap as it can be. Its result: whether
+    the log held any event.
     """
 
     def __init__(self, narrator: Narrator, out: t.TextIO,
@@ -31,45 +35,33 @@ class Printer(Visitor[bool]):
         self.narrator = narrator
         self.out = out
         self.pause = pause
-        self.seen = False
+        narrator.hand_on(self._write, _BATCH)
         if pause is None:
-            self.visit = self._visit_straight  # type: ignore[method-assign]
+            self.visit = narrator.visit  # type: ignore[method-assign]
 
     def visit(self, step: Step[t.Any]) -> None:
         narrator = self.narrator
-        self.seen = True
         if self.pause is not None and narrator.is_roll(step):
             narrator.settle()
             self.flush()
             if not self.pause():
                 self.pause = None
         narrator.visit(step)
-        if len(narrator.lines) >= _BATCH:
-            self._write()
-
-    def _visit_straight(self, step: Step[t.Any]) -> None:
-        """:meth:`visit` without pauses: the replay of a whole log, a million
-        steps maybe, each as cheap as it can be."""
-        narrator = self.narrator
-        narrator.visit(step)
-        if len(narrator.lines) >= _BATCH:
-            self._write()
-        self.seen = True
 
     def end(self) -> None:
-        if self.seen:
+        if self.result():
             self.narrator.end()
 
     def result(self) -> bool:
-        return self.seen
+        # Every walk begins with a game's start, which the narrator counts.
+        return self.narrator.games > 0
 
     def flush(self) -> None:
         """Write whatever is told and not yet written."""
-        self._write()
+        self._write(self.narrator.take())
         self.out.flush()
 
-    def _write(self) -> None:
-        lines = self.narrator.take()
+    def _write(self, lines: list[str]) -> None:
         if lines:
             lines.append("")
             self.out.write("\n".join(lines))

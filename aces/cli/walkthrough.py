@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import sys
 import typing as t
 
@@ -59,15 +60,19 @@ def _write(texts: Iterable[str], out: t.TextIO) -> bool:
     line naming standard output; a closed pipe ends quietly (aces.cli.main).
     """
     written = False
+    pieces = iter(texts)
     batch: list[str] = []
     try:
-        for text in texts:
-            batch.append(text)
-            if len(batch) >= _BATCH:
-                with writing(None):
-                    out.write("".join(batch))
-                batch.clear()
+        # A batch is gathered at C speed; should the log turn out bad part-way,
+        # what was gathered before it stays in the batch, written below.
+        while True:
+            batch.extend(itertools.islice(pieces, _BATCH))
+            if not batch:
+                break
             written = True
+            with writing(None):
+                out.write("".join(batch))
+            batch.clear()
     finally:
         with writing(None):
             out.write("".join(batch))

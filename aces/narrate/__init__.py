@@ -25,18 +25,19 @@ Bo wins the pot of 5 chips.
 
 from __future__ import annotations
 
+import sys
 import typing as t
 
-from aces.errors import N_, AcesError
+from aces.errors import N_, AcesError, OptionError
 from aces.events import GameOver, GameStarted, Rolled
-from aces.games import registered
+from aces.games import registration
 from aces.narrate.voice import Voice
 from aces.scores import Scores
-from aces.walk import Visitor, drive, waiting
+from aces.walk import Visitor, drive, unfinished
 
 if t.TYPE_CHECKING:
     import gettext
-    from collections.abc import Iterable
+    from collections.abc import Callable, Iterable
 
     from aces.log import Record
     from aces.narrate.phrasebook import Phrasebook
@@ -49,15 +50,6 @@ __all__ = ["UNFINISHED", "Narrator", "tell", "unfinished"]
 # end of the verdict of "aces verify", for a log whose last game is still
 # being played. {player}: who rolls next.
 UNFINISHED: t.Final = N_("The game is not finished yet: {player} rolls next.")
-
-
-def unfinished(last: Step[t.Any] | None) -> str | None:
-    """Who rolls next in the game of ``last``, the last step of a log; ``None``
-    if that game is over (or there was no step)."""
-    if last is None:
-        return None
-    request = waiting(last)
-    return None if request is None else request.player
 
 
 class _Session:
@@ -102,6 +94,10 @@ class Narrator(Visitor[list[str]]):
         self._last: Step[t.Any] | None = None
         #: The state of the last standings shown in this game (or its start).
         self._shown: t.Any = None
+        #: Who the lines go to as they gather (:meth:`hand_on`), and how many
+        #: may gather first: none yet, and no limit.
+        self._taker: Callable[[list[str]], None] | None = None
+        self._gathered = sys.maxsize
 
     @staticmethod
     def is_roll(step: Step[t.Any]) -> bool:
@@ -121,8 +117,14 @@ class Narrator(Visitor[list[str]]):
             self._shown = step.state
             return
         assert book is not None, "walk() always begins with game_started"
-        if self.due is not None and kind not in self.settling:
-            self._show(book, full=kind in self.milestones)
+        due = self.due
+        if due is not None and kind not in self.settling:
+            # The standings of the roll now settled (:meth:`_show`, written
+            # out here: a replay shows them after most rolls).
+            line = book.standings(due, self._shown, full=kind in self.milestones)
+            if line is not None:
+                out.append(line)
+            self._shown, self.due = due, None
         out.extend(book.say(step))
         if kind in self.moving:
             self.due = step.state
@@ -134,11 +136,24 @@ class Narrator(Visitor[list[str]]):
             for settled in step.undone.settled:
                 if isinstance(settled, GameOver):
                     self._unscore(book, settled)
+        if len(out) >= self._gathered:
+            self._hand()
 
     def take(self) -> list[str]:
         """The lines told since last taken, taken away."""
         lines, self.lines = self.lines, []
         return lines
+
+    def hand_on(self, taker: Callable[[list[str]], None], every: int) -> None:
+        """Hand the lines told to ``taker`` as soon as ``every`` of them have
+        gathered, so that a story told as the log is read (a replay of a
+        million events) never piles up: a printer writes them out. What is
+        left at the end is :meth:`take` n as before."""
+        self._taker, self._gathered = taker, every
+
+    def _hand(self) -> None:
+        assert self._taker is not None, "lines are handed on only to a taker"
+        self._taker(self.take())
 
     def settle(self, *, full: bool = False) -> None:
         """Tell the standings now if they have changed since last told.
@@ -174,12 +189,13 @@ class Narrator(Visitor[list[str]]):
     def _start(self, event: GameStarted, out: list[str]) -> None:
         book = self._books.get(event.game)
         if book is None:
-            game = registered().get(event.game)
-            if game is None:
+            try:
+                game = registration(event.game)
+            except OptionError:
                 # Translators: an error of "aces replay". {game}: the game's
                 # name in the log, such as 'fivedice'.
                 raise AcesError("replay cannot tell a game of {game!r} yet; aces verify"
-                                " can check it", game=event.game)
+                                " can check it", game=event.game) from None
             book = self._books[event.game] = game.phrasebook(self.voice)
         self._book = book
         self.settling, self.moving, self.milestones = (book.settling, book.moving,

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import functools
 import heapq
+import operator
 import typing as t
 
 from babel.numbers import NumberPattern, format_percent, parse_pattern
@@ -110,7 +111,11 @@ class Moment(t.NamedTuple):
 class ChanceTeller:
     """Follows a walk; after each settled roll, each player's chance from then on.
 
-    One solve serves every game of a table (:func:`aces.odds.position.odds_for`).
+    It is shown the rolls and the starts of games (:meth:`take`; any other
+    step changes nothing here), and given the state a roll settled in when
+    its chances are asked for: whoever drives it keeps the last state
+    anyway. One solve serves every game of a table
+    (:func:`aces.odds.position.odds_for`).
     """
 
     def __init__(self) -> None:
@@ -119,16 +124,18 @@ class ChanceTeller:
         self._game: t.Any = None
         self._roll: Rolled | None = None
         self._number = 0
-        self._state: t.Any = None
 
     def due(self, step: Step[t.Any]) -> bool:
         """Whether ``step`` ends a settled roll whose chances are still to be said."""
         return self._roll is not None and type(step.event) in (Rolled, GameStarted)
 
     def take(self, step: Step[t.Any]) -> None:
-        """Follow one step of the walk."""
+        """Follow one step of the walk: a roll, or the start of a game."""
         event = step.event
-        if type(event) is GameStarted:
+        if type(event) is Rolled:
+            self._number += 1
+            self._roll = event
+        elif type(event) is GameStarted:
             from aces.odds.position import odds_of
 
             self.header = event
@@ -136,30 +143,26 @@ class ChanceTeller:
             self._game = step.game
             self._number = 0
             self._roll = None
-            return
-        if type(event) is Rolled:
-            self._number += 1
-            self._roll = event
-        self._state = step.state
 
-    def moment(self, *, over: bool = False) -> Moment | None:
-        """The roll just settled and the chances after it, once; ``None`` when
-        there is none, or when the game is over (unless ``over``)."""
-        settled = self.settled(over=over)
+    def moment(self, state: t.Any, *, over: bool = False) -> Moment | None:
+        """The roll just settled, in ``state``, and the chances after it, once;
+        ``None`` when there is none, or when the game is over (unless ``over``)."""
+        settled = self.settled(state, over=over)
         if settled is None or self.odds is None:
             return None
         number, roll, state = settled
         return Moment(number, roll, self.odds.chances(state))
 
-    def settled(self, *, over: bool = False) -> tuple[int, Rolled, t.Any] | None:
-        """The roll just settled, once: its number, the roll and the state after
-        it, for a caller that works out the chances of many rolls together."""
+    def settled(self, state: t.Any, *, over: bool = False) -> tuple[int, Rolled, t.Any] | None:
+        """The roll just settled, once: its number, the roll and ``state``, the
+        state it settled in, for a caller that works out the chances of many
+        rolls together."""
         roll, self._roll = self._roll, None
         if roll is None or self.odds is None:
             return None
-        if not over and self._game.next_roll(self._state) is None:
+        if not over and self._game.next_roll(state) is None:
             return None
-        return self._number, roll, self._state
+        return self._number, roll, state
 
     def start_state(self) -> t.Any:
         """The state before the first roll of the game."""
@@ -172,9 +175,9 @@ class ChanceTeller:
         assert self.header is not None
         return self.odds.chances(self._game.start(self.header))
 
-    def line(self, voice: Voice) -> str | None:
-        """The chances of the roll just settled, in words."""
-        moment = self.moment()
+    def line(self, voice: Voice, state: t.Any) -> str | None:
+        """The chances of the roll just settled, in ``state``, in words."""
+        moment = self.moment(state)
         if moment is None or self.header is None:
             return None
         return say_chances(voice, self.header.players, moment.chances,
@@ -240,7 +243,9 @@ class ChanceNarrator(Narrator):
 
     def _chances(self) -> None:
         self.settle()
-        said = self.teller.line(self.voice)
+        # The roll settled in the state of the last step told.
+        last = self._last
+        said = None if last is None else self.teller.line(self.voice, last.state)
         if said is not None:
             self.lines.append(said)
 
@@ -278,7 +283,7 @@ class TurningPoints:
         was, now = before.by_seat, chances.by_seat
         # The seat whose chance moved most (the first of equals), found at C
         # speed: this runs after every roll of a walkthrough.
-        moves = [abs(after - then) for after, then in zip(now, was, strict=True)]
+        moves = list(map(abs, map(operator.sub, now, was)))
         size = max(moves)
         seat = moves.index(size)
         if size <= before.margin + chances.margin and (before.margin or chances.margin):

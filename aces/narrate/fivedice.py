@@ -52,6 +52,7 @@ class FiveDicePhrasebook(Phrasebook):
     settling = frozenset({DiceToCentre, DicePassed, GameOver})
     moving = frozenset({DiceToCentre, DicePassed})
     contextual = frozenset({Rolled, OpeningTied, OpeningWon, RollAgain, GameOver})
+    contextual_stages = frozenset({"turn"})
 
     # Translators: the standings after a roll of the five-dice game.
     # {players}: every player with the dice held, as a list ("Ada 2, Bo
@@ -88,7 +89,7 @@ class FiveDicePhrasebook(Phrasebook):
         state: FiveDiceState = step.state
         if type(event) is Rolled:
             # Whether a roll moves a die depends on the threes variation.
-            return None if event.stage == "opening" else state.threes
+            return state.threes
         if type(event) is RollAgain:
             return state.held[state.seats[event.player]]
         if type(event) is GameOver:

@@ -22,7 +22,7 @@ import itertools
 import operator
 import typing as t
 
-from aces.events import OpeningTied, OpeningWon, RollUndone
+from aces.events import OpeningTied, OpeningWon, Rolled, RollUndone
 from aces.memo import Memo, weigh
 from aces.rules.seats import Seats
 
@@ -30,7 +30,7 @@ if t.TYPE_CHECKING:
     from collections.abc import Mapping, Sequence
 
     from aces.errors import Plural
-    from aces.events import Event, GameOver, GameStarted, Rolled
+    from aces.events import Event, GameOver, GameStarted, Stage
     from aces.games import Holding
     from aces.narrate.voice import Voice
     from aces.walk import Step
@@ -110,6 +110,10 @@ class Phrasebook:
     #: Events whose words read a :meth:`context`; every other event is told
     #: from itself alone, and its context is not asked for.
     contextual: t.ClassVar[frozenset[type]] = frozenset()
+    #: The stages whose rolls read a context, when rolls are :attr:`contextual`:
+    #: a roll of another stage is told from itself alone. Asked at every
+    #: roll, so that the commonest (a turn's, in Aces in the Pot) costs no call.
+    contextual_stages: t.ClassVar[frozenset[Stage]] = frozenset({"opening", "turn", "try"})
 
     #: The standings line that names every player: ``{players}``, each with
     #: what they hold, and what is out of their hands under :attr:`out_name`.
@@ -141,6 +145,7 @@ class Phrasebook:
         # Read at every step: an attribute of the instance, which Python 3.11
         # finds at once, where a class's is looked up anew each time.
         self._contextual = self.contextual
+        self._stages = self.contextual_stages
         self._said: Memo[t.Hashable, Lines] = Memo(CACHE_BUDGET)
         self._standings: Memo[t.Hashable, str] = Memo(CACHE_BUDGET)
         self._holding: t.Callable[[t.Any], Holding] | None = None
@@ -156,8 +161,9 @@ class Phrasebook:
         (an option of the game, a count of its state), or ``None`` for
         nothing: with the event, the key of the sentence in the cache.
 
-        Asked for once for each step of a :attr:`contextual` kind, in order,
-        so that a phrasebook may note here what a later event is told with.
+        Asked for once for each step of a :attr:`contextual` kind (a roll,
+        of a :attr:`contextual_stages` stage), in order, so that a
+        phrasebook may note here what a later event is told with.
         """
         return None
 
@@ -223,7 +229,10 @@ class Phrasebook:
         """An event in words, from the cache when it has been told before in
         the same context."""
         event = step.event
-        context = self.context(step) if type(event) in self._contextual else None
+        context = None
+        if type(event) in self._contextual and not (
+                type(event) is Rolled and event.stage not in self._stages):
+            context = self.context(step)
         key = event if context is None else (event, context)
         lines = self._said.get(key)
         if lines is None:
@@ -234,7 +243,9 @@ class Phrasebook:
         """What :meth:`say` gives, worked out afresh without the cache (the
         tests hold the cache against it)."""
         event = step.event
-        return self.tell(event, self.context(step) if type(event) in self.contextual else None)
+        reads = type(event) in self.contextual and not (
+            type(event) is Rolled and event.stage not in self.contextual_stages)
+        return self.tell(event, self.context(step) if reads else None)
 
     def standings(self, state: t.Any, shown: t.Any, *, full: bool = False) -> str | None:
         """The standings line of ``state``, from the cache when it can.

@@ -54,6 +54,7 @@ class PotPhrasebook(Phrasebook):
     moving = frozenset({ChipsToPot, ChipsPassed})
     milestones = frozenset({FinishStarted})
     contextual = frozenset({Rolled, TryFailed, PlayResumed})
+    contextual_stages = frozenset({"try"})
 
     # Translators: the standings after a roll. {players}: every player
     # with the chips held, as a list ("Ada 2, Bo 1, and Cy 0"); {pot}:
@@ -95,8 +96,6 @@ class PotPhrasebook(Phrasebook):
     def context(self, step: Step[PotState]) -> t.Hashable:
         event = step.event
         if type(event) is Rolled:
-            if event.stage != "try":
-                return None
             # A roll of a try is told with its number in the try; a failed
             # try, after it, with the sixes that ended it.
             self._sixes = event.dice.count(pot.SIX)

@@ -152,18 +152,12 @@ def starters(opening: Opening, values: dict[int, Fraction]) -> dict[int, Fractio
 
     >>> from aces.rules.opening import Opening
     >>> die = {face: Fraction(1, 6) for face in range(1, 7)}
-    >>> starters(Opening((0, 1, 2), (4, 6)), die)      # Bo has 6, Cy still to roll
+    >>> starters(Opening((0, 1, 2)).record(4).record(6), die)  # Bo has 6, Cy still to roll
     {1: Fraction(11, 12), 2: Fraction(1, 12)}
     """
-    rolled = opening.values
     ways: dict[tuple[int, tuple[int, ...]], Fraction] = {}
-    if rolled:
-        top = max(rolled)
-        seats = tuple(s for s, v in zip(opening.contenders, rolled, strict=False) if v == top)
-        ways[(top, seats)] = Fraction(1)
-    else:
-        ways[(0, ())] = Fraction(1)
-    for seat in opening.contenders[len(rolled):]:
+    ways[(opening.top(), opening.leaders())] = Fraction(1)
+    for seat in opening.contenders[opening.rolled:]:
         after: dict[tuple[int, tuple[int, ...]], Fraction] = {}
         for (top, seats), chance in ways.items():
             for value, p in values.items():
@@ -387,7 +381,12 @@ class _Answers:
     def _play(self, key: tuple[t.Any, ...], estimates: dict[t.Any, Chances]) -> Chances:
         if self.values is None:
             return estimates[key]
-        return _remembered(self._looked_up, key, lambda: self._look_up(key))
+        # Asked after every settled roll of a walkthrough: a position met
+        # before costs a look-up, not a call.
+        found = self._looked_up.get(key)
+        if found is None:
+            found = _remembered(self._looked_up, key, lambda: self._look_up(key))
+        return found
 
 
 # -- Aces in the Pot ------------------------------------------------------------

@@ -26,8 +26,9 @@ if t.TYPE_CHECKING:
 
     from aces.events import Event, GameStarted, Stage
 
-__all__ = ["Game", "OptionValue", "Roll", "RollRequest", "check_names", "check_receivers",
-           "evolver", "game_named", "games", "name_key", "on", "parse_options"]
+__all__ = ["STARTS_BUDGET", "Game", "OptionValue", "Roll", "RollRequest", "check_names",
+           "check_receivers", "evolver", "game_named", "games", "name_key", "on", "parse_options",
+           "started"]
 
 S = t.TypeVar("S")
 E = t.TypeVar("E")
@@ -133,6 +134,43 @@ def parse_options(raw: Mapping[str, OptionValue], kind: type[Opts], invalid: str
         return msgspec.convert(dict(raw), type=kind)
     except msgspec.ValidationError as exc:
         raise OptionError(invalid, detail=str(exc)) from None
+
+
+#: The bytes of the states before a game that a game's start remembers
+#: (:func:`started`): a few hundred tables of four.
+STARTS_BUDGET: t.Final = 1 << 20
+
+
+def started(make: t.Callable[[tuple[str, ...], Mapping[str, OptionValue]], S]
+            ) -> t.Callable[[GameStarted], S]:
+    """A game's ``start``, from ``make``, which builds the state before a
+    game out of its players and options alone.
+
+    Every game of a session starts alike, and a state is a value: the state
+    is made once for each table and options, and every game that starts so
+    is handed the same (its players the very same tuple, which the rules'
+    memo then compares at once). ``make`` is given nothing else of the
+    header, so nothing it reads can be missing from the key; the states are
+    remembered within :data:`STARTS_BUDGET` bytes.
+    """
+    from aces.memo import OBJECT, REF, Memo, weigh
+
+    made: Memo[tuple[t.Any, ...], S] = Memo(STARTS_BUDGET)
+
+    @functools.wraps(make)
+    def start(header: GameStarted) -> S:
+        players = header.players
+        key = (players, tuple(header.options.items()))
+        state = made.get(key)
+        if state is None:
+            # The names are the key's; the state adds a few objects, and
+            # three or four references a seat (its seat by name, its
+            # holding, its place in the opening).
+            state = made.keep(key, make(players, header.options),
+                              weigh(key) + 8 * OBJECT + 4 * REF * len(players))
+        return state
+
+    return start
 
 
 #: What a receiver typed after ``>`` cannot hold: it separates or ends names.

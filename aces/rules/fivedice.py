@@ -47,6 +47,7 @@ from aces.rules import (
     evolver,
     on,
     parse_options,
+    started,
 )
 from aces.rules.opening import decided
 from aces.rules.seats import Seats
@@ -192,15 +193,17 @@ def holding(state: FiveDiceState) -> Holding:
     return _holding(Holding, (state.players, held if flat is None else flat, state.centre))
 
 
-def start(header: GameStarted) -> FiveDiceState:
-    """The state before the opening: everyone holds the same dice."""
-    check_names(header.players, MIN_PLAYERS)
-    opts = options(header.options)
+@started
+def start(players: tuple[str, ...], raw: Mapping[str, OptionValue]) -> FiveDiceState:
+    """The state before the opening: everyone holds the same dice (made
+    once for each table: see :func:`aces.rules.started`)."""
+    check_names(players, MIN_PLAYERS)
+    opts = options(raw)
     dice = opts["dice"]
     assert isinstance(dice, int)
-    return FiveDiceState(**opening_seating(header.players), dice_each=dice,
+    return FiveDiceState(**opening_seating(players), dice_each=dice,
                          threes=bool(opts["threes"]), threes_to=t.cast("Policy", opts["threes_to"]),
-                         held=Seats((dice,) * len(header.players)))
+                         held=Seats((dice,) * len(players)))
 
 
 def next_roll(state: FiveDiceState) -> RollRequest | None:

@@ -2,8 +2,11 @@
 
 Every player rolls once, in seat order; the highest starts. Players who
 share the highest number roll again, only they, until one is highest.
-The state of an opening is the seats still contending and what each has
-rolled so far in this round.
+The state of an opening is the seats still contending, how many of them
+have rolled in this round, and the highest value so far with the seats
+that rolled it: all that decides the round, kept as it goes, so that a
+roll never copies the values of the rolls before it (at a table of
+thousands, the opening would cost the square of the table).
 
 >>> o = Opening.everyone(3)
 >>> for value in (4, 4, 2):
@@ -27,10 +30,15 @@ __all__ = ["Opening", "decided"]
 
 
 class Opening(msgspec.Struct, frozen=True):
-    """Contending seats, and the values rolled so far in the current round."""
+    """Contending seats, and the current round so far."""
 
     contenders: tuple[int, ...]
-    values: tuple[int, ...] = ()
+    #: How many contenders have rolled in this round.
+    rolled: int = 0
+    #: The highest value rolled so far in this round (0 before any).
+    highest: int = 0
+    #: The seats that rolled it, in seat order.
+    leading: tuple[int, ...] = ()
 
     @classmethod
     def everyone(cls, players: int) -> Opening:
@@ -38,22 +46,27 @@ class Opening(msgspec.Struct, frozen=True):
 
     def roller(self) -> int:
         """The seat that rolls next in this round."""
-        return self.contenders[len(self.values)]
+        return self.contenders[self.rolled]
 
     def record(self, value: int) -> Opening:
-        return Opening(self.contenders, (*self.values, value))
+        seat = self.contenders[self.rolled]
+        if value > self.highest:
+            return Opening(self.contenders, self.rolled + 1, value, (seat,))
+        if value == self.highest:
+            return Opening(self.contenders, self.rolled + 1, value, (*self.leading, seat))
+        return Opening(self.contenders, self.rolled + 1, self.highest, self.leading)
 
     def complete(self) -> bool:
         """Every contender has rolled in this round."""
-        return len(self.values) == len(self.contenders)
+        return self.rolled == len(self.contenders)
 
     def top(self) -> int:
-        return max(self.values)
+        """The highest value of the round so far."""
+        return self.highest
 
     def leaders(self) -> tuple[int, ...]:
-        """The seats that share the highest value of a complete round."""
-        top = self.top()
-        return tuple(s for s, v in zip(self.contenders, self.values, strict=True) if v == top)
+        """The seats that share the highest value of the round so far."""
+        return self.leading
 
 
 def decided(opening: Opening, players: Sequence[str]) -> OpeningWon | OpeningTied | None:

@@ -52,6 +52,7 @@ from aces.rules import (
     evolver,
     on,
     parse_options,
+    started,
 )
 from aces.rules.opening import Opening, decided
 from aces.rules.seats import Seats
@@ -189,14 +190,16 @@ def holding(state: PotState) -> Holding:
     return _holding(Holding, (state.players, chips if flat is None else flat, state.pot))
 
 
-def start(header: GameStarted) -> PotState:
-    """The state before the opening: everyone holds the same chips."""
-    check_names(header.players, MIN_PLAYERS)
-    opts = options(header.options)
+@started
+def start(players: tuple[str, ...], raw: Mapping[str, OptionValue]) -> PotState:
+    """The state before the opening: everyone holds the same chips (made
+    once for each table: see :func:`aces.rules.started`)."""
+    check_names(players, MIN_PLAYERS)
+    opts = options(raw)
     chips = opts["chips"]
     assert isinstance(chips, int)
-    return PotState(**opening_seating(header.players), finish=t.cast("Finish", opts["finish"]),
-                    chips=Seats((chips,) * len(header.players)))
+    return PotState(**opening_seating(players), finish=t.cast("Finish", opts["finish"]),
+                    chips=Seats((chips,) * len(players)))
 
 
 def next_roll(state: PotState) -> RollRequest | None:
@@ -295,29 +298,9 @@ chips=Seats((2, 2)), opening=None, try_rolls=0, pot=0)
                                   None, state.try_rolls, state.pot))
 
 
-def _key(state: PotState, roll: Roll | None) -> tuple[t.Any, ...]:
-    """The fields of the situation of ``state``, the chips as a plain tuple,
-    then ``roll``: the memo's key.
-
-    A plain tuple, the cheapest key there is (its chips too: the memo is
-    kept for small tables, whose vector of chips is one tuple,
-    :attr:`~aces.rules.seats.Seats.flat`); the rules
-    get the :class:`Situation` of the same fields only when the memo has no
-    answer, so they read nothing the key does not hold.
-    """
-    phase = state.phase
-    if phase == "opening":
-        return (state.players, phase, "last-chip", 0, (), state.opening, 0, 0, roll)
-    if phase == "play":
-        return (state.players, phase, state.finish, state.turn, state.chips.flat, None, 0, 0,
-                roll)
-    return (state.players, phase, state.finish, state.turn, state.chips.flat, None,
-            state.try_rolls, state.pot, roll)
-
-
 _situation: t.Final = tuple.__new__
 
-#: Decisions already made, by situation and roll. Games revisit the same
+#: Decisions already made, by situation and dice. Games revisit the same
 #: situations over and over (a checked session of 20,000 games decides each
 #: one thousands of times; the memo makes ``aces verify`` about 15% faster),
 #: and both the key and the events are immutable, so remembering them keeps
@@ -327,8 +310,6 @@ _situation: t.Final = tuple.__new__
 #: more than the situations a session of 15,000 games visits (32,426): a
 #: memo that starts afresh part-way decides every one of them again.
 _DECIDED: Memo[tuple[t.Any, ...], tuple[Event, ...]] = Memo(20 << 20)
-#: The most players whose decisions are remembered.
-_MEMO_PLAYERS: t.Final = 16
 
 
 def decide(state: PotState, roll: Roll) -> tuple[Event, ...]:
@@ -341,9 +322,26 @@ def decide(state: PotState, roll: Roll) -> tuple[Event, ...]:
     :raises ~aces.errors.RollError: for receivers named in ``roll.to``, as
         no die or chip is ever given by choice here.
     """
-    if len(state.players) > _MEMO_PLAYERS:
+    # The memo's key: the phase, the fields of the situation that the
+    # phase's rules read (the others are left at their defaults, so these
+    # say the whole situation), then the dice; the chips as the plain tuple
+    # a table of up to 32 players keeps (Seats.flat). A larger table, whose
+    # chips are no such tuple, is decided afresh, and so is a roll that
+    # names receivers, which is refused.
+    chips = state.chips.flat
+    phase = state.phase
+    if chips is None or roll.to:
         return decide_afresh(situation(state), roll)
-    key = _key(state, roll)
+    if phase == "play":
+        key: tuple[t.Any, ...] = (state.players, phase, state.finish, state.turn, chips,
+                                  roll.dice)
+    elif phase == "try":
+        key = (state.players, phase, state.finish, state.turn, chips, state.try_rolls,
+               state.pot, roll.dice)
+    elif phase == "opening":
+        key = (state.players, phase, state.opening, roll.dice)
+    else:
+        return decide_afresh(situation(state), roll)
     events = _DECIDED.get(key)
     if events is None:
         events = decide_afresh(situation(state), roll)
@@ -371,20 +369,21 @@ def _weight(key: tuple[t.Any, ...], events: tuple[Event, ...]) -> int:
     else:
         names = weigh(players)
         _weighed[:] = [players, names]
-    # Objects of their own: the key, its chips, the roll, the tuple of
-    # events, and each event (a small struct, its few fields within the
-    # header's count), then the references the tuples hold. The roll's dice
-    # are the log's own event's, and the names, the phase and small numbers
-    # are shared by everything. Counting these once more, as the memo once
-    # did, weighed a decision at half as much again as it keeps (measured
-    # with tracemalloc), so the memo started afresh before it held a long
+    # Objects of their own: the key, the tuple of events and each event (a
+    # small struct, its few fields within the header's count), and the
+    # chips or the opening the key holds, then the references the tuples
+    # hold. The dice are the log's own event's (the decided roll holds the
+    # very same), and the names, the phase and small numbers are shared by
+    # everything. Counting these once more, as the memo once did, weighed a
+    # decision at half as much again as it keeps (measured with
+    # tracemalloc), so the memo started afresh before it held a long
     # session's situations, and decided them all over again.
-    opening = key[5]
-    weight = names + OBJECT * (4 + len(events)) + REF * (len(key) + len(key[4]) + len(events))
-    if opening is not None:
-        # The opening and the values rolled in it (its seats are the round's).
-        weight += 2 * OBJECT + REF * (len(opening.contenders) + len(opening.values))
-    return weight
+    if key[1] == "opening":
+        opening = key[2]
+        held = 2 * OBJECT + REF * (len(opening.contenders) + len(opening.leading))
+    else:
+        held = OBJECT + REF * len(key[4])
+    return names + held + OBJECT * (2 + len(events)) + REF * (len(key) + len(events))
 
 
 def decide_afresh(seen: Situation, roll: Roll) -> tuple[Event, ...]:
@@ -482,10 +481,12 @@ def _decide_try(state: Situation, dice: tuple[int, ...], events: list[Event]) ->
 
 
 def _rolled(state: PotState, event: Rolled) -> PotState:
-    if state.phase == "opening":
-        return msgspec.structs.replace(state, opening=state.opening.record(event.dice[0]))
-    if state.phase == "play":
+    # Half the events of a log: the commonest phase first.
+    phase = state.phase
+    if phase == "play":
         return msgspec.structs.replace(state, turn=state.left_of(state.turn))
+    if phase == "opening":
+        return msgspec.structs.replace(state, opening=state.opening.record(event.dice[0]))
     return msgspec.structs.replace(state, try_rolls=state.try_rolls + 1)
 
 

@@ -66,20 +66,27 @@ class Seats(Sequence[int]):
 
     def __init__(self, values: Iterable[int]) -> None:
         held = tuple(values)
+        self._size = len(held)
+        self._hash = None
+        if len(held) <= WIDTH:
+            # One leaf, the tuple itself (every game of a session starts
+            # with one): its sums are counted when first asked for.
+            self._root = self.flat = held
+            self._shift = 0
+            self._total = self._holders = self._seat_sum = None
+            return
         level: list[Node] = [held[start:start + WIDTH]
-                             for start in range(0, len(held), WIDTH)] or [()]
+                             for start in range(0, len(held), WIDTH)]
         shift = 0
         while len(level) > 1:
             level = [tuple(level[start:start + WIDTH]) for start in range(0, len(level), WIDTH)]
             shift += _BITS
         self._root = level[0]
         self._shift = shift
-        self.flat = None if shift else held
-        self._size = len(held)
+        self.flat = None
         self._total = sum(held)
         self._holders = len(held) - held.count(0)
         self._seat_sum = sum(itertools.compress(range(len(held)), held))
-        self._hash = None
 
     @property
     def total(self) -> int:

@@ -61,7 +61,7 @@ def test_pot_chances_are_the_rules_one_roll_ahead(finish: pot.Finish) -> None:
     odds = odds_for(header)
     assert odds.exact
     states = _reachable("pot", header, 8)
-    assert any(s.phase == "opening" and s.opening.values for s in states)
+    assert any(s.phase == "opening" and s.opening.rolled for s in states)
     assert any(s.phase == "try" and s.try_rolls for s in states)
     for state in states:
         now = odds.chances(state).by_seat

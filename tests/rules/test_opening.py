@@ -36,7 +36,8 @@ def test_leaders_are_named_by_seat_not_by_position_in_the_round() -> None:
 def test_recording_never_changes_the_opening() -> None:
     opening = Opening.everyone(2)
     opening.record(3)
-    assert opening.values == ()
+    assert opening == Opening((0, 1))
+    assert opening.rolled == 0
 
 
 @given(st.lists(st.integers(1, 6), min_size=2, max_size=8))
@@ -47,3 +48,22 @@ def test_leaders_are_exactly_the_seats_on_the_top_value(values: list[int]) -> No
     assert opening.complete()
     assert opening.top() == max(values)
     assert opening.leaders() == tuple(s for s, v in enumerate(values) if v == max(values))
+
+
+@given(st.lists(st.integers(1, 30), min_size=2, max_size=12), st.data())
+def test_a_round_part_way_knows_its_top_and_leaders_so_far(
+    values: list[int], data: st.DataObject,
+) -> None:
+    """What the odds of an opening read before it is over: the seats still
+    to roll, and the highest so far with the seats that share it."""
+    contenders = tuple(sorted(data.draw(st.sets(st.integers(0, 40), min_size=len(values),
+                                                max_size=len(values)))))
+    opening = Opening(contenders)
+    for done, value in enumerate(values, 1):
+        opening = opening.record(value)
+        so_far = values[:done]
+        assert opening.rolled == done
+        assert opening.contenders[opening.rolled:] == contenders[done:]
+        assert opening.top() == max(so_far)
+        assert opening.leaders() == tuple(s for s, v in zip(contenders, so_far, strict=False)
+                                          if v == max(so_far))

@@ -2,10 +2,16 @@
 
 from __future__ import annotations
 
+import typing as t
+
 import pytest
 
 from aces.errors import OptionError
-from aces.rules import check_names, game_named, games, pot
+from aces.events import SCHEMA, GameStarted
+from aces.rules import check_names, game_named, games, pot, started
+
+if t.TYPE_CHECKING:
+    from collections.abc import Mapping
 
 
 def test_the_pot_game_is_registered_under_the_name_the_log_uses() -> None:
@@ -72,3 +78,31 @@ def test_names_that_look_alike_are_refused_wherever_a_game_starts() -> None:
     for command in (["play"], ["record", "never-written.jsonl"]):
         result = run(*command, "--players", "Ada,\u00c5se,A\u030ase", input="")
         assert "look the same" in one_line_error(result)
+
+
+def test_every_game_of_a_table_starts_from_the_one_state_made_for_it() -> None:
+    seen: list[tuple[tuple[str, ...], dict[str, t.Any]]] = []
+
+    @started
+    def start(players: tuple[str, ...], raw: Mapping[str, t.Any]) -> tuple[str, ...]:
+        seen.append((players, dict(raw)))
+        if raw.get("chips") == 0:
+            raise OptionError("no chips")
+        return (*players, str(raw.get("chips")))
+
+    def header(players: tuple[str, ...], seed: int, **options: t.Any) -> GameStarted:
+        return GameStarted(schema=SCHEMA, game="pot", players=players, options=options,
+                           seed=seed)
+
+    first = start(header(("Ada", "Bo"), 1, chips=2))
+    # Another game of the same table, with another seed: the same state, made once.
+    assert start(header(("Ada", "Bo"), 2, chips=2)) is first
+    assert start(header(("Ada", "Bo"), 3, chips=3)) == ("Ada", "Bo", "3")
+    assert start(header(("Bo", "Ada"), 4, chips=2)) == ("Bo", "Ada", "2")
+    assert seen == [(("Ada", "Bo"), {"chips": 2}), (("Ada", "Bo"), {"chips": 3}),
+                    (("Bo", "Ada"), {"chips": 2})]
+    # A header the game refuses is refused every time: nothing is kept of it.
+    for _ in range(2):
+        with pytest.raises(OptionError, match="no chips"):
+            start(header(("Ada", "Bo"), 5, chips=0))
+    assert len(seen) == 5
