@@ -960,9 +960,10 @@ def stats(logs: Iterable[Source], *, csv: PathLike | None = None, rolls: bool = 
 
     lang = _language(lang)
     table = Term("--csv", "csv=")
+    rows = Term("--rolls", "rolls=True")
+    per_log = Term("--by-log", "by_log=True")
     if csv is None:
-        for given, option in ((rolls, Term("--rolls", "rolls=True")),
-                              (by_log, Term("--by-log", "by_log=True"))):
+        for given, option in ((rolls, rows), (by_log, per_log)):
             if given:
                 # Translators: an error of "aces stats". {option}: --rolls or --by-log
                 # on the command line, rolls=True or by_log=True in Python; {csv}:
@@ -980,8 +981,7 @@ def stats(logs: Iterable[Source], *, csv: PathLike | None = None, rolls: bool = 
         # Translators: an error of "aces stats". {rolls}: --rolls on the command line,
         # rolls=True in Python; {by_log}: --by-log, or by_log=True in Python.
         raise OptionError("{rolls} and {by_log} cannot be used together: a table has one"
-                          " row per roll or one per log", rolls=Term("--rolls", "rolls=True"),
-                          by_log=Term("--by-log", "by_log=True"))
+                          " row per roll or one per log", rolls=rows, by_log=per_log)
     from aces.experiment.export import COMMA, POINT, CsvTable, log_table
     from aces.files import STATS_EXISTS, create
     from aces.i18n import translations
