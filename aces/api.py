@@ -427,7 +427,8 @@ class Log(Speaking):
                         steps = []
                     steps.append(step)
         except OSError as exc:
-            from aces.errors import AcesError, os_reason
+            from aces.errors import AcesError
+            from aces.files import os_reason
 
             raise AcesError("cannot read {path}: {reason}", path=source,
                             reason=os_reason(exc)) from None
@@ -452,7 +453,8 @@ class Log(Speaking):
             with self.path.open("rb") as stream:
                 yield from walk(read(stream, str(self.path)), str(self.path))
         except OSError as exc:
-            from aces.errors import AcesError, os_reason
+            from aces.errors import AcesError
+            from aces.files import os_reason
 
             raise AcesError("cannot read {path}: {reason}", path=str(self.path),
                             reason=os_reason(exc)) from None

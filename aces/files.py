@@ -1,9 +1,9 @@
-"""New files, never written over: logs, tables and plots the package makes.
+"""Files the package makes, never written over, and why a file could not be used.
 
-A file that exists is refused in one line, in words the caller chooses
-(a log says logs are never overwritten; ``aces stats`` says it never
-overwrites a file), and any other failure to create it says why in words
-that can be translated.
+A new file (a log, a table, a plot) that exists already is refused in one
+line, in words the caller chooses (a log says logs are never overwritten;
+``aces stats`` says it never overwrites a file), and any other failure to
+create it says why in words that can be translated (:func:`os_reason`).
 """
 
 from __future__ import annotations
@@ -13,9 +13,9 @@ import os
 import typing as t
 from pathlib import Path
 
-from aces.errors import N_, OptionError, os_reason
+from aces.errors import N_, AcesError, OptionError
 
-__all__ = ["LOG_EXISTS", "STATS_EXISTS", "cannot_write", "create"]
+__all__ = ["LOG_EXISTS", "STATS_EXISTS", "cannot_write", "create", "os_reason"]
 
 #: Why a log is not written: its file exists. {path}: the file.
 LOG_EXISTS: t.Final = N_("{path} already exists; logs are never overwritten, choose a new name")
@@ -66,3 +66,31 @@ def create(path: str | os.PathLike[str], exists: str, *, text: bool = False,
 def cannot_write(path: str | os.PathLike[str], error: OSError) -> OptionError:
     """The error of a file that could not be written, saying why."""
     return OptionError("cannot write {path}: {reason}", path=str(path), reason=os_reason(error))
+
+
+def os_reason(error: OSError) -> AcesError | str:
+    """Why a file could not be used, in words that can be translated.
+
+    The operating system words its reasons in English whatever the user's
+    language; the common ones get a message of ours, the rare ones keep the
+    system's words.
+
+    >>> str(os_reason(FileNotFoundError(errno.ENOENT, "No such file or directory")))
+    'no such file or folder'
+    """
+    message = _OS_REASONS.get(error.errno) if error.errno is not None else None
+    if message is None:
+        return error.strerror or str(error)
+    return AcesError(message)
+
+
+_OS_REASONS: t.Final = {
+    errno.ENOENT: N_("no such file or folder"),
+    errno.EACCES: N_("permission denied"),
+    errno.EPERM: N_("permission denied"),
+    errno.EISDIR: N_("it is a folder, not a file"),
+    errno.ENOTDIR: N_("a part of the path is not a folder"),
+    errno.ENOSPC: N_("no space left on the disk"),
+    errno.EROFS: N_("the disk is read-only"),
+    errno.EEXIST: N_("the file already exists"),
+}

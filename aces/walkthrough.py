@@ -63,8 +63,8 @@ from aces.narrate.chances import (
     say_turning_point,
 )
 from aces.narrate.phrasebook import LARGE_TABLE, changed_seats, few_holders
-from aces.narrate.voice import Voice
 from aces.rules import fivedice, pot
+from aces.voice import Voice
 from aces.walk import UNDO_DEPTH, Visitor, drive, undo_depth
 
 if t.TYPE_CHECKING:

@@ -21,8 +21,8 @@ from aces.dice import RandomDice
 from aces.events import Rolled
 from aces.games import registration
 from aces.i18n import translations
-from aces.narrate.voice import Voice
 from aces.rules import Roll, fivedice, pot
+from aces.voice import Voice
 from aces.walk import Step
 
 if t.TYPE_CHECKING:

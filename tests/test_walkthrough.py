@@ -18,8 +18,8 @@ from aces.errors import LogError
 from aces.i18n import LANGUAGES, translations
 from aces.log import LogWriter, read
 from aces.narrate import tell
-from aces.narrate.voice import Voice
 from aces.rules import fivedice, game_named
+from aces.voice import Voice
 from aces.walkthrough import (
     RULES,
     TURNING_POINTS,

@@ -24,7 +24,8 @@ from aces.cli.record import record
 from aces.cli.simulate import simulate
 from aces.cli.stats import stats
 from aces.cli.walkthrough import walkthrough
-from aces.errors import AcesError, os_reason
+from aces.errors import AcesError
+from aces.files import os_reason
 
 __all__ = ["INTERRUPTED", "cli", "main"]
 

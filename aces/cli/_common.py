@@ -15,7 +15,8 @@ from pathlib import Path
 
 import click
 
-from aces.errors import N_, AcesError, OptionError, os_reason
+from aces.errors import N_, AcesError, OptionError
+from aces.files import os_reason
 
 if t.TYPE_CHECKING:
     import gettext

@@ -17,7 +17,8 @@ from aces.cli._common import (
     translations,
     writing,
 )
-from aces.errors import AcesError, EmptyLogError, OptionError, os_reason
+from aces.errors import AcesError, EmptyLogError, OptionError
+from aces.files import os_reason
 
 if t.TYPE_CHECKING:
     import gettext

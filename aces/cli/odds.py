@@ -146,13 +146,14 @@ def as_dict(answer: Odds) -> dict[str, t.Any]:
 
 def report(answer: Odds, lang: str, catalog: gettext.NullTranslations) -> str:
     """The answers as a readable page, in the catalog's language."""
-    from aces.cli._numbers import decimal, fraction, integer, percent, table
-    from aces.narrate.voice import Voice, line_start
+    from aces.numbers import table
     from aces.odds.finish import finish_by_seat, try_success
     from aces.odds.outcomes import CHANCES, OUTCOMES, roll_cost
+    from aces.voice import Voice, line_start
 
-    _ = catalog.gettext
-    count = Voice(catalog, lang).count
+    voice = Voice(catalog, lang)
+    _ = voice.gettext
+    count = voice.count
     lines = [
         _("Exact odds of Aces in the Pot"),
         # Translators: {players}: "4 players"; {chips}: "2 chips each", each with
@@ -172,7 +173,7 @@ def report(answer: Odds, lang: str, catalog: gettext.NullTranslations) -> str:
     rows = [[_("outcome"), _("chance"), ""]]
     for name, outcome in zip(OUTCOME_NAMES, OUTCOMES, strict=True):
         chance = CHANCES[outcome]
-        rows.append([_(name), fraction(chance, lang), percent(float(chance), lang)])
+        rows.append([_(name), voice.fraction(chance), voice.percent(float(chance))])
     lines += [table(rows, "  "), ""]
 
     lines.append(_("What a normal roll costs, on average, in chips"))
@@ -182,7 +183,7 @@ def report(answer: Odds, lang: str, catalog: gettext.NullTranslations) -> str:
     for label, held in (("1", 1), (_("2 or more"), 2)):
         cost = roll_cost(held)
         rows.append([label] + [
-            f"{fraction(part, lang)} ({decimal(float(part), lang)})"
+            f"{voice.fraction(part)} ({voice.decimal(float(part))})"
             for part in (cost.to_pot, cost.to_left, cost.total)])
     lines += [table(rows, "  "), ""]
 
@@ -192,7 +193,7 @@ def report(answer: Odds, lang: str, catalog: gettext.NullTranslations) -> str:
     # same chance as a percentage, rounded (hence "about equal to").
     lines.append("  " + _("One try (three rolls without a six) succeeds with chance"
                           " {fraction} \u2248 {percent}.").format(
-        fraction=fraction(success, lang), percent=percent(float(success), lang)))
+        fraction=voice.fraction(success), percent=voice.percent(float(success))))
     lines.append("  " + _("With one chip left, each player's chance to win, counted from"
                           " the holder who tries first:"))
     # Translators: column headings: a player, named by seat from the holder, and the chance.
@@ -200,7 +201,7 @@ def report(answer: Odds, lang: str, catalog: gettext.NullTranslations) -> str:
     for seat, chance in enumerate(finish_by_seat(answer.players)):
         label = _("the holder") if seat == 0 else catalog.ngettext(
             "{count} seat to the left", "{count} seats to the left", seat).format(count=count(seat))
-        rows.append([label, percent(float(chance), lang)])
+        rows.append([label, voice.percent(float(chance))])
     lines += [table(rows, "    "), ""]
 
     solution = answer.solution
@@ -208,30 +209,30 @@ def report(answer: Odds, lang: str, catalog: gettext.NullTranslations) -> str:
     lines.append("  " + _("Seat 1 rolls first after the opening; the others follow to the left."))
     # Translators: column headings: a seat number (1 rolls first) and its chance to win.
     rows = [[_("seat"), _("chance to win")]]
-    rows += [[integer(seat, lang), percent(chance, lang, 2)]
+    rows += [[voice.integer(seat), voice.percent(chance, 2)]
              for seat, chance in enumerate(solution.win_by_seat, start=1)]
     lines.append(table(rows, "    "))
     # Translators: rolls count every roll of two dice after the opening, tries included.
     lines.append("  " + _("Rolls in a game: {mean} on average, standard deviation {sd}.").format(
-        mean=decimal(solution.expected_rolls, lang), sd=decimal(solution.sd_rolls, lang)))
+        mean=voice.decimal(solution.expected_rolls), sd=voice.decimal(solution.sd_rolls)))
     lines.append("")
 
     lines.append(_("How long a game lasts"))
     shortest = next(k for k, p in enumerate(answer.length_cdf, start=1) if p > 0)
     # Translators: {rolls}: the fewest rolls (after the opening) a game can take.
     lines.append("  " + _("The shortest games take {rolls} rolls.").format(
-        rolls=integer(shortest, lang)))
+        rolls=voice.integer(shortest)))
     # Translators: column headings: a number of rolls, and the chance a game is that short.
     rows = [[_("rolls"), _("chance the game is over by then")]]
-    rows += [[integer(k, lang), percent(answer.length_cdf[k - 1], lang)]
+    rows += [[voice.integer(k), voice.percent(answer.length_cdf[k - 1])]
              for k in length_rows(answer.length_cdf)]
     lines.append(table(rows, "  "))
     # Translators: {percent}: a share of games such as 99 %; {rolls}: a number of rolls.
     lines.append("  " + _("{percent} of games are over within {rolls} rolls.").format(
-        percent=percent(answer.quantile, lang, _digits(answer.quantile)),
-        rolls=integer(len(answer.length_cdf), lang)))
+        percent=voice.percent(answer.quantile, _digits(answer.quantile)),
+        rolls=voice.integer(len(answer.length_cdf))))
     lines.append("  " + _("Solved exactly over {states} states of the game.").format(
-        states=integer(answer.states, lang)))
+        states=voice.integer(answer.states)))
     return "\n".join(lines)
 
 

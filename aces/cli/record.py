@@ -22,7 +22,8 @@ import click
 
 from aces.cli._common import lang_option, reported, translations
 from aces.cli._games import GAME_HELP, GameChoice, GameCommand
-from aces.errors import N_, AcesError, OptionError, SaveError, os_reason, visible
+from aces.errors import N_, AcesError, OptionError, SaveError, visible
+from aces.files import os_reason
 
 if t.TYPE_CHECKING:
     import collections
@@ -509,8 +510,8 @@ class _Session:
 
     def say(self, message: str, **values: object) -> None:
         """A notice about the recording (a message marked with ``N_``), on standard error,
-        its numbers written as an error's are (:func:`aces.cli._numbers.shown`)."""
-        from aces.cli._numbers import shown as written
+        its numbers written as an error's are (:func:`aces.numbers.written`)."""
+        from aces.numbers import written
 
         shown = {name: visible(value) if isinstance(value, str) else written(value, self.lang)
                  for name, value in values.items()}

@@ -18,10 +18,10 @@ if t.TYPE_CHECKING:
     from collections.abc import Callable, Iterator, Mapping
 
     from aces.cli._games import Given
-    from aces.narrate.voice import Voice
     from aces.rules import OptionValue
     from aces.simulate import Exact, Simulation, Unsolved
     from aces.simulate.stats import Summary
+    from aces.voice import Voice
 
 __all__ = ["COUNTS_LOSERS", "EXACT", "GAME_NAMES", "PROGRESS_FROM", "Parts", "as_dict", "parts",
            "report", "simulate", "table_words"]
@@ -185,7 +185,7 @@ def report(sim: Simulation, seed: int, summary: Summary, exact: Exact | None, la
     out as slow to work out (and ``--exact`` adds them); ``"none"``, the game
     is too big to solve.
     """
-    from aces.cli._numbers import table
+    from aces.numbers import table
 
     above, rows, below = parts(sim.game, sim.seats, sim.options, seed, summary, exact, lang,
                                catalog, unsolved=unsolved)
@@ -199,11 +199,10 @@ def parts(game: str, seats: int, options: dict[str, OptionValue], seed: int,
     """The pieces of :func:`report`, for ``game`` at a table of ``seats``; with
     ``python``, for a notebook, where the exact answers are asked for with
     ``exact=True`` rather than ``--exact``."""
-    from aces.cli._numbers import decimal, integer, percent
-    from aces.narrate.voice import Voice, line_start
+    from aces.voice import Voice, line_start
 
-    _ = catalog.gettext
     voice = Voice(catalog, lang)
+    _ = voice.gettext
     # Translators: whether the exact value lies inside the interval.
     yes, no = _("yes"), _("no")
     details = table_words(game, seats, options, voice)
@@ -212,7 +211,7 @@ def parts(game: str, seats: int, options: dict[str, OptionValue], seed: int,
     lines = [
         # Translators: {game}: the game's name; {games}: how many games were played.
         _("{game}: {games} simulated games").format(
-            game=_(GAME_NAMES.get(game, game)), games=integer(summary.games, lang)),
+            game=_(GAME_NAMES.get(game, game)), games=voice.integer(summary.games)),
         line_start(", ".join(details)),
         "",
         _("Seat 1 rolls first after the opening; the others follow to the left."),
@@ -231,11 +230,11 @@ def parts(game: str, seats: int, options: dict[str, OptionValue], seed: int,
     rows = [header]
     for seat, (share, interval) in enumerate(
             zip(summary.win_by_seat, summary.win_intervals, strict=True)):
-        row = [integer(seat + 1, lang), percent(share, lang, 2),
-               _interval(interval, lang, catalog)]
+        row = [voice.integer(seat + 1), voice.percent(share, 2),
+               _interval(interval, voice)]
         if by_seat is not None:
             value = by_seat[seat]
-            row += [percent(value, lang, 2), yes if interval.holds(value) else no]
+            row += [voice.percent(value, 2), yes if interval.holds(value) else no]
         rows.append(row)
     above, lines = lines, []
     if by_seat is not None:
@@ -251,17 +250,17 @@ def parts(game: str, seats: int, options: dict[str, OptionValue], seed: int,
     # confidence interval of the mean.
     lines.append(_("Rolls in a game: {mean} on average (95% interval {low} to {high}),"
                    " standard deviation {sd}.").format(
-        mean=decimal(summary.expected_rolls, lang), low=decimal(low, lang),
-        high=decimal(high, lang), sd=decimal(summary.sd_rolls, lang)))
+        mean=voice.decimal(summary.expected_rolls), low=voice.decimal(low),
+        high=voice.decimal(high), sd=voice.decimal(summary.sd_rolls)))
     if exact is not None:
         inside = summary.rolls_interval.holds(exact.expected_rolls)
         message = (_("Exact: {mean} on average, inside the interval; standard deviation {sd}.")
                    if inside else
                    _("Exact: {mean} on average, outside the interval; standard deviation {sd}."))
-        lines.append(message.format(mean=decimal(exact.expected_rolls, lang),
-                                    sd=decimal(exact.sd_rolls, lang)))
+        lines.append(message.format(mean=voice.decimal(exact.expected_rolls),
+                                    sd=voice.decimal(exact.sd_rolls)))
     if summary.rolls_per_turn is not None:
-        lines.append(_turns(summary.rolls_per_turn, exact, lang, catalog))
+        lines.append(_turns(summary.rolls_per_turn, exact, voice))
     lines.append("")
     if losers:
         lines.append(_("A game's rolls are those after the opening, rolls again included;"
@@ -288,18 +287,15 @@ def parts(game: str, seats: int, options: dict[str, OptionValue], seed: int,
     return Parts(above, rows, lines)
 
 
-def _turns(mean: float, exact: Exact | None, lang: str,
-           catalog: gettext.NullTranslations) -> str:
+def _turns(mean: float, exact: Exact | None, voice: Voice) -> str:
     """The mean length of a turn, and the exact one when known."""
-    from aces.cli._numbers import decimal
-
     # Translators: a turn is one player's rolls until play passes on; a roll that moves
     # a die is rolled again, which makes turns longer. {mean}: rolls in a turn on average.
-    line = catalog.gettext("Rolls in a turn: {mean} on average.").format(mean=decimal(mean, lang))
+    line = voice.gettext("Rolls in a turn: {mean} on average.").format(mean=voice.decimal(mean))
     if exact is not None and exact.rolls_per_turn is not None:
         # Translators: follows "Rolls in a turn: ... on average."; {mean}: the exact value.
-        line += " " + catalog.gettext("Exact: {mean}.").format(
-            mean=decimal(exact.rolls_per_turn, lang))
+        line += " " + voice.gettext("Exact: {mean}.").format(
+            mean=voice.decimal(exact.rolls_per_turn))
     return line
 
 
@@ -310,7 +306,7 @@ def table_words(game: str, seats: int, options: Mapping[str, OptionValue],
     ``aces stats`` say them), the five-dice threes named before whom they go to.
 
     >>> from aces.i18n import translations
-    >>> from aces.narrate.voice import Voice
+    >>> from aces.voice import Voice
     >>> voice = Voice(translations("nn"), "nn")
     >>> table_words("pot", 4, {"finish": "last-chip", "chips": 2}, voice)[:2]
     ['fire spelarar', 'to sjetongar kvar']
@@ -352,19 +348,17 @@ def _option(name: str, value: OptionValue, options: Mapping[str, OptionValue],
     return f"{name} {value}"
 
 
-def _interval(interval: tuple[float, float], lang: str, catalog: gettext.NullTranslations,
-              ) -> str:
-    from aces.cli._numbers import percent
-
+def _interval(interval: tuple[float, float], voice: Voice) -> str:
     # Translators: the two ends of a confidence interval, e.g. "25.9% to 26.3%".
-    return catalog.gettext("{low} to {high}").format(
-        low=percent(interval[0], lang, 2), high=percent(interval[1], lang, 2))
+    return voice.gettext("{low} to {high}").format(
+        low=voice.percent(interval[0], 2), high=voice.percent(interval[1], 2))
 
 
 def _page(page: str, players: int, game_name: str, given: Given, lang: str | None) -> None:
     """``aces simulate --html``: the simulation page, written whole or not at all."""
     from aces.cli._games import header_options
-    from aces.errors import AcesError, os_reason
+    from aces.errors import AcesError
+    from aces.files import os_reason
     from aces.odds import check_players
     from aces.page.html import render_simulation, write_atomically
     from aces.page.simulation import collect, collect_fivedice

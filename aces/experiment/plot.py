@@ -12,6 +12,7 @@ from __future__ import annotations
 import typing as t
 
 from aces.files import STATS_EXISTS, cannot_write, create
+from aces.voice import Voice
 
 if t.TYPE_CHECKING:
     import gettext
@@ -58,11 +59,10 @@ def plot(pooled: Pooled, path: Path, lang: str, catalog: gettext.NullTranslation
     """Draw ``pooled`` into the new file ``path``."""
     from matplotlib.figure import Figure
 
-    from aces.cli._numbers import percent
-    from aces.experiment.report import Writer, rules_name
+    from aces.experiment.report import rules_name
 
-    _ = catalog.gettext
-    w = Writer(lang, catalog)
+    w = Voice(catalog, lang)
+    _ = w.gettext
     groups = pooled.groups[:MOST_GROUPS]
     rows = max(1, len(groups))
     figure = Figure(figsize=(10, 3.6 * rows), layout="constrained")
@@ -85,7 +85,7 @@ def plot(pooled: Pooled, path: Path, lang: str, catalog: gettext.NullTranslation
         left.set_xlabel(_("seat (1 rolls first)"))
         left.set_ylabel(_("share of losses") if group.rules.game == "five-dice"
                         else _("share of wins"))
-        left.yaxis.set_major_formatter(lambda value, _pos: percent(value, lang, 0))
+        left.yaxis.set_major_formatter(lambda value, _pos: w.percent(value, 0))
         left.set_title(rules_name(group.rules, w), fontsize=9, loc="left")
         left.legend(fontsize=8, loc="lower right")
         lengths = result.length
@@ -101,7 +101,7 @@ def plot(pooled: Pooled, path: Path, lang: str, catalog: gettext.NullTranslation
                        label=_("exact"))
         right.set_xlabel(_("rolls after the opening"))
         right.set_ylabel(_("share of games"))
-        right.yaxis.set_major_formatter(lambda value, _pos: percent(value, lang, 0))
+        right.yaxis.set_major_formatter(lambda value, _pos: w.percent(value, 0))
         if lengths.mean is not None:
             right.set_title(_("Length of a game: {mean} rolls on average").format(
                 mean=w.decimal(lengths.mean)), fontsize=9, loc="left")

@@ -17,7 +17,8 @@ import contextlib
 import gc
 import typing as t
 
-from aces.errors import AcesError, EmptyLogError, os_reason
+from aces.errors import AcesError, EmptyLogError
+from aces.files import os_reason
 
 if t.TYPE_CHECKING:
     from collections.abc import Iterable, Iterator

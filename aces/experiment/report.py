@@ -8,11 +8,12 @@ test are named.
 
 from __future__ import annotations
 
-import functools
 import typing as t
 
 from aces.errors import visible
 from aces.experiment.inference import ALPHA
+from aces.numbers import table
+from aces.voice import Voice
 
 if t.TYPE_CHECKING:
     import gettext
@@ -21,79 +22,39 @@ if t.TYPE_CHECKING:
     from aces.experiment.inference import Fit
     from aces.experiment.observe import Rules
     from aces.experiment.pool import Group, Pooled
-    from aces.narrate.voice import Voice
 
-__all__ = ["Writer", "beside_rows", "conclusion", "interval_rows", "length_rows", "logs_read",
-           "narrowing", "report", "rules_name", "seat_rows"]
+__all__ = ["beside_rows", "chance", "conclusion", "interval", "interval_rows", "length_rows",
+           "logs_read", "narrowing", "p_value", "report", "rules_name", "seat_rows"]
 
 
-class Writer:
-    """Numbers and sentences in one language."""
+def p_value(w: Voice, p: float) -> str:
+    """A p-value: three decimals, or below 0.001."""
+    if p < 0.001:
+        # Translators: a p-value too small to write with three decimals.
+        return w.gettext("below {value}").format(value=w.decimal(0.001, 3))
+    return w.decimal(p, 3)
 
-    def __init__(self, lang: str, catalog: gettext.NullTranslations) -> None:
-        self.lang = lang
-        self.catalog = catalog
-        self._ = catalog.gettext
 
-    def integer(self, value: int) -> str:
-        from aces.cli._numbers import integer
+def chance(w: Voice, p: float) -> str:
+    """A p-value as a share of experiments: 43.1 %, 0.12 %, below 0.01 %."""
+    if p < 0.0001:
+        return w.gettext("below {value}").format(value=w.percent(0.0001, 2))
+    return w.percent(p, 1 if p >= 0.01 else 2)
 
-        return integer(value, self.lang)
 
-    @functools.cached_property
-    def voice(self) -> Voice:
-        """The narration's words and formats in this language, looked up once."""
-        from aces.narrate.voice import Voice
-
-        return Voice(self.catalog, self.lang)
-
-    def count(self, value: int) -> str:
-        """A count in running text: small ones in words where the language
-        writes them so («sju grupper»), like the narration."""
-        return self.voice.count(value)
-
-    def decimal(self, value: float, digits: int = 2) -> str:
-        from aces.cli._numbers import decimal
-
-        return decimal(value, self.lang, digits)
-
-    def percent(self, value: float, digits: int = 1) -> str:
-        from aces.cli._numbers import percent
-
-        return percent(value, self.lang, digits)
-
-    def list(self, items: list[str]) -> str:
-        from babel.lists import format_list
-
-        from aces.i18n import babel_locale
-
-        return str(format_list(items, locale=babel_locale(self.lang)))
-
-    def p(self, p: float) -> str:
-        """A p-value: three decimals, or below 0.001."""
-        if p < 0.001:
-            # Translators: a p-value too small to write with three decimals.
-            return self._("below {value}").format(value=self.decimal(0.001, 3))
-        return self.decimal(p, 3)
-
-    def chance(self, p: float) -> str:
-        """A p-value as a share of experiments: 43.1 %, 0.12 %, below 0.01 %."""
-        if p < 0.0001:
-            return self._("below {value}").format(value=self.percent(0.0001, 2))
-        return self.percent(p, 1 if p >= 0.01 else 2)
-
-    def interval(self, low: float, high: float, percent: bool = True) -> str:
-        # Translators: the two ends of a confidence interval, e.g. "25.9% to 26.3%".
-        text = self._("{low} to {high}")
-        if percent:
-            return text.format(low=self.percent(max(low, 0.0)), high=self.percent(high))
-        return text.format(low=self.decimal(low), high=self.decimal(high))
+def interval(w: Voice, low: float, high: float, percent: bool = True) -> str:
+    """The two ends of a 95 % interval: percentages, or with ``percent`` false decimals."""
+    # Translators: the two ends of a confidence interval, e.g. "25.9% to 26.3%".
+    text = w.gettext("{low} to {high}")
+    if percent:
+        return text.format(low=w.percent(max(low, 0.0)), high=w.percent(high))
+    return text.format(low=w.decimal(low), high=w.decimal(high))
 
 
 def report(pooled: Pooled, lang: str, catalog: gettext.NullTranslations) -> str:
     """The whole report: the logs read, then each set of rules on its own."""
-    w = Writer(lang, catalog)
-    _ = w._
+    w = Voice(catalog, lang)
+    _ = w.gettext
     lines = [logs_read(pooled, w)]
     for log in pooled.left_out:
         assert log.error is not None
@@ -110,7 +71,7 @@ def report(pooled: Pooled, lang: str, catalog: gettext.NullTranslations) -> str:
     return "\n".join(lines)
 
 
-def logs_read(pooled: Pooled, w: Writer) -> str:
+def logs_read(pooled: Pooled, w: Voice) -> str:
     """The first line: the logs read, pooled and left out."""
     left = len(pooled.left_out)
     read = len(pooled.logs)
@@ -124,18 +85,18 @@ def logs_read(pooled: Pooled, w: Writer) -> str:
                      left=w.integer(left))
 
 
-def rules_name(rules: Rules, w: Writer) -> str:
+def rules_name(rules: Rules, w: Voice) -> str:
     """The game and its table in words: "Aces in the Pot: 4 players, 2 chips each, ..."."""
     from aces.cli.simulate import GAME_NAMES, table_words
 
-    details = table_words(rules.game, rules.players, dict(rules.options), w.voice)
+    details = table_words(rules.game, rules.players, dict(rules.options), w)
     # Translators: {game}: the game's name; {table}: players and options, as a list.
-    return w._("{game}: {table}").format(game=w._(GAME_NAMES.get(rules.game, rules.game)),
-                                         table=", ".join(details))
+    return w.gettext("{game}: {table}").format(
+        game=w.gettext(GAME_NAMES.get(rules.game, rules.game)), table=", ".join(details))
 
 
-def _group(group: Group, w: Writer) -> list[str]:
-    _ = w._
+def _group(group: Group, w: Voice) -> list[str]:
+    _ = w.gettext
     result = group.pooled
     rules = group.rules
     losers = rules.game == "five-dice"
@@ -182,15 +143,13 @@ def _group(group: Group, w: Writer) -> list[str]:
     return lines
 
 
-def _seat_table(result: Result, w: Writer) -> list[str]:
-    from aces.cli._numbers import table
-
+def _seat_table(result: Result, w: Voice) -> list[str]:
     return [table(seat_rows(result, w), "  ")]
 
 
-def seat_rows(result: Result, w: Writer) -> list[list[str]]:
+def seat_rows(result: Result, w: Voice) -> list[list[str]]:
     """The table of results by seat, its heading first."""
-    _ = w._
+    _ = w.gettext
     losers = result.rules.game == "five-dice"
     shares = result.seats.shares
     exact = shares[0].exact is not None
@@ -203,7 +162,7 @@ def seat_rows(result: Result, w: Writer) -> list[list[str]]:
     for seat, share in enumerate(shares, 1):
         row = [str(seat), w.integer(share.hits)]
         if share.interval is not None and share.observed is not None:
-            row += [w.percent(share.observed), w.interval(*share.interval)]
+            row += [w.percent(share.observed), interval(w, *share.interval)]
         else:
             row += ["", ""]
         if exact and share.exact is not None:
@@ -212,9 +171,9 @@ def seat_rows(result: Result, w: Writer) -> list[list[str]]:
     return rows
 
 
-def _test(fit: Fit | None, w: Writer, names: list[str], *, exact: bool = True) -> list[str]:
+def _test(fit: Fit | None, w: Voice, names: list[str], *, exact: bool = True) -> list[str]:
     """The chi-square test in words: its numbers, what was merged, the conclusion."""
-    _ = w._
+    _ = w.gettext
     if not exact:
         return ["  " + _("No exact odds for this table: it has too many states to solve"
                          " exactly (aces simulate estimates them).")]
@@ -224,13 +183,13 @@ def _test(fit: Fit | None, w: Writer, names: list[str], *, exact: bool = True) -
     lines = ["  " + w.catalog.ngettext(
         "Chi-square test: χ² = {statistic} with {df} degree of freedom, p = {p}.",
         "Chi-square test: χ² = {statistic} with {df} degrees of freedom, p = {p}.",
-        fit.df).format(statistic=w.decimal(fit.statistic), df=fit.df, p=w.p(fit.p))]
+        fit.df).format(statistic=w.decimal(fit.statistic), df=fit.df, p=p_value(w, fit.p))]
     runs = [group for group in fit.groups if len(group) > 1]
     if runs and names:
         parts = [" + ".join(names[i] for i in group if i < len(names)) for group in runs]
         # Translators: {parts}: the categories counted as one, e.g. "seat 3 + seat 4".
         lines.append("  " + _("Counted together, so that each part of the test expects at"
-                              " least 5: {parts}.").format(parts=w.list(parts)))
+                              " least 5: {parts}.").format(parts=w.names(parts)))
     lines.append("  " + conclusion(fit, w.lang, w.catalog))
     return lines
 
@@ -245,18 +204,18 @@ def conclusion(fit: Fit, lang: str, catalog: gettext.NullTranslations) -> str:
     No evidence against the exact odds: if they hold, differences at least this big come
     up in 81.9% of experiments of this size.
     """
-    w = Writer(lang, catalog)
+    w = Voice(catalog, lang)
     if fit.p < ALPHA:
         # Translators: the conclusion of a test with p < 0.05. {chance}: the p-value as a
         # share, e.g. "1.2 %". Say "evidence against", never "proof".
-        return w._("Evidence against the exact odds: if they held, differences at least"
+        return w.gettext("Evidence against the exact odds: if they held, differences at least"
                    " this big would come up in only {chance} of experiments of this size.").format(
-            chance=w.chance(fit.p))
+            chance=chance(w, fit.p))
     # Translators: the conclusion of a test with p ≥ 0.05. {chance}: the p-value as a share.
     # Never "the dice are fair": the test cannot show that.
-    return w._("No evidence against the exact odds: if they hold, differences at least this"
+    return w.gettext("No evidence against the exact odds: if they hold, differences at least this"
                " big come up in {chance} of experiments of this size.").format(
-        chance=w.chance(fit.p))
+        chance=chance(w, fit.p))
 
 
 def _two_way(share: Share) -> Fit | None:
@@ -268,15 +227,15 @@ def _two_way(share: Share) -> Fit | None:
                            [share.exact, 1 - share.exact])
 
 
-def _share_line(share: Share, exact_text: str | None, w: Writer) -> str:
-    _ = w._
+def _share_line(share: Share, exact_text: str | None, w: Voice) -> str:
+    _ = w.gettext
     if not share.trials or share.interval is None or share.observed is None:
         return _("None in these games.")
     # Translators: {hits} of {trials}: a count out of a number; {share}: as a percentage;
     # {interval}: its 95 % interval, "40.1% to 47.9%".
     text = _("{hits} of {trials} = {share} (95% interval {interval})").format(
         hits=w.integer(share.hits), trials=w.integer(share.trials),
-        share=w.percent(share.observed), interval=w.interval(*share.interval))
+        share=w.percent(share.observed), interval=interval(w, *share.interval))
     if share.exact is None:
         return text + "."
     value = w.percent(share.exact)
@@ -291,10 +250,8 @@ def _share_line(share: Share, exact_text: str | None, w: Writer) -> str:
         fraction=exact_text, exact=value, where=where)
 
 
-def _length(length: Length, w: Writer) -> list[str]:
-    from aces.cli._numbers import table
-
-    _ = w._
+def _length(length: Length, w: Voice) -> list[str]:
+    _ = w.gettext
     lines = [_("Length of a game (rolls after the opening)")]
     if length.mean is None:
         return lines
@@ -320,21 +277,21 @@ def _length(length: Length, w: Writer) -> list[str]:
         # groups, as numbers of rolls.
         lines.append("  " + _("The test compares {count} groups of game lengths, in rolls,"
                               " each expecting at least 5 games: {parts}.").format(
-            count=w.count(len(parts)), parts=w.list(parts)))
+            count=w.count(len(parts)), parts=w.names(parts)))
     return lines + _test(length.fit, w, [])
 
 
-def length_rows(length: Length, w: Writer) -> list[list[str]]:
+def length_rows(length: Length, w: Voice) -> list[list[str]]:
     """The table of the game's length, observed beside exact, its heading first."""
     from aces.experiment.analysis import QUANTILES
 
-    _ = w._
+    _ = w.gettext
     # Translators: column headings of the table of the game's length.
     rows = [["", _("observed"), _("95% interval"), _("exact")]]
     if length.mean is None:
         return rows
     rows.append([_("mean"), w.decimal(length.mean),
-                 "" if length.interval is None else w.interval(*length.interval, percent=False),
+                 "" if length.interval is None else interval(w, *length.interval, percent=False),
                  "" if length.exact_mean is None else w.decimal(length.exact_mean)])
     if length.sd is not None:
         rows.append([_("standard deviation"), w.decimal(length.sd), "",
@@ -347,10 +304,8 @@ def length_rows(length: Length, w: Writer) -> list[list[str]]:
     return rows
 
 
-def _beside(group: Group, w: Writer) -> list[str]:
-    from aces.cli._numbers import table
-
-    _ = w._
+def _beside(group: Group, w: Voice) -> list[str]:
+    _ = w.gettext
     heading, rows = interval_rows(group, w)
     lines = [_("Each log beside the pooled result"), table(beside_rows(group, w), "  "), "",
              heading, table(rows, "  ")]
@@ -360,9 +315,9 @@ def _beside(group: Group, w: Writer) -> list[str]:
     return lines
 
 
-def beside_rows(group: Group, w: Writer) -> list[list[str]]:
+def beside_rows(group: Group, w: Voice) -> list[list[str]]:
     """Each log's shares beside the pooled ones, a row a log, its heading first."""
-    _ = w._
+    _ = w.gettext
     rules = group.rules
     pot = rules.game == "pot"
     # Translators: column headings of the table of logs: games, and rolls after the opening.
@@ -382,7 +337,7 @@ def beside_rows(group: Group, w: Writer) -> list[list[str]]:
         cells += ["" if share is None else w.percent(share) for share in log.shares]
         cells.append("" if log.mean_length is None else w.decimal(log.mean_length, 1))
         cells += [percent(log.nothing), percent(log.tries)] if pot else [percent(log.agains)]
-        cells.append("" if log.p_seats is None else w.p(log.p_seats))
+        cells.append("" if log.p_seats is None else p_value(w, log.p_seats))
         rows.append(cells)
     result = group.pooled
     # Translators: the last row of the table of logs: all of them together.
@@ -393,24 +348,24 @@ def beside_rows(group: Group, w: Writer) -> list[list[str]]:
     shares = [result.nothing, result.tries] if pot else [result.agains]
     cells += ["" if s is None or s.observed is None else w.percent(s.observed) for s in shares]
     fit = result.seats.fit
-    cells.append("" if fit is None else w.p(fit.p))
+    cells.append("" if fit is None else p_value(w, fit.p))
     rows.append(cells)
     return rows
 
 
-def interval_rows(group: Group, w: Writer) -> tuple[str, list[list[str]]]:
+def interval_rows(group: Group, w: Voice) -> tuple[str, list[list[str]]]:
     """Each log's 95 % interval for each seat, then the pooled one's and the
     exact chance: small logs scatter, the pooled interval is narrow. The
     table's title, and its rows, heading first."""
-    _ = w._
+    _ = w.gettext
     rules = group.rules
     rows = [[_("log"), *[_("seat {seat}").format(seat=seat)
                          for seat in range(1, rules.players + 1)]]]
     for log in group.logs:
-        rows.append([visible(log.source), *["" if ends is None else w.interval(*ends)
+        rows.append([visible(log.source), *["" if ends is None else interval(w, *ends)
                                             for ends in log.intervals]])
     shares = group.pooled.seats.shares
-    rows.append([_("pooled"), *["" if s.interval is None else w.interval(*s.interval)
+    rows.append([_("pooled"), *["" if s.interval is None else interval(w, *s.interval)
                                 for s in shares]])
     if shares and shares[0].exact is not None:
         rows.append([_("exact"), *[w.percent(t.cast("float", s.exact)) for s in shares]])
@@ -422,7 +377,7 @@ def interval_rows(group: Group, w: Writer) -> tuple[str, list[list[str]]]:
     return title, rows
 
 
-def narrowing(group: Group, w: Writer) -> str | None:
+def narrowing(group: Group, w: Voice) -> str | None:
     """How much narrower the pooled interval is than the smallest log's."""
     smallest = min(group.logs, key=lambda log: log.games)
     pooled_first = group.pooled.seats.shares[0]

@@ -31,8 +31,8 @@ import typing as t
 from aces.errors import N_, AcesError, OptionError
 from aces.events import GameOver, GameStarted, Rolled
 from aces.games import registration
-from aces.narrate.voice import Voice
 from aces.scores import Scores
+from aces.voice import Voice
 from aces.walk import Visitor, drive, unfinished
 
 if t.TYPE_CHECKING:

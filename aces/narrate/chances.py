@@ -8,7 +8,7 @@ where the game's chain is solved, an estimate with its margin where not.
 :func:`turning_points` picks the rolls that moved a chance most.
 
 >>> from aces.i18n import translations
->>> from aces.narrate.voice import Voice
+>>> from aces.voice import Voice
 >>> from aces.odds.position import Chances
 >>> voice = Voice(translations("nb"), "nb")
 >>> say_chances(voice, ("Ada", "Bo"), Chances((0.25, 0.75), True), "win")
@@ -26,13 +26,13 @@ from babel.numbers import NumberPattern, format_percent, parse_pattern
 
 from aces.events import GameStarted, Rolled
 from aces.narrate import Narrator
-from aces.narrate.voice import parsed_locale
+from aces.voice import parsed_locale
 
 if t.TYPE_CHECKING:
     import gettext
 
-    from aces.narrate.voice import Voice
     from aces.odds.position import Chances, PositionOdds
+    from aces.voice import Voice
     from aces.walk import Step
 
 __all__ = ["ChanceNarrator", "ChanceTeller", "Measure", "Moment", "Turn", "TurningPoints",

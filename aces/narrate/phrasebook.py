@@ -32,7 +32,7 @@ if t.TYPE_CHECKING:
     from aces.errors import Plural
     from aces.events import Event, GameOver, GameStarted, Stage
     from aces.games import Holding
-    from aces.narrate.voice import Voice
+    from aces.voice import Voice
     from aces.walk import Step
 
 __all__ = ["CACHE_BUDGET", "LARGE_TABLE", "Lines", "Phrasebook", "changed_seats", "few_holders"]

@@ -55,7 +55,7 @@ def labels(lang: str, game: str = "pot", dice: int = 5) -> dict[str, str]:
     """The page's own words in one language, for the game of the page
     (``dice``: each player's dice, in the five-dice game)."""
     from aces.cli._common import finish_name
-    from aces.narrate.voice import Voice
+    from aces.voice import Voice
 
     catalog = translations(lang)
     _ = catalog.gettext

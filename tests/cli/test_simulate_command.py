@@ -203,7 +203,7 @@ def test_five_dice_readable_report() -> None:
 
 @pytest.mark.parametrize("lang", ["en", "nb", "nn"])
 def test_a_full_game_is_reported_beside_its_exact_length(lang: str) -> None:
-    from aces.cli._numbers import decimal
+    from aces.numbers import decimal
 
     solved = fivedice_lengths.solved(4, 5)
     assert solved is not None

@@ -21,11 +21,11 @@ from pathlib import Path
 import pytest
 
 from aces import engine, i18n
-from aces.cli._numbers import percent
 from aces.dice import RandomDice
 from aces.i18n import translations
 from aces.log import LogWriter, read
 from aces.narrate import tell
+from aces.numbers import percent
 from aces.odds.finish import try_success
 from aces.odds.outcomes import CHANCES, Outcome
 from aces.rules import game_named

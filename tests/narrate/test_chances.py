@@ -14,8 +14,8 @@ from aces.events import GameStarted, Rolled
 from aces.i18n import translations
 from aces.log import read
 from aces.narrate.chances import Moment, TurningPoints, percent, turning_points
-from aces.narrate.voice import Voice
 from aces.odds.position import Chances, odds_for
+from aces.voice import Voice
 from aces.walkthrough import TURNING_POINTS, Aside, walkthrough
 
 from clitest import run

@@ -1,10 +1,11 @@
 """Numbers and tables as a reader of the language expects them.
 
-Used by ``aces odds`` and ``aces simulate``, and by every error and notice
-(:func:`shown`): percentages, decimals and whole numbers are formatted
-with Babel for the language (Norwegian writes ``17,3 %`` and ``12 345``,
-English ``17.3%`` and ``12,345``), fractions are written ``4/9``, and rows
-are lined up in columns.
+The one implementation of the package's number formats: bound to a
+language by :class:`aces.voice.Voice` for every writer of a report, and
+used by every error and notice (:func:`written`). Percentages, decimals
+and whole numbers are formatted with Babel for the language (Norwegian
+writes ``17,3 %`` and ``12 345``, English ``17.3%`` and ``12,345``),
+fractions are written ``4/9``, and rows are lined up in columns.
 
 >>> percent(0.1734, "nb")
 '17,3\\xa0%'
@@ -22,14 +23,17 @@ import typing as t
 from decimal import Decimal
 
 from babel import Locale
+from babel.lists import format_list
 from babel.numbers import format_decimal, format_percent, format_scientific
 
-from aces.errors import Names
-from aces.i18n import babel_locale
+from aces.catalogs import babel_locale
+from aces.messages import Names
 
 if t.TYPE_CHECKING:
     from collections.abc import Sequence
     from fractions import Fraction
+
+__all__ = ["HUGE", "decimal", "fraction", "integer", "percent", "table", "written"]
 
 #: Whole numbers from here on are written like ``5.8E41``: the count of
 #: states of a game far too big to solve, say.
@@ -93,16 +97,18 @@ def table(rows: Sequence[Sequence[str]], indent: str = "") -> str:
     return "\n".join(lines)
 
 
-def shown(value: object, lang: str) -> object:
+def written(value: object, lang: str) -> object:
     """A value of a message as a reader of ``lang`` expects it: whole numbers
     grouped by thousands (a count, a line number, a limit) and decimals with
     the language's decimal mark, names as the language lists them; anything
     else as it is. The one way a number reaches an error or a notice.
 
-    >>> shown(2.0, "nb"), shown(0.125, "en"), shown(12345, "nb"), shown("Bo", "nb")
+    >>> written(2.0, "nb"), written(0.125, "en"), written(12345, "nb"), written("Bo", "nb")
     ('2,0', '0.125', '12\xa0345', 'Bo')
-    >>> shown(12345, "en"), shown(10**20, "en"), shown(True, "en")
+    >>> written(12345, "en"), written(10**20, "en"), written(True, "en")
     ('12,345', '1.0E20', True)
+    >>> written(Names(["Bo", "Cy"]), "nb")
+    'Bo og Cy'
     """
     if isinstance(value, bool):
         return value
@@ -111,5 +117,5 @@ def shown(value: object, lang: str) -> object:
     if isinstance(value, float):
         return str(format_decimal(value, "#,##0.0##", locale=babel_locale(lang)))
     if isinstance(value, Names):
-        return value.shown(lang)
+        return str(format_list(list(value), style=value.style, locale=babel_locale(lang)))
     return value

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from aces.i18n import translations
-from aces.narrate.voice import Voice
+from aces.voice import Voice
 
 
 def voice(lang: str) -> Voice:

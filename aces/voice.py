@@ -1,5 +1,11 @@
 """One language's words and number formats, looked up once and kept.
 
+A :class:`Voice` is the package's one locale-bound formatter, as
+``babel.support.Format`` is Babel's: the catalog of a language and every
+way a number, a count or a list is written in it. The narration, the
+reports of ``aces odds``, ``aces simulate`` and ``aces stats``, the
+notebook views and the lessons' tables all write through one.
+
 A replay tells the same few sentences hundreds of thousands of times, so
 every translation and every Babel format is worked out on first use and
 cached: the narration of a big log costs a dictionary lookup per event,
@@ -15,6 +21,8 @@ not a catalog search or a Babel call.
 'Ada, Bo, and Cy'
 >>> voice.dice((1, 6))
 '1-6'
+>>> voice.percent(0.1734), voice.decimal(1234.5), Voice.of("en").integer(10**20)
+('17,3\xa0%', '1\xa0234,50', '1.0E20')
 """
 
 from __future__ import annotations
@@ -26,12 +34,14 @@ from babel.core import Locale
 from babel.lists import format_list
 from babel.numbers import format_decimal, parse_pattern
 
-from aces.i18n import babel_locale
+from aces import numbers
+from aces.i18n import babel_locale, translations
 from aces.memo import Memo, weigh
 
 if t.TYPE_CHECKING:
     import gettext
     from collections.abc import Sequence
+    from fractions import Fraction
 
 __all__ = ["Voice", "line_start", "parsed_locale"]
 
@@ -45,6 +55,7 @@ class Voice:
 
     def __init__(self, catalog: gettext.NullTranslations, lang: str) -> None:
         self.lang = lang
+        self.catalog = catalog
         self.locale = babel_locale(lang)
         # Babel parses a number's pattern afresh on every call given it as
         # text, as it does a locale's name (see parsed_locale): parsed once
@@ -61,8 +72,17 @@ class Voice:
         self._lists: Memo[tuple[str, ...], str] = Memo(_BUDGET)
         self._words = _words(catalog.pgettext)
 
+    @classmethod
+    def of(cls, lang: str) -> Voice:
+        """The voice of an offered language, with its catalog.
+
+        :raises ~aces.errors.OptionError: for a language not offered.
+        """
+        return cls(translations(lang), lang)
+
     def number(self, value: int) -> str:
-        """A whole number as the language writes it (``20,000``, ``20 000``)."""
+        """A whole number as the language writes it, every digit of it (``20,000``,
+        ``20 000``): a count in the narration."""
         text = self._numbers.get(value)
         if text is None:
             text = self._numbers.keep(value, format_decimal(value, self._decimal,
@@ -87,13 +107,31 @@ class Voice:
         return self.number(value) if word is None else word
 
     def names(self, items: Sequence[str]) -> str:
-        """A list as the language writes it (``Ada, Bo, and Cy``, ``Ada, Bo og Cy``)."""
+        """A list as the language writes it (``Ada, Bo, and Cy``, ``Ada, Bo og Cy``):
+        of names, or of any words."""
         key = tuple(items)
         text = self._lists.get(key)
         if text is None:
             text = format_list(list(key), locale=self._babel)
             self._lists.keep(key, text, weigh(key) + weigh(text))
         return text
+
+    def integer(self, value: int) -> str:
+        """A whole number in a report: as :meth:`number`, and from
+        :data:`aces.numbers.HUGE` on in scientific notation (``5.8E41`` states)."""
+        return numbers.integer(value, self.lang)
+
+    def decimal(self, value: float, digits: int = 2) -> str:
+        """A number with ``digits`` decimals (``1,234.50``, ``1 234,50``)."""
+        return numbers.decimal(value, self.lang, digits)
+
+    def percent(self, value: float, digits: int = 1) -> str:
+        """A share as a percentage with ``digits`` decimals (``17.3%``, ``17,3 %``)."""
+        return numbers.percent(value, self.lang, digits)
+
+    def fraction(self, value: Fraction) -> str:
+        """An exact fraction, ``15,625/46,656``; a whole number stands alone."""
+        return numbers.fraction(value, self.lang)
 
     @staticmethod
     def dice(values: Sequence[int]) -> str:
