@@ -233,12 +233,12 @@ class Game(Speaking):
     @property
     def winner(self) -> str | None:
         """Aces in the Pot: who won the pot."""
-        return None if self.game == "five-dice" else self.players[self._record.result]
+        return None if _losers(self.game) else self.players[self._record.result]
 
     @property
     def loser(self) -> str | None:
         """The five-dice game: who sent the last die to the centre."""
-        return self.players[self._record.result] if self.game == "five-dice" else None
+        return self.players[self._record.result] if _losers(self.game) else None
 
     @property
     def over(self) -> GameOver | None:
@@ -315,7 +315,7 @@ class Game(Speaking):
         return f"<Game {self.game}, {_names(self.players)}: {self._result()}>"
 
     def _result(self) -> str:
-        if self.game == "five-dice":
+        if _losers(self.game):
             return (f"{self.starter} starts, {self.loser} loses"
                     f" after {self.length} rolls")
         return (f"{self.starter} starts, {self.winner} wins the pot of {self.pot}"
@@ -370,7 +370,7 @@ class Session(Speaking, t.Sequence[Game]):
         counts: dict[str, int] = {}
         for game in self.games:
             counts.update((name, counts.get(name, 0)) for name in game.players)
-            who = game.loser if game.game == "five-dice" else game.winner
+            who = game.loser if _losers(game.game) else game.winner
             if who is not None:
                 counts[who] += 1
         return counts
@@ -381,7 +381,7 @@ class Session(Speaking, t.Sequence[Game]):
         _save([step.event for game in self.games for step in game.steps], path)
 
     def __repr__(self) -> str:
-        verb = "losses" if self.games and self.games[0].game == "five-dice" else "wins"
+        verb = "losses" if self.games and _losers(self.games[0].game) else "wins"
         results = ", ".join(f"{name} {count}" for name, count in self.results().items())
         return f"<Session of {len(self.games)} games; {verb}: {results}>"
 
@@ -498,6 +498,13 @@ def _steps_of(games: Sequence[Game], number: int) -> Iterator[Step[t.Any]]:
         yield games[number].steps[0]
 
 
+def _losers(game: str) -> bool:
+    """Whether a result of ``game`` names its loser (the five-dice game) rather than its winner."""
+    from aces.games import registration
+
+    return registration(game).losers
+
+
 def _names(players: Sequence[str]) -> str:
     if len(players) == 1:
         return players[0]
@@ -576,7 +583,7 @@ def play(players: int | Sequence[str] = 3, *, game: str = "pot", seed: int | Non
     from aces.cli.play import seeded_and_typed
     from aces.dice import DiceFile, DiceSource, RandomDice
     from aces.errors import OptionError, Term
-    from aces.rules import game_named
+    from aces.games import game_named
 
     lang = _language(lang)
     rules = game_named(game)
@@ -660,7 +667,7 @@ class Odds(Speaking):
         self.lang = lang
 
     def __repr__(self) -> str:
-        verb = "lose" if self.game == "five-dice" else "win"
+        verb = "lose" if _losers(self.game) else "win"
         if self.by_player is not None:
             chances = ", ".join(f"{name} {chance:.1%}" for name, chance in self.by_player.items())
             return (f"<Odds to {verb} from here: {chances};"
@@ -705,7 +712,7 @@ def odds(players: int | PotState = 3, *, game: str = "pot", exact: bool = False,
     >>> aces.odds(game.moments[0])  # doctest: +ELLIPSIS
     <Odds to win from here: ...>
     """
-    from aces.errors import OptionError, Term
+    from aces.errors import OptionError
 
     lang = _language(lang)
     if not isinstance(players, int):
@@ -713,37 +720,19 @@ def odds(players: int | PotState = 3, *, game: str = "pot", exact: bool = False,
         moment.lang = lang
         return moment
     options = _options(options)
-    if game == "five-dice":
-        from aces.cli.simulate import EXACT
-        from aces.simulate import answers
-        from aces.simulate.fivedice import FiveDiceSimulation
+    from aces.games import registered, registration
 
-        sim = FiveDiceSimulation.create(players, options)
-        answer, unsolved = (answers(sim, exact or None) if sim.solvable(by_seat=True)
-                            else (None, "none"))
-        if unsolved == "slow":
-            # Translators: an error of aces.odds for the five-dice game, whose exact
-            # chances for this table take seconds. {option}: exact=True in Python,
-            # which the reader adds to what they typed.
-            raise OptionError("the exact chances of this table of Aces take a while to work"
-                              " out; add {option} to wait for them", option=EXACT)
-        if answer is None or answer.win_by_seat is None:
-            # Translators: an error of aces.odds for the five-dice game: each seat's
-            # chance to lose is worked out up to four players with five dice each.
-            # {simulate}: aces.simulate in Python, aces simulate on the command line.
-            raise OptionError("this table of Aces is too big for exact chances by seat;"
-                              " try {simulate}", simulate=Term("aces simulate"))
-        return Odds(game, players, answer.win_by_seat, answer.expected_rolls, answer.sd_rolls,
-                    lang=lang)
-    from aces.odds import exact as solve
-    from aces.rules import pot
-
-    # Solved as aces odds solves it, however long it takes: exact= is for the five-dice game.
-    full = pot.options(options)
-    solved = solve(players, t.cast("int", full["chips"]), t.cast("pot.Finish", full["finish"]),
-                   0.5)
-    solution = solved.solution
-    return Odds(game, players, solution.win_by_seat, solution.expected_rolls, solution.sd_rolls,
+    found = registration(game).odds
+    if found is None:
+        # Translators: an error of aces.odds for a game that brings no exact odds.
+        # {name}: the game asked for; {known}: the games that do, as a list.
+        raise OptionError("there are no exact odds for the game {name!r}, only for: {known}",
+                          name=game, known=", ".join(
+                              sorted(name for name, one in registered().items()
+                                     if one.has("odds"))))
+    answer = found(players, options, exact)
+    assert answer.win_by_seat is not None, "a game's odds give every seat's chance"
+    return Odds(game, players, answer.win_by_seat, answer.expected_rolls, answer.sd_rolls,
                 lang=lang)
 
 

@@ -27,13 +27,13 @@ if t.TYPE_CHECKING:
 
     from aces.dice import DiceSource
     from aces.events import Event
-    from aces.rules import Game, OptionValue
+    from aces.rules import Decider, OptionValue
 
 __all__ = ["header", "play", "too_wide", "widest_line"]
 
 
 def header(
-    game: Game[t.Any],
+    game: Decider[t.Any],
     players: Sequence[str],
     options: Mapping[str, OptionValue],
     seed: int | None = None,
@@ -62,14 +62,14 @@ def header(
     return start
 
 
-def widest_line(game: Game[t.Any], start: GameStarted) -> int:
+def widest_line(game: Decider[t.Any], start: GameStarted) -> int:
     """The bytes of the longest line a game with this header can write.
 
     The longest line is the header itself, a tied opening of every player,
     or the widest roll: every die the game allows in one hand, thrown by
     the player with the longest name, and every receiver that longest name.
 
-    >>> from aces.rules import game_named
+    >>> from aces.games import game_named
     >>> pot = game_named("pot")
     >>> widest_line(pot, header(pot, ["Ada", "Bo"], {}))
     175
@@ -93,7 +93,7 @@ def too_wide() -> OptionError:
                        limit=LINE_LIMIT)
 
 
-def play(game: Game[t.Any], start: GameStarted, dice: DiceSource) -> Iterator[Event]:
+def play(game: Decider[t.Any], start: GameStarted, dice: DiceSource) -> Iterator[Event]:
     """Play one whole game, yielding its events from the header on.
 
     :raises ~aces.errors.DiceFileError: for dice of a dice file that cannot be

@@ -20,6 +20,7 @@ import html
 import typing as t
 
 from aces.escape import markup
+from aces.games import registration
 from aces.voice import Voice
 
 if t.TYPE_CHECKING:
@@ -164,7 +165,7 @@ def stats_html(pooled: Pooled, lang: str = "en") -> str:
         parts = [paragraph(_("Games: {games}; rolls after the opening: {rolls}; logs: {logs}.")
                            .format(games=w.integer(result.games), rolls=w.integer(result.rolls),
                                    logs=w.integer(len(group.logs)))),
-                 heading(_("Losses by seat") if group.rules.game == "five-dice"
+                 heading(_("Losses by seat") if registration(group.rules.game).losers
                          else _("Wins by seat")),
                  table(*_split(seat_rows(result, w))),
                  bars([str(seat) for seat in range(1, len(shares) + 1)],
@@ -299,7 +300,7 @@ def session_html(games: Sequence[Game], lang: str) -> str:
         # As aces replay: one game has no tally and no «most» to tell.
         if len(over) > 1:
             said += [book.tally(scores, len(over)), book.verdict(scores, len(over))]
-    losers = bool(games) and games[0].game == "five-dice"
+    losers = bool(games) and registration(games[0].game).losers
     head = [csv("csv", "game"), csv("csv", "starter"),
             csv("csv", "loser") if losers else csv("csv", "winner"), csv("csv", "rolls")]
     rows = [[w.integer(number), game.starter or "", (game.loser if losers else game.winner) or "",
@@ -324,15 +325,13 @@ def log_html(name: str, games: int, lang: str) -> str:
 
 def odds_html(odds: Odds) -> str:
     """The exact chances of a table, by seat, or of a moment of a game, by player."""
-    from aces.cli.simulate import GAME_NAMES
-
     w = Voice.of(odds.lang)
     _ = w.gettext
     # Translators: the heading of a table's exact odds in a notebook. {game}: the game's
     # name; {players}: how many play, two or more, in words where the language writes so.
     title = _("{game}: exact odds for {players} players").format(
-        game=_(GAME_NAMES.get(odds.game, odds.game)), players=w.count(odds.players))
-    chance = _("chance to lose") if odds.game == "five-dice" else _("chance to win")
+        game=_(registration(odds.game).title), players=w.count(odds.players))
+    chance = _("chance to lose") if registration(odds.game).losers else _("chance to win")
     if odds.by_player is not None:
         labels, values = list(odds.by_player), list(odds.by_player.values())
         head = [_("player"), chance]
@@ -359,7 +358,7 @@ def odds_html(odds: Odds) -> str:
 def simulated_html(simulated: Simulated) -> str:
     """Simulated games as ``aces simulate`` reports them, the table as HTML and
     the shares drawn against the exact chances."""
-    from aces.cli.simulate import parts
+    from aces.reports.simulation import parts
 
     w = Voice.of(simulated.lang)
     summary, exact = simulated.summary, simulated.exact
@@ -378,8 +377,6 @@ def simulated_html(simulated: Simulated) -> str:
 
 
 def _phrasebook(game: str, w: Voice) -> Phrasebook:
-    from aces.games import registration
-
     return registration(game).phrasebook(w)
 
 

@@ -12,7 +12,8 @@ back is kept by a :class:`~aces.walk.Standing`, as in the walk.
 The fold is the walk's (:mod:`aces.walk`), so what is recorded verifies:
 
 >>> from aces.engine import header
->>> from aces.rules import Roll, game_named
+>>> from aces.rules import Roll
+>>> from aces.games import game_named
 >>> table = Table()
 >>> pot = game_named("pot")
 >>> table.begin(header(pot, ["Ada", "Bo"], {}))
@@ -35,13 +36,13 @@ import typing as t
 
 from aces.errors import AcesError
 from aces.events import GameStarted, Rolled, RollUndone
-from aces.rules import Roll, game_named
+from aces.games import game_named
 from aces.walk import Standing, Step, Visitor
 
 if t.TYPE_CHECKING:
     from aces.events import Event
     from aces.narrate import Narrator
-    from aces.rules import Game, RollRequest
+    from aces.rules import Decider, Roll, RollRequest
 
 __all__ = ["Resumed", "Table"]
 
@@ -49,7 +50,7 @@ __all__ = ["Resumed", "Table"]
 class _Game(t.NamedTuple):
     """One game at the table: what :meth:`Table.undo` may need to go back to."""
 
-    rules: Game[t.Any]
+    rules: Decider[t.Any]
     header: GameStarted
     state: t.Any
     standing: Standing[t.Any]

@@ -43,8 +43,9 @@ import msgspec
 
 from aces.errors import N_, AcesError, LogError, OptionError, Plural, RollError, shorten
 from aces.events import GameStarted, Rolled, RollUndone, type_name
+from aces.games import game_named
 from aces.log import Reader
-from aces.rules import Game, Roll, game_named
+from aces.rules import Decider, Roll
 
 if t.TYPE_CHECKING:
     from collections.abc import Iterable, Iterator
@@ -101,7 +102,7 @@ class Step(t.NamedTuple, t.Generic[S]):
     event: Event
     #: The game's state after ``event``.
     state: S
-    game: Game[S]
+    game: Decider[S]
     #: The roll a ``roll_undone`` takes back (``None`` for every other event).
     undone: Stand[S] | None = None
     #: The rolls of the game still standing, as the walk keeps them: one

@@ -15,9 +15,10 @@ from aces import engine
 from aces.dice import DiceFile, RandomDice
 from aces.errors import AcesError, RollError
 from aces.events import GameOver, GameStarted, Rolled, RollUndone
+from aces.games import game_named
 from aces.log import LogWriter, read
 from aces.record import Table
-from aces.rules import Roll, fivedice, game_named, pot
+from aces.rules import Roll, fivedice, pot
 from aces.walk import walk
 
 if t.TYPE_CHECKING:

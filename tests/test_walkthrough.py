@@ -15,10 +15,11 @@ from docutils.utils import Reporter
 from aces import engine
 from aces.dice import DiceFile
 from aces.errors import LogError
+from aces.games import game_named
 from aces.i18n import LANGUAGES, translations
 from aces.log import LogWriter, read
 from aces.narrate import tell
-from aces.rules import fivedice, game_named
+from aces.rules import fivedice
 from aces.voice import Voice
 from aces.walkthrough import (
     RULES,

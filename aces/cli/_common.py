@@ -128,17 +128,6 @@ def open_log(path: str) -> Iterator[tuple[t.BinaryIO, str]]:
         yield handle, path
 
 
-def finish_name(finish: str, gettext: t.Callable[[str], str]) -> str:
-    """A finish as a report heading names it: in words, with the option's value."""
-    if finish == "last-holder":
-        # Translators: the finish that starts when one player holds all the
-        # chips left; the option's value stays in brackets as typed.
-        return gettext("finish when one player holds the chips (last-holder)")
-    # Translators: the finish that starts when one chip is left in play; the
-    # option's value stays in brackets as typed.
-    return gettext("finish at the last chip (last-chip)")
-
-
 def reader_gone() -> t.NoReturn:
     """The reader closed the pipe (``aces play | head``): stop quietly, status 0.
 

@@ -21,7 +21,7 @@ if t.TYPE_CHECKING:
     from collections.abc import Mapping
 
     from aces.games import Option
-    from aces.rules import Game, OptionValue
+    from aces.rules import Decider, OptionValue
 
 __all__ = ["GAME_HELP", "GameChoice", "GameCommand", "Given", "header_options"]
 
@@ -123,7 +123,7 @@ class GameCommand(click.Command):
         return super().invoke(ctx)
 
 
-def header_options(game: Game[t.Any], given: Mapping[str, OptionValue], *,
+def header_options(game: Decider[t.Any], given: Mapping[str, OptionValue], *,
                    typed: bool = False) -> dict[str, OptionValue]:
     """The options of a header of ``game``, from the game options given by flag.
 

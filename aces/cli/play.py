@@ -101,9 +101,9 @@ def play(
     from aces import engine
     from aces.cli._games import header_options
     from aces.dice import DiceFile, DiceSource, RandomDice
+    from aces.games import game_named
     from aces.i18n import negotiate
     from aces.log import LogWriter
-    from aces.rules import game_named
 
     with reported(lang):
         # The log has no language, but an unknown --lang is still a mistake.

@@ -36,7 +36,7 @@ if t.TYPE_CHECKING:
     from aces.games import Option
     from aces.log import LogWriter
     from aces.narrate import Narrator
-    from aces.rules import Game, OptionValue, Roll, RollRequest
+    from aces.rules import Decider, OptionValue, Roll, RollRequest
     from aces.walk import Step
 
 __all__ = ["record"]
@@ -97,8 +97,8 @@ class _Given(t.NamedTuple):
     #: The game options given, by flag.
     options: Given
 
-    def rules(self, default: str = "pot") -> Game[t.Any]:
-        from aces.rules import game_named
+    def rules(self, default: str = "pot") -> Decider[t.Any]:
+        from aces.games import game_named
 
         return game_named(self.game or default)
 
@@ -653,17 +653,12 @@ class _Session:
 
     def _help(self) -> None:
         """What can be typed at the table, for this game, in the reader's language."""
+        from aces.games import POT, registration
+
         header = self.table.header
-        if header is not None and header.game == "five-dice":
-            # Translators: the help of "aces record" for the five-dice game:
-            # how dice are typed. Keep the examples as they are.
-            self.say(N_("Type the dice of a roll as they fall, one digit a die, together or"
-                     " apart: 31425, 3-1-4-2-5, 3 1 4 2 5 or 3,1,4,2,5."))
-        else:
-            # Translators: the help of "aces record" for Aces in the Pot: how
-            # dice are typed. Keep the examples as they are.
-            self.say(N_("Type the dice of a roll as they fall, one digit a die, together or"
-                     " apart: 1-6, 16, 1 6 or 1,6."))
+        # How the dice of a roll are typed, as the game says (Aces in the Pot's
+        # before a game has begun).
+        self.say((POT if header is None else registration(header.game)).typing)
         if self._gives_threes():
             self.say(_THREES)
         # Translators: the help of "aces record". The words are the ones for

@@ -29,6 +29,7 @@ from aces.experiment.inference import (
     rows_fit,
     wilson,
 )
+from aces.games import registration
 
 if t.TYPE_CHECKING:
     from aces.experiment.observe import Counts, Rules
@@ -123,7 +124,7 @@ def analyse(rules: Rules, counts: Counts, expected: Expected | None = None) -> R
     seats = [share(won, games, expected.seats[i] if expected.seats else None)
              for i, won in enumerate(counts.wins)]
     seat_fit = goodness_of_fit(counts.wins, expected.seats) if expected.seats else None
-    pot = rules.game == "pot"
+    pot = "nothing" in registration(rules.game).measures
     nothing = tries = agains = None
     tries_fit = agains_fit = None
     dice: tuple[int, ...] = ()

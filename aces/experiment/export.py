@@ -26,6 +26,7 @@ import tempfile
 import typing as t
 
 from aces.errors import NP_
+from aces.games import registration
 
 if t.TYPE_CHECKING:
     import gettext
@@ -36,12 +37,10 @@ if t.TYPE_CHECKING:
     from aces.experiment.observe import GameRecord, Rules
     from aces.experiment.pool import LogResult, Pooled
 
-__all__ = ["COMMA", "COUNTS_LOSERS", "GAME_COLUMNS", "LOG_COLUMNS", "POINT", "ROLL_COLUMNS",
+__all__ = ["COMMA", "GAME_COLUMNS", "LOG_COLUMNS", "POINT", "ROLL_COLUMNS",
            "CsvTable", "Style", "as_dict", "cell", "headings", "log_table", "options_text",
            "result_dict", "text_of"]
 
-#: The game that counts the loser of each game rather than the winner.
-COUNTS_LOSERS: t.Final = frozenset({"five-dice"})
 #: What a spreadsheet would read as a formula at the start of a cell.
 _FORMULA: t.Final = ("=", "+", "-", "@", "\t", "\r")
 #: Bytes of a log's rows held in memory before they go to a temporary file.
@@ -106,7 +105,7 @@ def as_dict(pooled: Pooled) -> dict[str, t.Any]:
 
 def log_dict(log: LogResult, rules: Rules) -> dict[str, t.Any]:
     """One log's own numbers, beside the pooled ones."""
-    by_seat = "loss_by_seat" if rules.game in COUNTS_LOSERS else "win_by_seat"
+    by_seat = "loss_by_seat" if registration(rules.game).losers else "win_by_seat"
     data: dict[str, t.Any] = {
         "log": log.source, "games": log.games, "rolls": log.rolls,
         f"{by_seat}_counts": list(log.wins), by_seat: log.shares,
@@ -127,7 +126,7 @@ def log_dict(log: LogResult, rules: Rules) -> dict[str, t.Any]:
 def result_dict(result: Result) -> dict[str, t.Any]:
     """One result: the counts, the shares and intervals, the exact values, the tests."""
     rules = result.rules
-    by_seat = "loss_by_seat" if rules.game in COUNTS_LOSERS else "win_by_seat"
+    by_seat = "loss_by_seat" if registration(rules.game).losers else "win_by_seat"
     seats = result.seats.shares
     length = result.length
     exact: dict[str, t.Any] = {
@@ -244,7 +243,7 @@ class CsvTable:
                 self._rows.writerow([log, number, row.number, cell(row.player), row.seat,
                                      row.stage, " ".join(map(str, row.dice)), row.held_after])
             return
-        loses = record.rules.game in COUNTS_LOSERS
+        loses = registration(record.rules.game).losers
         result = cell(record.players[record.result])
         self._rows.writerow([
             log, number, record.rules.game, record.rules.players, options_text(record.rules),
@@ -279,7 +278,7 @@ def log_table(out: t.TextIO, catalog: gettext.NullTranslations, pooled: Pooled,
     rows.writerow(headings(catalog, LOG_COLUMNS))
     for group in pooled.groups:
         rules = group.rules
-        loses = rules.game in COUNTS_LOSERS
+        loses = registration(rules.game).losers
         exact = [share.exact for share in group.pooled.seats.shares]
         for log in group.logs:
             for seat, (count, ends) in enumerate(zip(log.wins, log.intervals, strict=True)):

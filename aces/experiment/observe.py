@@ -56,7 +56,7 @@ class Rules(t.NamedTuple):
     @classmethod
     def of(cls, header: GameStarted) -> Rules:
         """The rules of a game, its options completed with their defaults."""
-        from aces.rules import game_named
+        from aces.games import game_named
 
         options = game_named(header.game).options(header.options)
         return cls(header.game, len(header.players), tuple(sorted(options.items())))
@@ -233,7 +233,7 @@ class GameObserver(Visitor[int]):
         width = max(len(roll.dice) for roll in rolls.values()) + 1
         by_dice = [0] * width
         agains = [0] * width
-        pot = header.game == "pot"
+        pot = "nothing" in registration(header.game).measures
         movers = _POT_MOVERS
         for line, roll in rolls.items():
             stage = roll.stage

@@ -12,6 +12,7 @@ from __future__ import annotations
 import typing as t
 
 from aces.files import STATS_EXISTS, cannot_write, create
+from aces.games import registration
 from aces.voice import Voice
 
 if t.TYPE_CHECKING:
@@ -83,7 +84,7 @@ def plot(pooled: Pooled, path: Path, lang: str, catalog: gettext.NullTranslation
                          linewidths=3, label=_("exact"), zorder=3)
         left.set_xticks(seats)
         left.set_xlabel(_("seat (1 rolls first)"))
-        left.set_ylabel(_("share of losses") if group.rules.game == "five-dice"
+        left.set_ylabel(_("share of losses") if registration(group.rules.game).losers
                         else _("share of wins"))
         left.yaxis.set_major_formatter(lambda value, _pos: w.percent(value, 0))
         left.set_title(rules_name(group.rules, w), fontsize=9, loc="left")

@@ -19,6 +19,7 @@ import typing as t
 
 from aces.errors import AcesError, EmptyLogError
 from aces.files import os_reason
+from aces.games import registration
 
 if t.TYPE_CHECKING:
     from collections.abc import Iterable, Iterator
@@ -160,7 +161,7 @@ def log_result(source: str, rules: Rules, counts: Counts) -> LogResult:
     expected = exact(rules)
     fit = goodness_of_fit(counts.wins, expected.seats) if expected.seats else None
     games = counts.games
-    pot = rules.game == "pot"
+    pot = "nothing" in registration(rules.game).measures
     dice = [k for k, n in enumerate(counts.by_dice) if n and k >= 2]
     return LogResult(
         source=source,

@@ -12,6 +12,8 @@ import typing as t
 
 from aces.errors import visible
 from aces.experiment.inference import ALPHA
+from aces.games import registration
+from aces.narrate.names import table_words
 from aces.numbers import table
 from aces.voice import Voice
 
@@ -87,19 +89,18 @@ def logs_read(pooled: Pooled, w: Voice) -> str:
 
 def rules_name(rules: Rules, w: Voice) -> str:
     """The game and its table in words: "Aces in the Pot: 4 players, 2 chips each, ..."."""
-    from aces.cli.simulate import GAME_NAMES, table_words
 
     details = table_words(rules.game, rules.players, dict(rules.options), w)
     # Translators: {game}: the game's name; {table}: players and options, as a list.
     return w.gettext("{game}: {table}").format(
-        game=w.gettext(GAME_NAMES.get(rules.game, rules.game)), table=", ".join(details))
+        game=w.gettext(registration(rules.game).title), table=", ".join(details))
 
 
 def _group(group: Group, w: Voice) -> list[str]:
     _ = w.gettext
     result = group.pooled
     rules = group.rules
-    losers = rules.game == "five-dice"
+    losers = registration(rules.game).losers
     lines = [rules_name(rules, w), "=" * len(rules_name(rules, w)),
              # Translators: {games}: games pooled; {rolls}: their rolls after the
              # opening; {logs}: how many logs they came from.
@@ -150,7 +151,7 @@ def _seat_table(result: Result, w: Voice) -> list[str]:
 def seat_rows(result: Result, w: Voice) -> list[list[str]]:
     """The table of results by seat, its heading first."""
     _ = w.gettext
-    losers = result.rules.game == "five-dice"
+    losers = registration(result.rules.game).losers
     shares = result.seats.shares
     exact = shares[0].exact is not None
     # Translators: column headings of the table of results by seat.
@@ -319,7 +320,7 @@ def beside_rows(group: Group, w: Voice) -> list[list[str]]:
     """Each log's shares beside the pooled ones, a row a log, its heading first."""
     _ = w.gettext
     rules = group.rules
-    pot = rules.game == "pot"
+    pot = "nothing" in registration(rules.game).measures
     # Translators: column headings of the table of logs: games, and rolls after the opening.
     header = [_("log"), _("games"), _("rolls")]
     header += [_("seat {seat}").format(seat=seat) for seat in range(1, rules.players + 1)]
@@ -372,7 +373,7 @@ def interval_rows(group: Group, w: Voice) -> tuple[str, list[list[str]]]:
     # Translators: the title of a table: for each log, the 95 % interval of the share of
     # games each seat won (lost, in the five-dice game).
     title = (_("Each log's 95% interval for the share of losses by seat")
-             if rules.game == "five-dice"
+             if registration(rules.game).losers
              else _("Each log's 95% interval for the share of wins by seat"))
     return title, rows
 

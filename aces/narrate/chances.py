@@ -3,13 +3,13 @@ walkthroughs' turning points.
 
 :class:`ChanceTeller` follows the steps of a walk and, once a roll is
 settled, says every player's chance from that moment (to win the pot, or
-in the five-dice game, to lose), from :mod:`aces.odds.position`: exact
+in the five-dice game, to lose), from :mod:`aces.chances`: exact
 where the game's chain is solved, an estimate with its margin where not.
 :func:`turning_points` picks the rolls that moved a chance most.
 
 >>> from aces.i18n import translations
 >>> from aces.voice import Voice
->>> from aces.odds.position import Chances
+>>> from aces.chances import Chances
 >>> voice = Voice(translations("nb"), "nb")
 >>> say_chances(voice, ("Ada", "Bo"), Chances((0.25, 0.75), True), "win")
 'Sjansen for å vinne potten: Ada 25,0\\xa0% og Bo 75,0\\xa0%.'
@@ -25,13 +25,14 @@ import typing as t
 from babel.numbers import NumberPattern, format_percent, parse_pattern
 
 from aces.events import GameStarted, Rolled
+from aces.games import registration
 from aces.narrate import Narrator
 from aces.voice import parsed_locale
 
 if t.TYPE_CHECKING:
     import gettext
 
-    from aces.odds.position import Chances, PositionOdds
+    from aces.chances import Chances, PositionOdds
     from aces.voice import Voice
     from aces.walk import Step
 
@@ -69,7 +70,7 @@ def percent_in(value: float, locale: str) -> str:
 
 def measure_of(game: str) -> Measure:
     """What the chances of a game are chances of: winning the pot, or losing."""
-    return "win" if game == "pot" else "lose"
+    return "lose" if registration(game).losers else "win"
 
 
 def say_chances(voice: Voice, players: t.Sequence[str], chances: Chances,
@@ -115,7 +116,7 @@ class ChanceTeller:
     step changes nothing here), and given the state a roll settled in when
     its chances are asked for: whoever drives it keeps the last state
     anyway. One solve serves every game of a table
-    (:func:`aces.odds.position.odds_for`).
+    (:func:`aces.chances.odds_for`).
     """
 
     def __init__(self) -> None:
@@ -136,7 +137,7 @@ class ChanceTeller:
             self._number += 1
             self._roll = event
         elif type(event) is GameStarted:
-            from aces.odds.position import odds_of
+            from aces.chances import odds_of
 
             self.header = event
             self.odds = odds_of(event)

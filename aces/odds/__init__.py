@@ -5,8 +5,6 @@
 * :mod:`aces.odds.chain` — the whole game as an absorbing Markov chain,
   built from the rules' own functions;
 * :mod:`aces.odds.solve` — win chances by seat and the game's length;
-* :mod:`aces.odds.position` — each player's chance from any moment of a
-  game (both games), one solve per table.
 
 :func:`exact` puts them together for ``aces odds``; :func:`check_size`
 says in advance whether a game is small enough to solve.
@@ -24,16 +22,31 @@ from aces.errors import OptionError, Term
 from aces.rules import pot
 
 if t.TYPE_CHECKING:
-    from collections.abc import Callable
+    from collections.abc import Callable, Mapping
 
     from aces.odds.solve import Solution
+    from aces.rules import OptionValue
 
-__all__ = ["MAX_STATES", "Odds", "check_players", "check_size", "exact", "most_players"]
+__all__ = ["MAX_STATES", "Exact", "Odds", "check_players", "check_size", "exact", "most_players",
+           "table_odds"]
 
 #: The most states solved exactly: eight players with two chips each (about
 #: 490,000 states) take a few seconds; nine need 3.1 million, a minute and
 #: gigabytes, which is the simulation's job.
 MAX_STATES: t.Final = 1_000_000
+
+
+class Exact(t.NamedTuple):
+    """The exact answers of a table of either game, which a simulation's
+    estimates are held against."""
+
+    #: Each seat's chance to win; to lose, in a game that counts losers (five-dice);
+    #: ``None`` where only the length is worked out (five players with five dice).
+    win_by_seat: list[float] | None
+    expected_rolls: float
+    sd_rolls: float
+    #: The mean length of a turn, for games that count turns.
+    rolls_per_turn: float | None = None
 
 
 class Odds(t.NamedTuple):
@@ -145,3 +158,21 @@ def exact(players: int, chips: int, finish: pot.Finish, quantile: float,
     solution = solve(chain, part(build_share, solve_share))
     cdf = length_cdf(chain, quantile, part(build_share + solve_share, length_share))
     return Odds(players, chips, finish, chain.size, solution, cdf, quantile)
+
+
+def table_odds(players: int, options: Mapping[str, OptionValue], wait: bool = False) -> Exact:
+    """The exact odds of a table of Aces in the Pot for ``aces.odds``, solved
+    as ``aces odds`` solves it, however long it takes (``wait`` is for the
+    five-dice game, whose larger tables are worked out only when asked).
+
+    :raises ~aces.errors.OptionError: for options the rules refuse, or a table
+        too big to solve (see :func:`check_size`).
+
+    >>> [round(p, 3) for p in table_odds(2, {"chips": 1}).win_by_seat]
+    [0.471, 0.529]
+    """
+    full = pot.options(options)
+    solved = exact(players, t.cast("int", full["chips"]), t.cast("pot.Finish", full["finish"]),
+                   0.5)
+    solution = solved.solution
+    return Exact(solution.win_by_seat, solution.expected_rolls, solution.sd_rolls)

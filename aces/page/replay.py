@@ -4,7 +4,7 @@
 it hands every step to a :class:`~aces.narrate.Narrator` of each language
 the package ships, so the page says exactly what ``aces replay`` prints,
 and, once a roll is settled, records the table after it and each player's
-chance from :mod:`aces.odds.position` (one solve for the game's table).
+chance from :mod:`aces.chances` (one solve for the game's table).
 Nothing is kept of the other games of a session but their narrators'
 count and tally, so the text of game 3 says "game 3" as the replay does.
 
@@ -24,15 +24,15 @@ from aces.events import GameStarted, Rolled, RollUndone
 from aces.games import registration
 from aces.i18n import LANGUAGES, babel_locale, translations
 from aces.narrate import Narrator
-from aces.narrate.chances import percent_in
+from aces.narrate.chances import measure_of, percent_in
 from aces.walk import Visitor, drive
 
 if t.TYPE_CHECKING:
     from collections.abc import Iterable
 
+    from aces.chances import Chances, PositionOdds
     from aces.games import Registration
     from aces.log import Record
-    from aces.odds.position import Chances, PositionOdds
     from aces.walk import Step
 
 __all__ = ["FORMAT", "MOST_ROLLS", "PageCollector", "collect", "labels", "shown"]
@@ -135,7 +135,7 @@ class _Game:
     before the first roll, the rolls, and the states whose chances wait."""
 
     def __init__(self, header: GameStarted, number: int, state: t.Any) -> None:
-        from aces.odds.position import odds_of
+        from aces.chances import odds_of
 
         self.header = header
         self.number = number
@@ -198,7 +198,7 @@ class _Game:
             "game": header.game,
             "players": list(header.players),
             "options": dict(header.options),
-            "measure": "win" if header.game == "pot" else "lose",
+            "measure": measure_of(header.game),
             "exact": self.odds is not None and self.odds.exact,
             "start": start,
             "rolls": self.rolls,

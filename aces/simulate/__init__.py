@@ -1,9 +1,9 @@
 """Monte Carlo simulation of whole games, many at a time.
 
-Each game the simulation knows is a :class:`Simulation`, made by a factory
-registered under the game's name in :data:`FACTORIES`. A new game plugs in
-by adding its factory: the command line (``--game`` lists the factories),
-the statistics and the report stay the same. The engines share
+Each game the simulation knows is a :class:`Simulation`, made by the
+factory its registration brings (:attr:`aces.games.Registration.simulation`).
+A new game plugs in by registering its factory: the command line, the
+statistics and the report stay the same. The engines share
 :mod:`aces.simulate.batch` (rolls, batches, tallies):
 :mod:`aces.simulate.tables` steps any game whose states fit in a
 transition table, :mod:`aces.simulate.chips` plays Aces in the Pot as
@@ -23,6 +23,7 @@ from __future__ import annotations
 import typing as t
 
 from aces.errors import OptionError, Term
+from aces.odds import Exact
 
 if t.TYPE_CHECKING:
     from collections.abc import Callable, Mapping
@@ -30,21 +31,9 @@ if t.TYPE_CHECKING:
     from aces.rules import OptionValue
     from aces.simulate.batch import Tally
 
-__all__ = ["FACTORIES", "MAX_PLAYERS", "QUICK_EXACT_STATES", "Answers", "Exact", "Factory",
+__all__ = ["EXACT", "MAX_PLAYERS", "QUICK_EXACT_STATES", "Answers", "Exact", "Factory",
            "Simulation", "Unsolved", "answers", "check_games", "check_seats", "check_seed",
            "simulation"]
-
-
-class Exact(t.NamedTuple):
-    """The exact values a simulation's estimates can be held against."""
-
-    #: Each seat's chance to win; to lose, in a game that counts losers (five-dice);
-    #: ``None`` where only the length is worked out (five players with five dice).
-    win_by_seat: list[float] | None
-    expected_rolls: float
-    sd_rolls: float
-    #: The mean length of a turn, for games that count turns.
-    rolls_per_turn: float | None = None
 
 
 class Simulation(t.Protocol):
@@ -82,6 +71,9 @@ class Simulation(t.Protocol):
 
 Factory = t.Callable[[int, "Mapping[str, OptionValue]"], Simulation]
 
+#: How the exact answers are asked for whatever they cost: ``--exact`` on the
+#: command line, ``exact=True`` in Python.
+EXACT: t.Final = Term("--exact", "exact=True")
 #: Unless the exact answers are asked for whatever they cost (``--exact``,
 #: ``exact=True``), they are added when the game has at most this many
 #: states: well under a second to solve.
@@ -118,33 +110,21 @@ def answers(sim: Simulation, wanted: bool | None = None) -> Answers:
     return Answers(None, "slow" if sim.solvable() else "none")
 
 
-def _pot(players: int, options: Mapping[str, OptionValue]) -> Simulation:
-    from aces.simulate.pot import PotSimulation
-
-    return PotSimulation.create(players, options)
-
-
-def _five_dice(players: int, options: Mapping[str, OptionValue]) -> Simulation:
-    from aces.simulate.fivedice import FiveDiceSimulation
-
-    return FiveDiceSimulation.create(players, options)
-
-
-#: The games the simulation knows, by name.
-FACTORIES: t.Final[dict[str, Factory]] = {"pot": _pot, "five-dice": _five_dice}
-
-
 def simulation(game: str, players: int, options: Mapping[str, OptionValue]) -> Simulation:
     """The simulation of ``game``.
 
     :raises ~aces.errors.OptionError: for a game, players or options it
         cannot play.
     """
-    try:
-        factory = FACTORIES[game]
-    except KeyError:
+    from aces.games import registered
+
+    found = registered().get(game)
+    factory = None if found is None else found.simulation
+    if factory is None:
         raise OptionError("the simulation does not know the game {name!r}; it knows: {known}",
-                          name=game, known=", ".join(sorted(FACTORIES))) from None
+                          name=game, known=", ".join(sorted(
+                              name for name, one in registered().items()
+                              if one.has("simulation"))))
     return factory(players, options)
 
 

@@ -40,9 +40,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from aces.errors import OptionError
+from aces.errors import OptionError, Term
 from aces.rules import fivedice
-from aces.simulate import check_seats
+from aces.simulate import EXACT, answers, check_seats
 from aces.simulate.batch import Finished, next_holder
 
 if t.TYPE_CHECKING:
@@ -50,12 +50,14 @@ if t.TYPE_CHECKING:
 
     from numpy.typing import NDArray
 
+    from aces.odds import Exact
     from aces.rules import OptionValue
-    from aces.simulate import Exact, fivedice_chain
+    from aces.simulate import fivedice_chain
     from aces.simulate.batch import Tally
 
 __all__ = ["CHUNK", "FIELD", "MAX_DICE", "QUICK_ENTRIES", "Batch", "Dice", "FairDice",
-           "FiveDiceEngine", "FiveDiceSimulation", "ScriptedDice", "Starts", "pack", "unpack"]
+           "FiveDiceEngine", "FiveDiceSimulation", "ScriptedDice", "Starts", "pack", "table_odds",
+           "unpack"]
 
 #: Without ``--exact``, a table too big for the chain has its exact answers
 #: carried roll by roll only when a roll reads at most this many entries
@@ -412,3 +414,32 @@ class FiveDiceSimulation:
         """Players, dice each, the threes and their policy: what the chain is built from."""
         engine = self.engine
         return (self.seats, engine.dice, engine.threes, engine.threes_to)
+
+
+def table_odds(players: int, options: Mapping[str, OptionValue], wait: bool = False) -> Exact:
+    """The exact odds of a table of Aces for ``aces.odds``: each seat's chance
+    to lose and the game's length, up to four players with five dice each;
+    a table whose answers take seconds only with ``wait``.
+
+    :raises ~aces.errors.OptionError: for a table the game cannot be played
+        at, one that takes a while without ``wait``, or one too big.
+
+    >>> [round(p, 3) for p in table_odds(3, {"dice": 1}).win_by_seat]
+    [0.329, 0.331, 0.34]
+    """
+    sim = FiveDiceSimulation.create(players, options)
+    answer, unsolved = (answers(sim, wait or None) if sim.solvable(by_seat=True)
+                        else (None, "none"))
+    if unsolved == "slow":
+        # Translators: an error of aces.odds for the five-dice game, whose exact
+        # chances for this table take seconds. {option}: exact=True in Python,
+        # which the reader adds to what they typed.
+        raise OptionError("the exact chances of this table of Aces take a while to work"
+                          " out; add {option} to wait for them", option=EXACT)
+    if answer is None or answer.win_by_seat is None:
+        # Translators: an error of aces.odds for the five-dice game: each seat's
+        # chance to lose is worked out up to four players with five dice each.
+        # {simulate}: aces.simulate in Python, aces simulate on the command line.
+        raise OptionError("this table of Aces is too big for exact chances by seat;"
+                          " try {simulate}", simulate=Term("aces simulate"))
+    return answer

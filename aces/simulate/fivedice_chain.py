@@ -36,11 +36,11 @@ from fractions import Fraction
 import numpy as np
 
 from aces.events import GameOver, RollAgain
+from aces.odds import Exact
 from aces.odds.solve import carry
 from aces.rules import Roll, fivedice
 from aces.rules.seats import Seats
 from aces.rules.table import opening_seating
-from aces.simulate import Exact
 
 if t.TYPE_CHECKING:
     from collections.abc import Iterator

@@ -73,7 +73,7 @@ def _named(name: str) -> Callable[[Callable[..., Table]], Callable[..., Table]]:
 
 
 def _outcome_names(c: Voice) -> list[str]:
-    from aces.cli.odds import OUTCOME_NAMES
+    from aces.narrate.names import OUTCOME_NAMES
 
     return [c.gettext(name) for name in OUTCOME_NAMES]
 
@@ -209,7 +209,7 @@ def _seats(c: Voice, low: int, high: int) -> Table:
 
 @_named("fairness")
 def _fairness(c: Voice, low: int, high: int) -> Table:
-    from aces.cli._common import finish_name
+    from aces.narrate.names import finish_name
 
     _ = c.gettext
     # Translators: the corner of a table in the documentation: its rows are rule

@@ -33,7 +33,7 @@ import time  # noqa: E402
 
 from aces import engine  # noqa: E402
 from aces.dice import RandomDice  # noqa: E402
-from aces.rules import game_named  # noqa: E402
+from aces.games import game_named  # noqa: E402
 
 TARGET_FAST = 2_000_000
 TARGET_RATIO = 50

@@ -10,9 +10,9 @@ import pytest
 from click.testing import CliRunner
 
 from aces.cli import cli
-from aces.cli.odds import length_rows
 from aces.odds.chain import build
 from aces.odds.solve import solve
+from aces.reports.odds import length_rows
 
 from clitest import ENGLISH, one_line_error
 

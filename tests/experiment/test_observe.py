@@ -16,9 +16,10 @@ from aces import engine
 from aces.dice import RandomDice
 from aces.events import Rolled, RollUndone
 from aces.experiment.pool import records
+from aces.games import game_named
 from aces.log import LogWriter
 from aces.record import Table
-from aces.rules import Roll, game_named
+from aces.rules import Roll
 
 if t.TYPE_CHECKING:
     from aces.events import Event

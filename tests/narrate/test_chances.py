@@ -10,11 +10,11 @@ from pathlib import Path
 import pytest
 from walktest import settled
 
+from aces.chances import Chances, odds_for
 from aces.events import GameStarted, Rolled
 from aces.i18n import translations
 from aces.log import read
 from aces.narrate.chances import Moment, TurningPoints, percent, turning_points
-from aces.odds.position import Chances, odds_for
 from aces.voice import Voice
 from aces.walkthrough import TURNING_POINTS, Aside, walkthrough
 

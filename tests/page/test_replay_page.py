@@ -10,10 +10,10 @@ from pathlib import Path
 
 import pytest
 
+from aces.chances import odds_for
 from aces.events import GameStarted, Rolled
 from aces.i18n import LANGUAGES
 from aces.log import read
-from aces.odds.position import odds_for
 from aces.walk import walk
 
 from browser import page_data

@@ -10,8 +10,9 @@ import pytest
 
 from aces import engine
 from aces.events import GameOver, OpeningWon, Rolled
+from aces.games import game_named
 from aces.odds.chain import build
-from aces.rules import Roll, game_named, pot
+from aces.rules import Roll, pot
 from aces.simulate.batch import BATCH, RandomRolls, ScriptedRolls, play_each, tally
 from aces.simulate.chips import ChipEngine
 from aces.simulate.pot import table_of

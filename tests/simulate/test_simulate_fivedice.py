@@ -14,7 +14,8 @@ import pytest
 from aces import engine
 from aces.dice import RandomDice
 from aces.events import GameOver, OpeningWon, RollAgain, Rolled
-from aces.rules import Roll, fivedice, game_named
+from aces.games import game_named
+from aces.rules import Roll, fivedice
 from aces.rules.seats import Seats
 from aces.rules.table import opening_seating
 from aces.simulate import fivedice_lengths, simulation

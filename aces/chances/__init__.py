@@ -1,5 +1,10 @@
 """Each player's chance from any moment of a game, not only its start.
 
+Every game brings its own odds of a table (its registration's
+:attr:`~aces.games.Registration.chances`: :mod:`aces.chances.pot`,
+:mod:`aces.chances.fivedice`), each a :class:`GameOdds`, which holds what
+both games' odds share.
+
 A game's chain is solved once for its table (the players, and the chips
 and finish or the dice and variation): the solution holds every state's
 answer, so every position of a log is a look-up in it, not a new solve.
@@ -41,14 +46,10 @@ if t.TYPE_CHECKING:
     from numpy.typing import NDArray
 
     from aces.events import GameStarted
-    from aces.odds.chain import Chain
-    from aces.rules.fivedice import FiveDiceState
     from aces.rules.opening import Opening
-    from aces.rules.pot import PotState
-    from aces.simulate import fivedice_chain
 
-__all__ = ["ESTIMATE_GAMES", "GAMES", "Chances", "FiveDiceOdds", "PositionOdds", "PotOdds",
-           "odds_for", "odds_of", "starters"]
+__all__ = ["ESTIMATE_GAMES", "ESTIMATE_SEED", "Chances", "GameOdds", "PositionOdds", "odds_for",
+           "odds_of", "random", "starters", "turned"]
 
 #: Games played on from each position whose chances are estimated: a
 #: margin of under 2 points at a chance of one half.
@@ -86,10 +87,6 @@ class PositionOdds(t.Protocol):
         ...
 
 
-#: The games whose odds are known here.
-GAMES: t.Final = ("pot", "five-dice")
-
-
 #: The largest tables whose chances are estimated: beyond, a game runs so
 #: long that playing thousands of them on from every roll of a log would
 #: cost minutes, and no chance is given at all.
@@ -98,14 +95,15 @@ MAX_ESTIMATE_PIECES: t.Final = 60
 
 
 def odds_of(header: GameStarted) -> PositionOdds | None:
-    """:func:`odds_for` a game of :data:`GAMES` small enough to solve or to
-    estimate; ``None`` for any other (the replay and the page then say no
-    chance at all)."""
-    from aces.rules import game_named
+    """:func:`odds_for` a game whose registration brings its odds, at a table
+    small enough to solve or to estimate; ``None`` for any other (the replay
+    and the page then say no chance at all)."""
+    from aces.games import registration
 
-    if header.game not in GAMES:
+    game = registration(header.game)
+    if not game.has("chances"):
         return None
-    options = game_named(header.game).options(header.options)
+    options = game.rules.options(header.options)
     pieces = len(header.players) * int(options.get("chips", options.get("dice", 1)))
     odds = odds_for(header)
     if not odds.exact and (len(header.players) > MAX_ESTIMATE_PLAYERS
@@ -120,7 +118,7 @@ def odds_for(header: GameStarted) -> PositionOdds:
     Solutions are kept for the few tables most recently asked for, so the
     games of a session (the same table over and over) share one solve.
     """
-    from aces.rules import game_named
+    from aces.games import game_named
 
     game = game_named(header.game)
     opts = game.options(header.options)
@@ -130,12 +128,12 @@ def odds_for(header: GameStarted) -> PositionOdds:
 
 @functools.lru_cache(maxsize=4)
 def _odds(key: tuple[str, int, tuple[tuple[str, t.Any], ...]]) -> PositionOdds:
+    from aces.games import registration
+
     game, players, items = key
-    opts = dict(items)
-    if game == "pot":
-        return PotOdds.of(players, int(opts["chips"]), opts["finish"])
-    return FiveDiceOdds.of(players, int(opts["dice"]), bool(opts["threes"]),
-                           opts["threes_to"])
+    odds = registration(game).chances
+    assert odds is not None, "only a game with odds is asked for them"
+    return odds(players, dict(items))
 
 
 # -- The opening ----------------------------------------------------------------
@@ -232,7 +230,7 @@ def _remembered(kept: dict[tuple[t.Any, ...], Chances], key: tuple[t.Any, ...],
     return found
 
 
-def _turned(row: NDArray[np.float64], rotation: int) -> tuple[float, ...]:
+def turned(row: NDArray[np.float64], rotation: int) -> tuple[float, ...]:
     """A row by seat counted from the roller, as seats of the table."""
     n = len(row)
     return tuple(float(row[(seat - rotation) % n]) for seat in range(n))
@@ -292,14 +290,15 @@ def _from_wins(wins: NDArray[np.int64]) -> Chances:
     return Chances(tuple(int(w) / games for w in wins), False, margin)
 
 
-def _rng() -> np.random.Generator:
+def random() -> np.random.Generator:
+    """The generator of the estimates: seeded, so that a page written twice is the same."""
     return np.random.default_rng(ESTIMATE_SEED)
 
 
 # -- Both games -----------------------------------------------------------------
 
 
-class _Answers:
+class GameOdds:
     """What both games' odds share: a state's chances are made of positions
     of play (:meth:`_positions`), from the chain's values or, without them,
     from estimates worked out together for every state asked at once.
@@ -387,120 +386,3 @@ class _Answers:
         if found is None:
             found = _remembered(self._looked_up, key, lambda: self._look_up(key))
         return found
-
-
-# -- Aces in the Pot ------------------------------------------------------------
-
-
-class PotOdds(_Answers):
-    """Aces in the Pot: the chain's values for every state, or estimates."""
-
-    chain: Chain | None
-
-    def __init__(self, players: int, chips: int, finish: t.Any,
-                 chain: Chain | None, values: NDArray[np.float64] | None) -> None:
-        super().__init__(players, 1, chain, values)
-        self.chips = chips
-        self.finish = finish
-
-    @classmethod
-    def of(cls, players: int, chips: int, finish: t.Any) -> PotOdds:
-        """Solve the table when it is small enough (as ``aces odds`` would)."""
-        from aces.odds import MAX_STATES, most_players
-        from aces.odds.chain import build, state_count
-        from aces.odds.solve import state_values
-
-        if players > most_players() or state_count(players, chips) > MAX_STATES:
-            return cls(players, chips, finish, None, None)
-        chain = build(players, chips, finish)
-        return cls(players, chips, finish, chain, state_values(chain))
-
-    def _holdings(self, state: PotState) -> tuple[int, ...]:
-        return state.chips.as_tuple()
-
-    def _position(self, state: PotState, seat: int | None = None) -> tuple[t.Any, ...]:
-        chips = self._holdings(state)
-        if seat is not None:
-            return (chips, seat, "play", 0)
-        return (chips, state.turn, state.phase, state.try_rolls)
-
-    def _ended(self, state: PotState) -> int:
-        assert state.winner is not None
-        return state.winner
-
-    def _look_up(self, key: tuple[t.Any, ...]) -> Chances:
-        assert self.chain is not None
-        assert self.values is not None
-        chips, turn, phase, tries = key
-        relative = chips[turn:] + chips[:turn]
-        if phase == "try":
-            index = int(self.chain.try_start[sum(chips)]) + tries
-        else:
-            index = self.chain.index_of(relative)
-        return Chances(_turned(self.values[index, :self.players], turn), True)
-
-    def _play_on(self, keys: list[tuple[t.Any, ...]]) -> NDArray[np.int64]:
-        from aces.simulate.batch import RandomRolls, tally_each
-        from aces.simulate.chips import ChipEngine, ChipStarts
-
-        starts = ChipStarts(hands=np.array([key[0] for key in keys], dtype=np.int64),
-                            turn=np.array([key[1] for key in keys], dtype=np.int64),
-                            trying=np.array([key[2] == "try" for key in keys]),
-                            tries=np.array([key[3] for key in keys], dtype=np.int64),
-                            each=ESTIMATE_GAMES)
-        engine = ChipEngine(self.players, self.chips, self.finish, starts)
-        return tally_each(engine, len(keys), ESTIMATE_GAMES, RandomRolls(_rng(), 6 * 6))
-
-
-# -- Aces, the five-dice game ----------------------------------------------------
-
-
-class FiveDiceOdds(_Answers):
-    """Aces: each seat's chance to lose, from the chain when it is small."""
-
-    chain: fivedice_chain.Chain | None
-
-    def __init__(self, players: int, dice: int, threes: bool, threes_to: t.Any,
-                 chain: fivedice_chain.Chain | None,
-                 values: NDArray[np.float64] | None) -> None:
-        super().__init__(players, dice, chain, values)
-        self.dice = dice
-        self.threes = threes
-        self.threes_to = threes_to
-        self._index = {held: i for i, held in enumerate(chain.states)} if chain else {}
-
-    @classmethod
-    def of(cls, players: int, dice: int, threes: bool, threes_to: t.Any) -> FiveDiceOdds:
-        from aces.simulate import fivedice_chain
-
-        shape = (players, dice, threes, threes_to)
-        if not fivedice_chain.solvable(*shape):
-            return cls(*shape, None, None)
-        chain = fivedice_chain.build(*shape)
-        return cls(*shape, chain, fivedice_chain.loss_values(chain))
-
-    def _holdings(self, state: FiveDiceState) -> tuple[int, ...]:
-        return state.held.as_tuple()
-
-    def _position(self, state: FiveDiceState, seat: int | None = None) -> tuple[t.Any, ...]:
-        return (self._holdings(state), state.turn if seat is None else seat)
-
-    def _ended(self, state: FiveDiceState) -> int:
-        assert state.loser is not None
-        return state.loser
-
-    def _look_up(self, key: tuple[t.Any, ...]) -> Chances:
-        assert self.values is not None
-        held, turn = key
-        relative = held[turn:] + held[:turn]
-        return Chances(_turned(self.values[self._index[relative]], turn), True)
-
-    def _play_on(self, keys: list[tuple[t.Any, ...]]) -> NDArray[np.int64]:
-        from aces.simulate.batch import tally_each
-        from aces.simulate.fivedice import FairDice, FiveDiceEngine, Starts
-
-        starts = Starts(held=np.array([key[0] for key in keys], dtype=np.int64),
-                        turn=np.array([key[1] for key in keys], dtype=np.int64),
-                        each=ESTIMATE_GAMES)
-        engine = FiveDiceEngine(self.players, self.dice, self.threes, self.threes_to, starts)
-        return tally_each(engine, len(keys), ESTIMATE_GAMES, FairDice(_rng()))

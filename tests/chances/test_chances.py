@@ -9,11 +9,14 @@ import typing as t
 import msgspec
 import pytest
 
+from aces.chances import odds_for
+from aces.chances.fivedice import FiveDiceOdds
+from aces.chances.pot import PotOdds
 from aces.events import SCHEMA, GameStarted
+from aces.games import game_named
 from aces.odds import exact
 from aces.odds.outcomes import ROLLS
-from aces.odds.position import FiveDiceOdds, PotOdds, odds_for
-from aces.rules import Roll, fivedice, game_named, pot
+from aces.rules import Roll, fivedice, pot
 from aces.rules.seats import Seats
 from aces.simulate.fivedice import FiveDiceSimulation
 
