@@ -105,6 +105,14 @@ def _as_is(value: object) -> object:
     return value
 
 
+def _spelled(value: object, python: bool) -> object:
+    """Names that are terms (``--csv or --plot``), each named as the reader knows it."""
+    if isinstance(value, Names) and any(isinstance(name, Term) for name in value):
+        return type(value)(name.spelled(python) if isinstance(name, Term) else name
+                           for name in value)
+    return value
+
+
 def _visible(value: object) -> object:
     return visible(value) if isinstance(value, str) else value
 
@@ -188,7 +196,8 @@ class AcesError(ValueError):
         values = {name: value.reason(gettext, ngettext, show, python=python)
                   if isinstance(value, AcesError)
                   else value.spelled(python) if isinstance(value, Term)
-                  else _visible(show(value)) for name, value in self.values.items()}
+                  else _visible(show(_spelled(value, python)))
+                  for name, value in self.values.items()}
         message = self.message
         if isinstance(message, Plural):
             count = self.values[message.by]

@@ -11,6 +11,7 @@ import click
 
 from aces.cli._common import lang_option, reported, translations, writing
 from aces.cli._games import GAME_HELP, GameChoice, GameCommand
+from aces.errors import Term
 
 if t.TYPE_CHECKING:
     import gettext
@@ -38,10 +39,14 @@ PROGRESS_FROM: t.Final = 200_000
 @click.option("--json", "as_json", is_flag=True, help="Write the results as JSON.")
 @click.option("--html", "page", metavar="FILE", default=None,
               help="Write instead an offline web page where a class runs the simulation in"
-                   " the browser, beside the exact values.")
+                   " the browser, beside the exact values. A page this command wrote before"
+                   " is replaced; any other file only with --force, and a log never. '-'"
+                   " writes the page to standard output.")
+@click.option("--force", is_flag=True,
+              help="With --html: replace the file even if it is not a page of aces simulate.")
 @lang_option
 def simulate(players: int, games: int, seed: int | None, game_name: str,
-             with_exact: bool | None, as_json: bool, page: str | None,
+             with_exact: bool | None, as_json: bool, page: str | None, force: bool,
              lang: str | None, game_options: Given) -> None:
     """Play many games at once and estimate each seat's chance to win.
 
@@ -74,10 +79,14 @@ def simulate(players: int, games: int, seed: int | None, game_name: str,
     from aces.simulate.stats import summarize
 
     if page is not None:
-        _page(page, players, game_name, game_options, lang)
+        _page(page, players, game_name, game_options, lang, force)
         return
     with reported(lang):
         chosen, catalog = translations(lang)
+        if force:
+            from aces.files import forced_alone
+
+            raise forced_alone(Term("--html"))
         check_games(games)
         if seed is not None:
             check_seed(seed)
@@ -112,16 +121,20 @@ def _progress(games: int, catalog: gettext.NullTranslations,
         yield bar.update
 
 
-def _page(page: str, players: int, game_name: str, given: Given, lang: str | None) -> None:
-    """``aces simulate --html``: the simulation page, written whole or not at all."""
+def _page(page: str, players: int, game_name: str, given: Given, lang: str | None,
+          force: bool) -> None:
+    """``aces simulate --html``: the simulation page, written whole or not at all,
+    never over a file that is not a page of its own unless forced, and never
+    over a log."""
+    from aces.cli._common import page_output, write_page
     from aces.cli._games import header_options
-    from aces.errors import AcesError, OptionError
-    from aces.files import os_reason
+    from aces.errors import OptionError
     from aces.games import registered, registration
-    from aces.page.html import render_simulation, write_atomically
+    from aces.page.html import render_simulation
 
     with reported(lang):
         chosen, _ = translations(lang)
+        output = page_output(page, "simulate", force, ())
         found = registration(game_name)
         game = found.rules
         options = game.options(header_options(game, given))
@@ -132,8 +145,4 @@ def _page(page: str, players: int, game_name: str, given: Given, lang: str | Non
                                   name for name, one in registered().items()
                                   if one.has("page"))))
         data = make(players, options, chosen)
-        try:
-            write_atomically(page, render_simulation(data))
-        except OSError as exc:
-            raise AcesError("cannot write {file}: {reason}", file=page,
-                            reason=os_reason(exc)) from None
+        write_page(output, render_simulation(data))
