@@ -37,8 +37,8 @@ if t.TYPE_CHECKING:
     from aces.experiment.pool import Pooled, Source
     from aces.rules import OptionValue
     from aces.rules.pot import PotState
-    from aces.simulate import Exact, Unsolved
-    from aces.simulate.stats import Summary
+    from aces.simulation import Exact, Unsolved
+    from aces.simulation.stats import Summary
     from aces.walk import Step
 
 __all__ = ["Game", "Log", "Odds", "Session", "Simulated", "Speaking", "Stats", "load", "odds",
@@ -738,9 +738,9 @@ def odds(players: int | PotState = 3, *, game: str = "pot", exact: bool = False,
 
 def _state_odds(state: PotState) -> Odds:
     from aces.errors import OptionError
-    from aces.odds import check_size
-    from aces.odds.chain import build
-    from aces.odds.solve import state_values
+    from aces.exact import check_size
+    from aces.exact.chain import build
+    from aces.exact.solve import state_values
     from aces.rules.pot import PotState
 
     if not isinstance(state, PotState) or state.phase == "opening":
@@ -826,8 +826,8 @@ def simulate(players: int = 3, *, game: str = "pot", games: int = 10_000,
     >>> abs(sim.win_by_seat[0] - sim.exact.win_by_seat[0]) < 0.02
     True
     """
-    from aces.simulate import answers, check_games, check_seed, simulation
-    from aces.simulate.stats import summarize
+    from aces.simulation import answers, check_games, check_seed, simulation
+    from aces.simulation.stats import summarize
 
     check_games(games)
     lang = _language(lang)
@@ -872,15 +872,15 @@ class Stats(Speaking):
     @_speaks
     def report(self, lang: str | None = None) -> str:
         """The report in words, as ``aces stats`` prints it; in ``lang`` if given."""
-        from aces.experiment.report import report
         from aces.i18n import translations
+        from aces.reports.stats import report
 
         chosen = self.lang if lang is None else _language(lang)
         return report(self.pooled, chosen, translations(chosen))
 
     def as_dict(self) -> dict[str, t.Any]:
         """The numbers, as ``aces stats --json`` writes them."""
-        from aces.experiment.export import as_dict
+        from aces.reports.export import as_dict
 
         return as_dict(self.pooled)
 
@@ -893,8 +893,8 @@ class Stats(Speaking):
         :raises aces.errors.OptionError: for a file of another kind, a file that
             exists already, or without matplotlib.
         """
-        from aces.experiment.plot import check_path, plot
         from aces.i18n import translations
+        from aces.reports.plot import check_path, plot
 
         chosen = self.lang if lang is None else _language(lang)
         output = check_path(path, force=force, reads=[log.source for log in self.pooled.logs])
@@ -982,9 +982,9 @@ def stats(logs: Iterable[Source], *, csv: PathLike | None = None, rolls: bool = 
         # rolls=True in Python; {by_log}: --by-log, or by_log=True in Python.
         raise OptionError("{rolls} and {by_log} cannot be used together: a table has one"
                           " row per roll or one per log", rolls=rows, by_log=per_log)
-    from aces.experiment.export import COMMA, POINT, CsvTable, log_table
     from aces.files import Output
     from aces.i18n import translations
+    from aces.reports.export import COMMA, POINT, CsvTable, log_table
 
     style = COMMA if decimal_comma else POINT
     output = Output(csv, force=force, reads=sources)

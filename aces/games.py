@@ -54,7 +54,7 @@ if t.TYPE_CHECKING:
     from aces.experiment.observe import Rules
     from aces.narrate.phrasebook import Phrasebook
     from aces.rules import Decider, OptionValue
-    from aces.simulate import Exact, Simulation
+    from aces.simulation import Exact, Simulation
     from aces.walk import Step
 
 __all__ = ["FIVE_DICE", "FIVE_DICE_OPTIONS", "PIECES", "POT", "POT_OPTIONS", "Counts", "Holding",
@@ -245,7 +245,7 @@ class Registration(t.Generic[S]):
 
     @property
     def simulation(self) -> Callable[[int, Mapping[str, OptionValue]], Simulation] | None:
-        """The fast engine: a :class:`~aces.simulate.Simulation` for a table of
+        """The fast engine: a :class:`~aces.simulation.Simulation` for a table of
         players and options (``aces simulate``)."""
         return t.cast("Callable[[int, Mapping[str, OptionValue]], Simulation] | None",
                       self._piece("simulation"))
@@ -280,7 +280,7 @@ class Registration(t.Generic[S]):
 
 def resolve(where: str) -> t.Any:
     """What ``"module:name"`` names, its module imported now; ``name`` may be
-    dotted (``"aces.simulate.pot:PotSimulation.create"``)."""
+    dotted (``"aces.simulation.pot:PotSimulation.create"``)."""
     module, _, name = where.partition(":")
     found: t.Any = importlib.import_module(module)
     for part in name.split("."):
@@ -293,7 +293,7 @@ POT: t.Final[Registration[t.Any]] = Registration(
     "aces.rules.pot:GAME", "aces.narrate.pot:PotPhrasebook", "aces.rules.pot:holding",
     "aces.walkthrough:pot_rules", "session", POT_OPTIONS, name="pot",
     title=N_("Aces in the Pot"), counts="winners", measures=("nothing", "tries"),
-    simulation="aces.simulate.pot:PotSimulation.create", odds="aces.odds:table_odds",
+    simulation="aces.simulation.pot:PotSimulation.create", odds="aces.exact:table_odds",
     chances="aces.chances.pot:odds_of_table", expected="aces.experiment.pot:expected",
     page="aces.page.simulation:pot_page")
 
@@ -307,8 +307,8 @@ FIVE_DICE: t.Final[Registration[t.Any]] = Registration(
     # are typed. Keep the examples as they are.
     typing=N_("Type the dice of a roll as they fall, one digit a die, together or apart:"
               " 31425, 3-1-4-2-5, 3 1 4 2 5 or 3,1,4,2,5."),
-    simulation="aces.simulate.fivedice:FiveDiceSimulation.create",
-    odds="aces.simulate.fivedice:table_odds", chances="aces.chances.fivedice:odds_of_table",
+    simulation="aces.simulation.fivedice:FiveDiceSimulation.create",
+    odds="aces.simulation.fivedice:table_odds", chances="aces.chances.fivedice:odds_of_table",
     expected="aces.experiment.fivedice:expected", page="aces.page.fivedice:page")
 
 #: The built-in games, which are always registered.

@@ -27,8 +27,8 @@ if t.TYPE_CHECKING:
     from collections.abc import Callable, Sequence
 
     from aces.api import Game, Odds, Simulated
-    from aces.experiment.inference import Interval
     from aces.experiment.pool import Group, Pooled
+    from aces.inference import Interval
     from aces.narrate.phrasebook import Phrasebook
 
 __all__ = ["bars", "folded", "frame", "game_html", "heading", "log_html", "odds_html",
@@ -135,7 +135,8 @@ def stats_html(pooled: Pooled, lang: str = "en") -> str:
     for each set of rules the seats against the exact odds with the test's
     conclusion, the length of a game, and each log beside the pool with its
     95 % intervals (and a picture of seat 1's: small logs scatter)."""
-    from aces.experiment.report import (
+    from aces.i18n import translations
+    from aces.reports.stats import (
         beside_rows,
         conclusion,
         interval_rows,
@@ -145,7 +146,6 @@ def stats_html(pooled: Pooled, lang: str = "en") -> str:
         rules_name,
         seat_rows,
     )
-    from aces.i18n import translations
 
     catalog = translations(lang)
     w = Voice(catalog, lang)
@@ -245,7 +245,7 @@ def game_html(game: Game, page: str | None) -> str:
     game is too long for a notebook), and every roll folded below, in the
     columns of ``aces stats --csv --rolls``."""
     from aces.events import GameOver, OpeningWon
-    from aces.experiment.export import ROLL_COLUMNS, headings
+    from aces.reports.export import ROLL_COLUMNS, headings
     from aces.walk import STAGES
 
     w, book = _speaking(game.lang, game.game)

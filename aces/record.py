@@ -1,11 +1,11 @@
 """Recording a game played with real dice: the fold behind ``aces record``.
 
-:class:`Table` is the game at the table as the log tells it so far, and
+:class:`Recording` is the game at the table as the log tells it so far, and
 says what may come next: whose roll, how many dice, and what a roll or an
 ``undo`` appends. It reads nothing and writes nothing; the command line
 drives the walk of the log it resumes through it (it is a
 :class:`~aces.walk.Visitor`), feeds it the rolls typed in
-(:meth:`Table.play`) and the undos (:meth:`Table.undo`), and appends the
+(:meth:`Recording.play`) and the undos (:meth:`Recording.undo`), and appends the
 steps these return to the log before it shows them. What an undo may take
 back is kept by a :class:`~aces.walk.Standing`, as in the walk.
 
@@ -14,7 +14,7 @@ The fold is the walk's (:mod:`aces.walk`), so what is recorded verifies:
 >>> from aces.engine import header
 >>> from aces.rules import Roll
 >>> from aces.games import game_named
->>> table = Table()
+>>> table = Recording()
 >>> pot = game_named("pot")
 >>> table.begin(header(pot, ["Ada", "Bo"], {}))
 >>> [type(s.event).__name__ for s in table.play(Roll((3,)))]
@@ -44,11 +44,11 @@ if t.TYPE_CHECKING:
     from aces.narrate import Narrator
     from aces.rules import Decider, Roll, RollRequest
 
-__all__ = ["Resumed", "Table"]
+__all__ = ["Recording", "Resumed"]
 
 
 class _Game(t.NamedTuple):
-    """One game at the table: what :meth:`Table.undo` may need to go back to."""
+    """One game at the table: what :meth:`Recording.undo` may need to go back to."""
 
     rules: Decider[t.Any]
     header: GameStarted
@@ -56,7 +56,7 @@ class _Game(t.NamedTuple):
     standing: Standing[t.Any]
 
 
-class Table(Visitor["Table"]):
+class Recording(Visitor["Recording"]):
     """The games of one log, as recorded so far."""
 
     def __init__(self) -> None:
@@ -133,7 +133,7 @@ class Table(Visitor["Table"]):
             self._pending.pop(0)
         self._game = game._replace(state=step.state)
 
-    def result(self) -> Table:
+    def result(self) -> Recording:
         return self
 
     # -- What may come next ----------------------------------------------------
@@ -218,7 +218,7 @@ class Resumed(Visitor[None]):
     """A log being resumed: walked into ``table``, and told by ``narrator``,
     of whose story the last ``keep`` lines of the last game are kept to show."""
 
-    def __init__(self, table: Table, narrator: Narrator, keep: int) -> None:
+    def __init__(self, table: Recording, narrator: Narrator, keep: int) -> None:
         self.table = table
         self.narrator = narrator
         self.story: collections.deque[str] = collections.deque(maxlen=keep)

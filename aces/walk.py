@@ -115,7 +115,7 @@ class Standing(t.Generic[S]):
     """The rolls of one game still standing, each with the state before it.
 
     The one keeper of what an undo may take back, for the walk, the
-    recorder's :class:`~aces.record.Table` and anyone else: rolls are
+    recorder's :class:`~aces.record.Recording` and anyone else: rolls are
     :meth:`push`-ed as they are played, :meth:`undo` says the event that
     takes back the last one, and :meth:`pop` takes it back. Only the last
     :func:`undo_depth` rolls are kept, for a table of ``players``

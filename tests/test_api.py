@@ -131,7 +131,7 @@ def test_a_simulation_agrees_with_the_odds() -> None:
 
 
 def test_a_full_game_of_aces_has_its_exact_odds_and_simulation_beside_them() -> None:
-    from aces.simulate import fivedice_lengths
+    from aces.exact import fivedice_lengths
 
     solved = fivedice_lengths.solved(4, 5)
     assert solved is not None
@@ -201,10 +201,10 @@ def test_exact_true_works_out_what_the_quick_bound_leaves_out(
     works them out all the same, for aces.simulate and aces.odds alike."""
     import importlib
 
-    from aces.simulate import fivedice_chain
-    from aces.simulate.fivedice import FiveDiceSimulation
+    from aces.exact import fivedice_chain
+    from aces.simulation.fivedice import FiveDiceSimulation
 
-    monkeypatch.setattr(importlib.import_module("aces.simulate"), "QUICK_EXACT_STATES", 5)
+    monkeypatch.setattr(importlib.import_module("aces.simulation"), "QUICK_EXACT_STATES", 5)
     solved = fivedice_chain.solve(fivedice_chain.build(3, 1, False, "random"))
     assert solved.win_by_seat is not None
     sim = aces.simulate(3, game="five-dice", dice_each=1, games=500, seed=2)
@@ -241,9 +241,9 @@ MISTAKES: t.Final[list[tuple[t.Callable[[], object], list[str]]]] = [
     (lambda: aces.simulate(1), ["players="]),
     (lambda: aces.simulate(2, game="five-dice"), ["players="]),
     (lambda: aces.odds(1), ["players="]),
-    (lambda: aces.odds(12), ["aces.simulate"]),
-    (lambda: aces.odds(9, chips=3), ["9 players with 3 chips each", "aces.simulate"]),
-    (lambda: aces.odds(6, game="five-dice"), ["aces.simulate"]),
+    (lambda: aces.odds(12), ["aces.simulation"]),
+    (lambda: aces.odds(9, chips=3), ["9 players with 3 chips each", "aces.simulation"]),
+    (lambda: aces.odds(6, game="five-dice"), ["aces.simulation"]),
     (lambda: aces.stats([], decimal_comma=True), ["decimal_comma=True", "csv="]),
     (lambda: aces.stats([], rolls=True), ["rolls=True", "csv="]),
     (lambda: aces.stats([], by_log=True), ["by_log=True", "csv="]),

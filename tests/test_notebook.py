@@ -170,7 +170,7 @@ def test_pooled_stats_speak_the_language_asked_for(lang: str, words: list[str]) 
 
 
 def test_each_log_shows_its_interval_in_the_notebook() -> None:
-    from aces.experiment.inference import wilson
+    from aces.inference import wilson
 
     result = aces.stats(["replays/class-group-1.jsonl", "replays/class-group-2.jsonl"])
     shown = html.unescape(result._repr_html_())

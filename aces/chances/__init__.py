@@ -283,7 +283,7 @@ class _Estimates:
 def _from_wins(wins: NDArray[np.int64]) -> Chances:
     """Chances from the wins by seat of games played on, with the margin of a
     95 % interval: the widest of the seats', so one margin serves them all."""
-    from aces.simulate.stats import wilson
+    from aces.simulation.stats import wilson
 
     games = int(wins.sum())
     margin = max((wilson(int(w), games).high - wilson(int(w), games).low) / 2 for w in wins)

@@ -19,8 +19,8 @@ if t.TYPE_CHECKING:
 
     from numpy.typing import NDArray
 
+    from aces.exact import fivedice_chain
     from aces.rules.fivedice import FiveDiceState
-    from aces.simulate import fivedice_chain
 
 __all__ = ["FiveDiceOdds", "odds_of_table"]
 
@@ -41,7 +41,7 @@ class FiveDiceOdds(GameOdds):
 
     @classmethod
     def of(cls, players: int, dice: int, threes: bool, threes_to: t.Any) -> FiveDiceOdds:
-        from aces.simulate import fivedice_chain
+        from aces.exact import fivedice_chain
 
         shape = (players, dice, threes, threes_to)
         if not fivedice_chain.solvable(*shape):
@@ -66,8 +66,8 @@ class FiveDiceOdds(GameOdds):
         return Chances(turned(self.values[self._index[relative]], turn), True)
 
     def _play_on(self, keys: list[tuple[t.Any, ...]]) -> NDArray[np.int64]:
-        from aces.simulate.batch import tally_each
-        from aces.simulate.fivedice import FairDice, FiveDiceEngine, Starts
+        from aces.simulation.batch import tally_each
+        from aces.simulation.fivedice import FairDice, FiveDiceEngine, Starts
 
         starts = Starts(held=np.array([key[0] for key in keys], dtype=np.int64),
                         turn=np.array([key[1] for key in keys], dtype=np.int64),

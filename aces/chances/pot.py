@@ -19,7 +19,7 @@ if t.TYPE_CHECKING:
 
     from numpy.typing import NDArray
 
-    from aces.odds.chain import Chain
+    from aces.exact.chain import Chain
     from aces.rules.pot import PotState
 
 __all__ = ["PotOdds", "odds_of_table"]
@@ -39,9 +39,9 @@ class PotOdds(GameOdds):
     @classmethod
     def of(cls, players: int, chips: int, finish: t.Any) -> PotOdds:
         """Solve the table when it is small enough (as ``aces odds`` would)."""
-        from aces.odds import MAX_STATES, most_players
-        from aces.odds.chain import build, state_count
-        from aces.odds.solve import state_values
+        from aces.exact import MAX_STATES, most_players
+        from aces.exact.chain import build, state_count
+        from aces.exact.solve import state_values
 
         if players > most_players() or state_count(players, chips) > MAX_STATES:
             return cls(players, chips, finish, None, None)
@@ -73,8 +73,8 @@ class PotOdds(GameOdds):
         return Chances(turned(self.values[index, :self.players], turn), True)
 
     def _play_on(self, keys: list[tuple[t.Any, ...]]) -> NDArray[np.int64]:
-        from aces.simulate.batch import RandomRolls, tally_each
-        from aces.simulate.chips import ChipEngine, ChipStarts
+        from aces.simulation.batch import RandomRolls, tally_each
+        from aces.simulation.chips import ChipEngine, ChipStarts
 
         starts = ChipStarts(hands=np.array([key[0] for key in keys], dtype=np.int64),
                             turn=np.array([key[1] for key in keys], dtype=np.int64),

@@ -53,7 +53,7 @@ def odds(players: int, chips: int, finish: str, quantile: float, as_json: bool,
     to quantile, reached after rolls_at_quantile rolls; states, the size of
     the chain solved.
     """
-    from aces.odds import exact
+    from aces.exact import exact
     from aces.reports.odds import as_dict, report
     from aces.rules import pot
 
@@ -78,7 +78,7 @@ def _progress(players: int | None, chips: int, catalog: gettext.NullTranslations
     if players is None or not sys.stderr.isatty():
         yield None
         return
-    from aces.odds import check_size
+    from aces.exact import check_size
 
     if check_size(players, chips) < PROGRESS_FROM:
         yield None

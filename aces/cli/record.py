@@ -1,6 +1,6 @@
 """``aces record``: a game played with real dice, typed in roll by roll.
 
-The edge around :class:`aces.record.Table`: it locks the log, resumes what
+The edge around :class:`aces.record.Recording`: it locks the log, resumes what
 it holds, asks for each roll (or reads the rolls from standard input when
 that is not a terminal), and appends every roll with all it settles in one
 write, flushed and synced to disk before the next question. Nothing typed
@@ -483,14 +483,14 @@ class _Session:
     def __init__(self, book: _LockedLog, given: _Given, catalog: gettext.NullTranslations,
                  lang: str, interactive: bool) -> None:
         from aces.narrate import Narrator
-        from aces.record import Table
+        from aces.record import Recording
 
         self.book = book
         self.given = given
         self.catalog = catalog
         self.interactive = interactive
         self.lang = lang
-        self.table = Table()
+        self.table = Recording()
         self.narrator: Narrator = Narrator(catalog, lang)
         self.writer: LogWriter | None = None
         self.line = 0

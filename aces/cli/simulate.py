@@ -75,8 +75,8 @@ def simulate(players: int, games: int, seed: int | None, game_name: str,
     from aces.cli._games import header_options
     from aces.games import game_named
     from aces.reports.simulation import as_dict, report
-    from aces.simulate import answers, check_games, check_seed, simulation
-    from aces.simulate.stats import summarize
+    from aces.simulation import answers, check_games, check_seed, simulation
+    from aces.simulation.stats import summarize
 
     if page is not None:
         _page(page, players, game_name, game_options, lang, force)

@@ -69,8 +69,8 @@ def stats(logs: tuple[str, ...], as_json: bool, csv_path: str | None, rolls: boo
     import json
 
     from aces import api
-    from aces.experiment.plot import check_path
     from aces.files import forced_alone
+    from aces.reports.plot import check_path
 
     with reported(lang):
         chosen, catalog = translations(lang)

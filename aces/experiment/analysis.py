@@ -3,7 +3,7 @@
 :func:`analyse` is pure: counts and exact values in, a :class:`Result`
 out, with every share's 95 % interval, whether the exact value lies
 inside it, and the chi-square tests. Nothing here chooses a word; the
-report is written from a result in :mod:`aces.experiment.report`.
+report is written from a result in :mod:`aces.reports.stats`.
 
 >>> from aces.experiment.observe import Counts, Rules
 >>> counts = Counts(3)
@@ -19,7 +19,8 @@ import math
 import typing as t
 
 from aces.experiment.exact import Expected, exact
-from aces.experiment.inference import (
+from aces.games import registration
+from aces.inference import (
     Fit,
     Interval,
     Row,
@@ -29,7 +30,6 @@ from aces.experiment.inference import (
     rows_fit,
     wilson,
 )
-from aces.games import registration
 
 if t.TYPE_CHECKING:
     from aces.experiment.observe import Counts, Rules

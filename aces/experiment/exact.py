@@ -2,14 +2,14 @@
 
 Each game works its values out itself (:mod:`aces.experiment.pot`,
 :mod:`aces.experiment.fivedice`, named by its registration), and nothing
-is typed in: the chances of a roll come from :mod:`aces.odds.outcomes`,
+is typed in: the chances of a roll come from :mod:`aces.exact.outcomes`,
 who wins and how long a game lasts from the Markov chains of
-:mod:`aces.odds` (Aces in the Pot) and :mod:`aces.simulate.fivedice_chain`
+:mod:`aces.exact` (Aces in the Pot) and :mod:`aces.exact.fivedice_chain`
 (the five-dice game), the length of a game too: its whole distribution,
 carried roll by roll through the chain.
 A five-dice table too big for the chain, a full game among them and
 tables with threes, still has the length of a game and the rolls of a
-turn, from :mod:`aces.simulate.fivedice_lengths`, and up to four players
+turn, from :mod:`aces.exact.fivedice_lengths`, and up to four players
 with five dice each the chance of each seat to lose too.
 A table too big for either still has the chances of single rolls; its
 whole-game values are ``None``.

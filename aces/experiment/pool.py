@@ -26,10 +26,11 @@ if t.TYPE_CHECKING:
     from pathlib import Path
 
     from aces.experiment.analysis import Result
-    from aces.experiment.inference import Interval
     from aces.experiment.observe import Counts, GameRecord, Rules
+    from aces.inference import Interval
 
-__all__ = ["Group", "LogSummary", "Pooled", "Sink", "Source", "pool", "records"]
+__all__ = ["Group", "LogResult", "LogSummary", "Pooled", "Sink", "Source", "log_result", "pool",
+           "records"]
 
 
 class Sink(t.Protocol):
@@ -83,14 +84,14 @@ class LogResult(t.NamedTuple):
     def intervals(self) -> list[Interval | None]:
         """The 95 % interval of each seat's share, as the pooled result's are
         worked out: one log's scatter beside the pool's."""
-        from aces.experiment.inference import wilson
+        from aces.inference import wilson
 
         return [wilson(won, self.games) if self.games else None for won in self.wins]
 
     @staticmethod
     def interval_of(pair: tuple[int, int] | None) -> Interval | None:
         """The 95 % interval of one of the ``(count, out of)`` pairs."""
-        from aces.experiment.inference import wilson
+        from aces.inference import wilson
 
         return None if pair is None or not pair[1] else wilson(*pair)
 
@@ -156,7 +157,7 @@ def log_result(source: str, rules: Rules, counts: Counts) -> LogResult:
     """A log's numbers for one set of rules."""
     from aces.experiment.analysis import spread
     from aces.experiment.exact import exact
-    from aces.experiment.inference import goodness_of_fit
+    from aces.inference import goodness_of_fit
 
     expected = exact(rules)
     fit = goodness_of_fit(counts.wins, expected.seats) if expected.seats else None
@@ -241,6 +242,8 @@ def records(stream: t.BinaryIO, source: str, keep_rows: bool = False) -> Iterato
 
     A generator over the walk itself (not :func:`~aces.walk.drive`, which
     runs a log to its end), so that a caller can stop after any game.
+
+    :raises ~aces.errors.EmptyLogError: for a log with no events.
     """
     from aces.experiment.observe import GameObserver
     from aces.log import read

@@ -23,8 +23,8 @@ def expected(rules: Rules) -> Expected:
     the length of a game from the chain (where the table is small enough to
     solve), and always the chance of a normal roll moving nothing and of
     each end of a try."""
-    from aces.odds import check_size
-    from aces.odds.outcomes import CHANCES, NO_SIX, Outcome
+    from aces.exact import check_size
+    from aces.exact.outcomes import CHANCES, NO_SIX, Outcome
 
     six = 1 - NO_SIX
     tries = (six, NO_SIX * six, NO_SIX**2 * six, NO_SIX**3)
@@ -35,8 +35,8 @@ def expected(rules: Rules) -> Expected:
         check_size(rules.players, chips)
     except OptionError:
         return Expected(None, None, None, None, 0.0, nothing, tries, None, None)
-    from aces.odds.chain import build
-    from aces.odds.solve import length_cdf, solve
+    from aces.exact.chain import build
+    from aces.exact.solve import length_cdf, solve
 
     chain = build(rules.players, chips, finish)
     solution = solve(chain)

@@ -23,7 +23,7 @@ if t.TYPE_CHECKING:
 
 __all__ = ["OUTCOME_NAMES", "finish_name", "table_words"]
 
-#: What each outcome of a roll is called, in the order of aces.odds.outcomes.OUTCOMES.
+#: What each outcome of a roll is called, in the order of aces.exact.outcomes.OUTCOMES.
 OUTCOME_NAMES: t.Final = (
     # Translators: an outcome of one roll of two dice: neither die shows 1 or 6.
     N_("nothing happens (no 1 and no 6)"),

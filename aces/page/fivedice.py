@@ -60,7 +60,7 @@ def fivedice_table(players: int, dice: int, threes: bool,
     state times the players, plus the seats to the left where the next
     roller sits; a state of ``size`` ends the game, lost by the roller.
     """
-    from aces.simulate import fivedice_chain
+    from aces.exact import fivedice_chain
 
     chain = fivedice_chain.build(players, dice, threes, threes_to)
     answer = fivedice_chain.solve(chain)
@@ -103,8 +103,8 @@ def collect_fivedice(players: int, dice: int, threes: bool, threes_to: fivedice.
 
     :raises ~aces.errors.OptionError: for a game too big for a page.
     """
+    from aces.exact.fivedice_chain import branch_count, state_count
     from aces.rules import fivedice
-    from aces.simulate.fivedice_chain import branch_count, state_count
 
     def cost(n: int) -> int:
         return branch_count(n, dice, threes, threes_to)
@@ -154,7 +154,7 @@ def page(players: int, options: Mapping[str, OptionValue], lang: str) -> dict[st
     :raises ~aces.errors.OptionError: for a table the game cannot be played
         at, or one too big for a page.
     """
-    from aces.simulate.fivedice import FiveDiceSimulation
+    from aces.simulation.fivedice import FiveDiceSimulation
 
     FiveDiceSimulation.create(players, options)  # the players the game takes
     return collect_fivedice(players, t.cast("int", options["dice"]), bool(options["threes"]),

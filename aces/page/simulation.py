@@ -3,15 +3,15 @@
 A pupil chooses the players and the finish, presses Run, and watches each
 seat's share of wins and the mean length of a game settle on the exact
 values as 1, 10, 100 ... 100,000 games are played. The page plays them by
-walking the transition table that :func:`aces.odds.chain.build` makes from
+walking the transition table that :func:`aces.exact.chain.build` makes from
 the rules (the next state and the seat of the next roller for each state
 and outcome of a roll), and the outcome of each of the 36 rolls of two dice
-from :mod:`aces.odds.outcomes`: both exported here, with the chain's exact
+from :mod:`aces.exact.outcomes`: both exported here, with the chain's exact
 solution. The script only looks things up in those tables, so no rule of
 the game is written again in JavaScript.
 
 The five-dice game (Aces) is played the same way from the chain
-:func:`aces.simulate.fivedice_chain.build` settles through its rules: for
+:func:`aces.exact.fivedice_chain.build` settles through its rules: for
 each state, every way the roll can go (the *branches*), with its chance,
 the next state and the next roller; the page picks a branch by its chance
 and counts each seat's share of the games *lost* (:mod:`aces.page.fivedice`).
@@ -89,8 +89,8 @@ def labels(lang: str) -> dict[str, str]:
 
 def table(players: int, chips: int, finish: pot.Finish) -> dict[str, t.Any]:
     """One game's transition table and exact values, as the page carries them."""
-    from aces.odds.chain import build
-    from aces.odds.solve import solve
+    from aces.exact.chain import build
+    from aces.exact.solve import solve
 
     chain = build(players, chips, finish)
     answer = solve(chain)
@@ -111,8 +111,8 @@ def collect(players: int, chips: int, finish: pot.Finish, lang: str) -> dict[str
 
     :raises ~aces.errors.OptionError: for a table too big for a page.
     """
-    from aces.odds.chain import state_count
-    from aces.odds.outcomes import OUTCOME_INDEX, OUTCOMES
+    from aces.exact.chain import state_count
+    from aces.exact.outcomes import OUTCOME_INDEX, OUTCOMES
     from aces.rules import pot
 
     if state_count(players, chips) > MOST_STATES:
@@ -185,7 +185,7 @@ def pot_page(players: int, options: Mapping[str, OptionValue], lang: str) -> dic
     :raises ~aces.errors.OptionError: for fewer than two players, or a table
         too big for a page.
     """
-    from aces.odds import check_players
+    from aces.exact import check_players
 
     check_players(players)
     return collect(players, t.cast("int", options["chips"]),

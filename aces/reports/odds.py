@@ -2,7 +2,7 @@
 in words for a lesson (:func:`report`) or as JSON for a machine (:func:`as_dict`).
 
 >>> from aces.i18n import translations
->>> from aces.odds import exact
+>>> from aces.exact import exact
 >>> print(report(exact(2, 1, "last-chip", 0.5), "en", translations("en")).splitlines()[1])
 2 players, 1 chip each, finish at the last chip (last-chip)
 """
@@ -17,7 +17,7 @@ from aces.narrate.names import OUTCOME_NAMES, finish_name
 if t.TYPE_CHECKING:
     import gettext
 
-    from aces.odds import Odds
+    from aces.exact import Solved
 
 __all__ = ["LENGTH_ROWS", "SHOWN", "as_dict", "length_rows", "report"]
 
@@ -27,10 +27,10 @@ LENGTH_ROWS: t.Final = 20
 SHOWN: t.Final = 0.0005
 
 
-def as_dict(answer: Odds) -> dict[str, t.Any]:
+def as_dict(answer: Solved) -> dict[str, t.Any]:
     """The answers for machines; chances that are closed forms also as exact fractions."""
-    from aces.odds.finish import finish_by_seat, try_success
-    from aces.odds.outcomes import CHANCES, OUTCOMES, roll_cost
+    from aces.exact.finish import finish_by_seat, try_success
+    from aces.exact.outcomes import CHANCES, OUTCOMES, roll_cost
 
     solution = answer.solution
     success = try_success()
@@ -56,11 +56,11 @@ def as_dict(answer: Odds) -> dict[str, t.Any]:
     }
 
 
-def report(answer: Odds, lang: str, catalog: gettext.NullTranslations) -> str:
+def report(answer: Solved, lang: str, catalog: gettext.NullTranslations) -> str:
     """The answers as a readable page, in the catalog's language."""
+    from aces.exact.finish import finish_by_seat, try_success
+    from aces.exact.outcomes import CHANCES, OUTCOMES, roll_cost
     from aces.numbers import table
-    from aces.odds.finish import finish_by_seat, try_success
-    from aces.odds.outcomes import CHANCES, OUTCOMES, roll_cost
     from aces.voice import Voice, line_start
 
     voice = Voice(catalog, lang)

@@ -10,15 +10,15 @@ import typing as t
 from aces.games import registration
 from aces.narrate.names import table_words
 from aces.numbers import table
-from aces.simulate import EXACT
+from aces.simulation import EXACT
 from aces.voice import Voice, line_start
 
 if t.TYPE_CHECKING:
     import gettext
 
     from aces.rules import OptionValue
-    from aces.simulate import Exact, Simulation, Unsolved
-    from aces.simulate.stats import Summary
+    from aces.simulation import Exact, Simulation, Unsolved
+    from aces.simulation.stats import Summary
 
 __all__ = ["Parts", "as_dict", "parts", "report"]
 
@@ -78,7 +78,7 @@ def report(sim: Simulation, seed: int, summary: Summary, exact: Exact | None, la
     """The results as a readable page, in the catalog's language.
 
     ``unsolved`` says why the exact answers are missing, when they were not
-    turned off (:data:`aces.simulate.Unsolved`): ``"slow"``, they were left
+    turned off (:data:`aces.simulation.Unsolved`): ``"slow"``, they were left
     out as slow to work out (and ``--exact`` adds them); ``"none"``, the game
     is too big to solve.
     """

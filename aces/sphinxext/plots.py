@@ -18,7 +18,7 @@ import typing as t
 import numpy as np
 
 from aces.errors import N_
-from aces.odds.outcomes import CHANCES, OUTCOMES
+from aces.exact.outcomes import CHANCES, OUTCOMES
 from aces.sphinxext import lessons as les
 from aces.sphinxext.quantities import SpecError, called
 from aces.voice import Voice
@@ -31,7 +31,7 @@ if t.TYPE_CHECKING:
     from matplotlib.figure import Figure
     from numpy.typing import ArrayLike, NDArray
 
-    from aces.simulate.stats import Interval
+    from aces.simulation.stats import Interval
 
 __all__ = ["BAND", "DPI", "EXACT", "HEIGHT", "OTHER", "PLOTS", "SIMULATED", "WIDTH", "Plot",
            "drawn", "plot", "svg"]
@@ -181,7 +181,7 @@ def _nothing(c: Voice, count: int) -> tuple[Figure, str]:
 
 
 #: The outcomes of a roll as a bar's label under the plot, short enough for two lines of
-#: ten characters, in the order of aces.odds.outcomes.OUTCOMES. Their own messages, so that
+#: ten characters, in the order of aces.exact.outcomes.OUTCOMES. Their own messages, so that
 #: no translation is cut to fit.
 OUTCOME_LABELS: t.Final = (
     # Translators: a plot's label under a bar, at most about 20 characters: neither die
@@ -331,7 +331,7 @@ def _seats(c: Voice, players: int, games: int) -> tuple[Figure, str]:
 @_named("fairness")
 def _fairness(c: Voice, players: int, games: int) -> tuple[Figure, str]:
     from aces.cli.play import DEFAULT_NAMES
-    from aces.simulate.stats import wilson
+    from aces.simulation.stats import wilson
 
     _ = c.gettext
     figure, axes = _figure()

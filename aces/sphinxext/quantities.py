@@ -22,7 +22,7 @@ import re
 import typing as t
 from fractions import Fraction
 
-from aces.odds.outcomes import CHANCES, NO_SIX, ROLLS, Outcome, roll_cost
+from aces.exact.outcomes import CHANCES, NO_SIX, ROLLS, Outcome, roll_cost
 from aces.rules import pot
 from aces.sphinxext import lessons as les
 

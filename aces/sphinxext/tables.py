@@ -16,8 +16,8 @@ from __future__ import annotations
 
 import typing as t
 
+from aces.exact.outcomes import CHANCES, NO_SIX, OUTCOMES, outcome_of, roll_cost
 from aces.numbers import fraction
-from aces.odds.outcomes import CHANCES, NO_SIX, OUTCOMES, outcome_of, roll_cost
 from aces.rules import pot
 from aces.sphinxext import lessons as les
 from aces.sphinxext.quantities import SpecError, called

@@ -2,14 +2,14 @@
 
 Reports, side by side and in one process:
 
-* the fast engine (:mod:`aces.simulate`), games of Aces in the Pot per
+* the fast engine (:mod:`aces.simulation`), games of Aces in the Pot per
   second for four players, table building included (target: 2,000,000);
 * a plain Python loop playing one game at a time with the event-sourced
   engine, :func:`aces.engine.play` with :class:`aces.dice.RandomDice`;
 * their ratio (target: at least 50);
 * with ``--exact``, the time ``aces odds --players 8`` needs for each finish
   (building the chain, solving it, the length distribution to 99 %);
-* for Aces, the five-dice game (:mod:`aces.simulate.fivedice`), the fast
+* for Aces, the five-dice game (:mod:`aces.simulation.fivedice`), the fast
   engine and the plain loop side by side, with their ratio, for four
   players with five dice each and for the pub version, three players with
   one die each. It has no target: a roll of many dice costs more than a
@@ -47,7 +47,7 @@ FIVE_DICE_PLAIN_GAMES = 1_000
 
 def fast_rate(games: int, repeats: int = 3) -> float:
     """Games per second of the fast engine, the median of a few runs."""
-    from aces.simulate import simulation
+    from aces.simulation import simulation
 
     rates = []
     for seed in range(repeats):
@@ -74,7 +74,7 @@ def plain_rate(games: int) -> float:
 
 def five_dice_fast_rate(players: int, dice: int, games: int, repeats: int = 3) -> float:
     """Games of Aces per second of the fast engine, the median of a few runs."""
-    from aces.simulate import simulation
+    from aces.simulation import simulation
 
     rates = []
     for seed in range(repeats):
@@ -108,7 +108,7 @@ def five_dice_rates() -> None:
 
 
 def exact_times() -> None:
-    from aces.odds import exact
+    from aces.exact import exact
 
     for finish in ("last-chip", "last-holder"):
         start = time.perf_counter()

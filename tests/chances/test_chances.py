@@ -13,12 +13,12 @@ from aces.chances import odds_for
 from aces.chances.fivedice import FiveDiceOdds
 from aces.chances.pot import PotOdds
 from aces.events import SCHEMA, GameStarted
+from aces.exact import exact
+from aces.exact.outcomes import ROLLS
 from aces.games import game_named
-from aces.odds import exact
-from aces.odds.outcomes import ROLLS
 from aces.rules import Roll, fivedice, pot
 from aces.rules.seats import Seats
-from aces.simulate.fivedice import FiveDiceSimulation
+from aces.simulation.fivedice import FiveDiceSimulation
 
 NAMES = ("Ada", "Bo", "Cy", "Dag", "Eli")
 

@@ -10,8 +10,8 @@ import pytest
 from click.testing import CliRunner
 
 from aces.cli import cli
-from aces.odds.chain import build
-from aces.odds.solve import solve
+from aces.exact.chain import build
+from aces.exact.solve import solve
 from aces.reports.odds import length_rows
 
 from clitest import ENGLISH, one_line_error
@@ -141,7 +141,7 @@ def test_too_many_players_for_any_chips_are_refused_at_once(players: str) -> Non
 @pytest.mark.parametrize("chips", [10**9, 10**40])
 def test_a_count_of_states_too_long_to_write_out_is_written_with_an_exponent(
         chips: int) -> None:
-    from aces.odds.chain import state_count
+    from aces.exact.chain import state_count
 
     line = one_line_error(run("--players", "4", "--chips", str(chips)))
     found = re.search(r"need (\d)\.(\d)E(\d+) states", line)

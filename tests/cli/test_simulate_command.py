@@ -12,8 +12,8 @@ from click.testing import CliRunner
 
 from aces.cli import cli
 from aces.cli.simulate import PROGRESS_FROM, _progress
+from aces.exact import fivedice_lengths
 from aces.i18n import translations
-from aces.simulate import fivedice_lengths
 
 from clitest import ENGLISH, one_line_error
 

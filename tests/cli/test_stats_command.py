@@ -141,7 +141,7 @@ def test_the_plot_is_written_in_the_format_of_its_name(logs: list[Path], tmp_pat
 
 
 def test_each_log_has_its_own_intervals_beside_the_pooled_one(logs: list[Path]) -> None:
-    from aces.experiment.inference import wilson
+    from aces.inference import wilson
 
     out = stats(*map(str, logs)).stdout
     table = out[out.index("Each log's 95% interval for the share of wins by seat"):]

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from aces.odds.finish import try_success
+from aces.exact.finish import try_success
 from aces.sphinxext.quantities import REGISTRY, Quantity, SpecError, quantity, show
 
 DOCS: t.Final = Path(__file__).resolve().parent.parent.parent / "docs"

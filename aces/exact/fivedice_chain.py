@@ -15,7 +15,7 @@ and what limits it: a full game of Aces, four players with five dice
 each, has 8,855 states and 886,259 branches. So only small games are
 solved (:data:`MAX_STATES`, :data:`MAX_BRANCHES`), such as the pub version
 with one die each; bigger tables, up to five players with five dice each,
-are carried roll by roll in :mod:`aces.simulate.fivedice_lengths`.
+are carried roll by roll in :mod:`aces.exact.fivedice_lengths`.
 
 >>> chain = build(3, 1, threes=False, threes_to="random")
 >>> len(chain.states), chain.states[chain.start]
@@ -36,8 +36,8 @@ from fractions import Fraction
 import numpy as np
 
 from aces.events import GameOver, RollAgain
-from aces.odds import Exact
-from aces.odds.solve import carry
+from aces.exact import Exact
+from aces.exact.solve import carry
 from aces.rules import Roll, fivedice
 from aces.rules.seats import Seats
 from aces.rules.table import opening_seating

@@ -14,13 +14,15 @@ import pytest
 from aces import engine
 from aces.dice import RandomDice
 from aces.events import GameOver, OpeningWon, RollAgain, Rolled
+from aces.exact import fivedice_lengths
+from aces.exact.fivedice_chain import branch_count, build, length_cdf, solvable, solve
 from aces.games import game_named
 from aces.rules import Roll, fivedice
 from aces.rules.seats import Seats
 from aces.rules.table import opening_seating
-from aces.simulate import fivedice_lengths, simulation
-from aces.simulate.batch import results, tally
-from aces.simulate.fivedice import (
+from aces.simulation import simulation
+from aces.simulation.batch import results, tally
+from aces.simulation.fivedice import (
     CHUNK,
     Batch,
     FairDice,
@@ -30,8 +32,7 @@ from aces.simulate.fivedice import (
     pack,
     unpack,
 )
-from aces.simulate.fivedice_chain import branch_count, build, length_cdf, solvable, solve
-from aces.simulate.stats import summarize
+from aces.simulation.stats import summarize
 
 if t.TYPE_CHECKING:
     from collections.abc import Sequence
@@ -258,7 +259,7 @@ def test_simulation_agrees_with_the_exact_chain(players: int, dice: int, threes:
     (3, 1, False, "random"), (3, 2, True, "random"), (4, 1, True, "most")])
 def test_the_exact_length_of_a_game_agrees_with_the_simulation(
         players: int, dice: int, threes: bool, threes_to: fivedice.Policy) -> None:
-    from aces.experiment.inference import goodness_of_fit
+    from aces.inference import goodness_of_fit
 
     chain = build(players, dice, threes, threes_to)
     cdf = length_cdf(chain, 0.9999)

@@ -24,7 +24,7 @@ seeded generator, or :class:`ScriptedDice`, given faces in order, which
 the tests also feed to :func:`aces.engine.play` to compare the two
 engines game by game.
 
->>> from aces.simulate.batch import results
+>>> from aces.simulation.batch import results
 >>> # E3 of the rulings from the first turn roll on: 3, 4, 2, 5 1, 2, 3 1, 6, 1.
 >>> dice = ScriptedDice(np.array([[3, 4, 2, 5, 1, 2, 3, 1, 6, 1]]))
 >>> game = results(FiveDiceEngine(3, 1, threes=False, threes_to="random"), dice, 1)
@@ -42,18 +42,17 @@ import numpy as np
 
 from aces.errors import OptionError, Term
 from aces.rules import fivedice
-from aces.simulate import EXACT, answers, check_seats
-from aces.simulate.batch import Finished, next_holder
+from aces.simulation import EXACT, answers, check_seats
+from aces.simulation.batch import Finished, next_holder
 
 if t.TYPE_CHECKING:
     from collections.abc import Callable, Iterator, Mapping
 
     from numpy.typing import NDArray
 
-    from aces.odds import Exact
+    from aces.exact import Exact, fivedice_chain
     from aces.rules import OptionValue
-    from aces.simulate import fivedice_chain
-    from aces.simulate.batch import Tally
+    from aces.simulation.batch import Tally
 
 __all__ = ["CHUNK", "FIELD", "MAX_DICE", "QUICK_ENTRIES", "Batch", "Dice", "FairDice",
            "FiveDiceEngine", "FiveDiceSimulation", "ScriptedDice", "Starts", "pack", "table_odds",
@@ -61,7 +60,7 @@ __all__ = ["CHUNK", "FIELD", "MAX_DICE", "QUICK_ENTRIES", "Batch", "Dice", "Fair
 
 #: Without ``--exact``, a table too big for the chain has its exact answers
 #: carried roll by roll only when a roll reads at most this many entries
-#: (:func:`aces.simulate.fivedice_lengths.cost`): four players with five dice
+#: (:func:`aces.exact.fivedice_lengths.cost`): four players with five dice
 #: each, each seat's chance to lose included, a second or two; five players
 #: with five dice take several.
 QUICK_ENTRIES: t.Final = 2_500_000
@@ -359,31 +358,31 @@ class FiveDiceSimulation:
     def run(self, games: int, seed: int,
             progress: Callable[[int], None] | None = None) -> Tally:
         """Play ``games`` games with dice from ``seed``; ``wins`` counts losers."""
-        from aces.simulate.batch import tally
+        from aces.simulation.batch import tally
 
         return tally(self.engine, games, FairDice(np.random.default_rng(seed)), progress)
 
     def solvable(self, by_seat: bool = False) -> bool:
         """Whether the game has exact answers: from the chain for small games, else
-        from :mod:`aces.simulate.fivedice_lengths` (five players with five dice each,
+        from :mod:`aces.exact.fivedice_lengths` (five players with five dice each,
         not six); ``by_seat``, each seat's chance to lose among them (four players
         with five dice each, not five)."""
-        from aces.simulate import fivedice_chain as chain
-        from aces.simulate import fivedice_lengths
+        from aces.exact import fivedice_chain as chain
+        from aces.exact import fivedice_lengths
 
         return chain.solvable(*self._shape) or fivedice_lengths.solvable(*self._shape,
                                                                          by_seat=by_seat)
 
     def exact(self, most_states: int | None = None) -> Exact | None:
         """The exact answers: from the chain for the small games it can solve, else
-        carried roll by roll (:func:`aces.simulate.fivedice_lengths.solved`), each
+        carried roll by roll (:func:`aces.exact.fivedice_lengths.solved`), each
         seat's chance to lose only where that costs little enough (``win_by_seat``
         is ``None`` for the others); ``None`` for a game too big for either.
 
         With ``most_states``, only what comes quickly: the carried answers of a
         table of at most that many states and :data:`QUICK_ENTRIES` entries.
         """
-        from aces.simulate import Exact, fivedice_chain, fivedice_lengths
+        from aces.exact import Exact, fivedice_chain, fivedice_lengths
 
         built = self.chain(most_states)
         if built is not None:
@@ -402,7 +401,7 @@ class FiveDiceSimulation:
     def chain(self, most_states: int | None = None) -> fivedice_chain.Chain | None:
         """The game's Markov chain, for the small games it can be built for; ``None``
         for the others."""
-        from aces.simulate import fivedice_chain
+        from aces.exact import fivedice_chain
 
         if not fivedice_chain.solvable(*self._shape,
                                        most_states=most_states or fivedice_chain.MAX_STATES):

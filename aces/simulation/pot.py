@@ -1,9 +1,9 @@
 """Aces in the Pot, simulated with the transition table of its exact chain.
 
-The table is the chain of :mod:`aces.odds.chain`: the same states, the
+The table is the chain of :mod:`aces.exact.chain`: the same states, the
 same transitions, made by the rules' own settle and decide. So the
 simulation and the exact odds can only disagree by chance. Games too big
-for a table are played by :mod:`aces.simulate.chips`. The tests play the
+for a table are played by :mod:`aces.simulation.chips`. The tests play the
 same dice through both engines and through :func:`aces.engine.play`, game
 by game.
 
@@ -23,18 +23,18 @@ from dataclasses import dataclass
 import numpy as np
 
 from aces.errors import OptionError
-from aces.odds import MAX_STATES as MAX_EXACT_STATES
-from aces.odds.outcomes import OUTCOME_INDEX
+from aces.exact import MAX_STATES as MAX_EXACT_STATES
+from aces.exact.outcomes import OUTCOME_INDEX
 from aces.rules import pot
-from aces.simulate import Exact, check_seats
+from aces.simulation import Exact, check_seats
 
 if t.TYPE_CHECKING:
     from collections.abc import Callable, Mapping
 
-    from aces.odds.chain import Chain
+    from aces.exact.chain import Chain
     from aces.rules import OptionValue
-    from aces.simulate.batch import Engine, Tally
-    from aces.simulate.tables import Table
+    from aces.simulation.batch import Engine, Tally
+    from aces.simulation.tables import TransitionTable
 
 __all__ = ["MAX_CHIPS", "MAX_TABLE_STATES", "PotSimulation", "table_of"]
 
@@ -81,20 +81,20 @@ class PotSimulation:
     @functools.cached_property
     def states(self) -> int:
         """The size of the game's chain (an upper bound), known without building it."""
-        from aces.odds.chain import state_count
+        from aces.exact.chain import state_count
 
         return state_count(self.seats, self._chips(self.options))
 
     @functools.cached_property
     def chain(self) -> Chain:
-        from aces.odds.chain import build
+        from aces.exact.chain import build
 
         return build(self.seats, self._chips(self.options), self.finish)
 
     @functools.cached_property
     def engine(self) -> Engine:
         """The transition table when the chain is small enough, else the chips engine."""
-        from aces.simulate.chips import ChipEngine
+        from aces.simulation.chips import ChipEngine
 
         if self.states <= MAX_TABLE_STATES:
             return table_of(self.chain)
@@ -103,7 +103,7 @@ class PotSimulation:
     def run(self, games: int, seed: int,
             progress: Callable[[int], None] | None = None) -> Tally:
         """Play ``games`` games with dice from ``seed``."""
-        from aces.simulate.batch import RandomRolls, tally
+        from aces.simulation.batch import RandomRolls, tally
 
         rolls = RandomRolls(np.random.default_rng(seed), len(OUTCOME_INDEX))
         return tally(self.engine, games, rolls, progress)
@@ -114,7 +114,7 @@ class PotSimulation:
 
     def exact(self, most_states: int | None = None) -> Exact | None:
         """The chain's solution, when it is small enough for ``aces odds``."""
-        from aces.odds.solve import solve
+        from aces.exact.solve import solve
 
         limit = MAX_EXACT_STATES if most_states is None else min(most_states, MAX_EXACT_STATES)
         if self.states > limit:
@@ -123,11 +123,11 @@ class PotSimulation:
         return Exact(answer.win_by_seat, answer.expected_rolls, answer.sd_rolls)
 
 
-def table_of(chain: Chain) -> Table:
+def table_of(chain: Chain) -> TransitionTable:
     """The simulation's table: the chain's transitions, rolls mapped to outcomes."""
-    from aces.simulate.tables import Table
+    from aces.simulation.tables import TransitionTable
 
-    return Table(
+    return TransitionTable(
         seats=chain.players,
         nxt=chain.nxt,
         rot=chain.rot,

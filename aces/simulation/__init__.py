@@ -4,12 +4,12 @@ Each game the simulation knows is a :class:`Simulation`, made by the
 factory its registration brings (:attr:`aces.games.Registration.simulation`).
 A new game plugs in by registering its factory: the command line, the
 statistics and the report stay the same. The engines share
-:mod:`aces.simulate.batch` (rolls, batches, tallies):
-:mod:`aces.simulate.tables` steps any game whose states fit in a
-transition table, :mod:`aces.simulate.chips` plays Aces in the Pot as
+:mod:`aces.simulation.batch` (rolls, batches, tallies):
+:mod:`aces.simulation.tables` steps any game whose states fit in a
+transition table, :mod:`aces.simulation.chips` plays Aces in the Pot as
 chips by seat when they do not. Aces in the Pot itself is
-:mod:`aces.simulate.pot`; Aces, the five-dice game, is
-:mod:`aces.simulate.fivedice`, which counts each game's loser where Aces
+:mod:`aces.simulation.pot`; Aces, the five-dice game, is
+:mod:`aces.simulation.fivedice`, which counts each game's loser where Aces
 in the Pot counts its winner.
 
 >>> sim = simulation("pot", 3, {})
@@ -23,13 +23,13 @@ from __future__ import annotations
 import typing as t
 
 from aces.errors import OptionError, Term
-from aces.odds import Exact
+from aces.exact import Exact
 
 if t.TYPE_CHECKING:
     from collections.abc import Callable, Mapping
 
     from aces.rules import OptionValue
-    from aces.simulate.batch import Tally
+    from aces.simulation.batch import Tally
 
 __all__ = ["EXACT", "MAX_PLAYERS", "QUICK_EXACT_STATES", "Answers", "Exact", "Factory",
            "Simulation", "Unsolved", "answers", "check_games", "check_seats", "check_seed",

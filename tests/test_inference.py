@@ -6,7 +6,7 @@ import math
 
 import pytest
 
-from aces.experiment.inference import (
+from aces.inference import (
     Row,
     chi2_sf,
     goodness_of_fit,

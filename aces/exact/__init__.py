@@ -1,10 +1,10 @@
 """Exact odds of Aces in the Pot: closed forms where they exist, a Markov chain for the rest.
 
-* :mod:`aces.odds.outcomes` — one roll of two dice, as exact fractions;
-* :mod:`aces.odds.finish` — the finish with one chip, in closed form;
-* :mod:`aces.odds.chain` — the whole game as an absorbing Markov chain,
+* :mod:`aces.exact.outcomes` — one roll of two dice, as exact fractions;
+* :mod:`aces.exact.finish` — the finish with one chip, in closed form;
+* :mod:`aces.exact.chain` — the whole game as an absorbing Markov chain,
   built from the rules' own functions;
-* :mod:`aces.odds.solve` — win chances by seat and the game's length;
+* :mod:`aces.exact.solve` — win chances by seat and the game's length;
 
 :func:`exact` puts them together for ``aces odds``; :func:`check_size`
 says in advance whether a game is small enough to solve.
@@ -24,10 +24,10 @@ from aces.rules import pot
 if t.TYPE_CHECKING:
     from collections.abc import Callable, Mapping
 
-    from aces.odds.solve import Solution
+    from aces.exact.solve import Solution
     from aces.rules import OptionValue
 
-__all__ = ["MAX_STATES", "Exact", "Odds", "check_players", "check_size", "exact", "most_players",
+__all__ = ["MAX_STATES", "Exact", "Solved", "check_players", "check_size", "exact", "most_players",
            "table_odds"]
 
 #: The most states solved exactly: eight players with two chips each (about
@@ -49,8 +49,8 @@ class Exact(t.NamedTuple):
     rolls_per_turn: float | None = None
 
 
-class Odds(t.NamedTuple):
-    """Everything ``aces odds`` reports about one game."""
+class Solved(t.NamedTuple):
+    """A table of Aces in the Pot solved exactly: everything ``aces odds`` reports of it."""
 
     players: int
     chips: int
@@ -79,7 +79,7 @@ def most_players() -> int:
     >>> most_players()
     11
     """
-    from aces.odds.chain import state_count
+    from aces.exact.chain import state_count
 
     players = pot.MIN_PLAYERS
     while state_count(players + 1, 1) <= MAX_STATES:
@@ -97,7 +97,7 @@ def check_size(players: int, chips: int) -> int:
     :raises ~aces.errors.OptionError: when they are too many to solve, or
         the players too many to count them.
     """
-    from aces.odds.chain import state_count
+    from aces.exact.chain import state_count
 
     check_players(players)
     limit = most_players()
@@ -128,7 +128,7 @@ _SHARES: t.Final = (0.05, 0.8, 0.15)
 
 
 def exact(players: int, chips: int, finish: pot.Finish, quantile: float,
-          progress: Callable[[float], None] | None = None) -> Odds:
+          progress: Callable[[float], None] | None = None) -> Solved:
     """Solve a game: who wins, how long it lasts, up to the given quantile of its length.
 
     ``progress`` hears, now and then, the share of the work done so far
@@ -137,8 +137,8 @@ def exact(players: int, chips: int, finish: pot.Finish, quantile: float,
     :raises ~aces.errors.OptionError: for a quantile outside 0 to 1, or a
         game too big to solve (see :func:`check_size`).
     """
-    from aces.odds.chain import build
-    from aces.odds.solve import length_cdf, solve
+    from aces.exact.chain import build
+    from aces.exact.solve import length_cdf, solve
 
     if not 0 < quantile < 1:
         raise OptionError("--quantile must be between 0 and 1, not {quantile}",
@@ -157,7 +157,7 @@ def exact(players: int, chips: int, finish: pot.Finish, quantile: float,
         progress(build_share)
     solution = solve(chain, part(build_share, solve_share))
     cdf = length_cdf(chain, quantile, part(build_share + solve_share, length_share))
-    return Odds(players, chips, finish, chain.size, solution, cdf, quantile)
+    return Solved(players, chips, finish, chain.size, solution, cdf, quantile)
 
 
 def table_odds(players: int, options: Mapping[str, OptionValue], wait: bool = False) -> Exact:

@@ -35,7 +35,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from aces.odds.outcomes import CHANCES, OUTCOMES, example
+from aces.exact.outcomes import CHANCES, OUTCOMES, example
 from aces.rules import Roll, pot
 from aces.rules.seats import Seats
 from aces.rules.table import opening_seating

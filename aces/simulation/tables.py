@@ -1,6 +1,6 @@
 """Many games at once, one table look-up per roll.
 
-A game whose states fit in a table (see :mod:`aces.odds.chain`) is played
+A game whose states fit in a table (see :mod:`aces.exact.chain`) is played
 by keeping, for every game of a batch, one integer: its state. A roll is a
 random number; the table says the next state and how far round the table
 the next roller sits. All the games of a batch take the same step
@@ -12,9 +12,9 @@ that counts the rolls since: the game's length is the roll count at the
 check minus that age, exact to the roll, with no counter to update.
 
 >>> import numpy as np
->>> from aces.simulate.batch import ScriptedRolls, play_each
+>>> from aces.simulation.batch import ScriptedRolls, play_each
 >>> # One state: a roll of 0 ends the game, anything else starts it over.
->>> table = Table(seats=1, nxt=np.array([[1, 0]], dtype=np.int32),
+>>> table = TransitionTable(seats=1, nxt=np.array([[1, 0]], dtype=np.int32),
 ...               rot=np.zeros((1, 2), dtype=np.int8), start=0,
 ...               outcome_of_roll=np.array([0, 1, 1], dtype=np.uint8))
 >>> games = play_each(table, ScriptedRolls(np.array([[1, 2, 0], [0, 0, 0]])))
@@ -30,16 +30,16 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from aces.simulate.batch import Finished
+from aces.simulation.batch import Finished
 
 if t.TYPE_CHECKING:
     from collections.abc import Iterator
 
     from numpy.typing import NDArray
 
-    from aces.simulate.batch import Rolls
+    from aces.simulation.batch import Rolls
 
-__all__ = ["CHECK_EVERY", "WIDE_CELLS", "Table"]
+__all__ = ["CHECK_EVERY", "WIDE_CELLS", "TransitionTable"]
 
 #: Rolls between two sweeps for finished games.
 CHECK_EVERY: t.Final = 8
@@ -60,7 +60,7 @@ class _Flat(t.NamedTuple):
 
 
 @dataclass(frozen=True, eq=False)
-class Table:
+class TransitionTable:
     """A game as a transition table over its states.
 
     ``nxt[s, o]`` is the state after outcome ``o`` in state ``s``, where

@@ -58,6 +58,8 @@ def wilson(successes: int, trials: int, z: float = Z95) -> Interval:
 
     >>> [round(end, 4) for end in wilson(0, 10)]
     [0.0, 0.2775]
+
+    :raises ValueError: for no trials.
     """
     if trials <= 0:
         raise ValueError("an interval needs at least one trial")
@@ -79,6 +81,8 @@ def chi2_sf(x: float, df: int) -> float:
 
     >>> round(chi2_sf(3.841458820694124, 1), 6)
     0.05
+
+    :raises ValueError: for no degree of freedom.
     """
     if df < 1:
         raise ValueError("a chi-square distribution needs at least one degree of freedom")
@@ -185,6 +189,8 @@ def goodness_of_fit(observed: Sequence[int], chances: Sequence[float]) -> Fit | 
     ``chances`` must add up to one (a last category "more" or "the rest"
     where the list would be endless); the observed counts go in the same
     order.
+
+    :raises ValueError: for a count without its chance, or a chance without its count.
     """
     if len(observed) != len(chances):
         raise ValueError("one chance for each observed count")

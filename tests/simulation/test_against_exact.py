@@ -7,13 +7,13 @@ import math
 import numpy as np
 import pytest
 
-from aces.odds.chain import build
-from aces.odds.solve import solve
+from aces.exact.chain import build
+from aces.exact.solve import solve
 from aces.rules import pot
-from aces.simulate import simulation
-from aces.simulate.batch import RandomRolls, tally
-from aces.simulate.chips import ChipEngine
-from aces.simulate.stats import summarize
+from aces.simulation import simulation
+from aces.simulation.batch import RandomRolls, tally
+from aces.simulation.chips import ChipEngine
+from aces.simulation.stats import summarize
 
 GAMES = 200_000
 

@@ -7,9 +7,9 @@ from fractions import Fraction
 import pytest
 from bruteforce import played_out, table
 
-from aces.odds.chain import build
-from aces.odds.finish import finish_by_seat, try_success
-from aces.odds.solve import state_values
+from aces.exact.chain import build
+from aces.exact.finish import finish_by_seat, try_success
+from aces.exact.solve import state_values
 from aces.rules import pot
 from aces.rules.seats import Seats
 

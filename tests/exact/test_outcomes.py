@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from aces.odds.outcomes import (
+from aces.exact.outcomes import (
     CHANCES,
     NO_SIX,
     OUTCOME_INDEX,

@@ -10,12 +10,12 @@ import pytest
 
 from aces import engine
 from aces.events import GameOver, OpeningWon, Rolled
+from aces.exact.chain import build
 from aces.games import game_named
-from aces.odds.chain import build
 from aces.rules import Roll, pot
-from aces.simulate.batch import BATCH, RandomRolls, ScriptedRolls, play_each, tally
-from aces.simulate.chips import ChipEngine
-from aces.simulate.pot import table_of
+from aces.simulation.batch import BATCH, RandomRolls, ScriptedRolls, play_each, tally
+from aces.simulation.chips import ChipEngine
+from aces.simulation.pot import table_of
 
 if t.TYPE_CHECKING:
     from aces.rules import RollRequest

@@ -63,7 +63,7 @@ def plot(pooled: Pooled, output: Output, lang: str, catalog: gettext.NullTransla
     """Draw ``pooled`` into ``output`` (see :func:`check_path`)."""
     from matplotlib.figure import Figure
 
-    from aces.experiment.report import rules_name
+    from aces.reports.stats import rules_name
 
     w = Voice(catalog, lang)
     _ = w.gettext

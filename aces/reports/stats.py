@@ -11,8 +11,8 @@ from __future__ import annotations
 import typing as t
 
 from aces.errors import visible
-from aces.experiment.inference import ALPHA
 from aces.games import registration
+from aces.inference import ALPHA
 from aces.narrate.names import table_words
 from aces.numbers import table
 from aces.voice import Voice
@@ -21,9 +21,9 @@ if t.TYPE_CHECKING:
     import gettext
 
     from aces.experiment.analysis import Length, Result, Share
-    from aces.experiment.inference import Fit
     from aces.experiment.observe import Rules
     from aces.experiment.pool import Group, Pooled
+    from aces.inference import Fit
 
 __all__ = ["beside_rows", "chance", "conclusion", "interval", "interval_rows", "length_rows",
            "logs_read", "narrowing", "p_value", "report", "rules_name", "seat_rows"]
@@ -198,7 +198,7 @@ def _test(fit: Fit | None, w: Voice, names: list[str], *, exact: bool = True) ->
 def conclusion(fit: Fit, lang: str, catalog: gettext.NullTranslations) -> str:
     """What a test says, in words that are right: never "the dice are fair".
 
-    >>> from aces.experiment.inference import goodness_of_fit
+    >>> from aces.inference import goodness_of_fit
     >>> from aces.i18n import translations
     >>> fit = goodness_of_fit([18, 22, 20], [1/3, 1/3, 1/3])
     >>> print(conclusion(fit, "en", translations("en")))  # doctest: +NORMALIZE_WHITESPACE
@@ -220,7 +220,7 @@ def conclusion(fit: Fit, lang: str, catalog: gettext.NullTranslations) -> str:
 
 
 def _two_way(share: Share) -> Fit | None:
-    from aces.experiment.inference import goodness_of_fit
+    from aces.inference import goodness_of_fit
 
     if share.exact is None or not share.trials:
         return None
@@ -384,7 +384,7 @@ def narrowing(group: Group, w: Voice) -> str | None:
     pooled_first = group.pooled.seats.shares[0]
     if len(group.logs) < 2 or not smallest.games or pooled_first.interval is None:
         return None
-    from aces.experiment.inference import wilson
+    from aces.inference import wilson
 
     first = wilson(smallest.wins[0], smallest.games)
     # Translators: {small} and {big}: the width of a 95 % interval, in percentage

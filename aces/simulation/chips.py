@@ -11,7 +11,7 @@ play the same dice through this engine and :func:`aces.engine.play`, game
 by game.
 
 >>> import numpy as np
->>> from aces.simulate.batch import ScriptedRolls, play_each
+>>> from aces.simulation.batch import ScriptedRolls, play_each
 >>> # Two players with a chip each: seat 0 rolls 1-3, its chip goes to the
 >>> # pot, and seat 1 holds the last chip; 2-2, 3-3, 4-4 win the try.
 >>> codes = [6 * (a - 1) + (b - 1) for a, b in [(1, 3), (2, 2), (3, 3), (4, 4)]]
@@ -27,10 +27,10 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from aces.odds.chain import SETTLE_CAP, settle_tables
-from aces.odds.outcomes import OUTCOME_INDEX, OUTCOMES
+from aces.exact.chain import SETTLE_CAP, settle_tables
+from aces.exact.outcomes import OUTCOME_INDEX, OUTCOMES
 from aces.rules.pot import TRY_ROLLS
-from aces.simulate.batch import Finished, next_holder
+from aces.simulation.batch import Finished, next_holder
 
 if t.TYPE_CHECKING:
     from collections.abc import Iterator
@@ -38,7 +38,7 @@ if t.TYPE_CHECKING:
     from numpy.typing import NDArray
 
     from aces.rules import pot
-    from aces.simulate.batch import Rolls
+    from aces.simulation.batch import Rolls
 
 __all__ = ["CHECK_EVERY", "ChipEngine", "ChipStart", "ChipStarts"]
 

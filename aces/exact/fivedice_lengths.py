@@ -1,6 +1,6 @@
 """How long a game of Aces lasts, exactly, for tables far too big for the chain of the rules.
 
-:mod:`aces.simulate.fivedice_chain` settles every branch of every state
+:mod:`aces.exact.fivedice_chain` settles every branch of every state
 through the rules, which is what keeps it honest and what limits it: a
 full game, four players with five dice each, has 886,259 branches, and
 five players with five dice 23 million. The length of a game needs no

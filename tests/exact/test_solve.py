@@ -8,9 +8,9 @@ from fractions import Fraction
 import pytest
 from bruteforce import played_out, table
 
-from aces.odds import exact
-from aces.odds.chain import build
-from aces.odds.solve import length_cdf, solve
+from aces.exact import exact
+from aces.exact.chain import build
+from aces.exact.solve import length_cdf, solve
 from aces.rules import pot
 
 CASES = [(2, 1), (3, 1), (2, 2), (3, 2), (4, 2), (5, 1)]
@@ -104,8 +104,8 @@ def test_exact_refuses_too_many_states_and_says_what_to_do() -> None:
 
 
 def test_the_most_players_are_the_most_with_one_chip_each_under_the_limit() -> None:
-    from aces.odds import MAX_STATES, check_size, most_players
-    from aces.odds.chain import state_count
+    from aces.exact import MAX_STATES, check_size, most_players
+    from aces.exact.chain import state_count
 
     most = most_players()
     assert state_count(most, 1) <= MAX_STATES < state_count(most + 1, 1)

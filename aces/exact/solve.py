@@ -10,7 +10,7 @@ every normal roll leaves the layer with the chance of showing an ace
 (11/36). The length of a game is found by carrying the chance of being in
 each state forward, one roll at a time.
 
->>> from aces.odds.chain import build
+>>> from aces.exact.chain import build
 >>> answer = solve(build(2, 1, "last-chip"))
 >>> [round(chance, 4) for chance in answer.win_by_seat]
 [0.471, 0.529]
@@ -30,7 +30,7 @@ if t.TYPE_CHECKING:
 
     from numpy.typing import NDArray
 
-    from aces.odds.chain import Chain
+    from aces.exact.chain import Chain
 
 __all__ = ["TOLERANCE", "Solution", "carry", "length_cdf", "solve", "state_values"]
 
@@ -164,7 +164,7 @@ def length_cdf(chain: Chain, quantile: float,
     The list ends at the first ``k`` where the chance reaches ``quantile``;
     ``progress`` hears how far the chance has come towards it.
 
-    >>> from aces.odds.chain import build
+    >>> from aces.exact.chain import build
     >>> [round(p, 4) for p in length_cdf(build(2, 1, "last-chip"), 0.5)]
     [0.0, 0.0, 0.0, 0.1023, 0.2047, 0.307, 0.4093, 0.5012]
     """

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import typing as t
 
-from aces.odds.outcomes import NO_SIX
+from aces.exact.outcomes import NO_SIX
 from aces.rules.pot import TRY_ROLLS
 
 if t.TYPE_CHECKING:

@@ -5,7 +5,7 @@ A seat's share of wins gets a Wilson score interval, which stays inside
 normal interval, the mean plus or minus 1.96 standard errors.
 
 >>> import numpy as np
->>> from aces.simulate.batch import Tally
+>>> from aces.simulation.batch import Tally
 >>> summary = summarize(Tally(np.array([30, 70]), np.array([0, 0, 50, 50])))
 >>> summary.win_by_seat, summary.expected_rolls
 ([0.3, 0.7], 2.5)
@@ -21,10 +21,10 @@ import typing as t
 import numpy as np
 
 # One interval for the simulation and the class experiment alike.
-from aces.experiment.inference import Z95, Interval, wilson
+from aces.inference import Z95, Interval, wilson
 
 if t.TYPE_CHECKING:
-    from aces.simulate.batch import Tally
+    from aces.simulation.batch import Tally
 
 __all__ = ["Z95", "Interval", "Summary", "summarize", "wilson"]
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from aces.odds.chain import SETTLE_CAP, build, rules_successor, state_count
-from aces.odds.outcomes import OUTCOME_INDEX, ROLLS
+from aces.exact.chain import SETTLE_CAP, build, rules_successor, state_count
+from aces.exact.outcomes import OUTCOME_INDEX, ROLLS
 from aces.rules import pot
 
 SMALL = [(2, 1), (2, 2), (2, 3), (3, 1), (3, 2), (4, 2), (5, 1)]

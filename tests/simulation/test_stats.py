@@ -7,8 +7,8 @@ import statistics
 import numpy as np
 import pytest
 
-from aces.simulate.batch import Tally
-from aces.simulate.stats import Z95, Interval, summarize, wilson
+from aces.simulation.batch import Tally
+from aces.simulation.stats import Z95, Interval, summarize, wilson
 
 
 def test_wilson_interval_closed_form() -> None:

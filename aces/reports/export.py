@@ -33,13 +33,13 @@ if t.TYPE_CHECKING:
     from collections.abc import Sequence
 
     from aces.experiment.analysis import Result, Share
-    from aces.experiment.inference import Fit
     from aces.experiment.observe import GameRecord, Rules
     from aces.experiment.pool import LogResult, Pooled
+    from aces.inference import Fit
 
-__all__ = ["COMMA", "GAME_COLUMNS", "LOG_COLUMNS", "POINT", "ROLL_COLUMNS",
-           "CsvTable", "Style", "as_dict", "cell", "headings", "log_table", "options_text",
-           "result_dict", "text_of"]
+__all__ = ["COMMA", "GAME_COLUMNS", "LOG_COLUMNS", "POINT", "ROLL_COLUMNS", "CsvTable", "Style",
+           "as_dict", "cell", "headings", "log_dict", "log_table", "options_text", "result_dict",
+           "text_of"]
 
 #: What a spreadsheet would read as a formula at the start of a cell.
 _FORMULA: t.Final = ("=", "+", "-", "@", "\t", "\r")

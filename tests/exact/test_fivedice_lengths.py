@@ -12,9 +12,10 @@ from fractions import Fraction
 import numpy as np
 import pytest
 
-from aces.experiment.inference import goodness_of_fit
+from aces.exact import fivedice_chain, fivedice_lengths
+from aces.inference import goodness_of_fit
 from aces.rules import fivedice
-from aces.simulate import fivedice_chain, fivedice_lengths, simulation
+from aces.simulation import simulation
 
 #: The seven small tables the chain solves without threes, and tables with threes
 #: under every policy.
