@@ -26,17 +26,42 @@ import contextlib
 import functools
 import inspect
 import os
+import secrets
 import typing as t
 from pathlib import Path
+
+from aces import engine, notebook
+from aces.cli.play import players_from, seeded_and_typed
+from aces.dice import DiceFile, DiceSource, RandomDice
+from aces.errors import AcesError, OptionError, Term
+from aces.events import GameOver, Rolled
+from aces.exact import check_size
+from aces.exact.chain import build
+from aces.exact.solve import state_values
+from aces.experiment.observe import GameObserver
+from aces.experiment.pool import pool
+from aces.files import LOG_EXISTS, Output, cannot_write, create, forced_alone, os_reason
+from aces.games import game_named, registered, registration
+from aces.i18n import negotiate, translations
+from aces.log import LogWriter, Record, read
+from aces.narrate import Narrator
+from aces.page.html import render
+from aces.page.replay import PageCollector
+from aces.reports.export import COMMA, POINT, CsvTable, as_dict, log_table
+from aces.reports.plot import check_path, plot
+from aces.reports.stats import report
+from aces.rules.pot import PotState
+from aces.simulation import answers, check_games, check_seed, simulation
+from aces.simulation.stats import summarize
+from aces.walk import walk
 
 if t.TYPE_CHECKING:
     from collections.abc import Callable, Iterable, Iterator, Sequence
 
-    from aces.events import Event, GameOver, GameStarted
+    from aces.events import Event, GameStarted
     from aces.experiment.observe import GameRecord, RollRow
     from aces.experiment.pool import Pooled, Source
     from aces.rules import OptionValue
-    from aces.rules.pot import PotState
     from aces.simulation import Exact, Unsolved
     from aces.simulation.stats import Summary
     from aces.walk import Step
@@ -85,8 +110,6 @@ def _speaks(function: F) -> F:
 @contextlib.contextmanager
 def _spoken(function: Callable[..., t.Any], args: tuple[t.Any, ...],
             kwargs: dict[str, t.Any]) -> Iterator[None]:
-    from aces.errors import AcesError
-
     try:
         yield
     except AcesError as error:
@@ -100,7 +123,6 @@ def _call_language(function: Callable[..., t.Any], args: tuple[t.Any, ...],
                    kwargs: dict[str, t.Any]) -> str | None:
     """The language a call was made in, or ``None`` if it names none the package offers
     (its error, refusing that language, is shown in English)."""
-    from aces.errors import AcesError
 
     call = inspect.signature(function).bind(*args, **kwargs)
     call.apply_defaults()
@@ -204,7 +226,6 @@ class Game(Speaking):
     def moments(self) -> list[t.Any]:
         """The state before each roll after the opening: where :func:`odds` can look
         ahead from (an undone roll's moment included)."""
-        from aces.events import Rolled
 
         return [before.state for before, after in zip(self.steps, self.steps[1:], strict=False)
                 if isinstance(after.event, Rolled) and after.event.stage != "opening"]
@@ -244,7 +265,6 @@ class Game(Speaking):
     def over(self) -> GameOver | None:
         """How the game ended: the event after its last roll (``None`` for steps
         that stop before the end, which :func:`load` and :func:`play` never give)."""
-        from aces.events import GameOver, Rolled
 
         for step in reversed(self.steps):
             if isinstance(step.event, GameOver):
@@ -265,8 +285,6 @@ class Game(Speaking):
     @_speaks
     def narrate(self, lang: str = "en") -> list[str]:
         """The game told in words, as ``aces replay`` tells it."""
-        from aces.i18n import negotiate, translations
-        from aces.narrate import Narrator
 
         chosen = negotiate(lang, {})
         narrator = Narrator(translations(chosen), chosen)
@@ -290,13 +308,10 @@ class Game(Speaking):
         >>> page.startswith("<!DOCTYPE html>") and '<html lang="nb">' in page
         True
         """
-        from aces.page.html import render
 
         return render(self._page_data(self.lang if lang is None else _language(lang)))
 
     def _page_data(self, lang: str) -> dict[str, t.Any]:
-        from aces.page.replay import PageCollector
-
         collector = PageCollector(self._number, self._source, lang)
         for step in self._walk():
             collector.visit(step)
@@ -306,8 +321,6 @@ class Game(Speaking):
     def _embedded(self) -> str:
         """The replay page for an ``<iframe srcdoc>``, made once for a language."""
         if self._page is None or self._page[0] != self.lang:
-            from aces.page.html import render
-
             self._page = (self.lang, render(self._page_data(self.lang), srcdoc=True))
         return self._page[1]
 
@@ -325,9 +338,8 @@ class Game(Speaking):
     def _repr_html_(self) -> str:
         """The replay page in a sandboxed frame, and every roll as a table below
         it, folded away (where frames are not shown, the table still is)."""
-        from aces import notebook
 
-        return notebook.game_html(self, None if len(self.steps) > _PAGE_STEPS
+        return notebook.game_html(self, None if len(self.steps) > notebook.PAGE_STEPS
                                   else self._embedded())
 
 
@@ -386,8 +398,6 @@ class Session(Speaking, t.Sequence[Game]):
         return f"<Session of {len(self.games)} games; {verb}: {results}>"
 
     def _repr_html_(self) -> str:
-        from aces import notebook
-
         return notebook.session_html(self.games, self.lang)
 
 
@@ -408,9 +418,6 @@ class Log(Speaking):
     def __iter__(self) -> Iterator[Game]:
         # The walk itself, not aces.walk.drive: each game is handed on as soon
         # as it is over, and only its steps are held.
-        from aces.experiment.observe import GameObserver
-        from aces.log import read
-        from aces.walk import walk
 
         source = str(self.path)
         closed: list[GameRecord] = []
@@ -427,9 +434,6 @@ class Log(Speaking):
                         steps = []
                     steps.append(step)
         except OSError as exc:
-            from aces.errors import AcesError
-            from aces.files import os_reason
-
             raise AcesError("cannot read {path}: {reason}", path=source,
                             reason=os_reason(exc)) from None
         observer.end()
@@ -446,16 +450,11 @@ class Log(Speaking):
 
     def _steps(self) -> Iterator[Step[t.Any]]:
         """Every step of the log, read again: a game's page is made from them all."""
-        from aces.log import read
-        from aces.walk import walk
 
         try:
             with self.path.open("rb") as stream:
                 yield from walk(read(stream, str(self.path)), str(self.path))
         except OSError as exc:
-            from aces.errors import AcesError
-            from aces.files import os_reason
-
             raise AcesError("cannot read {path}: {reason}", path=str(self.path),
                             reason=os_reason(exc)) from None
 
@@ -475,18 +474,11 @@ class Log(Speaking):
         return f"<Log {self.path.name}: {len(self)} {'game' if len(self) == 1 else 'games'}>"
 
     def _repr_html_(self) -> str:
-        from aces import notebook
-
-        if len(self) <= _HTML_GAMES:
+        if len(self) <= notebook.HTML_GAMES:
             return Session(list(self), self.lang)._repr_html_()
         return notebook.log_html(self.path.name, len(self), self.lang)
 
 
-#: The most games a log shows as a table in a notebook.
-_HTML_GAMES: t.Final = 200
-#: The most events of a game whose replay page a notebook shows: the page
-#: grows with the game (about a kilobyte an event) and is kept in the notebook.
-_PAGE_STEPS: t.Final = 1_000
 
 
 def _steps_of(games: Sequence[Game], number: int) -> Iterator[Step[t.Any]]:
@@ -500,7 +492,6 @@ def _steps_of(games: Sequence[Game], number: int) -> Iterator[Step[t.Any]]:
 
 def _losers(game: str) -> bool:
     """Whether a result of ``game`` names its loser (the five-dice game) rather than its winner."""
-    from aces.games import registration
 
     return registration(game).losers
 
@@ -512,9 +503,6 @@ def _names(players: Sequence[str]) -> str:
 
 
 def _save(events: Sequence[Event], path: PathLike) -> None:
-    from aces.files import LOG_EXISTS, cannot_write, create
-    from aces.log import LogWriter
-
     with create(path, LOG_EXISTS) as stream:
         try:
             LogWriter(stream).write_all(events)
@@ -579,21 +567,11 @@ def play(players: int | Sequence[str] = 3, *, game: str = "pot", seed: int | Non
     >>> sum(session.results().values())
     10
     """
-    from aces import engine
-    from aces.cli.play import seeded_and_typed
-    from aces.dice import DiceFile, DiceSource, RandomDice
-    from aces.errors import OptionError, Term
-    from aces.games import game_named
 
     lang = _language(lang)
     rules = game_named(game)
     options = _options(options)
-    if isinstance(players, int):
-        from aces.cli.play import players_from
-
-        seats = players_from(str(players))
-    else:
-        seats = list(players)
+    seats = players_from(str(players)) if isinstance(players, int) else list(players)
     if games < 1:
         raise OptionError("{option} must be at least 1, not {games}", option=Term("--games"),
                           games=games)
@@ -604,8 +582,6 @@ def play(players: int | Sequence[str] = 3, *, game: str = "pot", seed: int | Non
         lines = dice.replace("/", "\n").splitlines() if isinstance(dice, str) else dice
         typed = DiceFile(list(lines), "<dice>")
     if typed is None and seed is None:
-        import secrets
-
         seed = secrets.randbelow(2**32)
     played: list[Game] = []
     for number in range(games):
@@ -630,10 +606,6 @@ def _options(given: dict[str, OptionValue]) -> dict[str, OptionValue]:
 
 
 def _walked(events: list[Event]) -> Game:
-    from aces.experiment.observe import GameObserver
-    from aces.log import Record
-    from aces.walk import walk
-
     steps = list(walk([Record(line, event) for line, event in enumerate(events, 1)], "<game>"))
     closed: list[GameRecord] = []
     observer = GameObserver(closed.append, keep_rows=True)
@@ -677,8 +649,6 @@ class Odds(Speaking):
                 f" {self.expected_rolls:.2f} rolls on average>")
 
     def _repr_html_(self) -> str:
-        from aces import notebook
-
         return notebook.odds_html(self)
 
 
@@ -712,7 +682,6 @@ def odds(players: int | PotState = 3, *, game: str = "pot", exact: bool = False,
     >>> aces.odds(game.moments[0])  # doctest: +ELLIPSIS
     <Odds to win from here: ...>
     """
-    from aces.errors import OptionError
 
     lang = _language(lang)
     if not isinstance(players, int):
@@ -720,7 +689,6 @@ def odds(players: int | PotState = 3, *, game: str = "pot", exact: bool = False,
         moment.lang = lang
         return moment
     options = _options(options)
-    from aces.games import registered, registration
 
     found = registration(game).odds
     if found is None:
@@ -737,12 +705,6 @@ def odds(players: int | PotState = 3, *, game: str = "pot", exact: bool = False,
 
 
 def _state_odds(state: PotState) -> Odds:
-    from aces.errors import OptionError
-    from aces.exact import check_size
-    from aces.exact.chain import build
-    from aces.exact.solve import state_values
-    from aces.rules.pot import PotState
-
     if not isinstance(state, PotState) or state.phase == "opening":
         raise OptionError("odds of a moment are for Aces in the Pot, after the opening")
     n = len(state.players)
@@ -798,8 +760,6 @@ class Simulated(Speaking):
                 f" {self.expected_rolls:.2f} rolls on average>")
 
     def _repr_html_(self) -> str:
-        from aces import notebook
-
         return notebook.simulated_html(self)
 
 
@@ -826,15 +786,11 @@ def simulate(players: int = 3, *, game: str = "pot", games: int = 10_000,
     >>> abs(sim.win_by_seat[0] - sim.exact.win_by_seat[0]) < 0.02
     True
     """
-    from aces.simulation import answers, check_games, check_seed, simulation
-    from aces.simulation.stats import summarize
 
     check_games(games)
     lang = _language(lang)
     options = _options(options)
     if seed is None:
-        import secrets
-
         seed = secrets.randbelow(2**32)
     check_seed(seed)
     sim = simulation(game, players, options)
@@ -872,15 +828,12 @@ class Stats(Speaking):
     @_speaks
     def report(self, lang: str | None = None) -> str:
         """The report in words, as ``aces stats`` prints it; in ``lang`` if given."""
-        from aces.i18n import translations
-        from aces.reports.stats import report
 
         chosen = self.lang if lang is None else _language(lang)
         return report(self.pooled, chosen, translations(chosen))
 
     def as_dict(self) -> dict[str, t.Any]:
         """The numbers, as ``aces stats --json`` writes them."""
-        from aces.reports.export import as_dict
 
         return as_dict(self.pooled)
 
@@ -893,8 +846,6 @@ class Stats(Speaking):
         :raises aces.errors.OptionError: for a file of another kind, a file that
             exists already, or without matplotlib.
         """
-        from aces.i18n import translations
-        from aces.reports.plot import check_path, plot
 
         chosen = self.lang if lang is None else _language(lang)
         output = check_path(path, force=force, reads=[log.source for log in self.pooled.logs])
@@ -909,14 +860,11 @@ class Stats(Speaking):
                 f" {'group' if groups == 1 else 'groups'} of rules>")
 
     def _repr_html_(self) -> str:
-        from aces import notebook
-
         return notebook.stats_html(self.pooled, self.lang)
 
 
 def _language(lang: str) -> str:
     """An offered language for ``lang`` (``"no"`` is Bokmål), or the error naming them."""
-    from aces.i18n import negotiate
 
     return negotiate(lang, {})
 
@@ -951,9 +899,6 @@ def stats(logs: Iterable[Source], *, csv: PathLike | None = None, rolls: bool = 
     >>> result.groups[0].pooled.seats.shares[0].hits
     0
     """
-    from aces.errors import OptionError, Term
-    from aces.experiment.pool import pool
-    from aces.files import forced_alone
 
     lang = _language(lang)
     sources = list(logs)
@@ -982,9 +927,6 @@ def stats(logs: Iterable[Source], *, csv: PathLike | None = None, rolls: bool = 
         # rolls=True in Python; {by_log}: --by-log, or by_log=True in Python.
         raise OptionError("{rolls} and {by_log} cannot be used together: a table has one"
                           " row per roll or one per log", rolls=rows, by_log=per_log)
-    from aces.files import Output
-    from aces.i18n import translations
-    from aces.reports.export import COMMA, POINT, CsvTable, log_table
 
     style = COMMA if decimal_comma else POINT
     output = Output(csv, force=force, reads=sources)

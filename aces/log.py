@@ -35,6 +35,7 @@ import functools
 import hashlib
 import itertools
 import json
+import os
 import typing as t
 
 import msgspec
@@ -549,7 +550,6 @@ def whole_length(fd: int) -> int:
     so a recorder that carries the log on cuts the file to this length. Only
     the last :data:`LINE_LIMIT` bytes are read: no whole line is longer.
     """
-    import os
 
     size = os.fstat(fd).st_size
     start = max(0, size - LINE_LIMIT - 1)

@@ -20,8 +20,23 @@ import html
 import typing as t
 
 from aces.escape import markup
+from aces.events import GameOver, OpeningWon
 from aces.games import registration
+from aces.i18n import translations
+from aces.reports.export import ROLL_COLUMNS, headings
+from aces.reports.simulation import parts
+from aces.reports.stats import (
+    beside_rows,
+    conclusion,
+    interval_rows,
+    length_rows,
+    logs_read,
+    narrowing,
+    rules_name,
+    seat_rows,
+)
 from aces.voice import Voice
+from aces.walk import STAGES
 
 if t.TYPE_CHECKING:
     from collections.abc import Callable, Sequence
@@ -31,9 +46,15 @@ if t.TYPE_CHECKING:
     from aces.inference import Interval
     from aces.narrate.phrasebook import Phrasebook
 
-__all__ = ["bars", "folded", "frame", "game_html", "heading", "log_html", "odds_html",
-           "paragraph", "section", "session_html", "simulated_html", "stats_html", "table"]
+__all__ = ["HTML_GAMES", "PAGE_STEPS", "bars", "folded", "frame", "game_html", "heading",
+           "log_html", "odds_html", "paragraph", "section", "session_html", "simulated_html",
+           "stats_html", "table"]
 
+#: The most games a log shows as a table in a notebook.
+HTML_GAMES: t.Final = 200
+#: The most events of a game whose replay page a notebook shows: the page
+#: grows with the game (about a kilobyte an event) and is kept in the notebook.
+PAGE_STEPS: t.Final = 1_000
 #: The size of a bar chart, in pixels.
 _WIDTH: t.Final = 360
 _BAR: t.Final = 22
@@ -135,17 +156,6 @@ def stats_html(pooled: Pooled, lang: str = "en") -> str:
     for each set of rules the seats against the exact odds with the test's
     conclusion, the length of a game, and each log beside the pool with its
     95 % intervals (and a picture of seat 1's: small logs scatter)."""
-    from aces.i18n import translations
-    from aces.reports.stats import (
-        beside_rows,
-        conclusion,
-        interval_rows,
-        length_rows,
-        logs_read,
-        narrowing,
-        rules_name,
-        seat_rows,
-    )
 
     catalog = translations(lang)
     w = Voice(catalog, lang)
@@ -244,9 +254,6 @@ def game_html(game: Game, page: str | None) -> str:
     tells it, its replay page (``page``, made for a frame; ``None`` when the
     game is too long for a notebook), and every roll folded below, in the
     columns of ``aces stats --csv --rolls``."""
-    from aces.events import GameOver, OpeningWon
-    from aces.reports.export import ROLL_COLUMNS, headings
-    from aces.walk import STAGES
 
     w, book = _speaking(game.lang, game.game)
     _ = w.gettext
@@ -260,8 +267,6 @@ def game_html(game: Game, page: str | None) -> str:
                                        "The game took {count} rolls after the opening.",
                                        game.length).format(count=w.count(game.length)))
     if page is None:
-        from aces.api import _PAGE_STEPS
-
         # Translators: in a notebook, instead of a game's replay page. {count}: the
         # game's events; {limit}: the most a notebook shows; game.page() stays as it is.
         shown = paragraph(w.catalog.ngettext(
@@ -270,7 +275,7 @@ def game_html(game: Game, page: str | None) -> str:
             "The replay page is left out here: the game has {count} events, more than the"
             " {limit} a notebook shows. game.page() gives it, to save as a file.",
             len(game.steps)).format(count=w.integer(len(game.steps)),
-                                    limit=w.integer(_PAGE_STEPS)))
+                                    limit=w.integer(PAGE_STEPS)))
     else:
         shown = frame(page, title)
     # The columns of aces stats --csv --rolls but its log and game, for the same rows.
@@ -310,7 +315,6 @@ def session_html(games: Sequence[Game], lang: str) -> str:
 
 def log_html(name: str, games: int, lang: str) -> str:
     """A log of more games than a notebook lists: its name and its count."""
-    from aces.api import _HTML_GAMES
 
     w = Voice.of(lang)
     # Translators: a log too long to list in a notebook. {log}: its file name;
@@ -320,7 +324,7 @@ def log_html(name: str, games: int, lang: str) -> str:
         " a loop.",
         "{log} holds {count} games, more than the {limit} a notebook lists; walk them with"
         " a loop.", games).format(log=name, count=w.integer(games),
-                                  limit=w.integer(_HTML_GAMES)), "", "")
+                                  limit=w.integer(HTML_GAMES)), "", "")
 
 
 def odds_html(odds: Odds) -> str:
@@ -358,7 +362,6 @@ def odds_html(odds: Odds) -> str:
 def simulated_html(simulated: Simulated) -> str:
     """Simulated games as ``aces simulate`` reports them, the table as HTML and
     the shares drawn against the exact chances."""
-    from aces.reports.simulation import parts
 
     w = Voice.of(simulated.lang)
     summary, exact = simulated.summary, simulated.exact

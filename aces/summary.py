@@ -16,7 +16,9 @@ from __future__ import annotations
 import typing as t
 
 from aces.events import GameOver, GameStarted, RollUndone
+from aces.narrate import UNFINISHED
 from aces.scores import Scores
+from aces.voice import Voice
 from aces.walk import Visitor, unfinished
 
 if t.TYPE_CHECKING:
@@ -89,7 +91,6 @@ class Tally(Visitor["Tally"]):
 
     def line(self, source: str, lang: str, catalog: gettext.NullTranslations) -> str:
         """One line saying the log is sound, and what it holds."""
-        from aces.voice import Voice
 
         # Small counts in words, as running text writes them («tre partier»).
         voice = Voice(catalog, lang)
@@ -140,7 +141,5 @@ class Tally(Visitor["Tally"]):
                     results=results(self.losses))
             text = f"{text} {result}"
         if self.waiting is not None:
-            from aces.narrate import UNFINISHED
-
             text = f"{text} {catalog.gettext(UNFINISHED).format(player=self.waiting)}"
         return text

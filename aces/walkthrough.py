@@ -65,7 +65,7 @@ from aces.narrate.chances import (
 from aces.narrate.phrasebook import LARGE_TABLE, changed_seats, few_holders
 from aces.rules import fivedice, pot
 from aces.voice import Voice
-from aces.walk import UNDO_DEPTH, Visitor, drive, undo_depth
+from aces.walk import UNDO_DEPTH, Visitor, drive, undo_depth, walk
 
 if t.TYPE_CHECKING:
     import gettext
@@ -709,7 +709,6 @@ def stream(records: Iterable[Record], source: str, catalog: gettext.NullTranslat
     :raises ~aces.errors.AcesError: at the first line of the log that is not
         sound (see :func:`aces.walk.walk`), after every part before it.
     """
-    from aces.walk import walk
 
     guide = Walkthrough(catalog, lang)
     corrected = Corrected(guide)

@@ -106,7 +106,7 @@ def test_a_game_of_a_session_is_told_as_that_game_of_the_session() -> None:
 def test_a_game_too_long_for_a_notebook_leaves_its_page_out(
         monkeypatch: pytest.MonkeyPatch) -> None:
     game = aces.play(3, seed=1)
-    monkeypatch.setattr(aces.api, "_PAGE_STEPS", len(game.steps) - 1)
+    monkeypatch.setattr(aces.notebook, "PAGE_STEPS", len(game.steps) - 1)
     shown = game._repr_html_()
     assert "<iframe" not in shown
     assert "The replay page is left out here" in shown
@@ -388,11 +388,11 @@ def test_a_log_of_one_game_ends_as_its_replay_does(lang: str) -> None:
 def test_the_too_long_game_and_log_are_said_in_the_language(
         monkeypatch: pytest.MonkeyPatch) -> None:
     game = aces.play(["Ada", "Bo", "Cy"], dice=E1, lang="nb")
-    monkeypatch.setattr(aces.api, "_PAGE_STEPS", 5)
+    monkeypatch.setattr(aces.notebook, "PAGE_STEPS", 5)
     words = shown(game).words
     assert (f"Avspillingssiden er utelatt her: partiet har {len(game.steps)} hendelser, flere"
             " enn de 5 en notatbok viser.") in words
-    monkeypatch.setattr(aces.api, "_HTML_GAMES", 2)
+    monkeypatch.setattr(aces.notebook, "HTML_GAMES", 2)
     log = aces.load("replays/session.jsonl", lang="nn")
     assert shown(log).words == ("session.jsonl har 5 parti, fleire enn dei 2 ei notatbok viser;"
                                 " gå gjennom partia med ei løkke.")

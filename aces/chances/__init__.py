@@ -39,6 +39,9 @@ from fractions import Fraction
 import numpy as np
 
 from aces.dice import FACES
+from aces.games import game_named, registration
+from aces.memo import OBJECT, REF, Memo
+from aces.simulation.stats import wilson
 
 if t.TYPE_CHECKING:
     from collections.abc import Callable, Sequence
@@ -98,7 +101,6 @@ def odds_of(header: GameStarted) -> PositionOdds | None:
     """:func:`odds_for` a game whose registration brings its odds, at a table
     small enough to solve or to estimate; ``None`` for any other (the replay
     and the page then say no chance at all)."""
-    from aces.games import registration
 
     game = registration(header.game)
     if not game.has("chances"):
@@ -118,7 +120,6 @@ def odds_for(header: GameStarted) -> PositionOdds:
     Solutions are kept for the few tables most recently asked for, so the
     games of a session (the same table over and over) share one solve.
     """
-    from aces.games import game_named
 
     game = game_named(header.game)
     opts = game.options(header.options)
@@ -128,8 +129,6 @@ def odds_for(header: GameStarted) -> PositionOdds:
 
 @functools.lru_cache(maxsize=4)
 def _odds(key: tuple[str, int, tuple[tuple[str, t.Any], ...]]) -> PositionOdds:
-    from aces.games import registration
-
     game, players, items = key
     odds = registration(game).chances
     assert odds is not None, "only a game with odds is asked for them"
@@ -252,14 +251,11 @@ class _Estimates:
     """
 
     def __init__(self, play: Callable[[list[t.Any]], NDArray[np.int64]]) -> None:
-        from aces.memo import Memo
-
         self._play = play
         self._memo: Memo[t.Any, Chances] = Memo(ESTIMATE_MEMO)
 
     def lookup(self, keys: Sequence[t.Any]) -> dict[t.Any, Chances]:
         """The estimate of every position of ``keys``: remembered, or played now."""
-        from aces.memo import OBJECT, REF
 
         found: dict[t.Any, Chances] = {}
         missing: list[t.Any] = []
@@ -283,7 +279,6 @@ class _Estimates:
 def _from_wins(wins: NDArray[np.int64]) -> Chances:
     """Chances from the wins by seat of games played on, with the margin of a
     95 % interval: the widest of the seats', so one margin serves them all."""
-    from aces.simulation.stats import wilson
 
     games = int(wins.sum())
     margin = max((wilson(int(w), games).high - wilson(int(w), games).low) / 2 for w in wins)

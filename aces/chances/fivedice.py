@@ -13,13 +13,15 @@ import typing as t
 import numpy as np
 
 from aces.chances import ESTIMATE_GAMES, Chances, GameOdds, random, turned
+from aces.exact import fivedice_chain
+from aces.simulation.batch import tally_each
+from aces.simulation.fivedice import FairDice, FiveDiceEngine, Starts
 
 if t.TYPE_CHECKING:
     from collections.abc import Mapping
 
     from numpy.typing import NDArray
 
-    from aces.exact import fivedice_chain
     from aces.rules.fivedice import FiveDiceState
 
 __all__ = ["FiveDiceOdds", "odds_of_table"]
@@ -41,8 +43,6 @@ class FiveDiceOdds(GameOdds):
 
     @classmethod
     def of(cls, players: int, dice: int, threes: bool, threes_to: t.Any) -> FiveDiceOdds:
-        from aces.exact import fivedice_chain
-
         shape = (players, dice, threes, threes_to)
         if not fivedice_chain.solvable(*shape):
             return cls(*shape, None, None)
@@ -66,9 +66,6 @@ class FiveDiceOdds(GameOdds):
         return Chances(turned(self.values[self._index[relative]], turn), True)
 
     def _play_on(self, keys: list[tuple[t.Any, ...]]) -> NDArray[np.int64]:
-        from aces.simulation.batch import tally_each
-        from aces.simulation.fivedice import FairDice, FiveDiceEngine, Starts
-
         starts = Starts(held=np.array([key[0] for key in keys], dtype=np.int64),
                         turn=np.array([key[1] for key in keys], dtype=np.int64),
                         each=ESTIMATE_GAMES)

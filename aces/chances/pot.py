@@ -13,6 +13,11 @@ import typing as t
 import numpy as np
 
 from aces.chances import ESTIMATE_GAMES, Chances, GameOdds, random, turned
+from aces.exact import MAX_STATES, most_players
+from aces.exact.chain import build, state_count
+from aces.exact.solve import state_values
+from aces.simulation.batch import RandomRolls, tally_each
+from aces.simulation.chips import ChipEngine, ChipStarts
 
 if t.TYPE_CHECKING:
     from collections.abc import Mapping
@@ -39,9 +44,6 @@ class PotOdds(GameOdds):
     @classmethod
     def of(cls, players: int, chips: int, finish: t.Any) -> PotOdds:
         """Solve the table when it is small enough (as ``aces odds`` would)."""
-        from aces.exact import MAX_STATES, most_players
-        from aces.exact.chain import build, state_count
-        from aces.exact.solve import state_values
 
         if players > most_players() or state_count(players, chips) > MAX_STATES:
             return cls(players, chips, finish, None, None)
@@ -73,9 +75,6 @@ class PotOdds(GameOdds):
         return Chances(turned(self.values[index, :self.players], turn), True)
 
     def _play_on(self, keys: list[tuple[t.Any, ...]]) -> NDArray[np.int64]:
-        from aces.simulation.batch import RandomRolls, tally_each
-        from aces.simulation.chips import ChipEngine, ChipStarts
-
         starts = ChipStarts(hands=np.array([key[0] for key in keys], dtype=np.int64),
                             turn=np.array([key[1] for key in keys], dtype=np.int64),
                             trying=np.array([key[2] == "try" for key in keys]),

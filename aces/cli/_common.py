@@ -15,16 +15,20 @@ from pathlib import Path
 
 import click
 
+from aces import i18n
 from aces.errors import N_, AcesError, OptionError
-from aces.files import os_reason
+from aces.files import Output, create, file_name, os_reason
 
 if t.TYPE_CHECKING:
     import gettext
     from collections.abc import Callable, Iterator, Sequence
 
-    from aces.files import Output, Read
+    from aces.files import Read
 
 F = t.TypeVar("F", bound="Callable[..., t.Any]")
+
+#: The status of a command stopped by Ctrl-C, as a shell gives it (128 + SIGINT).
+INTERRUPTED: t.Final = 130
 
 # Translators: in the help, what --lang takes: a language's code ("--lang LANG").
 # Capitals are the custom for these placeholders.
@@ -52,7 +56,6 @@ class Failure(click.ClickException):
 
 def translations(lang: str | None) -> tuple[str, gettext.NullTranslations]:
     """The negotiated language and its catalog."""
-    from aces import i18n
 
     chosen = i18n.negotiate(lang, os.environ)
     return chosen, i18n.translations(chosen)
@@ -69,7 +72,6 @@ def reported(lang: str | None) -> Iterator[None]:
 
 def message(error: AcesError, lang: str | None) -> str:
     """An error as one line in the user's language, its numbers and lists written that way."""
-    from aces import i18n
 
     try:
         chosen = i18n.negotiate(lang, os.environ)
@@ -92,7 +94,6 @@ def open_output(path: str | None, reads: Sequence[Read] = ()) -> Iterator[t.Bina
         yield sys.stdout.buffer
         sys.stdout.buffer.flush()
         return
-    from aces.files import create
 
     with create(path, reads) as handle:
         yield handle
@@ -104,7 +105,6 @@ def page_output(path: str, kind: str, force: bool, reads: Sequence[Read]) -> Out
     a page of the same ``kind`` is replaced), or ``None`` for standard output."""
     if path == "-":
         return None
-    from aces.files import Output
     from aces.page.html import mark
 
     return Output(path, force=force, mark=mark(kind), reads=reads)
@@ -143,7 +143,6 @@ def open_log(path: str) -> Iterator[tuple[t.BinaryIO, str]]:
     if path == "-":
         yield stdin(), "<stdin>"
         return
-    from aces.files import file_name
 
     try:
         handle = Path(file_name(path)).open("rb")  # noqa: SIM115 - closed below

@@ -21,7 +21,7 @@ from aces.cli._common import (
     writing,
 )
 from aces.errors import AcesError, EmptyLogError, OptionError, Term
-from aces.files import os_reason
+from aces.files import forced_alone, os_reason
 
 if t.TYPE_CHECKING:
     import gettext
@@ -140,7 +140,6 @@ def _page(log: str, lang: str | None, page: str | None, number: int | None,
     """``aces replay --html``: the page of a log (or of one of its games), written
     whole or not at all, never over a file that is not a page of its own unless
     forced, and never over a log."""
-    from aces.files import forced_alone
     from aces.log import read
     from aces.page.html import render
     from aces.page.replay import PageCollector

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import contextlib
+import os
+import secrets
 import typing as t
 
 import click
@@ -13,8 +16,10 @@ from aces.cli._common import (
     reported,
     writing,
 )
-from aces.cli._games import GAME_HELP, GameChoice, GameCommand
+from aces.cli._games import GAME_HELP, GameChoice, GameCommand, header_options
 from aces.errors import OptionError, Term
+from aces.games import game_named
+from aces.i18n import negotiate
 
 if t.TYPE_CHECKING:
     from aces.cli._games import Given
@@ -95,14 +100,8 @@ def play(
     The dice come from a generator (reproducible with --seed) or from
     --dice-file, the rolls of a real game typed in, one per line.
     """
-    import contextlib
-    import os
-
     from aces import engine
-    from aces.cli._games import header_options
     from aces.dice import DiceFile, DiceSource, RandomDice
-    from aces.games import game_named
-    from aces.i18n import negotiate
     from aces.log import LogWriter
 
     with reported(lang):
@@ -123,8 +122,6 @@ def play(
             rolls, source_file = files.enter_context(open_log(dice_file))
             typed = DiceFile(rolls, source_file, seats)
         if typed is None and seed is None:
-            import secrets
-
             seed = secrets.randbelow(2**32)
         with files, writing(output), open_output(output) as stream:
             writer = LogWriter(stream)

@@ -12,18 +12,31 @@ from __future__ import annotations
 
 import contextlib
 import errno
+import fcntl
 import os
 import signal
+import stat
 import sys
 import typing as t
 from pathlib import Path
 
 import click
 
-from aces.cli._common import lang_option, reported, stdin_closed, translations
-from aces.cli._games import GAME_HELP, GameChoice, GameCommand
-from aces.errors import N_, AcesError, OptionError, SaveError, visible
-from aces.files import os_reason
+from aces.cli._common import INTERRUPTED, lang_option, message, reported, stdin_closed, translations
+from aces.cli._games import GAME_HELP, GameChoice, GameCommand, header_options
+from aces.cli.play import players_from
+from aces.errors import (
+    N_,
+    AcesError,
+    DiceFileError,
+    OptionError,
+    SaveError,
+    TruncatedLogError,
+    visible,
+)
+from aces.files import os_reason, target_name
+from aces.games import POT, declared, game_named, registration
+from aces.numbers import written
 
 if t.TYPE_CHECKING:
     import collections
@@ -72,8 +85,6 @@ def record(
     per line as in a dice file. five-dice --threes: name whom each 3 goes
     to after '>', in the order of the 3s: '3 6 3 > Bo Cy'.
     """
-    from aces.cli.play import players_from
-    from aces.files import target_name
 
     with reported(lang):
         chosen, catalog = translations(lang)
@@ -102,8 +113,6 @@ class _Given(t.NamedTuple):
     options: Given
 
     def rules(self, default: str = "pot") -> Decider[t.Any]:
-        from aces.games import game_named
-
         return game_named(self.game or default)
 
     def check(self) -> None:
@@ -112,7 +121,6 @@ class _Given(t.NamedTuple):
         Without ``--game`` the game may be the log's, so its options wait
         until the log is read.
         """
-        from aces.cli._games import header_options
         from aces.engine import header
 
         game = self.rules()
@@ -122,7 +130,6 @@ class _Given(t.NamedTuple):
 
     def header(self, last: GameStarted | None) -> GameStarted:
         """The header of a new game: as given, the rest as in the last game."""
-        from aces.cli._games import header_options
         from aces.engine import header
 
         same = last is not None and self.game in (None, last.game)
@@ -154,7 +161,6 @@ class _Given(t.NamedTuple):
 
 def _options(game: str) -> tuple[Option, ...]:
     """The options of ``game`` that ``aces record`` takes."""
-    from aces.games import declared
 
     return tuple(option for option in declared().get(game, ()) if option.drawn_only is None)
 
@@ -242,7 +248,6 @@ class _LockedLog:
     @staticmethod
     def _lock(path: str, fd: int) -> None:
         """Lock the open file, or refuse: it is not a file, or another recorder holds it."""
-        import stat
 
         if not stat.S_ISREG(os.fstat(fd).st_mode):
             # Translators: an error of "aces record". {path}: what was
@@ -374,7 +379,6 @@ def _name_locked(path: str) -> Iterator[None]:
     again on the name, as for the log itself. In a folder where it cannot
     be made, the log's own lock is all there is, as before.
     """
-    import fcntl
 
     named = Path(path)
     lock = str(named.with_name(f".{named.name}.lock"))
@@ -401,7 +405,6 @@ def _name_locked(path: str) -> Iterator[None]:
 
 def _exclusive(path: str, fd: int) -> None:
     """Lock ``fd`` for this recorder alone, or refuse: another one holds the log at ``path``."""
-    import fcntl
 
     try:
         fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
@@ -454,7 +457,6 @@ def _next_line(stream: t.BinaryIO) -> bytes:
     line of its own.
     """
     from aces.dice import TOO_LONG
-    from aces.errors import DiceFileError
     from aces.log import LINE_LIMIT
 
     raw = stream.readline(LINE_LIMIT + 1)
@@ -467,7 +469,6 @@ def _next_line(stream: t.BinaryIO) -> bytes:
 
 def _text(raw: bytes) -> str:
     """A line of standard input as text, read as UTF-8 whatever the locale says."""
-    from aces.errors import DiceFileError
 
     try:
         return raw.decode("utf-8")
@@ -515,7 +516,6 @@ class _Session:
     def say(self, message: str, **values: object) -> None:
         """A notice about the recording (a message marked with ``N_``), on standard error,
         its numbers written as an error's are (:func:`aces.numbers.written`)."""
-        from aces.numbers import written
 
         shown = {name: visible(value) if isinstance(value, str) else written(value, self.lang)
                  for name, value in values.items()}
@@ -538,7 +538,6 @@ class _Session:
     # -- Resuming --------------------------------------------------------------
 
     def resume(self) -> None:
-        from aces.errors import TruncatedLogError
         from aces.events import SCHEMA
         from aces.log import LogWriter, read
         from aces.record import Resumed
@@ -637,7 +636,6 @@ class _Session:
         except KeyboardInterrupt:
             click.echo("", err=True)
             self._stopped()
-            from aces.cli import INTERRUPTED
 
             sys.exit(INTERRUPTED)
 
@@ -657,7 +655,6 @@ class _Session:
 
     def _help(self) -> None:
         """What can be typed at the table, for this game, in the reader's language."""
-        from aces.games import POT, registration
 
         header = self.table.header
         # How the dice of a roll are typed, as the game says (Aces in the Pot's
@@ -736,8 +733,6 @@ class _Session:
         if isinstance(exc, SaveError):
             raise exc
         if self.interactive:
-            from aces.cli._common import message
-
             click.echo(message(exc, self.lang), err=True)
             return
         # Placed at its line of standard input, and of its own kind still.

@@ -4,14 +4,17 @@ from __future__ import annotations
 
 import contextlib
 import json
+import secrets
 import sys
 import typing as t
 
 import click
 
-from aces.cli._common import lang_option, reported, translations, writing
-from aces.cli._games import GAME_HELP, GameChoice, GameCommand
-from aces.errors import Term
+from aces.cli._common import lang_option, page_output, reported, translations, write_page, writing
+from aces.cli._games import GAME_HELP, GameChoice, GameCommand, header_options
+from aces.errors import OptionError, Term
+from aces.files import forced_alone
+from aces.games import game_named, registered, registration
 
 if t.TYPE_CHECKING:
     import gettext
@@ -72,8 +75,6 @@ def simulate(players: int, games: int, seed: int | None, game_name: str,
     the length is worked out); exact_inside, whether each exact value lies
     inside its interval, or null.
     """
-    from aces.cli._games import header_options
-    from aces.games import game_named
     from aces.reports.simulation import as_dict, report
     from aces.simulation import answers, check_games, check_seed, simulation
     from aces.simulation.stats import summarize
@@ -84,8 +85,6 @@ def simulate(players: int, games: int, seed: int | None, game_name: str,
     with reported(lang):
         chosen, catalog = translations(lang)
         if force:
-            from aces.files import forced_alone
-
             raise forced_alone(Term("--html"))
         check_games(games)
         if seed is not None:
@@ -94,8 +93,6 @@ def simulate(players: int, games: int, seed: int | None, game_name: str,
         options = header_options(game_named(game_name), game_options)
         sim = simulation(game_name, players, options)
         if seed is None:
-            import secrets
-
             seed = secrets.randbelow(2**32)
         with _progress(games, catalog) as progress:
             summary = summarize(sim.run(games, seed, progress))
@@ -126,10 +123,6 @@ def _page(page: str, players: int, game_name: str, given: Given, lang: str | Non
     """``aces simulate --html``: the simulation page, written whole or not at all,
     never over a file that is not a page of its own unless forced, and never
     over a log."""
-    from aces.cli._common import page_output, write_page
-    from aces.cli._games import header_options
-    from aces.errors import OptionError
-    from aces.games import registered, registration
     from aces.page.html import render_simulation
 
     with reported(lang):

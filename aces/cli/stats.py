@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import contextlib
+import json
 import sys
 import typing as t
 
@@ -9,6 +11,7 @@ import click
 
 from aces.cli._common import lang_option, message, reported, stdin, translations, writing
 from aces.errors import AcesError, OptionError, Plural, Term, visible
+from aces.files import forced_alone
 
 if t.TYPE_CHECKING:
     import gettext
@@ -66,10 +69,7 @@ def stats(logs: tuple[str, ...], as_json: bool, csv_path: str | None, rolls: boo
     with _ci, expected_rolls with expected_rolls_ci, exact and exact_inside,
     and tests with each chi-square test.
     """
-    import json
-
     from aces import api
-    from aces.files import forced_alone
     from aces.reports.plot import check_path
 
     with reported(lang):
@@ -128,8 +128,6 @@ class _Quiet:
 
 def _progress(total: int, catalog: gettext.NullTranslations) -> t.ContextManager[
         t.Callable[[int], None]]:
-    import contextlib
-
     @contextlib.contextmanager
     def shown() -> Iterator[t.Callable[[int], None]]:
         if total < 2 or not sys.stderr.isatty():

@@ -19,6 +19,8 @@ from __future__ import annotations
 import typing as t
 
 from aces.errors import OptionError, Term
+from aces.exact.chain import build, state_count
+from aces.exact.solve import length_cdf, solve
 from aces.rules import pot
 
 if t.TYPE_CHECKING:
@@ -79,7 +81,6 @@ def most_players() -> int:
     >>> most_players()
     11
     """
-    from aces.exact.chain import state_count
 
     players = pot.MIN_PLAYERS
     while state_count(players + 1, 1) <= MAX_STATES:
@@ -97,7 +98,6 @@ def check_size(players: int, chips: int) -> int:
     :raises ~aces.errors.OptionError: when they are too many to solve, or
         the players too many to count them.
     """
-    from aces.exact.chain import state_count
 
     check_players(players)
     limit = most_players()
@@ -137,8 +137,6 @@ def exact(players: int, chips: int, finish: pot.Finish, quantile: float,
     :raises ~aces.errors.OptionError: for a quantile outside 0 to 1, or a
         game too big to solve (see :func:`check_size`).
     """
-    from aces.exact.chain import build
-    from aces.exact.solve import length_cdf, solve
 
     if not 0 < quantile < 1:
         raise OptionError("--quantile must be between 0 and 1, not {quantile}",

@@ -27,6 +27,8 @@ from __future__ import annotations
 import functools
 import typing as t
 
+from aces.games import registration
+
 if t.TYPE_CHECKING:
     from fractions import Fraction
 
@@ -84,7 +86,6 @@ def exact(rules: Rules) -> Expected:
     """The exact values for ``rules``, solved once per set of rules, as the
     game's registration works them out (:attr:`aces.games.Registration.expected`);
     a game that brings none has none but its rules."""
-    from aces.games import registration
 
     found = registration(rules.game).expected
     if found is None:

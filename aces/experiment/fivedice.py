@@ -12,7 +12,10 @@ import typing as t
 from fractions import Fraction
 
 from aces.errors import OptionError
+from aces.exact import fivedice_lengths
+from aces.exact.fivedice_chain import length_cdf, solve
 from aces.experiment.exact import LENGTH_MASS, Expected, spread
+from aces.simulation.fivedice import FiveDiceSimulation
 
 if t.TYPE_CHECKING:
     from aces.experiment.observe import Rules
@@ -26,7 +29,6 @@ def expected(rules: Rules) -> Expected:
     enough, else the length of a game and the rolls of a turn (and each
     seat's chance to lose where that costs little enough), and always the
     chance that a face stays in the hand."""
-    from aces.simulation.fivedice import FiveDiceSimulation
 
     threes = bool(rules.option("threes"))
     stays = Fraction(2, 6) if threes else Fraction(3, 6)
@@ -36,7 +38,6 @@ def expected(rules: Rules) -> Expected:
         chain = None
     if chain is None:
         return _five_dice_length(rules, stays)
-    from aces.exact.fivedice_chain import length_cdf, solve
 
     answer = solve(chain)
     length, rest = spread(length_cdf(chain, LENGTH_MASS))
@@ -50,7 +51,6 @@ def _five_dice_length(rules: Rules, stays: Fraction) -> Expected:
     :data:`aces.exact.fivedice_lengths.TOLERANCE`, threes or not, and each
     seat's chance to lose where that costs little enough (four players with
     five dice each, not five); a table too big for that too has neither."""
-    from aces.exact import fivedice_lengths
 
     dice = t.cast("int", rules.option("dice"))
     threes = bool(rules.option("threes"))

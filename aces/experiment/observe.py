@@ -28,7 +28,7 @@ from aces.events import (
     TryFailed,
     TryWon,
 )
-from aces.games import registration
+from aces.games import game_named, registration
 from aces.walk import Visitor
 
 if t.TYPE_CHECKING:
@@ -56,7 +56,6 @@ class Rules(t.NamedTuple):
     @classmethod
     def of(cls, header: GameStarted) -> Rules:
         """The rules of a game, its options completed with their defaults."""
-        from aces.games import game_named
 
         options = game_named(header.game).options(header.options)
         return cls(header.game, len(header.players), tuple(sorted(options.items())))

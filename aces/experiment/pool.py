@@ -16,17 +16,23 @@ from __future__ import annotations
 import contextlib
 import gc
 import typing as t
+from pathlib import Path
 
 from aces.errors import AcesError, EmptyLogError
-from aces.files import os_reason
+from aces.experiment.analysis import analyse, spread
+from aces.experiment.exact import exact
+from aces.experiment.observe import Counts, GameObserver
+from aces.files import file_name, os_reason
 from aces.games import registration
+from aces.inference import goodness_of_fit, wilson
+from aces.log import read
+from aces.walk import drive, walk
 
 if t.TYPE_CHECKING:
     from collections.abc import Iterable, Iterator
-    from pathlib import Path
 
     from aces.experiment.analysis import Result
-    from aces.experiment.observe import Counts, GameRecord, Rules
+    from aces.experiment.observe import GameRecord, Rules
     from aces.inference import Interval
 
 __all__ = ["Group", "LogResult", "LogSummary", "Pooled", "Sink", "Source", "log_result", "pool",
@@ -84,14 +90,12 @@ class LogResult(t.NamedTuple):
     def intervals(self) -> list[Interval | None]:
         """The 95 % interval of each seat's share, as the pooled result's are
         worked out: one log's scatter beside the pool's."""
-        from aces.inference import wilson
 
         return [wilson(won, self.games) if self.games else None for won in self.wins]
 
     @staticmethod
     def interval_of(pair: tuple[int, int] | None) -> Interval | None:
         """The 95 % interval of one of the ``(count, out of)`` pairs."""
-        from aces.inference import wilson
 
         return None if pair is None or not pair[1] else wilson(*pair)
 
@@ -122,8 +126,6 @@ Source = t.Union[str, "Path", tuple[t.BinaryIO, str]]
 def pool(sources: Iterable[Source], sink: Sink | None = None, keep_rows: bool = False,
          progress: t.Callable[[int], None] | None = None) -> Pooled:
     """Read every log and pool the sound ones by their rules."""
-    from aces.experiment.analysis import analyse
-    from aces.experiment.observe import Counts
 
     totals: dict[Rules, Counts] = {}
     each: dict[Rules, list[LogResult]] = {}
@@ -155,9 +157,6 @@ def pool(sources: Iterable[Source], sink: Sink | None = None, keep_rows: bool = 
 
 def log_result(source: str, rules: Rules, counts: Counts) -> LogResult:
     """A log's numbers for one set of rules."""
-    from aces.experiment.analysis import spread
-    from aces.experiment.exact import exact
-    from aces.inference import goodness_of_fit
 
     expected = exact(rules)
     fit = goodness_of_fit(counts.wins, expected.seats) if expected.seats else None
@@ -209,9 +208,6 @@ def _name(source: Source) -> str:
 def _count(source: Source, sink: Sink | None,
            keep_rows: bool) -> tuple[dict[Rules, Counts], int, int]:
     """The counts of one log by rules, its games and its rolls; raises at a bad line."""
-    from aces.experiment.observe import Counts, GameObserver
-    from aces.log import read
-    from aces.walk import drive
 
     counts: dict[Rules, Counts] = {}
     games: list[int] = [0, 0]
@@ -245,9 +241,6 @@ def records(stream: t.BinaryIO, source: str, keep_rows: bool = False) -> Iterato
 
     :raises ~aces.errors.EmptyLogError: for a log with no events.
     """
-    from aces.experiment.observe import GameObserver
-    from aces.log import read
-    from aces.walk import walk
 
     closed: list[GameRecord] = []
     observer = GameObserver(closed.append, keep_rows)
@@ -268,12 +261,9 @@ class _Opened:
         self.handle: t.BinaryIO | None = None
 
     def __enter__(self) -> tuple[t.BinaryIO, str]:
-        from pathlib import Path
-
         source = self.source
         if isinstance(source, tuple):
             return source
-        from aces.files import file_name
 
         try:
             self.handle = Path(file_name(source)).open("rb")

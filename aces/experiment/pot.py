@@ -10,6 +10,10 @@ from __future__ import annotations
 import typing as t
 
 from aces.errors import OptionError
+from aces.exact import check_size
+from aces.exact.chain import build
+from aces.exact.outcomes import CHANCES, NO_SIX, Outcome
+from aces.exact.solve import length_cdf, solve
 from aces.experiment.exact import LENGTH_MASS, Expected, spread
 
 if t.TYPE_CHECKING:
@@ -23,8 +27,6 @@ def expected(rules: Rules) -> Expected:
     the length of a game from the chain (where the table is small enough to
     solve), and always the chance of a normal roll moving nothing and of
     each end of a try."""
-    from aces.exact import check_size
-    from aces.exact.outcomes import CHANCES, NO_SIX, Outcome
 
     six = 1 - NO_SIX
     tries = (six, NO_SIX * six, NO_SIX**2 * six, NO_SIX**3)
@@ -35,8 +37,6 @@ def expected(rules: Rules) -> Expected:
         check_size(rules.players, chips)
     except OptionError:
         return Expected(None, None, None, None, 0.0, nothing, tries, None, None)
-    from aces.exact.chain import build
-    from aces.exact.solve import length_cdf, solve
 
     chain = build(rules.players, chips, finish)
     solution = solve(chain)

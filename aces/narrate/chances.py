@@ -24,6 +24,7 @@ import typing as t
 
 from babel.numbers import NumberPattern, format_percent, parse_pattern
 
+from aces.chances import odds_of
 from aces.events import GameStarted, Rolled
 from aces.games import registration
 from aces.narrate import Narrator
@@ -137,8 +138,6 @@ class ChanceTeller:
             self._number += 1
             self._roll = event
         elif type(event) is GameStarted:
-            from aces.chances import odds_of
-
             self.header = event
             self.odds = odds_of(event)
             self._game = step.game

@@ -23,6 +23,7 @@ import operator
 import typing as t
 
 from aces.events import OpeningTied, OpeningWon, Rolled, RollUndone
+from aces.games import registration
 from aces.memo import Memo, weigh
 from aces.rules.seats import Seats
 
@@ -257,8 +258,6 @@ class Phrasebook:
         """
         holding = self._holding
         if holding is None:
-            from aces.games import registration
-
             # What a player holds is the game's, looked up once a phrasebook.
             holding = self._holding = registration(self.game).holding
         now = holding(state)

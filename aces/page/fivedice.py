@@ -11,15 +11,19 @@ import typing as t
 from fractions import Fraction
 
 from aces.errors import OptionError
+from aces.exact import fivedice_chain
+from aces.exact.fivedice_chain import branch_count, state_count
 from aces.i18n import LANGUAGES, translations
 from aces.page.simulation import CHECKPOINTS, FORMAT, MOST_BRANCHES, MOST_FIVEDICE_STATES, seats
 from aces.page.simulation import labels as pot_labels
+from aces.rules import fivedice
+from aces.simulation.fivedice import FiveDiceSimulation
 from aces.voice import Voice
 
 if t.TYPE_CHECKING:
     from collections.abc import Mapping
 
-    from aces.rules import OptionValue, fivedice
+    from aces.rules import OptionValue
 
 __all__ = ["collect_fivedice", "fivedice_table", "labels", "page"]
 
@@ -60,7 +64,6 @@ def fivedice_table(players: int, dice: int, threes: bool,
     state times the players, plus the seats to the left where the next
     roller sits; a state of ``size`` ends the game, lost by the roller.
     """
-    from aces.exact import fivedice_chain
 
     chain = fivedice_chain.build(players, dice, threes, threes_to)
     answer = fivedice_chain.solve(chain)
@@ -103,8 +106,6 @@ def collect_fivedice(players: int, dice: int, threes: bool, threes_to: fivedice.
 
     :raises ~aces.errors.OptionError: for a game too big for a page.
     """
-    from aces.exact.fivedice_chain import branch_count, state_count
-    from aces.rules import fivedice
 
     def cost(n: int) -> int:
         return branch_count(n, dice, threes, threes_to)
@@ -154,7 +155,6 @@ def page(players: int, options: Mapping[str, OptionValue], lang: str) -> dict[st
     :raises ~aces.errors.OptionError: for a table the game cannot be played
         at, or one too big for a page.
     """
-    from aces.simulation.fivedice import FiveDiceSimulation
 
     FiveDiceSimulation.create(players, options)  # the players the game takes
     return collect_fivedice(players, t.cast("int", options["dice"]), bool(options["threes"]),

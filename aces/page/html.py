@@ -23,7 +23,12 @@ import string
 import typing as t
 from importlib import resources
 
+from babel.numbers import format_decimal
+
 from aces.escape import markup
+from aces.files import Output
+from aces.i18n import babel_locale
+from aces.narrate.chances import percent_in
 
 if t.TYPE_CHECKING:
     from collections.abc import Sequence
@@ -208,7 +213,6 @@ def render(data: dict[str, t.Any], *, srcdoc: bool = False) -> str:
 def write_atomically(path: str, text: str) -> None:
     """Write ``text`` to ``path`` whole or not at all, over whatever is there but
     a log (:class:`aces.files.Output`): the pages of a documentation build."""
-    from aces.files import Output
 
     Output(path, force=True).write(text)
 
@@ -216,10 +220,6 @@ def write_atomically(path: str, text: str) -> None:
 def render_simulation(data: dict[str, t.Any]) -> str:
     """The whole simulation page for the data of :func:`aces.page.simulation.collect`;
     without a script it shows the exact values of the game asked for."""
-    from babel.numbers import format_decimal
-
-    from aces.i18n import babel_locale
-    from aces.narrate.chances import percent_in
 
     lang = data["lang"]
     words = data["labels"][lang]

@@ -19,6 +19,7 @@ import typing as t
 from babel.core import Locale
 from babel.numbers import format_decimal
 
+from aces.chances import odds_of
 from aces.errors import EmptyLogError, OptionError, Plural
 from aces.events import GameStarted, Rolled, RollUndone
 from aces.games import registration
@@ -135,8 +136,6 @@ class _Game:
     before the first roll, the rolls, and the states whose chances wait."""
 
     def __init__(self, header: GameStarted, number: int, state: t.Any) -> None:
-        from aces.chances import odds_of
-
         self.header = header
         self.number = number
         self.rules: Registration[t.Any] = registration(header.game)

@@ -24,14 +24,21 @@ from __future__ import annotations
 import typing as t
 
 from babel.core import Locale
+from babel.numbers import format_decimal, get_decimal_symbol, get_group_symbol
 
 from aces.errors import OptionError
-from aces.i18n import LANGUAGES, translations
+from aces.exact import check_players
+from aces.exact.chain import build, state_count
+from aces.exact.outcomes import OUTCOME_INDEX, OUTCOMES
+from aces.exact.solve import solve
+from aces.i18n import LANGUAGES, babel_locale, translations
+from aces.narrate.names import finish_name
+from aces.rules import pot
 
 if t.TYPE_CHECKING:
     from collections.abc import Mapping
 
-    from aces.rules import OptionValue, pot
+    from aces.rules import OptionValue
 
 __all__ = ["CHECKPOINTS", "FORMAT", "MOST_BRANCHES", "MOST_FIVEDICE_STATES", "MOST_STATES",
            "collect", "labels", "pot_page", "seats", "table"]
@@ -55,7 +62,6 @@ MOST_FIVEDICE_STATES: t.Final = 1_000
 def labels(lang: str) -> dict[str, str]:
     """The page's own words in one language, as Aces in the Pot says them (the
     five-dice game's page puts its own in their places, :mod:`aces.page.fivedice`)."""
-    from aces.narrate.names import finish_name
 
     catalog = translations(lang)
     _ = catalog.gettext
@@ -89,8 +95,6 @@ def labels(lang: str) -> dict[str, str]:
 
 def table(players: int, chips: int, finish: pot.Finish) -> dict[str, t.Any]:
     """One game's transition table and exact values, as the page carries them."""
-    from aces.exact.chain import build
-    from aces.exact.solve import solve
 
     chain = build(players, chips, finish)
     answer = solve(chain)
@@ -111,9 +115,6 @@ def collect(players: int, chips: int, finish: pot.Finish, lang: str) -> dict[str
 
     :raises ~aces.errors.OptionError: for a table too big for a page.
     """
-    from aces.exact.chain import state_count
-    from aces.exact.outcomes import OUTCOME_INDEX, OUTCOMES
-    from aces.rules import pot
 
     if state_count(players, chips) > MOST_STATES:
         # Translators: an error of "aces simulate --html". {players} and
@@ -152,9 +153,6 @@ def _number_locales(lang: str) -> str:
     >>> _number_locales("nn"), _number_locales("en")
     ('nn nb', 'en')
     """
-    from babel.numbers import get_decimal_symbol, get_group_symbol
-
-    from aces.i18n import babel_locale
 
     def shape(code: str) -> tuple[str, str, str]:
         locale = babel_locale(code)
@@ -166,10 +164,6 @@ def _number_locales(lang: str) -> str:
 
 
 def seats(lang: str, most: int) -> list[str]:
-    from babel.numbers import format_decimal
-
-    from aces.i18n import babel_locale
-
     catalog = translations(lang)
     # Translators: a seat on the simulation page, counted from 1 (the first
     # to roll after the opening).
@@ -185,7 +179,6 @@ def pot_page(players: int, options: Mapping[str, OptionValue], lang: str) -> dic
     :raises ~aces.errors.OptionError: for fewer than two players, or a table
         too big for a page.
     """
-    from aces.exact import check_players
 
     check_players(players)
     return collect(players, t.cast("int", options["chips"]),

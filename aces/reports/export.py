@@ -25,7 +25,7 @@ import io
 import tempfile
 import typing as t
 
-from aces.errors import NP_
+from aces.errors import NP_, visible
 from aces.games import registration
 
 if t.TYPE_CHECKING:
@@ -206,7 +206,6 @@ def cell(text: str) -> str:
     >>> cell("=SUM(A1:A9)"), cell("Ada")
     ("'=SUM(A1:A9)", 'Ada')
     """
-    from aces.errors import visible
 
     text = visible(text)
     return f"'{text}" if text.startswith(_FORMULA) else text

@@ -12,7 +12,11 @@ from __future__ import annotations
 import math
 import typing as t
 
+from aces.exact.finish import finish_by_seat, try_success
+from aces.exact.outcomes import CHANCES, OUTCOMES, roll_cost
 from aces.narrate.names import OUTCOME_NAMES, finish_name
+from aces.numbers import table
+from aces.voice import Voice, line_start
 
 if t.TYPE_CHECKING:
     import gettext
@@ -29,8 +33,6 @@ SHOWN: t.Final = 0.0005
 
 def as_dict(answer: Solved) -> dict[str, t.Any]:
     """The answers for machines; chances that are closed forms also as exact fractions."""
-    from aces.exact.finish import finish_by_seat, try_success
-    from aces.exact.outcomes import CHANCES, OUTCOMES, roll_cost
 
     solution = answer.solution
     success = try_success()
@@ -58,10 +60,6 @@ def as_dict(answer: Solved) -> dict[str, t.Any]:
 
 def report(answer: Solved, lang: str, catalog: gettext.NullTranslations) -> str:
     """The answers as a readable page, in the catalog's language."""
-    from aces.exact.finish import finish_by_seat, try_success
-    from aces.exact.outcomes import CHANCES, OUTCOMES, roll_cost
-    from aces.numbers import table
-    from aces.voice import Voice, line_start
 
     voice = Voice(catalog, lang)
     _ = voice.gettext

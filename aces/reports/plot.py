@@ -12,8 +12,11 @@ from __future__ import annotations
 import typing as t
 from pathlib import Path
 
-from aces.files import Output
+from aces.errors import OptionError, Term
+from aces.experiment.exact import exact
+from aces.files import Output, file_name
 from aces.games import registration
+from aces.reports.stats import rules_name
 from aces.voice import Voice
 
 if t.TYPE_CHECKING:
@@ -40,8 +43,6 @@ def check_path(path: str | os.PathLike[str], *, force: bool = False,
 
     :raises ~aces.errors.OptionError: for what is missing.
     """
-    from aces.errors import OptionError, Term
-    from aces.files import file_name
 
     plot = Term("--plot", "Stats.plot")
     if Path(file_name(path)).suffix.lower() not in FORMATS:
@@ -62,8 +63,6 @@ def check_path(path: str | os.PathLike[str], *, force: bool = False,
 def plot(pooled: Pooled, output: Output, lang: str, catalog: gettext.NullTranslations) -> None:
     """Draw ``pooled`` into ``output`` (see :func:`check_path`)."""
     from matplotlib.figure import Figure
-
-    from aces.reports.stats import rules_name
 
     w = Voice(catalog, lang)
     _ = w.gettext
@@ -97,7 +96,6 @@ def plot(pooled: Pooled, output: Output, lang: str, catalog: gettext.NullTransla
             xs = [k for k, n in enumerate(lengths.counts) if n]
             right.bar(xs, [lengths.counts[k] / result.games for k in xs], color="#7aa6c2",
                       width=1.0, label=_("observed"))
-        from aces.experiment.exact import exact
 
         expected = exact(group.rules)
         if expected.length is not None:

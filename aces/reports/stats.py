@@ -11,8 +11,9 @@ from __future__ import annotations
 import typing as t
 
 from aces.errors import visible
+from aces.experiment.analysis import QUANTILES
 from aces.games import registration
-from aces.inference import ALPHA
+from aces.inference import ALPHA, goodness_of_fit, wilson
 from aces.narrate.names import table_words
 from aces.numbers import table
 from aces.voice import Voice
@@ -220,8 +221,6 @@ def conclusion(fit: Fit, lang: str, catalog: gettext.NullTranslations) -> str:
 
 
 def _two_way(share: Share) -> Fit | None:
-    from aces.inference import goodness_of_fit
-
     if share.exact is None or not share.trials:
         return None
     return goodness_of_fit([share.hits, share.trials - share.hits],
@@ -284,7 +283,6 @@ def _length(length: Length, w: Voice) -> list[str]:
 
 def length_rows(length: Length, w: Voice) -> list[list[str]]:
     """The table of the game's length, observed beside exact, its heading first."""
-    from aces.experiment.analysis import QUANTILES
 
     _ = w.gettext
     # Translators: column headings of the table of the game's length.
@@ -384,7 +382,6 @@ def narrowing(group: Group, w: Voice) -> str | None:
     pooled_first = group.pooled.seats.shares[0]
     if len(group.logs) < 2 or not smallest.games or pooled_first.interval is None:
         return None
-    from aces.inference import wilson
 
     first = wilson(smallest.wins[0], smallest.games)
     # Translators: {small} and {big}: the width of a 95 % interval, in percentage

@@ -18,6 +18,7 @@ from dataclasses import dataclass
 import msgspec
 
 from aces.errors import INVISIBLE, OptionError
+from aces.memo import OBJECT, REF, Memo, weigh
 from aces.rules.lookalike import first_difference, skeleton
 
 if t.TYPE_CHECKING:
@@ -155,7 +156,6 @@ def started(make: t.Callable[[tuple[str, ...], Mapping[str, OptionValue]], S]
     header, so nothing it reads can be missing from the key; the states are
     remembered within :data:`STARTS_BUDGET` bytes.
     """
-    from aces.memo import OBJECT, REF, Memo, weigh
 
     made: Memo[tuple[t.Any, ...], S] = Memo(STARTS_BUDGET)
 

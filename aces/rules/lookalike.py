@@ -22,8 +22,10 @@ when a name first needs a skeleton.
 from __future__ import annotations
 
 import functools
+import json
 import typing as t
 import unicodedata
+from importlib import resources
 
 __all__ = ["first_difference", "prototypes", "skeleton"]
 
@@ -58,8 +60,6 @@ _ASCII: t.Final = str.maketrans({'"': "''", "%": "\u00ba/\u2080", "0": "O", "1":
 @functools.cache
 def prototypes() -> dict[str, str]:
     """Each character that has a prototype, and the prototype (one or more characters)."""
-    import json
-    from importlib import resources
 
     data = json.loads(resources.files(_SOURCE[0]).joinpath(_SOURCE[1]).read_bytes())
     alike: dict[str, set[str]] = {}

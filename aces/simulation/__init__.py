@@ -24,6 +24,7 @@ import typing as t
 
 from aces.errors import OptionError, Term
 from aces.exact import Exact
+from aces.games import registered
 
 if t.TYPE_CHECKING:
     from collections.abc import Callable, Mapping
@@ -116,7 +117,6 @@ def simulation(game: str, players: int, options: Mapping[str, OptionValue]) -> S
     :raises ~aces.errors.OptionError: for a game, players or options it
         cannot play.
     """
-    from aces.games import registered
 
     found = registered().get(game)
     factory = None if found is None else found.simulation

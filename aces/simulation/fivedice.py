@@ -41,16 +41,17 @@ from dataclasses import dataclass
 import numpy as np
 
 from aces.errors import OptionError, Term
+from aces.exact import Exact, fivedice_chain, fivedice_lengths
+from aces.exact import fivedice_chain as chain
 from aces.rules import fivedice
 from aces.simulation import EXACT, answers, check_seats
-from aces.simulation.batch import Finished, next_holder
+from aces.simulation.batch import Finished, next_holder, tally
 
 if t.TYPE_CHECKING:
     from collections.abc import Callable, Iterator, Mapping
 
     from numpy.typing import NDArray
 
-    from aces.exact import Exact, fivedice_chain
     from aces.rules import OptionValue
     from aces.simulation.batch import Tally
 
@@ -358,7 +359,6 @@ class FiveDiceSimulation:
     def run(self, games: int, seed: int,
             progress: Callable[[int], None] | None = None) -> Tally:
         """Play ``games`` games with dice from ``seed``; ``wins`` counts losers."""
-        from aces.simulation.batch import tally
 
         return tally(self.engine, games, FairDice(np.random.default_rng(seed)), progress)
 
@@ -367,8 +367,6 @@ class FiveDiceSimulation:
         from :mod:`aces.exact.fivedice_lengths` (five players with five dice each,
         not six); ``by_seat``, each seat's chance to lose among them (four players
         with five dice each, not five)."""
-        from aces.exact import fivedice_chain as chain
-        from aces.exact import fivedice_lengths
 
         return chain.solvable(*self._shape) or fivedice_lengths.solvable(*self._shape,
                                                                          by_seat=by_seat)
@@ -382,7 +380,6 @@ class FiveDiceSimulation:
         With ``most_states``, only what comes quickly: the carried answers of a
         table of at most that many states and :data:`QUICK_ENTRIES` entries.
         """
-        from aces.exact import Exact, fivedice_chain, fivedice_lengths
 
         built = self.chain(most_states)
         if built is not None:
@@ -401,7 +398,6 @@ class FiveDiceSimulation:
     def chain(self, most_states: int | None = None) -> fivedice_chain.Chain | None:
         """The game's Markov chain, for the small games it can be built for; ``None``
         for the others."""
-        from aces.exact import fivedice_chain
 
         if not fivedice_chain.solvable(*self._shape,
                                        most_states=most_states or fivedice_chain.MAX_STATES):

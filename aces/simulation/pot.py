@@ -24,9 +24,14 @@ import numpy as np
 
 from aces.errors import OptionError
 from aces.exact import MAX_STATES as MAX_EXACT_STATES
+from aces.exact.chain import build, state_count
 from aces.exact.outcomes import OUTCOME_INDEX
+from aces.exact.solve import solve
 from aces.rules import pot
 from aces.simulation import Exact, check_seats
+from aces.simulation.batch import RandomRolls, tally
+from aces.simulation.chips import ChipEngine
+from aces.simulation.tables import TransitionTable
 
 if t.TYPE_CHECKING:
     from collections.abc import Callable, Mapping
@@ -34,7 +39,6 @@ if t.TYPE_CHECKING:
     from aces.exact.chain import Chain
     from aces.rules import OptionValue
     from aces.simulation.batch import Engine, Tally
-    from aces.simulation.tables import TransitionTable
 
 __all__ = ["MAX_CHIPS", "MAX_TABLE_STATES", "PotSimulation", "table_of"]
 
@@ -81,20 +85,16 @@ class PotSimulation:
     @functools.cached_property
     def states(self) -> int:
         """The size of the game's chain (an upper bound), known without building it."""
-        from aces.exact.chain import state_count
 
         return state_count(self.seats, self._chips(self.options))
 
     @functools.cached_property
     def chain(self) -> Chain:
-        from aces.exact.chain import build
-
         return build(self.seats, self._chips(self.options), self.finish)
 
     @functools.cached_property
     def engine(self) -> Engine:
         """The transition table when the chain is small enough, else the chips engine."""
-        from aces.simulation.chips import ChipEngine
 
         if self.states <= MAX_TABLE_STATES:
             return table_of(self.chain)
@@ -103,7 +103,6 @@ class PotSimulation:
     def run(self, games: int, seed: int,
             progress: Callable[[int], None] | None = None) -> Tally:
         """Play ``games`` games with dice from ``seed``."""
-        from aces.simulation.batch import RandomRolls, tally
 
         rolls = RandomRolls(np.random.default_rng(seed), len(OUTCOME_INDEX))
         return tally(self.engine, games, rolls, progress)
@@ -114,7 +113,6 @@ class PotSimulation:
 
     def exact(self, most_states: int | None = None) -> Exact | None:
         """The chain's solution, when it is small enough for ``aces odds``."""
-        from aces.exact.solve import solve
 
         limit = MAX_EXACT_STATES if most_states is None else min(most_states, MAX_EXACT_STATES)
         if self.states > limit:
@@ -125,7 +123,6 @@ class PotSimulation:
 
 def table_of(chain: Chain) -> TransitionTable:
     """The simulation's table: the chain's transitions, rolls mapped to outcomes."""
-    from aces.simulation.tables import TransitionTable
 
     return TransitionTable(
         seats=chain.players,
