@@ -291,7 +291,7 @@ def resolve(where: str) -> t.Any:
 #: Aces in the Pot.
 POT: t.Final[Registration[t.Any]] = Registration(
     "aces.rules.pot:GAME", "aces.narrate.pot:PotPhrasebook", "aces.rules.pot:holding",
-    "aces.walkthrough:pot_rules", "session", POT_OPTIONS, name="pot",
+    "aces.walkthrough.pot:rules", "session", POT_OPTIONS, name="pot",
     title=N_("Aces in the Pot"), counts="winners", measures=("nothing", "tries"),
     simulation="aces.simulation.pot:PotSimulation.create", odds="aces.exact:table_odds",
     chances="aces.chances.pot:odds_of_table", expected="aces.experiment.pot:expected",
@@ -300,7 +300,7 @@ POT: t.Final[Registration[t.Any]] = Registration(
 #: Aces, the five-dice game.
 FIVE_DICE: t.Final[Registration[t.Any]] = Registration(
     "aces.rules.fivedice:GAME", "aces.narrate.fivedice:FiveDicePhrasebook",
-    "aces.rules.fivedice:holding", "aces.walkthrough:fivedice_rules", "fd-session",
+    "aces.rules.fivedice:holding", "aces.walkthrough.fivedice:rules", "fd-session",
     FIVE_DICE_OPTIONS, name="five-dice", title=N_("Aces"), counts="losers",
     measures=("agains",),
     # Translators: the help of "aces record" for the five-dice game: how dice

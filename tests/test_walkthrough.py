@@ -27,7 +27,7 @@ from aces.walkthrough import (
     Aside,
     Standings,
     Told,
-    _explain,
+    explain,
     render,
     walkthrough,
 )
@@ -193,8 +193,8 @@ def test_an_empty_hand_ends_the_turn() -> None:
 @pytest.mark.parametrize("rule", RULES)
 def test_every_rule_is_explained_in_both_languages(rule: str) -> None:
     state = fivedice.start(engine.header(game_named("five-dice"), ["Ada", "Bo", "Cy"], {}))
-    english = _explain(Voice(translations("en"), "en"), rule, state)
-    norwegian = _explain(Voice(translations("nb"), "nb"), rule, state)
+    english = explain(Voice(translations("en"), "en"), rule, state)
+    norwegian = explain(Voice(translations("nb"), "nb"), rule, state)
     assert english.endswith(".")
     assert norwegian.endswith(".")
     assert english != norwegian
