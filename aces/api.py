@@ -1,10 +1,13 @@
 """The package's public functions, for notebooks and pupils' programs.
 
-Five functions, each importing what it needs when it is called, so that
-``import aces`` stays cheap: :func:`load` a log, :func:`play` games,
-:func:`odds` of a table or of a moment of a game, :func:`simulate` many
-games, :func:`stats` of a class's logs. They are also ``aces.load``,
-``aces.play`` and so on. The command line is built on the same functions.
+Five functions: :func:`load` a log, :func:`play` games, :func:`odds` of a
+table or of a moment of a game, :func:`simulate` many games, :func:`stats`
+of a class's logs. They are also ``aces.load``, ``aces.play`` and so on,
+found when first asked for, so that ``import aces`` stays cheap. This is
+one face of the package, as the command line is another: both stand on
+the same layers below (the reports, the simulation, the pool of a class's
+logs), and neither imports the other. The classes of what they return are
+:mod:`aces.results`', named here too.
 
 What they return shows itself in a notebook: ``_repr_html_`` gives plain
 HTML tables and SVG without scripts (an untrusted notebook, and GitHub's
@@ -22,495 +25,49 @@ one short line, always in English, as a doctest reads it.
 
 from __future__ import annotations
 
-import contextlib
-import functools
-import inspect
-import os
 import secrets
 import typing as t
-from pathlib import Path
 
-from aces import engine, notebook
+from aces import engine
 from aces.cli.play import players_from, seeded_and_typed
 from aces.dice import DiceFile, DiceSource, RandomDice
-from aces.errors import AcesError, OptionError, Term
-from aces.events import GameOver, Rolled
+from aces.errors import OptionError, Term
 from aces.exact import check_size
 from aces.exact.chain import build
 from aces.exact.solve import state_values
 from aces.experiment.observe import GameObserver
-from aces.experiment.pool import pool
-from aces.files import LOG_EXISTS, Output, cannot_write, create, forced_alone, os_reason
 from aces.games import game_named, registered, registration
-from aces.i18n import negotiate, translations
-from aces.log import LogWriter, Record, read
-from aces.narrate import Narrator
-from aces.page.html import render
-from aces.page.replay import PageCollector
-from aces.reports.export import COMMA, POINT, CsvTable, as_dict, log_table
-from aces.reports.plot import check_path, plot
-from aces.reports.stats import report
+from aces.log import Record
+from aces.reports.stats import pool_logs
+from aces.results import (
+    Game,
+    Log,
+    Odds,
+    PathLike,
+    Session,
+    Simulated,
+    Speaking,
+    Stats,
+    language,
+    speaks,
+)
 from aces.rules.pot import PotState
-from aces.simulation import answers, check_games, check_seed, simulation
-from aces.simulation.stats import summarize
+from aces.simulation import check_games, check_seed, run
 from aces.walk import walk
 
 if t.TYPE_CHECKING:
-    from collections.abc import Callable, Iterable, Iterator, Sequence
+    from collections.abc import Callable, Iterable, Sequence
 
-    from aces.events import Event, GameStarted
-    from aces.experiment.observe import GameRecord, RollRow
-    from aces.experiment.pool import Pooled, Source
+    from aces.events import Event
+    from aces.experiment.observe import GameRecord
+    from aces.experiment.pool import Source
     from aces.rules import OptionValue
-    from aces.simulation import Exact, Unsolved
-    from aces.simulation.stats import Summary
-    from aces.walk import Step
 
 __all__ = ["Game", "Log", "Odds", "Session", "Simulated", "Speaking", "Stats", "load", "odds",
            "play", "simulate", "stats"]
 
-PathLike = str | os.PathLike[str]
-F = t.TypeVar("F", bound="Callable[..., t.Any]")
 
-
-def _speaks(function: F) -> F:
-    """``function``, whose errors show themselves in the language of the call:
-    its ``lang`` argument if it has one, else its object's :attr:`Speaking.lang`.
-
-    The one place an :class:`~aces.errors.AcesError` learns its language on
-    its way out of the package, as the walk fills in its place
-    (:meth:`~aces.errors.AcesError.at`): the same error is raised on, of the
-    same kind, so a program still catches a ``LogError``. A generator's
-    errors are caught as it is walked.
-
-    >>> import aces
-    >>> from aces.errors import OptionError
-    >>> try:
-    ...     aces.simulate(3, games=0, lang="nn")
-    ... except OptionError as error:
-    ...     print(error)
-    games= må vere minst 1, ikkje 0
-    """
-    if inspect.isgeneratorfunction(function):
-        @functools.wraps(function)
-        def walked(*args: t.Any, **kwargs: t.Any) -> t.Any:
-            with _spoken(function, args, kwargs):
-                return (yield from function(*args, **kwargs))
-
-        return t.cast("F", walked)
-
-    @functools.wraps(function)
-    def called(*args: t.Any, **kwargs: t.Any) -> t.Any:
-        with _spoken(function, args, kwargs):
-            return function(*args, **kwargs)
-
-    return t.cast("F", called)
-
-
-@contextlib.contextmanager
-def _spoken(function: Callable[..., t.Any], args: tuple[t.Any, ...],
-            kwargs: dict[str, t.Any]) -> Iterator[None]:
-    try:
-        yield
-    except AcesError as error:
-        lang = _call_language(function, args, kwargs)
-        if lang is not None:
-            error.speaking(lang)
-        raise
-
-
-def _call_language(function: Callable[..., t.Any], args: tuple[t.Any, ...],
-                   kwargs: dict[str, t.Any]) -> str | None:
-    """The language a call was made in, or ``None`` if it names none the package offers
-    (its error, refusing that language, is shown in English)."""
-
-    call = inspect.signature(function).bind(*args, **kwargs)
-    call.apply_defaults()
-    asked = call.arguments.get("lang")
-    if asked is None:
-        return args[0].lang if args and isinstance(args[0], Speaking) else None
-    try:
-        return _language(asked)
-    except AcesError:
-        return None
-
-
-class Speaking:
-    """What a notebook shows in a language, its :attr:`lang`."""
-
-    _lang: str
-
-    @property
-    def lang(self) -> str:
-        """The language of the notebook view: ``"en"``, ``"nb"`` or ``"nn"``
-        (``"no"`` and ``"nb_NO"`` are understood too); a language the package
-        does not offer is refused with :class:`aces.errors.OptionError`.
-
-        >>> import aces
-        >>> chances = aces.odds(2, chips=1, lang="nb")
-        >>> "<td>47,10\xa0%</td>" in chances._repr_html_()
-        True
-        """
-        return self._lang
-
-    @lang.setter
-    def lang(self, lang: str) -> None:
-        self._lang = _language(lang)
-        self._spoken()
-
-    def _spoken(self) -> None:
-        """Whatever else speaks as this does follows its language (a session's games)."""
-
-
-# -- Games and logs -----------------------------------------------------------------
-
-
-class Game(Speaking):
-    """One game, walked through the rules: its header, every step, its result.
-
-    ``steps`` are :class:`aces.walk.Step` values (the event, the state after
-    it); ``rolls`` are the rolls still standing (an undone roll is gone),
-    numbered from 1 with the opening rolls. Its :attr:`lang` is also the
-    language its replay page opens in (the page can switch to the others).
-
-    >>> import aces
-    >>> game = aces.play(["Ada", "Bo"], seed=3, lang="nn")
-    >>> "Alle kasta" in game._repr_html_()
-    True
-    """
-
-    def __init__(self, steps: Sequence[Step[t.Any]], record: GameRecord) -> None:
-        self.steps = tuple(steps)
-        self._record = record
-        self._lang = "en"
-        #: The last page made, and its language: a notebook shows it again and again.
-        self._page: tuple[str, str] | None = None
-        #: Where the game stands in its log or session (from 1), and the steps its
-        #: page is made from, as aces replay --html --game makes it: those of the
-        #: games around it too, so that game 3 says "game 3", with the session so far.
-        self._number = 1
-        self._source = "<game>"
-        self._walk: Callable[[], Iterable[Step[t.Any]]] = lambda: self.steps
-
-    @property
-    def header(self) -> GameStarted:
-        return t.cast("GameStarted", self.steps[0].event)
-
-    @property
-    def game(self) -> str:
-        """``"pot"`` (Aces in the Pot) or ``"five-dice"``."""
-        return self.header.game
-
-    @property
-    def players(self) -> tuple[str, ...]:
-        return self.header.players
-
-    @property
-    def options(self) -> dict[str, OptionValue]:
-        return dict(self._record.rules.options)
-
-    @property
-    def seed(self) -> int | None:
-        return self.header.seed
-
-    @property
-    def rolls(self) -> tuple[RollRow, ...]:
-        return self._record.rows
-
-    @property
-    def states(self) -> list[t.Any]:
-        """The state after each step, the header's first."""
-        return [step.state for step in self.steps]
-
-    @property
-    def moments(self) -> list[t.Any]:
-        """The state before each roll after the opening: where :func:`odds` can look
-        ahead from (an undone roll's moment included)."""
-
-        return [before.state for before, after in zip(self.steps, self.steps[1:], strict=False)
-                if isinstance(after.event, Rolled) and after.event.stage != "opening"]
-
-    @property
-    def events(self) -> list[Event]:
-        return [step.event for step in self.steps]
-
-    @property
-    def starter(self) -> str:
-        """Who won the opening and rolled first."""
-        return self.players[self._record.starter]
-
-    def seat(self, player: str) -> int:
-        """``player``'s seat counted as the odds count seats: 1 for the player
-        who starts, 2 for the one on their left, and so on.
-
-        >>> import aces
-        >>> game = aces.play(["Ada", "Bo", "Cy"], seed=3)
-        >>> game.starter, game.seat(game.starter)
-        ('Cy', 1)
-        """
-        seats = len(self.players)
-        return (self.players.index(player) - self._record.starter) % seats + 1
-
-    @property
-    def winner(self) -> str | None:
-        """Aces in the Pot: who won the pot."""
-        return None if _losers(self.game) else self.players[self._record.result]
-
-    @property
-    def loser(self) -> str | None:
-        """The five-dice game: who sent the last die to the centre."""
-        return self.players[self._record.result] if _losers(self.game) else None
-
-    @property
-    def over(self) -> GameOver | None:
-        """How the game ended: the event after its last roll (``None`` for steps
-        that stop before the end, which :func:`load` and :func:`play` never give)."""
-
-        for step in reversed(self.steps):
-            if isinstance(step.event, GameOver):
-                return step.event
-            if isinstance(step.event, Rolled):
-                return None
-        return None
-
-    @property
-    def pot(self) -> int | None:
-        return self._record.pot
-
-    @property
-    def length(self) -> int:
-        """Rolls after the opening, as the odds count a game's length."""
-        return self._record.rolls
-
-    @_speaks
-    def narrate(self, lang: str = "en") -> list[str]:
-        """The game told in words, as ``aces replay`` tells it."""
-
-        chosen = negotiate(lang, {})
-        narrator = Narrator(translations(chosen), chosen)
-        for step in self.steps:
-            narrator.visit(step)
-        narrator.end()
-        return narrator.result()
-
-    @_speaks
-    def save(self, path: PathLike) -> None:
-        """Write the game as a new log; an existing file is never overwritten."""
-        _save([step.event for step in self.steps], path)
-
-    @_speaks
-    def page(self, lang: str | None = None) -> str:
-        """The game's replay page, as ``aces replay --html`` writes it: one
-        offline HTML file, opening in ``lang`` (else :attr:`lang`).
-
-        >>> import aces
-        >>> page = aces.play(3, seed=1).page("nb")
-        >>> page.startswith("<!DOCTYPE html>") and '<html lang="nb">' in page
-        True
-        """
-
-        return render(self._page_data(self.lang if lang is None else _language(lang)))
-
-    def _page_data(self, lang: str) -> dict[str, t.Any]:
-        collector = PageCollector(self._number, self._source, lang)
-        for step in self._walk():
-            collector.visit(step)
-        collector.end()
-        return collector.result()
-
-    def _embedded(self) -> str:
-        """The replay page for an ``<iframe srcdoc>``, made once for a language."""
-        if self._page is None or self._page[0] != self.lang:
-            self._page = (self.lang, render(self._page_data(self.lang), srcdoc=True))
-        return self._page[1]
-
-    def __repr__(self) -> str:
-        return f"<Game {self.game}, {_names(self.players)}: {self._result()}>"
-
-    def _result(self) -> str:
-        if _losers(self.game):
-            return (f"{self.starter} starts, {self.loser} loses"
-                    f" after {self.length} rolls")
-        return (f"{self.starter} starts, {self.winner} wins the pot of {self.pot}"
-                f" after {self.length} rolls")
-
-    @_speaks
-    def _repr_html_(self) -> str:
-        """The replay page in a sandboxed frame, and every roll as a table below
-        it, folded away (where frames are not shown, the table still is)."""
-
-        return notebook.game_html(self, None if len(self.steps) > notebook.PAGE_STEPS
-                                  else self._embedded())
-
-
-class Session(Speaking, t.Sequence[Game]):
-    """Several games in a row, as ``aces play --games N`` plays them. Its
-    :attr:`lang` is its games' too: setting it sets theirs.
-
-    >>> import aces
-    >>> session = aces.play(["Ada", "Bo"], seed=1, games=3)
-    >>> session.lang = "nb"
-    >>> session[0].lang, "Potter vunnet etter tre partier" in session._repr_html_()
-    ('nb', True)
-    """
-
-    def __init__(self, games: Sequence[Game], lang: str = "en") -> None:
-        self.games = tuple(games)
-        for number, game in enumerate(self.games, 1):
-            game._number = number
-            game._walk = functools.partial(_steps_of, self.games, number)
-        self.lang = lang
-
-    def _spoken(self) -> None:
-        for game in self.games:
-            game.lang = self.lang
-
-    @t.overload
-    def __getitem__(self, index: int) -> Game: ...
-
-    @t.overload
-    def __getitem__(self, index: slice) -> Sequence[Game]: ...
-
-    def __getitem__(self, index: int | slice) -> Game | Sequence[Game]:
-        return self.games[index]
-
-    def __len__(self) -> int:
-        return len(self.games)
-
-    def results(self) -> dict[str, int]:
-        """Games won by each player (lost, in the five-dice game)."""
-        counts: dict[str, int] = {}
-        for game in self.games:
-            counts.update((name, counts.get(name, 0)) for name in game.players)
-            who = game.loser if _losers(game.game) else game.winner
-            if who is not None:
-                counts[who] += 1
-        return counts
-
-    @_speaks
-    def save(self, path: PathLike) -> None:
-        """Write the games as one new log; an existing file is never overwritten."""
-        _save([step.event for game in self.games for step in game.steps], path)
-
-    def __repr__(self) -> str:
-        verb = "losses" if self.games and _losers(self.games[0].game) else "wins"
-        results = ", ".join(f"{name} {count}" for name, count in self.results().items())
-        return f"<Session of {len(self.games)} games; {verb}: {results}>"
-
-    def _repr_html_(self) -> str:
-        return notebook.session_html(self.games, self.lang)
-
-
-class Log(Speaking):
-    """A log on disk: its games are read, and checked, each time they are walked
-    (each speaks the log's :attr:`lang`).
-
-    Nothing is kept in memory but the game being read, so a log of any size
-    can be walked; ``len`` and ``repr`` read it once and remember the count.
-    """
-
-    def __init__(self, path: PathLike, lang: str = "en") -> None:
-        self.path = Path(path)
-        self._games: int | None = None
-        self.lang = lang
-
-    @_speaks
-    def __iter__(self) -> Iterator[Game]:
-        # The walk itself, not aces.walk.drive: each game is handed on as soon
-        # as it is over, and only its steps are held.
-
-        source = str(self.path)
-        closed: list[GameRecord] = []
-        observer = GameObserver(closed.append, keep_rows=True)
-        steps: list[Step[t.Any]] = []
-        number = 1
-        try:
-            with self.path.open("rb") as stream:
-                for step in walk(read(stream, source), source):
-                    observer.visit(step)
-                    if closed:
-                        yield self._game(steps, closed.pop(), number)
-                        number += 1
-                        steps = []
-                    steps.append(step)
-        except OSError as exc:
-            raise AcesError("cannot read {path}: {reason}", path=source,
-                            reason=os_reason(exc)) from None
-        observer.end()
-        if closed:
-            yield self._game(steps, closed.pop(), number)
-
-    def _game(self, steps: Sequence[Step[t.Any]], record: GameRecord, number: int) -> Game:
-        game = Game(steps, record)
-        game._number = number
-        game._source = str(self.path)
-        game._walk = self._steps
-        game.lang = self.lang
-        return game
-
-    def _steps(self) -> Iterator[Step[t.Any]]:
-        """Every step of the log, read again: a game's page is made from them all."""
-
-        try:
-            with self.path.open("rb") as stream:
-                yield from walk(read(stream, str(self.path)), str(self.path))
-        except OSError as exc:
-            raise AcesError("cannot read {path}: {reason}", path=str(self.path),
-                            reason=os_reason(exc)) from None
-
-    def __len__(self) -> int:
-        if self._games is None:
-            self._games = sum(1 for _ in self)
-        return self._games
-
-    def __getitem__(self, number: int) -> Game:
-        """Game ``number`` of the log, counted from 0 as Python counts."""
-        for index, game in enumerate(self):
-            if index == number:
-                return game
-        raise IndexError(number)
-
-    def __repr__(self) -> str:
-        return f"<Log {self.path.name}: {len(self)} {'game' if len(self) == 1 else 'games'}>"
-
-    def _repr_html_(self) -> str:
-        if len(self) <= notebook.HTML_GAMES:
-            return Session(list(self), self.lang)._repr_html_()
-        return notebook.log_html(self.path.name, len(self), self.lang)
-
-
-
-
-def _steps_of(games: Sequence[Game], number: int) -> Iterator[Step[t.Any]]:
-    """The steps a session's game ``number`` (from 1) is told from: the games
-    before it, its own, and the start of the next (so it is not told as the last)."""
-    for game in games[:number]:
-        yield from game.steps
-    if number < len(games):
-        yield games[number].steps[0]
-
-
-def _losers(game: str) -> bool:
-    """Whether a result of ``game`` names its loser (the five-dice game) rather than its winner."""
-
-    return registration(game).losers
-
-
-def _names(players: Sequence[str]) -> str:
-    if len(players) == 1:
-        return players[0]
-    return ", ".join(players[:-1]) + " and " + players[-1]
-
-
-def _save(events: Sequence[Event], path: PathLike) -> None:
-    with create(path, LOG_EXISTS) as stream:
-        try:
-            LogWriter(stream).write_all(events)
-        except OSError as exc:
-            raise cannot_write(path, exc) from None
-
-
-@_speaks
+@speaks
 def load(path: PathLike, *, lang: str = "en") -> Log:
     """A log, to walk game by game; each game checked against the rules as it is read.
 
@@ -542,7 +99,7 @@ def play(players: int | Sequence[str] = ..., *, game: str = ..., seed: int | Non
          **options: OptionValue) -> Game | Session: ...
 
 
-@_speaks
+@speaks
 def play(players: int | Sequence[str] = 3, *, game: str = "pot", seed: int | None = None,
          dice: str | Sequence[str] | None = None, games: int = 1, lang: str = "en",
          **options: OptionValue) -> Game | Session:
@@ -568,7 +125,7 @@ def play(players: int | Sequence[str] = 3, *, game: str = "pot", seed: int | Non
     10
     """
 
-    lang = _language(lang)
+    lang = language(lang)
     rules = game_named(game)
     options = _options(options)
     seats = players_from(str(players)) if isinstance(players, int) else list(players)
@@ -615,49 +172,7 @@ def _walked(events: list[Event]) -> Game:
     return Game(steps, closed[0])
 
 
-# -- Odds and simulation --------------------------------------------------------------
-
-
-class Odds(Speaking):
-    """Exact chances: each seat's chance to win (to lose, in the five-dice game),
-    and how many rolls a game takes.
-
-    Seats count from 1, the player who rolls first; for the odds of a
-    moment of a game, from the player about to roll, and ``by_player``
-    names them.
-    """
-
-    def __init__(self, game: str, players: int, win_by_seat: list[float],
-                 expected_rolls: float, sd_rolls: float | None,
-                 by_player: dict[str, float] | None = None, lang: str = "en") -> None:
-        self.game = game
-        self.players = players
-        self.win_by_seat = win_by_seat
-        self.expected_rolls = expected_rolls
-        self.sd_rolls = sd_rolls
-        self.by_player = by_player
-        self.lang = lang
-
-    def __repr__(self) -> str:
-        verb = "lose" if _losers(self.game) else "win"
-        if self.by_player is not None:
-            chances = ", ".join(f"{name} {chance:.1%}" for name, chance in self.by_player.items())
-            return (f"<Odds to {verb} from here: {chances};"
-                    f" {self.expected_rolls:.2f} rolls to come>")
-        seats = _by_seat(self.win_by_seat)
-        return (f"<Odds {self.game}, {self.players} players, to {verb}: {seats};"
-                f" {self.expected_rolls:.2f} rolls on average>")
-
-    def _repr_html_(self) -> str:
-        return notebook.odds_html(self)
-
-
-def _by_seat(shares: Sequence[float]) -> str:
-    """Shares by seat in a ``repr``: ``seat 1 47.1%, seat 2 52.9%``."""
-    return ", ".join(f"seat {seat} {share:.1%}" for seat, share in enumerate(shares, 1))
-
-
-@_speaks
+@speaks
 def odds(players: int | PotState = 3, *, game: str = "pot", exact: bool = False,
          lang: str = "en", **options: OptionValue) -> Odds:
     """The exact odds of a table, or of a moment of a game of Aces in the Pot.
@@ -683,7 +198,7 @@ def odds(players: int | PotState = 3, *, game: str = "pot", exact: bool = False,
     <Odds to win from here: ...>
     """
 
-    lang = _language(lang)
+    lang = language(lang)
     if not isinstance(players, int):
         moment = _state_odds(players)
         moment.lang = lang
@@ -719,51 +234,7 @@ def _state_odds(state: PotState) -> Odds:
     return Odds("pot", n, list(by_player.values()), float(row[n]), None, by_player)
 
 
-class Simulated(Speaking):
-    """What many simulated games found: shares by seat with 95 % intervals,
-    the mean length, and the exact answers beside them when known.
-
-    ``options`` are the game's, complete; ``seed`` gives the same games again.
-    ``unsolved`` says why ``exact`` is ``None``, when it was not turned off:
-    ``"slow"``, the exact answers take seconds and were not asked for
-    (``exact=True`` asks); ``"none"``, the game is too big to solve.
-    """
-
-    def __init__(self, game: str, players: int, summary: Summary, exact: Exact | None, *,
-                 options: dict[str, OptionValue], seed: int, lang: str = "en",
-                 unsolved: Unsolved = None) -> None:
-        self.game = game
-        self.players = players
-        self.summary = summary
-        self.exact = exact
-        self.unsolved = unsolved
-        self.options = options
-        self.seed = seed
-        self.lang = lang
-
-    @property
-    def games(self) -> int:
-        return self.summary.games
-
-    @property
-    def win_by_seat(self) -> list[float]:
-        """Shares of games won by each seat (lost, in the five-dice game)."""
-        return self.summary.win_by_seat
-
-    @property
-    def expected_rolls(self) -> float:
-        return self.summary.expected_rolls
-
-    def __repr__(self) -> str:
-        seats = _by_seat(self.win_by_seat)
-        return (f"<Simulated {self.game}, {self.players} players, {self.games} games: {seats};"
-                f" {self.expected_rolls:.2f} rolls on average>")
-
-    def _repr_html_(self) -> str:
-        return notebook.simulated_html(self)
-
-
-@_speaks
+@speaks
 def simulate(players: int = 3, *, game: str = "pot", games: int = 10_000,
              seed: int | None = None, exact: bool | None = None, lang: str = "en",
              **options: OptionValue) -> Simulated:
@@ -788,88 +259,16 @@ def simulate(players: int = 3, *, game: str = "pot", games: int = 10_000,
     """
 
     check_games(games)
-    lang = _language(lang)
+    lang = language(lang)
     options = _options(options)
-    if seed is None:
-        seed = secrets.randbelow(2**32)
-    check_seed(seed)
-    sim = simulation(game, players, options)
-    summary = summarize(sim.run(games, seed))
-    found, unsolved = answers(sim, exact)
-    return Simulated(game, players, summary, found, options=sim.options, seed=seed, lang=lang,
-                     unsolved=unsolved)
+    if seed is not None:
+        check_seed(seed)
+    done = run(game, players, options, games, seed, exact)
+    return Simulated(game, players, done.summary, done.exact, options=done.sim.options,
+                     seed=done.seed, lang=lang, unsolved=done.unsolved)
 
 
-# -- A class's logs -------------------------------------------------------------------
-
-
-class Stats(Speaking):
-    """A class's logs pooled by their rules, held against the exact odds
-    (what ``aces stats`` reports), in a language: ``lang``.
-
-    >>> import aces
-    >>> result = aces.stats(["replays/session.jsonl", "replays/four-players.jsonl"], lang="nn")
-    >>> result.report().splitlines()[0]
-    'Klasseforsøket: 2 loggar lesne, 2 slått saman, 0 forkasta.'
-    >>> result.lang = "nb"
-    >>> "Seire etter plass" in result._repr_html_()
-    True
-    """
-
-    def __init__(self, pooled: Pooled, lang: str = "en") -> None:
-        self.pooled = pooled
-        self.lang = lang
-
-    @property
-    def groups(self) -> list[t.Any]:
-        """One :class:`aces.experiment.pool.Group` for each set of rules."""
-        return self.pooled.groups
-
-    @_speaks
-    def report(self, lang: str | None = None) -> str:
-        """The report in words, as ``aces stats`` prints it; in ``lang`` if given."""
-
-        chosen = self.lang if lang is None else _language(lang)
-        return report(self.pooled, chosen, translations(chosen))
-
-    def as_dict(self) -> dict[str, t.Any]:
-        """The numbers, as ``aces stats --json`` writes them."""
-
-        return as_dict(self.pooled)
-
-    @_speaks
-    def plot(self, path: PathLike, lang: str | None = None, *, force: bool = False) -> None:
-        """Draw observed against exact into a new .svg or .png file; with
-        ``force``, over an existing file (never over a log, nor one of the logs
-        pooled).
-
-        :raises aces.errors.OptionError: for a file of another kind, a file that
-            exists already, or without matplotlib.
-        """
-
-        chosen = self.lang if lang is None else _language(lang)
-        output = check_path(path, force=force, reads=[log.source for log in self.pooled.logs])
-        plot(self.pooled, output, chosen, translations(chosen))
-
-    def __repr__(self) -> str:
-        logs = len(self.pooled.logs)
-        left = len(self.pooled.left_out)
-        games = sum(group.pooled.games for group in self.pooled.groups)
-        groups = len(self.pooled.groups)
-        return (f"<Stats: {logs} logs ({left} left out), {games} games in {groups}"
-                f" {'group' if groups == 1 else 'groups'} of rules>")
-
-    def _repr_html_(self) -> str:
-        return notebook.stats_html(self.pooled, self.lang)
-
-
-def _language(lang: str) -> str:
-    """An offered language for ``lang`` (``"no"`` is Bokmål), or the error naming them."""
-
-    return negotiate(lang, {})
-
-
-@_speaks
+@speaks
 def stats(logs: Iterable[Source], *, csv: PathLike | None = None, rolls: bool = False,
           by_log: bool = False, decimal_comma: bool = False, force: bool = False,
           lang: str = "en", progress: Callable[[int], None] | None = None) -> Stats:
@@ -900,43 +299,8 @@ def stats(logs: Iterable[Source], *, csv: PathLike | None = None, rolls: bool = 
     0
     """
 
-    lang = _language(lang)
-    sources = list(logs)
-    table = Term("--csv", "csv=")
-    rows = Term("--rolls", "rolls=True")
-    per_log = Term("--by-log", "by_log=True")
-    if csv is None:
-        for given, option in ((rolls, rows), (by_log, per_log)):
-            if given:
-                # Translators: an error of "aces stats". {option}: --rolls or --by-log
-                # on the command line, rolls=True or by_log=True in Python; {csv}:
-                # --csv, or csv= in Python.
-                raise OptionError("{option} says what the table of {csv} holds, so it needs"
-                                  " {csv}", option=option, csv=table)
-        if decimal_comma:
-            # Translators: an error of "aces stats". {option}: --decimal-comma on the
-            # command line, decimal_comma=True in Python; {csv}: --csv, or csv= in Python.
-            raise OptionError("{option} says how the table of {csv} is written, so it needs"
-                              " {csv}", option=Term("--decimal-comma", "decimal_comma=True"),
-                              csv=table)
-        if force:
-            raise forced_alone(table)
-        return Stats(pool(sources, progress=progress), lang)
-    if rolls and by_log:
-        # Translators: an error of "aces stats". {rolls}: --rolls on the command line,
-        # rolls=True in Python; {by_log}: --by-log, or by_log=True in Python.
-        raise OptionError("{rolls} and {by_log} cannot be used together: a table has one"
-                          " row per roll or one per log", rolls=rows, by_log=per_log)
+    lang = language(lang)
+    return Stats(pool_logs(logs, csv=csv, rolls=rolls, by_log=by_log,
+                           decimal_comma=decimal_comma, force=force, lang=lang,
+                           progress=progress), lang)
 
-    style = COMMA if decimal_comma else POINT
-    output = Output(csv, force=force, reads=sources)
-    with output.open(text=True) as out:
-        if by_log:
-            result = Stats(pool(sources, progress=progress), lang)
-            log_table(out, translations(lang), result.pooled, style)
-            return result
-        sink = CsvTable(out, translations(lang), rolls, style)
-        try:
-            return Stats(pool(sources, sink=sink, keep_rows=rolls, progress=progress), lang)
-        finally:
-            sink.close()

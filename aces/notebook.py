@@ -41,10 +41,10 @@ from aces.walk import STAGES
 if t.TYPE_CHECKING:
     from collections.abc import Callable, Sequence
 
-    from aces.api import Game, Odds, Simulated
     from aces.experiment.pool import Group, Pooled
     from aces.inference import Interval
     from aces.narrate.phrasebook import Phrasebook
+    from aces.results import Game, Odds, Simulated
 
 __all__ = ["HTML_GAMES", "PAGE_STEPS", "bars", "folded", "frame", "game_html", "heading",
            "log_html", "odds_html", "paragraph", "section", "session_html", "simulated_html",

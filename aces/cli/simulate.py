@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import contextlib
 import json
-import secrets
 import sys
 import typing as t
 
@@ -76,8 +75,7 @@ def simulate(players: int, games: int, seed: int | None, game_name: str,
     inside its interval, or null.
     """
     from aces.reports.simulation import as_dict, report
-    from aces.simulation import answers, check_games, check_seed, simulation
-    from aces.simulation.stats import summarize
+    from aces.simulation import check_games, check_seed, run
 
     if page is not None:
         _page(page, players, game_name, game_options, lang, force)
@@ -91,12 +89,9 @@ def simulate(players: int, games: int, seed: int | None, game_name: str,
             check_seed(seed)
         # An option of the other game is refused by name, not ignored.
         options = header_options(game_named(game_name), game_options)
-        sim = simulation(game_name, players, options)
-        if seed is None:
-            seed = secrets.randbelow(2**32)
         with _progress(games, catalog) as progress:
-            summary = summarize(sim.run(games, seed, progress))
-        exact, unsolved = answers(sim, with_exact)
+            sim, seed, summary, exact, unsolved = run(game_name, players, options, games, seed,
+                                                      with_exact, progress)
         if as_json:
             text = json.dumps(as_dict(sim, seed, summary, exact), indent=2)
         else:

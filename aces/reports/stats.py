@@ -10,24 +10,30 @@ from __future__ import annotations
 
 import typing as t
 
-from aces.errors import visible
+from aces.errors import OptionError, Term, visible
 from aces.experiment.analysis import QUANTILES
+from aces.experiment.pool import pool
+from aces.files import Output, forced_alone
 from aces.games import registration
+from aces.i18n import translations
 from aces.inference import ALPHA, goodness_of_fit, wilson
 from aces.narrate.names import table_words
 from aces.numbers import table
+from aces.reports.export import COMMA, POINT, CsvTable, log_table
 from aces.voice import Voice
 
 if t.TYPE_CHECKING:
     import gettext
+    import os
+    from collections.abc import Callable, Iterable
 
     from aces.experiment.analysis import Length, Result, Share
     from aces.experiment.observe import Rules
-    from aces.experiment.pool import Group, Pooled
+    from aces.experiment.pool import Group, Pooled, Source
     from aces.inference import Fit
 
 __all__ = ["beside_rows", "chance", "conclusion", "interval", "interval_rows", "length_rows",
-           "logs_read", "narrowing", "p_value", "report", "rules_name", "seat_rows"]
+           "logs_read", "narrowing", "p_value", "pool_logs", "report", "rules_name", "seat_rows"]
 
 
 def p_value(w: Voice, p: float) -> str:
@@ -398,3 +404,57 @@ def narrowing(group: Group, w: Voice) -> str | None:
             count=w.count(smallest.games),
             big=w.decimal(100 * (pooled_first.interval.high - pooled_first.interval.low), 1),
             total=w.count(group.pooled.games))
+
+
+def pool_logs(logs: Iterable[Source], *, csv: str | os.PathLike[str] | None = None,
+              rolls: bool = False, by_log: bool = False, decimal_comma: bool = False,
+              force: bool = False, lang: str = "en",
+              progress: Callable[[int], None] | None = None) -> Pooled:
+    """Pool logs as ``aces stats`` and ``aces.stats`` do, writing the table of
+    ``csv`` (a row per game; per roll with ``rolls``; per log and seat with
+    ``by_log``) headed in ``lang``, whole or not at all, and never over an
+    existing file unless ``force`` (never, even then, over a log or one of
+    ``logs``); with ``decimal_comma``, as Excel with Norwegian settings reads it.
+
+    :raises ~aces.errors.OptionError: for options that need ``csv`` without it,
+        ``rolls`` with ``by_log``, or a table that cannot be written.
+    """
+    sources = list(logs)
+    table = Term("--csv", "csv=")
+    rows = Term("--rolls", "rolls=True")
+    per_log = Term("--by-log", "by_log=True")
+    if csv is None:
+        for given, option in ((rolls, rows), (by_log, per_log)):
+            if given:
+                # Translators: an error of "aces stats". {option}: --rolls or --by-log
+                # on the command line, rolls=True or by_log=True in Python; {csv}:
+                # --csv, or csv= in Python.
+                raise OptionError("{option} says what the table of {csv} holds, so it needs"
+                                  " {csv}", option=option, csv=table)
+        if decimal_comma:
+            # Translators: an error of "aces stats". {option}: --decimal-comma on the
+            # command line, decimal_comma=True in Python; {csv}: --csv, or csv= in Python.
+            raise OptionError("{option} says how the table of {csv} is written, so it needs"
+                              " {csv}", option=Term("--decimal-comma", "decimal_comma=True"),
+                              csv=table)
+        if force:
+            raise forced_alone(table)
+        return pool(sources, progress=progress)
+    if rolls and by_log:
+        # Translators: an error of "aces stats". {rolls}: --rolls on the command line,
+        # rolls=True in Python; {by_log}: --by-log, or by_log=True in Python.
+        raise OptionError("{rolls} and {by_log} cannot be used together: a table has one"
+                          " row per roll or one per log", rolls=rows, by_log=per_log)
+
+    style = COMMA if decimal_comma else POINT
+    output = Output(csv, force=force, reads=sources)
+    with output.open(text=True) as out:
+        if by_log:
+            pooled = pool(sources, progress=progress)
+            log_table(out, translations(lang), pooled, style)
+            return pooled
+        sink = CsvTable(out, translations(lang), rolls, style)
+        try:
+            return pool(sources, sink=sink, keep_rows=rolls, progress=progress)
+        finally:
+            sink.close()

@@ -20,11 +20,13 @@ in the Pot counts its winner.
 
 from __future__ import annotations
 
+import secrets
 import typing as t
 
 from aces.errors import OptionError, Term
 from aces.exact import Exact
 from aces.games import registered
+from aces.simulation.stats import Summary, summarize
 
 if t.TYPE_CHECKING:
     from collections.abc import Callable, Mapping
@@ -32,8 +34,8 @@ if t.TYPE_CHECKING:
     from aces.rules import OptionValue
     from aces.simulation.batch import Tally
 
-__all__ = ["EXACT", "MAX_PLAYERS", "QUICK_EXACT_STATES", "Answers", "Exact", "Factory",
-           "Simulation", "Unsolved", "answers", "check_games", "check_seats", "check_seed",
+__all__ = ["EXACT", "MAX_PLAYERS", "QUICK_EXACT_STATES", "Answers", "Exact", "Factory", "Run",
+           "Simulation", "Unsolved", "answers", "check_games", "check_seats", "check_seed", "run",
            "simulation"]
 
 
@@ -180,3 +182,36 @@ def check_seats(players: int, minimum: int) -> None:
     if players > MAX_PLAYERS:
         raise OptionError("the simulation takes at most {limit} players, not {players}",
                           limit=MAX_PLAYERS, players=players)
+
+
+class Run(t.NamedTuple):
+    """A simulation run: the games played, their summary and the exact answers beside it."""
+
+    sim: Simulation
+    #: The seed the dice followed: the one given, or one drawn for the run.
+    seed: int
+    summary: Summary
+    exact: Exact | None
+    unsolved: Unsolved
+
+
+def run(game: str, players: int, options: Mapping[str, OptionValue], games: int,
+        seed: int | None = None, exact: bool | None = None,
+        progress: Callable[[int], None] | None = None) -> Run:
+    """Play ``games`` games of a table as ``aces simulate`` and ``aces.simulate``
+    play them: from ``seed``, or a seed drawn now; summed up, with the exact
+    answers beside them as :func:`answers` gives them for ``exact``.
+
+    :raises ~aces.errors.OptionError: for a game, players or options the
+        simulation cannot play.
+
+    >>> done = run("pot", 3, {}, 1000, seed=1)
+    >>> done.summary.games, done.seed, done.unsolved
+    (1000, 1, None)
+    """
+    sim = simulation(game, players, options)
+    if seed is None:
+        seed = secrets.randbelow(2**32)
+    summary = summarize(sim.run(games, seed, progress))
+    found, unsolved = answers(sim, exact)
+    return Run(sim, seed, summary, found, unsolved)
