@@ -19,3 +19,5 @@ results are pooled by :mod:`aces.experiment`, so they are the numbers of
 - :mod:`~aces.classroom.service`: the class itself, and who may do what;
 - :mod:`~aces.classroom.access`: class codes, tokens and secrets.
 """
+
+__all__: list[str] = []

@@ -49,7 +49,7 @@ if t.TYPE_CHECKING:
     from aces.cli.record import _LockedLog
     from aces.events import Event
 
-__all__ = ["RECORD", "REMEMBERED", "FileStore", "log_name"]
+__all__ = ["RECORD", "REMEMBERED", "FileStore", "digest", "log_name"]
 
 #: The class's record in its folder.
 RECORD: t.Final = "class.json"
@@ -245,6 +245,10 @@ class FileStore:
     # -- Streams ---------------------------------------------------------------
 
     async def create(self, stream: int, log: str) -> None:
+        """Begin the log of a new group.
+
+        :raises ~aces.errors.SaveError: for a file of that name in the folder.
+        """
         from aces.cli.record import _LockedLog
 
         path = self.folder / log
@@ -266,6 +270,11 @@ class FileStore:
         return self._seq[stream]
 
     def find(self, stream: int, submission: Submission) -> Appended | None:
+        """Where ``submission`` was appended, if it was.
+
+        :raises ~aces.classroom.store.ReusedSubmissionError: for its id with
+            another payload.
+        """
         known = self._submitted[stream].get(digest(submission.id))
         if known is None:
             return None
@@ -276,6 +285,12 @@ class FileStore:
 
     async def append(self, stream: int, expected: int, events: Sequence[Event],
                      submission: Submission | None = None) -> Appended:
+        """Append ``events`` after line ``expected``, durably (see the store's promises).
+
+        :raises ~aces.classroom.store.StaleAppendError: for an ``expected`` that
+            has passed; :raises ~aces.classroom.store.ReusedSubmissionError: for
+            a submission's id with another payload.
+        """
         async with self._locks[stream]:
             if submission is not None:
                 found = self.find(stream, submission)

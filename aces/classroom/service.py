@@ -432,7 +432,10 @@ class Classroom:
         self._changed(whole=True)
 
     async def close_group(self, group: int, closed: bool = True) -> None:
-        """Close a group (nothing more is recorded for it), or open it again."""
+        """Close a group (nothing more is recorded for it), or open it again.
+
+        :raises ~aces.errors.ClassError: (``no_group``) for a group not in the class.
+        """
         found = self.groups.get(group)
         if found is None:
             raise _no_group()
@@ -442,7 +445,10 @@ class Classroom:
         self._changed(whole=True)
 
     async def speak(self, lang: str, group: Group | None = None) -> None:
-        """The projector's language, or ``group``'s."""
+        """The projector's language, or ``group``'s.
+
+        :raises ~aces.errors.OptionError: for a language not offered.
+        """
         from aces.i18n import languages, unknown_language
 
         if lang not in languages():
@@ -456,6 +462,10 @@ class Classroom:
         self._changed(whole=group is None)
 
     def group_by_id(self, group: int) -> Group:
+        """The group numbered ``group``, for the teacher.
+
+        :raises ~aces.errors.ClassError: (``no_group``) for a group not in the class.
+        """
         found = self.groups.get(group)
         if found is None:
             raise _no_group()

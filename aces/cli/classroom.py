@@ -20,9 +20,14 @@ __all__ = ["classroom"]
 
 
 @click.group("class")
-def classroom() -> None:
+@lang_option
+@click.pass_context
+def classroom(ctx: click.Context, lang: str | None) -> None:
     """The live class: groups record their games in a browser, and the projector
     pools the class against the exact odds as the dice fall."""
+    if lang is not None:
+        # ``aces class --lang nb serve DIR``: the command speaks that language.
+        ctx.default_map = {name: {"lang": lang} for name in classroom.commands}
 
 
 @classroom.command("serve", cls=GameCommand, typed=True,

@@ -16,3 +16,5 @@ with the package's rules.
 - :mod:`~aces.server.app`: the routes, put together;
 - :mod:`~aces.server.serve`: ``aces class serve``, started and stopped.
 """
+
+__all__: list[str] = []

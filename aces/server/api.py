@@ -29,7 +29,8 @@ if t.TYPE_CHECKING:
     from aces.classroom.service import Classroom, Group
     from aces.rules import Roll
 
-__all__ = ["COOKIE", "ROUTES", "Served", "device", "entry", "group_of", "parsed", "teacher_of"]
+__all__ = ["COOKIE", "Served", "device", "entry", "group_of", "parsed", "routes", "served",
+           "submission", "teacher_of"]
 
 #: The cookie that holds a group's id and token on its devices.
 COOKIE: t.Final = "aces_group"
@@ -44,14 +45,14 @@ class Served:
         self.key = key
 
 
-class JoinBody(msgspec.Struct, forbid_unknown_fields=True):
+class _JoinBody(msgspec.Struct, forbid_unknown_fields=True):
     code: str
     label: str
     players: list[str]
     lang: str | None = None
 
 
-class RollBody(msgspec.Struct, forbid_unknown_fields=True):
+class _RollBody(msgspec.Struct, forbid_unknown_fields=True):
     id: str
     seq: int
     game: int
@@ -59,20 +60,20 @@ class RollBody(msgspec.Struct, forbid_unknown_fields=True):
     to: list[str] = []
 
 
-class UndoBody(msgspec.Struct, forbid_unknown_fields=True):
+class _UndoBody(msgspec.Struct, forbid_unknown_fields=True):
     id: str
     seq: int
 
 
-class LangBody(msgspec.Struct, forbid_unknown_fields=True):
+class _LangBody(msgspec.Struct, forbid_unknown_fields=True):
     lang: str
 
 
-class PauseBody(msgspec.Struct, forbid_unknown_fields=True):
+class _PauseBody(msgspec.Struct, forbid_unknown_fields=True):
     paused: bool
 
 
-class CloseBody(msgspec.Struct, forbid_unknown_fields=True):
+class _CloseBody(msgspec.Struct, forbid_unknown_fields=True):
     closed: bool = True
 
 
@@ -92,7 +93,11 @@ def device(request: Request) -> str:
 
 
 async def parsed(request: Request, kind: type[B]) -> B:
-    """The request's JSON body as ``kind``, or the refusal that says what is wrong."""
+    """The request's JSON body as ``kind``.
+
+    :raises ~aces.errors.ClassError: (``bad_request``, ``too_large``) saying
+        what is wrong with it.
+    """
     try:
         body = await request.body()
     except BodyTooLargeError:
@@ -145,7 +150,11 @@ def teacher_of(request: Request, secret: str | None = None) -> Classroom:
 
 def entry(group: Group, dice: str | list[int], to: list[str]) -> Roll | None:
     """A roll as ``aces record`` reads it from what was typed or chosen; ``None``
-    for the word for undo (in the group's language or any other)."""
+    for the word for undo (in the group's language or any other).
+
+    :raises ~aces.errors.DiceFileError: for what is not a roll, with the
+        message of ``aces record``.
+    """
     from aces.dice import Command, command_words, parse_entry
 
     text = dice if isinstance(dice, str) else " ".join(str(value) for value in dice)
@@ -162,6 +171,11 @@ def entry(group: Group, dice: str | list[int], to: list[str]) -> Roll | None:
 
 
 def submission(identifier: str) -> str:
+    """A submission's id as a page or a program chose it, checked.
+
+    :raises ~aces.errors.ClassError: (``bad_request``) for an id that is not
+        1 to 64 letters, digits, ``_``, ``.``, ``:`` or ``-``.
+    """
     if not _SUBMISSION.fullmatch(identifier):
         raise _bad("the submission's id is 1 to 64 letters, digits, '_', '.', ':' or '-'")
     return identifier
@@ -170,7 +184,7 @@ def submission(identifier: str) -> str:
 Handler = t.Callable[["Request"], "Awaitable[Response]"]
 
 
-def answering(handler: Callable[[Request, Served], Awaitable[Response]]) -> Handler:
+def _answering(handler: Callable[[Request, Served], Awaitable[Response]]) -> Handler:
     """A route whose refusals are answered as JSON in the caller's language."""
     async def route(request: Request) -> Response:
         here = served(request)
@@ -185,20 +199,20 @@ def answering(handler: Callable[[Request, Served], Awaitable[Response]]) -> Hand
 # -- Pupils ---------------------------------------------------------------------
 
 
-@answering
-async def join(request: Request, here: Served) -> Response:
+@_answering
+async def _join(request: Request, here: Served) -> Response:
     from aces.classroom.views import group_view
 
     room = here.room
-    body = await parsed(request, JoinBody)
+    body = await parsed(request, _JoinBody)
     lang = body.lang or caller_lang(request, None, room.class_record.lang)
     group, token = await room.join(body.code, body.label, body.players, lang, device(request))
     return reply({"group": group.record.id, "token": token,
                   "state": group_view(room, group, lang)}, 201)
 
 
-@answering
-async def read_group(request: Request, here: Served) -> Response:
+@_answering
+async def _read_group(request: Request, here: Served) -> Response:
     from aces.classroom.views import group_view
 
     group = group_of(request)
@@ -214,10 +228,10 @@ async def _recorded(request: Request, here: Served, undo: bool) -> Response:
     lang = caller_lang(request, group.record.lang, room.class_record.lang)
     try:
         if undo:
-            body: RollBody | UndoBody = await parsed(request, UndoBody)
+            body: _RollBody | _UndoBody = await parsed(request, _UndoBody)
             answer = await room.undo(group, submission(body.id), body.seq)
         else:
-            rolled = await parsed(request, RollBody)
+            rolled = await parsed(request, _RollBody)
             roll = entry(group, rolled.dice, rolled.to)
             if roll is None:
                 answer = await room.undo(group, submission(rolled.id), rolled.seq)
@@ -229,22 +243,22 @@ async def _recorded(request: Request, here: Served, undo: bool) -> Response:
     return reply(answer_view(room, group, answer, lang))
 
 
-@answering
-async def rolls(request: Request, here: Served) -> Response:
+@_answering
+async def _rolls(request: Request, here: Served) -> Response:
     return await _recorded(request, here, undo=False)
 
 
-@answering
-async def undo(request: Request, here: Served) -> Response:
+@_answering
+async def _undo(request: Request, here: Served) -> Response:
     return await _recorded(request, here, undo=True)
 
 
-@answering
-async def group_lang(request: Request, here: Served) -> Response:
+@_answering
+async def _group_lang(request: Request, here: Served) -> Response:
     from aces.classroom.views import group_view
 
     group = group_of(request)
-    body = await parsed(request, LangBody)
+    body = await parsed(request, _LangBody)
     await here.room.speak(body.lang, group)
     return reply(group_view(here.room, group, body.lang))
 
@@ -252,61 +266,61 @@ async def group_lang(request: Request, here: Served) -> Response:
 # -- The teacher ------------------------------------------------------------------
 
 
-@answering
-async def read_class(request: Request, here: Served) -> Response:
+@_answering
+async def _read_class(request: Request, here: Served) -> Response:
     from aces.classroom.views import class_view
 
     room = teacher_of(request)
     return reply(class_view(room, caller_lang(request, None, room.class_record.lang)))
 
 
-@answering
-async def stats(request: Request, here: Served) -> Response:
+@_answering
+async def _stats(request: Request, here: Served) -> Response:
     from aces.experiment.export import as_dict
 
     room = teacher_of(request)
     return reply(as_dict(room.pooled()))
 
 
-@answering
-async def pause(request: Request, here: Served) -> Response:
+@_answering
+async def _pause(request: Request, here: Served) -> Response:
     from aces.classroom.views import class_view
 
     room = teacher_of(request)
-    body = await parsed(request, PauseBody)
+    body = await parsed(request, _PauseBody)
     await room.pause(body.paused)
     return reply(class_view(room, room.class_record.lang))
 
 
-@answering
-async def class_lang(request: Request, here: Served) -> Response:
+@_answering
+async def _class_lang(request: Request, here: Served) -> Response:
     from aces.classroom.views import class_view
 
     room = teacher_of(request)
-    body = await parsed(request, LangBody)
+    body = await parsed(request, _LangBody)
     await room.speak(body.lang)
     return reply(class_view(room, room.class_record.lang))
 
 
-@answering
-async def close(request: Request, here: Served) -> Response:
+@_answering
+async def _close(request: Request, here: Served) -> Response:
     from aces.classroom.views import group_view
 
     room = teacher_of(request)
-    body = await parsed(request, CloseBody)
+    body = await parsed(request, _CloseBody)
     group = room.group_by_id(int(request.path_params["group"]))
     await room.close_group(group.record.id, body.closed)
     return reply(group_view(room, group, room.class_record.lang))
 
 
-@answering
-async def download(request: Request, here: Served) -> Response:
+@_answering
+async def _download(request: Request, here: Served) -> Response:
     from aces.server.download import zipped
 
     return await zipped(teacher_of(request))
 
 
-async def events(request: Request) -> Response:
+async def _events(request: Request) -> Response:
     from aces.server.stream import stream
 
     here = served(request)
@@ -321,19 +335,17 @@ def routes() -> list[t.Any]:
     from starlette.routing import Route
 
     return [
-        Route("/api/v1/join", join, methods=["POST"]),
-        Route("/api/v1/groups/{group:int}", read_group, methods=["GET"]),
-        Route("/api/v1/groups/{group:int}/rolls", rolls, methods=["POST"]),
-        Route("/api/v1/groups/{group:int}/undo", undo, methods=["POST"]),
-        Route("/api/v1/groups/{group:int}/lang", group_lang, methods=["POST"]),
-        Route("/api/v1/class", read_class, methods=["GET"]),
-        Route("/api/v1/class/stats", stats, methods=["GET"]),
-        Route("/api/v1/class/events", events, methods=["GET"]),
-        Route("/api/v1/class/pause", pause, methods=["POST"]),
-        Route("/api/v1/class/lang", class_lang, methods=["POST"]),
-        Route("/api/v1/class/groups/{group:int}/close", close, methods=["POST"]),
-        Route("/api/v1/class/download", download, methods=["GET"]),
+        Route("/api/v1/join", _join, methods=["POST"]),
+        Route("/api/v1/groups/{group:int}", _read_group, methods=["GET"]),
+        Route("/api/v1/groups/{group:int}/rolls", _rolls, methods=["POST"]),
+        Route("/api/v1/groups/{group:int}/undo", _undo, methods=["POST"]),
+        Route("/api/v1/groups/{group:int}/lang", _group_lang, methods=["POST"]),
+        Route("/api/v1/class", _read_class, methods=["GET"]),
+        Route("/api/v1/class/stats", _stats, methods=["GET"]),
+        Route("/api/v1/class/events", _events, methods=["GET"]),
+        Route("/api/v1/class/pause", _pause, methods=["POST"]),
+        Route("/api/v1/class/lang", _class_lang, methods=["POST"]),
+        Route("/api/v1/class/groups/{group:int}/close", _close, methods=["POST"]),
+        Route("/api/v1/class/download", _download, methods=["GET"]),
     ]
 
-
-ROUTES: t.Final = routes

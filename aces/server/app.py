@@ -59,12 +59,12 @@ def _room(request: Request) -> Classroom:
 
 async def _form(request: Request) -> FormData:
     try:
-        return await request.form(max_files=0, max_fields=64, max_part_size=api_limit())
+        return await request.form(max_files=0, max_fields=64, max_part_size=_api_limit())
     except BodyTooLargeError:
         raise too_large() from None
 
 
-def api_limit() -> int:
+def _api_limit() -> int:
     from aces.server.guard import BODY_LIMIT
 
     return BODY_LIMIT
@@ -88,7 +88,7 @@ def _cookie_group(request: Request) -> Group | None:
         return None
 
 
-async def home(request: Request) -> Response:
+async def _home(request: Request) -> Response:
     from aces.server.pages import join_page
 
     if _cookie_group(request) is not None:
@@ -98,7 +98,7 @@ async def home(request: Request) -> Response:
                            code=request.path_params.get("code", "")))
 
 
-async def join_language(request: Request) -> Response:
+async def _join_language(request: Request) -> Response:
     from aces.i18n import languages
 
     form = await _form(request)
@@ -106,7 +106,7 @@ async def join_language(request: Request) -> Response:
     return _see(f"/?lang={lang}" if lang in languages() else "/")
 
 
-async def join(request: Request) -> Response:
+async def _join(request: Request) -> Response:
     from aces.i18n import languages
     from aces.server.pages import join_page
 
@@ -139,7 +139,7 @@ def _status(error: AcesError) -> int:
 # -- A group's page ------------------------------------------------------------------
 
 
-async def group_page(request: Request) -> Response:
+async def _group_page(request: Request) -> Response:
     from aces.server.pages import group_page as render
 
     group = _cookie_group(request)
@@ -219,15 +219,15 @@ def _number(form: FormData, name: str) -> int:
     return int(value)
 
 
-async def roll(request: Request) -> Response:
+async def _roll(request: Request) -> Response:
     return await _recorded(request, undo=False)
 
 
-async def undo(request: Request) -> Response:
+async def _undo(request: Request) -> Response:
     return await _recorded(request, undo=True)
 
 
-async def group_language(request: Request) -> Response:
+async def _group_language(request: Request) -> Response:
     group = _cookie_group(request)
     if group is None:
         return _see("/")
@@ -251,7 +251,7 @@ def _join_url(request: Request, room: Classroom) -> str:
     return f"{served}/join/{room.class_record.code}"
 
 
-def teaching(handler: Callable[[Request, Classroom, str], Awaitable[Response]]
+def _teaching(handler: Callable[[Request, Classroom, str], Awaitable[Response]]
              ) -> Callable[[Request], Awaitable[Response]]:
     """A teacher's route: refused as a page without the secret."""
     async def route(request: Request) -> Response:
@@ -277,51 +277,51 @@ def _escape(text: str) -> str:
     return markup_text(text)
 
 
-@teaching
-async def projector(request: Request, room: Classroom, base: str) -> Response:
+@_teaching
+async def _projector(request: Request, room: Classroom, base: str) -> Response:
     from aces.server.pages import projector_page
 
     return _html(projector_page(room, base, _join_url(request, room), room.class_record.lang))
 
 
-@teaching
-async def events(request: Request, room: Classroom, base: str) -> Response:
+@_teaching
+async def _events(request: Request, room: Classroom, base: str) -> Response:
     from aces.server.stream import stream
 
     return await stream(request, room, base)
 
 
-@teaching
-async def pause(request: Request, room: Classroom, base: str) -> Response:
+@_teaching
+async def _pause(request: Request, room: Classroom, base: str) -> Response:
     form = await _form(request)
     await room.pause(str(form.get("paused", "1")) == "1")
     return _see(base)
 
 
-@teaching
-async def projector_language(request: Request, room: Classroom, base: str) -> Response:
+@_teaching
+async def _projector_language(request: Request, room: Classroom, base: str) -> Response:
     form = await _form(request)
     await room.speak(str(form.get("lang", "")))
     return _see(base)
 
 
-@teaching
-async def close(request: Request, room: Classroom, base: str) -> Response:
+@_teaching
+async def _close(request: Request, room: Classroom, base: str) -> Response:
     form = await _form(request)
     await room.close_group(int(request.path_params["group"]),
                            str(form.get("closed", "1")) == "1")
     return _see(base)
 
 
-@teaching
-async def download(request: Request, room: Classroom, base: str) -> Response:
+@_teaching
+async def _download(request: Request, room: Classroom, base: str) -> Response:
     from aces.server.download import zipped
 
     return await zipped(room)
 
 
-@teaching
-async def replay(request: Request, room: Classroom, base: str) -> Response:
+@_teaching
+async def _replay(request: Request, room: Classroom, base: str) -> Response:
     """A group's log as the replay page of ``aces replay --html``."""
     import asyncio
 
@@ -368,13 +368,13 @@ def _hashed(text: str) -> str:
 # -- Everything else --------------------------------------------------------------------
 
 
-async def asset(request: Request) -> Response:
+async def _asset(request: Request) -> Response:
     from starlette.responses import Response
 
     name = request.path_params["name"]
     kind = ASSETS.get(name)
     if kind is None:
-        return await missing(request)
+        return await _missing(request)
     text = resources.files("aces.server").joinpath("assets", name).read_bytes()
     if name == "class.css":
         base = resources.files("aces.page").joinpath("assets", "page.css").read_bytes()
@@ -382,13 +382,13 @@ async def asset(request: Request) -> Response:
     return Response(text, media_type=kind, headers={"cache-control": "no-cache"})
 
 
-async def health(request: Request) -> Response:
+async def _health(request: Request) -> Response:
     from aces.server.answers import reply
 
     return reply({"status": "ok"})
 
 
-async def missing(request: Request, exc: Exception | None = None) -> Response:
+async def _missing(request: Request, exc: Exception | None = None) -> Response:
     room = _room(request)
     # Translators: the live class answers an address it does not have.
     error = ClassError("there is no such page in the class").coded("not_found")
@@ -402,11 +402,11 @@ async def missing(request: Request, exc: Exception | None = None) -> Response:
     return _html(text, status=404)
 
 
-async def not_allowed(request: Request, exc: Exception) -> Response:
-    return await missing(request, exc)
+async def _not_allowed(request: Request, exc: Exception) -> Response:
+    return await _missing(request, exc)
 
 
-async def failed(request: Request, exc: Exception) -> Response:
+async def _failed(request: Request, exc: Exception) -> Response:
     """An error of the server's own: one line on its standard error, never a
     traceback, and a plain answer."""
     import sys
@@ -439,27 +439,27 @@ def make_app(room: Classroom, hosts: Iterable[str], join_base: str, key: bytes) 
     from starlette.routing import Route
 
     routes = [
-        Route("/", home, methods=["GET"]),
-        Route("/join/{code}", home, methods=["GET"]),
-        Route("/join", join, methods=["POST"]),
-        Route("/lang", join_language, methods=["POST"]),
-        Route("/group", group_page, methods=["GET"]),
-        Route("/group/roll", roll, methods=["POST"]),
-        Route("/group/undo", undo, methods=["POST"]),
-        Route("/group/lang", group_language, methods=["POST"]),
-        Route("/teacher/{secret}", projector, methods=["GET"]),
-        Route("/teacher/{secret}/events", events, methods=["GET"]),
-        Route("/teacher/{secret}/pause", pause, methods=["POST"]),
-        Route("/teacher/{secret}/lang", projector_language, methods=["POST"]),
-        Route("/teacher/{secret}/groups/{group:int}/close", close, methods=["POST"]),
-        Route("/teacher/{secret}/groups/{group:int}/replay", replay, methods=["GET"]),
-        Route("/teacher/{secret}/download", download, methods=["GET"]),
-        Route("/static/{name}", asset, methods=["GET"]),
-        Route("/health", health, methods=["GET"]),
+        Route("/", _home, methods=["GET"]),
+        Route("/join/{code}", _home, methods=["GET"]),
+        Route("/join", _join, methods=["POST"]),
+        Route("/lang", _join_language, methods=["POST"]),
+        Route("/group", _group_page, methods=["GET"]),
+        Route("/group/roll", _roll, methods=["POST"]),
+        Route("/group/undo", _undo, methods=["POST"]),
+        Route("/group/lang", _group_language, methods=["POST"]),
+        Route("/teacher/{secret}", _projector, methods=["GET"]),
+        Route("/teacher/{secret}/events", _events, methods=["GET"]),
+        Route("/teacher/{secret}/pause", _pause, methods=["POST"]),
+        Route("/teacher/{secret}/lang", _projector_language, methods=["POST"]),
+        Route("/teacher/{secret}/groups/{group:int}/close", _close, methods=["POST"]),
+        Route("/teacher/{secret}/groups/{group:int}/replay", _replay, methods=["GET"]),
+        Route("/teacher/{secret}/download", _download, methods=["GET"]),
+        Route("/static/{name}", _asset, methods=["GET"]),
+        Route("/health", _health, methods=["GET"]),
         *api.routes(),
     ]
     app = Starlette(routes=routes, middleware=[Middleware(Guard, hosts=hosts, refuse=_refuse)],
-                    exception_handlers={404: missing, 405: not_allowed, Exception: failed})
+                    exception_handlers={404: _missing, 405: _not_allowed, Exception: _failed})
     app.state.served = api.Served(room, key)
     app.state.join_base = join_base
     return app
