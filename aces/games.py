@@ -122,6 +122,11 @@ _POT_TYPING: t.Final = N_("Type the dice of a roll as they fall, one digit a die
                           " apart: 1-6, 16, 1 6 or 1,6.")
 
 
+# Translators: under the field for typed dice on a group's page, Aces in the Pot.
+_POT_NOTATION: t.Final = N_("Together or apart, as in aces record: 16, 1-6 or 1 6; undo takes"
+                            " back the last roll.")
+
+
 def _no_rules(step: Step[t.Any], before: t.Any) -> Sequence[str]:
     """A game whose walkthrough explains no rule: its events are told alone."""
     return ()
@@ -148,8 +153,8 @@ class Registration(t.Generic[S]):
     :raises TypeError: for rules given as ``"module:name"`` without a ``name``.
     """
 
-    __slots__ = ("_given", "counts", "measures", "name", "options", "session_rule", "title",
-                 "typing")
+    __slots__ = ("_given", "counts", "holds", "measures", "name", "notation", "options",
+                 "session_rule", "title", "typing")
 
     #: The name the log uses, and ``--game`` accepts.
     name: str
@@ -167,6 +172,11 @@ class Registration(t.Generic[S]):
     options: tuple[Option, ...]
     #: How ``aces record`` says the dice of a roll are typed: a message.
     typing: str
+    #: How a page of the live class says it, under the field for typed dice.
+    notation: str
+    #: What a player holds, and where what leaves the hands goes, as the pages
+    #: label them: ``("chips", "pot")`` or ``("dice", "centre")``.
+    holds: tuple[str, str]
 
     def __init__(self, rules: Decider[S] | str, phrasebook: type[Phrasebook] | str,
                  holding: Callable[[S], Holding] | str,
@@ -174,7 +184,8 @@ class Registration(t.Generic[S]):
                  session_rule: str | None = None, options: tuple[Option, ...] = (), *,
                  name: str | None = None, title: str | None = None,
                  counts: Counts = "winners", measures: tuple[str, ...] = (),
-                 typing: str = _POT_TYPING,
+                 typing: str = _POT_TYPING, notation: str = _POT_NOTATION,
+                 holds: tuple[str, str] = ("chips", "pot"),
                  simulation: Callable[[int, Mapping[str, OptionValue]], Simulation] | str
                  | None = None,
                  odds: Callable[[int, Mapping[str, OptionValue], bool], Exact] | str
@@ -190,6 +201,7 @@ class Registration(t.Generic[S]):
             name = rules.name
         self.name, self.title, self.counts, self.measures = name, title or name, counts, measures
         self.session_rule, self.options, self.typing = session_rule, options, typing
+        self.notation, self.holds = notation, holds
         # Where they are, until first asked for.
         self._given: dict[str, t.Any] = {
             "rules": rules, "holding": holding, "phrasebook": phrasebook, "rulebook": rulebook,
@@ -307,6 +319,9 @@ FIVE_DICE: t.Final[Registration[t.Any]] = Registration(
     # are typed. Keep the examples as they are.
     typing=N_("Type the dice of a roll as they fall, one digit a die, together or apart:"
               " 31425, 3-1-4-2-5, 3 1 4 2 5 or 3,1,4,2,5."),
+    # Translators: under the field for typed dice on a group's page, five-dice game.
+    notation=N_("Together or apart, as in aces record: 31425, 3-1-4-2-5 or 3 1 4 2 5; undo"
+                " takes back the last roll."), holds=("dice", "centre"),
     simulation="aces.simulation.fivedice:FiveDiceSimulation.create",
     odds="aces.simulation.fivedice:table_odds", chances="aces.chances.fivedice:odds_of_table",
     expected="aces.experiment.fivedice:expected", page="aces.page.fivedice:page")

@@ -48,10 +48,12 @@ from aces.walkthrough.visitors import (
     MOST_ESTIMATED,
     Corrected,
     Walkthrough,
+    one_game,
     stream,
     walkthrough,
 )
 
 __all__ = ["CHANCES_CHUNK", "FORMATS", "MOST_ESTIMATED", "RULES", "TURNING_POINTS", "Aside",
            "Corrected", "Format", "Part", "Standings", "Told", "Walkthrough", "escape_markdown",
-           "escape_rst", "explain", "render", "render_stream", "stream", "walkthrough"]
+           "escape_rst", "explain", "one_game", "render", "render_stream", "stream",
+           "walkthrough"]

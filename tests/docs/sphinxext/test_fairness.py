@@ -8,9 +8,9 @@ import numpy as np
 import pytest
 
 from aces.i18n import translations
-from aces.sphinxext import lessons as les
-from aces.sphinxext.tables import _pct
 from aces.voice import Voice
+from sphinxext import lessons as les
+from sphinxext.tables import _pct
 
 PLAYERS = range(2, 6)
 
