@@ -29,8 +29,8 @@ import secrets
 import typing as t
 
 from aces import engine
-from aces.cli.play import players_from, seeded_and_typed
 from aces.dice import DiceFile, DiceSource, RandomDice
+from aces.engine import players_from, seeded_and_typed
 from aces.errors import OptionError, Term
 from aces.exact import check_size
 from aces.exact.chain import build

@@ -17,7 +17,7 @@ import typing as t
 import msgspec
 
 from aces.dice import DiceFile, RandomDice
-from aces.errors import OptionError, RollError
+from aces.errors import OptionError, RollError, Term
 from aces.events import SCHEMA, GameStarted, OpeningTied, Rolled
 from aces.log import ENVELOPE_WIDTH, LINE_LIMIT
 from aces.rules import Roll, check_receivers
@@ -29,7 +29,8 @@ if t.TYPE_CHECKING:
     from aces.events import Event
     from aces.rules import Decider, OptionValue
 
-__all__ = ["header", "play", "too_wide", "widest_line"]
+__all__ = ["DEFAULT_NAMES", "header", "play", "players_from", "seeded_and_typed", "too_wide",
+           "widest_line"]
 
 
 def header(
@@ -118,3 +119,39 @@ def play(game: Decider[t.Any], start: GameStarted, dice: DiceSource) -> Iterator
         for event in events:
             state = game.evolve(state, event)
             yield event
+
+
+#: Names for ``--players N``: short, distinct, and the same in every language.
+DEFAULT_NAMES: t.Final = ("Ada", "Bo", "Cy", "Dag", "Eli", "Fia", "Gro", "Hal", "Ida", "Jon")
+
+
+def seeded_and_typed() -> OptionError:
+    """The error of a seed given with typed dice: the dice would not follow it."""
+    # Translators: {seed}: --seed on the command line, seed= in Python; {dice}:
+    # --dice-file, or dice= in Python.
+    return OptionError("{seed} and {dice} cannot be used together", seed=Term("--seed"),
+                       dice=Term("--dice-file", "dice="))
+
+
+def players_from(value: str) -> list[str]:
+    """``Ada,Bo,Cy`` as given, or ``4`` as the first four default names.
+
+    >>> players_from("3")
+    ['Ada', 'Bo', 'Cy']
+    >>> players_from("Kari, Ola")
+    ['Kari', 'Ola']
+
+    A number of players too big for one line of a log is refused before a
+    single name is made: every name takes at least four bytes of it.
+
+    :raises ~aces.errors.OptionError: for so many players.
+    """
+    value = value.strip()
+    if value.isdecimal():
+        most = LINE_LIMIT // 4
+        count = int(value) if len(value) <= len(str(most)) else most + 1
+        if count > most:
+            raise too_wide()
+        extra = (f"P{n}" for n in range(len(DEFAULT_NAMES) + 1, count + 1))
+        return [*DEFAULT_NAMES, *extra][:count]
+    return [name.strip() for name in value.split(",")]

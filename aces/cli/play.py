@@ -17,54 +17,13 @@ from aces.cli._common import (
     writing,
 )
 from aces.cli._games import GAME_HELP, GameChoice, GameCommand, header_options
-from aces.errors import OptionError, Term
 from aces.games import game_named
 from aces.i18n import negotiate
 
 if t.TYPE_CHECKING:
     from aces.cli._games import Given
 
-__all__ = ["DEFAULT_NAMES", "play", "players_from", "seeded_and_typed"]
-
-#: Names for ``--players N``: short, distinct, and the same in every language.
-DEFAULT_NAMES: t.Final = ("Ada", "Bo", "Cy", "Dag", "Eli", "Fia", "Gro", "Hal", "Ida", "Jon")
-
-
-def seeded_and_typed() -> OptionError:
-    """The error of a seed given with typed dice: the dice would not follow it."""
-    # Translators: {seed}: --seed on the command line, seed= in Python; {dice}:
-    # --dice-file, or dice= in Python.
-    return OptionError("{seed} and {dice} cannot be used together", seed=Term("--seed"),
-                       dice=Term("--dice-file", "dice="))
-
-
-def players_from(value: str) -> list[str]:
-    """``Ada,Bo,Cy`` as given, or ``4`` as the first four default names.
-
-    >>> players_from("3")
-    ['Ada', 'Bo', 'Cy']
-    >>> players_from("Kari, Ola")
-    ['Kari', 'Ola']
-
-    A number of players too big for one line of a log is refused before a
-    single name is made: every name takes at least four bytes of it.
-
-    :raises ~aces.errors.OptionError: for so many players.
-    """
-    value = value.strip()
-    if value.isdecimal():
-        from aces.log import LINE_LIMIT
-
-        most = LINE_LIMIT // 4
-        count = int(value) if len(value) <= len(str(most)) else most + 1
-        if count > most:
-            from aces.engine import too_wide
-
-            raise too_wide()
-        extra = (f"P{n}" for n in range(len(DEFAULT_NAMES) + 1, count + 1))
-        return [*DEFAULT_NAMES, *extra][:count]
-    return [name.strip() for name in value.split(",")]
-
+__all__ = ["play"]
 
 @click.command(cls=GameCommand)
 @click.option("--players", required=True, metavar="NAMES|N",
@@ -109,9 +68,9 @@ def play(
         negotiate(lang, os.environ)
         game = game_named(game_name)
         options = header_options(game, game_options)
-        seats = players_from(players)
+        seats = engine.players_from(players)
         if dice_file is not None and seed is not None:
-            raise seeded_and_typed()
+            raise engine.seeded_and_typed()
         if dice_file is not None:
             header_options(game, game_options, typed=True)
         # Check everything before the first line is written.

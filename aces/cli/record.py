@@ -24,7 +24,6 @@ import click
 
 from aces.cli._common import INTERRUPTED, lang_option, message, reported, stdin_closed, translations
 from aces.cli._games import GAME_HELP, GameChoice, GameCommand, header_options
-from aces.cli.play import players_from
 from aces.errors import (
     N_,
     AcesError,
@@ -85,6 +84,7 @@ def record(
     per line as in a dice file. five-dice --threes: name whom each 3 goes
     to after '>', in the order of the 3s: '3 6 3 > Bo Cy'.
     """
+    from aces.engine import players_from
 
     with reported(lang):
         chosen, catalog = translations(lang)

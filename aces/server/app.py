@@ -23,13 +23,13 @@ from aces.errors import AcesError, ClassError
 from aces.escape import markup
 from aces.i18n import languages
 from aces.log import read
+from aces.page.html import render
 from aces.page.replay import PageCollector
 from aces.server import api
 from aces.server.answers import caller_lang, negotiated, refusal, reply, status_of
 from aces.server.download import zipped
 from aces.server.guard import BODY_LIMIT, BodyTooLargeError, Guard, too_large
-from aces.server.pages import group_page as render
-from aces.server.pages import join_page, page, projector_page
+from aces.server.pages import group_page, join_page, page, projector_page
 from aces.server.stream import stream
 from aces.walk import drive
 
@@ -153,7 +153,7 @@ async def _group_page(request: Request) -> Response:
         answer = _last_answer(group, int(shown))
         if answer is not None:
             told = answer.told[group.record.lang]
-    return _html(render(room, group, group.record.lang, told=told))
+    return _html(group_page(room, group, group.record.lang, told=told))
 
 
 def _last_answer(group: Group, seq: int) -> t.Any:
@@ -206,7 +206,7 @@ async def _recorded(request: Request, undo: bool) -> Response:
             else:
                 answer = await room.roll(group, submission, seq, _number(form, "game"), roll)
     except AcesError as error:
-        return _html(render(room, group, lang, error), status=_status(error))
+        return _html(group_page(room, group, lang, error), status=_status(error))
     return _see(f"/group?told={answer.last}")
 
 
@@ -314,8 +314,6 @@ async def _download(request: Request, room: Classroom, base: str) -> Response:
 @_teaching
 async def _replay(request: Request, room: Classroom, base: str) -> Response:
     """A group's log as the replay page of ``aces replay --html``."""
-    from aces.page.html import render
-
     group = room.group_by_id(int(request.path_params["group"]))
     game = request.query_params.get("game")
     number = int(game) if game is not None and game.isdigit() else None

@@ -335,7 +335,7 @@ def _seats(c: Voice, players: int, games: int) -> tuple[Figure, str]:
 
 @_named("fairness")
 def _fairness(c: Voice, players: int, games: int) -> tuple[Figure, str]:
-    from aces.cli.play import DEFAULT_NAMES
+    from aces.engine import DEFAULT_NAMES
     from aces.simulation.stats import wilson
 
     _ = c.gettext
@@ -524,7 +524,7 @@ def _arrow(axes: Axes, start: tuple[float, float], end: tuple[float, float], col
 
 @_named("table")
 def _table(c: Voice, players: int, five_dice: int) -> tuple[Figure, str]:
-    from aces.cli.play import DEFAULT_NAMES
+    from aces.engine import DEFAULT_NAMES
 
     _ = c.gettext
     figure, axes = _blank(5.2, 4.4)
