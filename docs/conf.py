@@ -21,6 +21,9 @@ version = release = __version__
 
 extensions = [
     "aces.sphinxext",
+    # Toctree captions with a heading level, and boxes that scroll sideways
+    # reachable by keyboard (WCAG 2.1; see the module).
+    "aces.sphinxext.access",
     "sphinx.ext.doctest",
     "sphinx_click",
 ]
