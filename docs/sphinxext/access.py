@@ -18,9 +18,8 @@ Two findings of axe-core on the pages Sphinx writes, against WCAG 2.1:
 
 Both are made by the HTML translator as it writes the page (the sidebar too,
 which Sphinx renders with the same translator), never by editing what it
-wrote. The documentation's ``conf.py`` asks for this extension by name: it
-changes the translator of every HTML builder, which a writer's own project
-may not want.
+wrote. It serves this documentation only: it changes the translator of every
+HTML builder, which a writer's own project may not want.
 """
 
 from __future__ import annotations
@@ -32,7 +31,8 @@ from docutils import nodes
 from sphinx import addnodes
 from sphinx.writers.html5 import HTML5Translator
 
-from aces.sphinxext import _catalog, language, registered
+from aces.i18n import translations
+from aces.sphinxext.build import language, registered
 
 if t.TYPE_CHECKING:
     from sphinx.application import Sphinx
@@ -63,7 +63,7 @@ class AccessibleTranslator(HTML5Translator):
 
     def _names(self) -> tuple[str, str]:
         """The names of a table's box and a code block's, in the page's language."""
-        catalog = _catalog(language(self.config.language))
+        catalog = translations(language(self.config.language))
         # Translators: what a screen reader calls a table without a caption,
         # or a block of code or of a command's output, in the documentation,
         # where it scrolls sideways on a phone and is reached with Tab.
