@@ -25,6 +25,9 @@ one short line, always in English, as a doctest reads it.
 
 from __future__ import annotations
 
+__all__ = ["Game", "Log", "Odds", "Session", "Simulated", "Speaking", "Stats", "load", "odds",
+           "play", "simulate", "stats"]
+
 import secrets
 import typing as t
 
@@ -63,8 +66,6 @@ if t.TYPE_CHECKING:
     from aces.experiment.pool import Source
     from aces.rules import OptionValue
 
-__all__ = ["Game", "Log", "Odds", "Session", "Simulated", "Speaking", "Stats", "load", "odds",
-           "play", "simulate", "stats"]
 
 
 @speaks

@@ -19,6 +19,9 @@ English.
 
 from __future__ import annotations
 
+__all__ = ["DEFAULT", "DOMAIN", "LOCALES_VARIABLE", "babel_locale", "languages", "locales_dir",
+           "negotiate", "translations", "unknown_language"]
+
 import typing as t
 
 from aces.catalogs import (
@@ -36,8 +39,6 @@ if t.TYPE_CHECKING:
     import gettext
     from collections.abc import Mapping
 
-__all__ = ["DEFAULT", "DOMAIN", "LOCALES_VARIABLE", "babel_locale", "languages", "locales_dir",
-           "negotiate", "translations", "unknown_language"]
 
 #: Other names of the shipped languages: Norwegian without a written
 #: standard named means Bokmål; ISO 639-2 names the two standards too.

@@ -115,31 +115,32 @@ class Tally(Visitor["Tally"]):
         text = catalog.gettext("{source} follows the rules: {details}.").format(
             source=source, details=voice.names([games, events]))
         one = self.games == 1
-        if any(self.wins.values()):
+
+        def outcome(counts: dict[str, int], alone: str, each: str) -> str:
+            """Who won (or lost) one game; each player's count, of several."""
             if one:
+                return alone.format(names=voice.names([n for n, c in counts.items() if c]))
+            return each.format(results=results(counts))
+
+        if any(self.wins.values()):
+            text = f"{text} " + outcome(
+                self.wins,
                 # Translators: after the verdict of "aces verify" on one game.
                 # {names}: the winner.
-                result = catalog.gettext("Won by {names}.").format(
-                    names=voice.names([n for n, c in self.wins.items() if c]))
-            else:
+                catalog.gettext("Won by {names}."),
                 # Translators: after the verdict of "aces verify" on several
                 # games. {results}: each player with the games won, as a list.
-                result = catalog.gettext("Wins: {results}.").format(
-                    results=results(self.wins))
-            text = f"{text} {result}"
+                catalog.gettext("Wins: {results}."))
         if any(self.losses.values()):
-            if one:
+            text = f"{text} " + outcome(
+                self.losses,
                 # Translators: after the verdict of "aces verify" on one game
                 # of the five-dice game. {names}: the loser.
-                result = catalog.gettext("Lost by {names}.").format(
-                    names=voice.names([n for n, c in self.losses.items() if c]))
-            else:
+                catalog.gettext("Lost by {names}."),
                 # Translators: after the verdict of "aces verify" on several
                 # games of the five-dice game. {results}: each player with the
                 # games lost, as a list.
-                result = catalog.gettext("Losses: {results}.").format(
-                    results=results(self.losses))
-            text = f"{text} {result}"
+                catalog.gettext("Losses: {results}."))
         if self.waiting is not None:
             text = f"{text} {catalog.gettext(UNFINISHED).format(player=self.waiting)}"
         return text

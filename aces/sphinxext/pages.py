@@ -22,6 +22,10 @@ the log, or the exact chances of the simulation. Nothing is written, and no
 
 from __future__ import annotations
 
+__all__ = ["EMBEDDING", "PAGES_FOLDER", "EmbedPages", "ReplayPageDirective",
+           "SimulationPageDirective", "embedded_page", "embeds", "page_uri", "replay_page",
+           "write_pages"]
+
 import html
 import posixpath
 import typing as t
@@ -53,9 +57,6 @@ if t.TYPE_CHECKING:
     from sphinx.application import Sphinx
     from sphinx.builders import Builder
 
-__all__ = ["EMBEDDING", "PAGES_FOLDER", "EmbedPages", "ReplayPageDirective",
-           "SimulationPageDirective", "embedded_page", "embeds", "page_uri", "replay_page",
-           "write_pages"]
 
 #: Where the pages embedded in the documentation are written, in each site.
 PAGES_FOLDER: t.Final = "_aces"

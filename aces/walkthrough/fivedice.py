@@ -6,20 +6,10 @@ from __future__ import annotations
 
 import typing as t
 
-from aces.events import (
-    DicePassed,
-    DiceToCentre,
-    GameOver,
-    OpeningTied,
-    OpeningWon,
-    RollAgain,
-    Rolled,
-    TurnMissed,
-)
+from aces import events
 from aces.rules import fivedice
 
 if t.TYPE_CHECKING:
-
     from aces.walk import Step
 
 __all__ = ["rules"]
@@ -29,16 +19,16 @@ def rules(step: Step[t.Any], before: fivedice.FiveDiceState) -> list[str]:
     """The rules of Aces (five dice) that ``step`` puts into play, ``before`` it."""
     event = step.event
     after: fivedice.FiveDiceState = step.state
-    if isinstance(event, Rolled):
+    if isinstance(event, events.Rolled):
         if event.stage == "turn" and not fivedice.settle(event.dice, threes=before.threes).leaving:
             return ["turn-over"]
         return []
     found: list[str] = []
-    if isinstance(event, DiceToCentre):
+    if isinstance(event, events.DiceToCentre):
         found.append("centre")
-    elif isinstance(event, DicePassed):
+    elif isinstance(event, events.DicePassed):
         found.append({fivedice.TWO: "two", fivedice.FIVE: "five"}.get(event.face, "three"))
-    if (isinstance(event, (DiceToCentre, DicePassed)) and after.phase == "play"
+    if (isinstance(event, (events.DiceToCentre, events.DicePassed)) and after.phase == "play"
             and after.centre < after.total and after.held[after.seats[event.player]] == 0):
         found.append("empty-hand")
     rule = _ALWAYS.get(type(event))
@@ -47,9 +37,9 @@ def rules(step: Step[t.Any], before: fivedice.FiveDiceState) -> list[str]:
 
 #: The rules of Aces (five dice) that an event of a kind always puts into play.
 _ALWAYS: t.Final[dict[type, str]] = {
-    OpeningTied: "fd-opening-tie",
-    OpeningWon: "left",
-    RollAgain: "roll-again",
-    TurnMissed: "fd-missed-turn",
-    GameOver: "fd-lost",
+    events.OpeningTied: "fd-opening-tie",
+    events.OpeningWon: "left",
+    events.RollAgain: "roll-again",
+    events.TurnMissed: "fd-missed-turn",
+    events.GameOver: "fd-lost",
 }

@@ -6,25 +6,10 @@ from __future__ import annotations
 
 import typing as t
 
-from aces.events import (
-    AceIgnored,
-    ChipsPassed,
-    ChipsToPot,
-    FinishStarted,
-    GameOver,
-    OpeningTied,
-    OpeningWon,
-    PlayResumed,
-    Rolled,
-    TryFailed,
-    TryStarted,
-    TurnMissed,
-    Unpaid,
-)
+from aces import events
 from aces.rules import pot
 
 if t.TYPE_CHECKING:
-
     from aces.walk import Step
 
 __all__ = ["rules"]
@@ -33,7 +18,7 @@ __all__ = ["rules"]
 def rules(step: Step[t.Any], before: pot.PotState) -> list[str]:
     """The rules of Aces in the Pot that ``step`` puts into play, ``before`` it."""
     event = step.event
-    if isinstance(event, Rolled):
+    if isinstance(event, events.Rolled):
         if event.stage != "turn":
             return []
         held = before.chips[before.turn]
@@ -50,7 +35,7 @@ def rules(step: Step[t.Any], before: pot.PotState) -> list[str]:
         if (aces == 2 and paid.to_pot == 2) or (sixes == 2 and paid.to_left == 2):
             found.append("doubles")
         return found
-    if isinstance(event, ChipsPassed):
+    if isinstance(event, events.ChipsPassed):
         if before.phase != "play":
             return []
         found = ["six"]
@@ -58,9 +43,9 @@ def rules(step: Step[t.Any], before: pot.PotState) -> list[str]:
             found.append("comeback")
         return found
     kind = type(event)
-    if kind is FinishStarted:
+    if kind is events.FinishStarted:
         return [f"finish-{before.finish}"]
-    if kind is TryFailed:
+    if kind is events.TryFailed:
         return [f"failed-try-{before.finish}"]
     rule = _ALWAYS.get(kind)
     return [] if rule is None else [rule]
@@ -69,13 +54,13 @@ def rules(step: Step[t.Any], before: pot.PotState) -> list[str]:
 #: The rules of Aces in the Pot that an event of a kind always puts into
 #: play (asked after every event of a log: made once).
 _ALWAYS: t.Final[dict[type, str]] = {
-    OpeningTied: "opening-tie",
-    OpeningWon: "left",
-    ChipsToPot: "ace",
-    Unpaid: "one-chip",
-    TurnMissed: "missed-turn",
-    AceIgnored: "ignored-ace",
-    TryStarted: "try",
-    PlayResumed: "failed-try-last-holder",
-    GameOver: "won",
+    events.OpeningTied: "opening-tie",
+    events.OpeningWon: "left",
+    events.ChipsToPot: "ace",
+    events.Unpaid: "one-chip",
+    events.TurnMissed: "missed-turn",
+    events.AceIgnored: "ignored-ace",
+    events.TryStarted: "try",
+    events.PlayResumed: "failed-try-last-holder",
+    events.GameOver: "won",
 }
