@@ -146,8 +146,10 @@ def test_every_piece_a_registry_names_exists_and_stands_in_its_layer() -> None:
     assert not wrong, "\n".join(wrong)
 
 
-#: Modules worth importing only when needed: heavy to load, or optional.
-HEAVY: t.Final = frozenset({"numpy", "matplotlib", "sphinx", "docutils", "weasyprint",
+#: Modules worth importing only when needed: heavy to load, or optional
+#: (importlib.resources, for the table of look-alike names that a log of
+#: plain names never reads).
+HEAVY: t.Final = frozenset({"importlib", "numpy", "matplotlib", "sphinx", "docutils", "weasyprint",
                             "uvicorn", "starlette", "sse_starlette", "segno", "psycopg",
                             "psycopg_pool", "markupsafe", "django_static_mathjax",
                             "sphinx_click"})

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import contextlib
 import os
-import secrets
 import typing as t
 
 import click
@@ -81,6 +80,8 @@ def play(
             rolls, source_file = files.enter_context(open_log(dice_file))
             typed = DiceFile(rolls, source_file, seats)
         if typed is None and seed is None:
+            import secrets
+
             seed = secrets.randbelow(2**32)
         with files, writing(output), open_output(output) as stream:
             writer = LogWriter(stream)

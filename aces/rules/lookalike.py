@@ -25,7 +25,6 @@ import functools
 import json
 import typing as t
 import unicodedata
-from importlib import resources
 
 __all__ = ["first_difference", "prototypes", "skeleton"]
 
@@ -60,6 +59,8 @@ _ASCII: t.Final = str.maketrans({'"': "''", "%": "\u00ba/\u2080", "0": "O", "1":
 @functools.cache
 def prototypes() -> dict[str, str]:
     """Each character that has a prototype, and the prototype (one or more characters)."""
+    # importlib.resources costs a start-up that a log of plain names never needs.
+    from importlib import resources
 
     data = json.loads(resources.files(_SOURCE[0]).joinpath(_SOURCE[1]).read_bytes())
     alike: dict[str, set[str]] = {}
