@@ -1,11 +1,11 @@
 """One group's table, in memory: its games as its log tells them, told in every language.
 
-A :class:`Table` follows the log by the same fold ``aces record`` uses
-(:class:`aces.record.Table`), so a roll costs the same at the hundredth
+A :class:`GroupTable` follows the log by the same fold ``aces record`` uses
+(:class:`aces.record.Recording`), so a roll costs the same at the hundredth
 game as at the first; one :class:`~aces.narrate.Narrator` a language tells
 every step as it comes (the group may switch its language at any time),
 and a :class:`Tally` counts its finished games for the class's pool. A
-submission is decided here, purely from the state: :meth:`Table.decide`
+submission is decided here, purely from the state: :meth:`GroupTable.decide`
 gives the steps a roll or an undo appends, and the same submission decided
 at the same ``seq`` always gives the same lines, byte for byte, which is
 how a retry after a crash is told from a stale one.
@@ -36,7 +36,7 @@ if t.TYPE_CHECKING:
     from aces.experiment.observe import GameRecord, Rules
     from aces.rules import Roll, RollRequest
 
-__all__ = ["STORY", "Decision", "Table", "Tally"]
+__all__ = ["STORY", "Decision", "GroupTable", "Tally"]
 
 #: Lines of the current game's story kept to show, in each language.
 STORY: t.Final = 14
@@ -99,7 +99,7 @@ class Tally(Visitor[None]):
         return totals, games, rolls
 
 
-class Table(Visitor[None]):
+class GroupTable(Visitor[None]):
     """One group's games: the log's fold, its story in every language, its tally."""
 
     def __init__(self, name: str) -> None:

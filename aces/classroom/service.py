@@ -1,7 +1,7 @@
 """The live class: who may do what, and every submission decided, appended and answered.
 
 :class:`Classroom` holds the class's record and each group's
-:class:`~aces.classroom.group.Table` in memory, over a
+:class:`~aces.classroom.group.GroupTable` in memory, over a
 :class:`~aces.classroom.store.Store`. A pupil's submission (a roll, an
 undo) carries an id its page chose and the ``seq`` the page saw:
 
@@ -31,7 +31,7 @@ import typing as t
 
 from aces.classroom.access import Guesses, matches, new_code, new_token, normal_code, token_digest
 from aces.classroom.files import log_name
-from aces.classroom.group import Table
+from aces.classroom.group import GroupTable
 from aces.classroom.group import _stale as stale
 from aces.classroom.store import (
     ClassRecord,
@@ -100,7 +100,7 @@ class Opening(t.NamedTuple):
 class Group:
     """One group of the class: its record, its table, its lock, its answers."""
 
-    def __init__(self, record: GroupRecord, table: Table) -> None:
+    def __init__(self, record: GroupRecord, table: GroupTable) -> None:
         self.record = record
         self.table = table
         self.lock = asyncio.Lock()
@@ -162,7 +162,7 @@ class Classroom:
         repaired = dict(opened.repaired)
         notices = []
         for group in record.groups:
-            table = Table(group.log)
+            table = GroupTable(group.log)
             with self.store.reading(group.id) as lines:
                 await asyncio.to_thread(table.resume, lines)
             self.groups[group.id] = Group(group, table)
@@ -270,7 +270,7 @@ class Classroom:
             except BaseException:
                 record.groups.remove(group)
                 raise
-            table = Table(group.log)
+            table = GroupTable(group.log)
             table.resume([])
             table.recording.begin(first)
             decision = table._decided(table.recording.start())
@@ -339,7 +339,7 @@ class Classroom:
                                   lambda table: table.decide_undo())
 
     async def _submit(self, group: Group, submission: Submission, seq: int,
-                      decide: Callable[[Table], Decision]) -> Answer:
+                      decide: Callable[[GroupTable], Decision]) -> Answer:
         async with group.lock:
             known = group.answers.get(submission.id)
             if known is not None:
@@ -381,10 +381,10 @@ class Classroom:
         return answer
 
     async def _decided_again(self, group: Group, seq: int,
-                             decide: Callable[[Table], Decision]) -> Answer | None:
+                             decide: Callable[[GroupTable], Decision]) -> Answer | None:
         """The answer of a submission decided again at ``seq`` if the log holds
         exactly its lines there; ``None`` if it does not (a stale submission)."""
-        table = Table(group.table.name)
+        table = GroupTable(group.table.name)
         with self.store.reading(group.record.id) as lines:
             await asyncio.to_thread(table.resume, lines, upto=seq)
         if table.seq != seq:
@@ -403,7 +403,7 @@ class Classroom:
                       decision.told)
 
     async def _reload(self, group: Group) -> None:
-        table = Table(group.table.name)
+        table = GroupTable(group.table.name)
         with self.store.reading(group.record.id) as lines:
             await asyncio.to_thread(table.resume, lines)
         group.table = table
