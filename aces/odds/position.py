@@ -406,11 +406,11 @@ class PotOdds(_Answers):
     @classmethod
     def of(cls, players: int, chips: int, finish: t.Any) -> PotOdds:
         """Solve the table when it is small enough (as ``aces odds`` would)."""
-        from aces.odds import MAX_STATES, most_players
+        from aces.odds import QUICK_STATES, most_players
         from aces.odds.chain import build, state_count
         from aces.odds.solve import state_values
 
-        if players > most_players() or state_count(players, chips) > MAX_STATES:
+        if players > most_players(QUICK_STATES) or state_count(players, chips) > QUICK_STATES:
             return cls(players, chips, finish, None, None)
         chain = build(players, chips, finish)
         return cls(players, chips, finish, chain, state_values(chain))

@@ -24,6 +24,7 @@ import numpy as np
 
 from aces.errors import OptionError
 from aces.odds import MAX_STATES as MAX_EXACT_STATES
+from aces.odds import QUICK_STATES
 from aces.odds.outcomes import OUTCOME_INDEX
 from aces.rules import pot
 from aces.simulate import Exact, check_seats
@@ -40,7 +41,7 @@ __all__ = ["MAX_CHIPS", "MAX_TABLE_STATES", "PotSimulation", "table_of"]
 
 #: Up to this many states, games are played by the chain's transition table
 #: (eight players with two chips each have about 490,000); beyond, by chips.
-MAX_TABLE_STATES: t.Final = MAX_EXACT_STATES
+MAX_TABLE_STATES: t.Final = QUICK_STATES
 #: The most chips in all a simulation takes: a game of 100 players with 10
 #: chips each lasts some 4,000 rolls.
 MAX_CHIPS: t.Final = 1000
