@@ -101,13 +101,21 @@ class PotSimulation:
             return table_of(self.chain)
         return ChipEngine(self.seats, self._chips(self.options), self.finish)
 
-    def run(self, games: int, seed: int,
-            progress: Callable[[int], None] | None = None) -> Tally:
-        """Play ``games`` games with dice from ``seed``."""
+    def run(self, games: int, seed: int, progress: Callable[[int], None] | None = None,
+            jobs: int | None = None) -> Tally:
+        """Play ``games`` games with dice from ``seed``, on ``jobs`` cores
+        (default: all); the answers are the same on any number
+        (:mod:`aces.simulate.cores`)."""
+        from aces.simulate import cores
+
+        return cores.run(self, games, seed, progress, jobs)
+
+    def play(self, games: int, rng: np.random.Generator,
+             progress: Callable[[int], None] | None = None) -> Tally:
+        """Play ``games`` games with dice from ``rng``, here."""
         from aces.simulate.batch import RandomRolls, tally
 
-        rolls = RandomRolls(np.random.default_rng(seed), len(OUTCOME_INDEX))
-        return tally(self.engine, games, rolls, progress)
+        return tally(self.engine, games, RandomRolls(rng, len(OUTCOME_INDEX)), progress)
 
     def solvable(self) -> bool:
         """Whether the game is small enough for ``aces odds``."""

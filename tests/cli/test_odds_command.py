@@ -226,7 +226,7 @@ def on_a_terminal(*args: str) -> tuple[str, str]:
 def test_a_big_game_shows_a_progress_bar_on_a_terminal_only() -> None:
     out, drawn = on_a_terminal("odds", "--players", "7", "--quantile", "0.5")
     # The bar says how big the solve is, and how much memory it holds as it goes.
-    assert "Solving 77,562 states (needs about 32\xa0MB)" in drawn
+    assert "Solving 77,562 states (needs about 35\xa0MB)" in drawn
     assert re.search(r"\d+\xa0MB in use", drawn), drawn
     assert "100%" in drawn
     assert "Solving" not in out
