@@ -144,37 +144,56 @@ def _odds(key: tuple[str, int, tuple[tuple[str, t.Any], ...]]) -> PositionOdds:
 def starters(opening: Opening, values: dict[int, Fraction]) -> dict[int, Fraction]:
     """The chance of each seat to win the opening, from the round so far.
 
-    ``values`` is the chance of each value a contender can roll. The
-    contenders still to roll are added one at a time, keeping the chance of
-    every highest value and the seats sharing it. A round that ends in a tie
-    is rolled again by those seats alone, all alike, so each of them starts
-    with the same chance.
+    ``values`` is the chance of each value a contender can roll. A round
+    that ends in a tie is rolled again by those seats alone, all alike, so
+    each of them starts with the same chance: a seat's chance is its
+    expected share of the round's leaders, one over their number when it is
+    among them (:func:`_share`). The seats leading now are alike, and so
+    are the contenders still to roll, who roll the same dice: one of each
+    is worked out, with the waiting one rolling first (the order of rolls
+    changes nothing). The work grows with the contenders, never with the
+    ways they can tie.
 
     >>> from aces.rules.opening import Opening
     >>> die = {face: Fraction(1, 6) for face in range(1, 7)}
     >>> starters(Opening((0, 1, 2)).record(4).record(6), die)  # Bo has 6, Cy still to roll
     {1: Fraction(11, 12), 2: Fraction(1, 12)}
     """
-    ways: dict[tuple[int, tuple[int, ...]], Fraction] = {}
-    ways[(opening.top(), opening.leaders())] = Fraction(1)
-    for seat in opening.contenders[opening.rolled:]:
-        after: dict[tuple[int, tuple[int, ...]], Fraction] = {}
-        for (top, seats), chance in ways.items():
-            for value, p in values.items():
-                step: tuple[int, tuple[int, ...]]
-                if value > top:
-                    step = (value, (seat,))
-                elif value == top:
-                    step = (top, (*seats, seat))
-                else:
-                    step = (top, seats)
-                after[step] = after.get(step, Fraction(0)) + chance * p
-        ways = after
+    leaders = opening.leaders()
+    waiting = opening.contenders[opening.rolled:]
     chances: dict[int, Fraction] = {}
-    for (_, seats), chance in ways.items():
-        for seat in seats:
-            chances[seat] = chances.get(seat, Fraction(0)) + chance / len(seats)
+    if leaders:
+        share = _share(opening.top(), len(leaders), len(waiting), values)
+        chances.update(dict.fromkeys(leaders, share))
+    if waiting:
+        top, count = opening.top(), len(leaders)
+        share = Fraction(0)
+        for value, p in values.items():
+            if value > top:
+                share += p * _share(value, 1, len(waiting) - 1, values)
+            elif value == top:
+                share += p * _share(top, count + 1, len(waiting) - 1, values)
+        chances.update(dict.fromkeys(waiting, share))
     return dict(sorted(chances.items()))
+
+
+def _share(top: int, count: int, waiting: int, values: dict[int, Fraction]) -> Fraction:
+    """A seat's expected share of a round's leaders, the seat now one of
+    ``count`` on ``top``, with ``waiting`` others still to roll: each of them
+    beats the top (and the seat is out), ties it (one more to share with)
+    or falls short, so with ``j`` ties of ``waiting`` the share is
+    ``1 / (count + j)``, a binomial sum.
+
+    >>> half = {1: Fraction(1, 2), 2: Fraction(1, 2)}
+    >>> _share(2, 1, 1, half), _share(1, 1, 1, half)   # a tie at the top, or beaten
+    (Fraction(3, 4), Fraction(1, 4))
+    """
+    import math
+
+    ties = values.get(top, Fraction(0))
+    below = sum((p for value, p in values.items() if value < top), Fraction(0))
+    return sum((math.comb(waiting, j) * ties**j * below**(waiting - j) / (count + j)
+                for j in range(waiting + 1)), Fraction(0))
 
 
 @functools.lru_cache(maxsize=256)
