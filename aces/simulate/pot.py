@@ -23,7 +23,6 @@ from dataclasses import dataclass
 import numpy as np
 
 from aces.errors import OptionError
-from aces.odds import MAX_STATES as MAX_EXACT_STATES
 from aces.odds import QUICK_STATES
 from aces.odds.outcomes import OUTCOME_INDEX
 from aces.rules import pot
@@ -42,6 +41,10 @@ __all__ = ["MAX_CHIPS", "MAX_TABLE_STATES", "PotSimulation", "table_of"]
 #: Up to this many states, games are played by the chain's transition table
 #: (eight players with two chips each have about 490,000); beyond, by chips.
 MAX_TABLE_STATES: t.Final = QUICK_STATES
+#: The most states solved for the exact answers beside a simulation, even
+#: with ``--exact``: a solve without a progress bar of its own must not take
+#: minutes (``aces odds`` solves larger tables, with one).
+MAX_EXACT_STATES: t.Final = QUICK_STATES
 #: The most chips in all a simulation takes: a game of 100 players with 10
 #: chips each lasts some 4,000 rolls.
 MAX_CHIPS: t.Final = 1000
@@ -118,7 +121,7 @@ class PotSimulation:
         return tally(self.engine, games, RandomRolls(rng, len(OUTCOME_INDEX)), progress)
 
     def solvable(self) -> bool:
-        """Whether the game is small enough for ``aces odds``."""
+        """Whether the game is small enough to solve beside a simulation."""
         return self.states <= MAX_EXACT_STATES
 
     def exact(self, most_states: int | None = None) -> Exact | None:
