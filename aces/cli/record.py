@@ -20,7 +20,7 @@ from pathlib import Path
 
 import click
 
-from aces.cli._common import lang_option, reported, translations
+from aces.cli._common import lang_option, reported, stdin_closed, translations
 from aces.cli._games import GAME_HELP, GameChoice, GameCommand
 from aces.errors import N_, AcesError, OptionError, SaveError, os_reason, visible
 
@@ -72,6 +72,7 @@ def record(
     to after '>', in the order of the 3s: '3 6 3 > Bo Cy'.
     """
     from aces.cli.play import players_from
+    from aces.files import target_name
 
     with reported(lang):
         chosen, catalog = translations(lang)
@@ -79,9 +80,12 @@ def record(
             # Translators: an error of "aces record". Keep LOG and '-' as they are.
             raise OptionError("aces record needs a file for LOG, not '-': the rolls may come"
                               " from standard input, but the log must be kept on disk")
+        target_name(log)
         given = _Given(game_name, None if players is None else players_from(players),
                        game_options)
         given.check()
+        if sys.stdin is None:
+            raise stdin_closed()
         interactive = sys.stdin.isatty()
         with _LockedLog.open(log) as book:
             session = _Session(book, given, catalog, chosen, interactive)
