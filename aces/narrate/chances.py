@@ -36,8 +36,8 @@ if t.TYPE_CHECKING:
     from aces.walk import Step
 
 __all__ = ["ChanceNarrator", "ChanceTeller", "Measure", "Moment", "Turn", "TurningPoints",
-           "measure_of", "percent", "percent_in", "say_chances", "say_turning_point",
-           "turning_points"]
+           "measure_of", "percent", "percent_in", "say_chances", "say_chances_stop",
+           "say_turning_point", "turning_points"]
 
 Measure = t.Literal["win", "lose"]
 
@@ -223,13 +223,32 @@ def say_turning_point(voice: Voice, players: t.Sequence[str], moment: Moment, se
                      " {before} to {after}.").format(**values)
 
 
+def say_chances_stop(voice: Voice) -> str:
+    """Said once where estimated chances stop being shown: past the budget of
+    an output (:class:`aces.odds.position.Budget`)."""
+    from aces.odds.budget import MOST_ESTIMATED
+
+    # Translators: said once, in "aces replay --odds" and on a replay page, at
+    # the first roll whose chances are no longer shown. {count}: the most rolls
+    # whose chances one replay or page estimates.
+    return voice.gettext(
+        "From here on, no chances are shown: in a game this large they are estimated by"
+        " simulation, which is done for at most {count} rolls or a few seconds of"
+        " simulation.").format(count=voice.number(MOST_ESTIMATED))
+
+
 class ChanceNarrator(Narrator):
     """The replay's narrator, with every player's chance after each settled roll
-    (``aces replay --odds``)."""
+    (``aces replay --odds``), estimated ones within a budget: past it, the
+    replay says once that they stop."""
 
     def __init__(self, catalog: gettext.NullTranslations, lang: str) -> None:
+        from aces.odds.budget import Budget
+
         super().__init__(catalog, lang)
         self.teller = ChanceTeller()
+        self.budget = Budget()
+        self._stop_said = False
 
     def visit(self, step: Step[t.Any]) -> None:
         if self.teller.due(step):
@@ -244,10 +263,19 @@ class ChanceNarrator(Narrator):
     def _chances(self) -> None:
         self.settle()
         # The roll settled in the state of the last step told.
-        last = self._last
-        said = None if last is None else self.teller.line(self.voice, last.state)
-        if said is not None:
-            self.lines.append(said)
+        last, teller = self._last, self.teller
+        settled = None if last is None else teller.settled(last.state)
+        if settled is None or teller.odds is None or teller.header is None:
+            return
+        state = settled[2]
+        if not self.budget.grant(teller.odds, [state]):
+            if not self._stop_said:
+                self._stop_said = True
+                self.lines.append(say_chances_stop(self.voice))
+            return
+        self.lines.append(say_chances(self.voice, teller.header.players,
+                                      teller.odds.chances(state),
+                                      measure_of(teller.header.game)))
 
 
 class Turn(t.NamedTuple):

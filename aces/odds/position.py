@@ -47,12 +47,19 @@ if t.TYPE_CHECKING:
     from aces.rules.pot import PotState
     from aces.simulate import fivedice_chain
 
-__all__ = ["ESTIMATE_GAMES", "GAMES", "Chances", "FiveDiceOdds", "PositionOdds", "PotOdds",
-           "odds_for", "odds_of", "starters"]
+__all__ = ["ESTIMATE_GAMES", "FEWEST_GAMES", "GAMES", "ROLL_WORK", "Chances", "FiveDiceOdds",
+           "PositionOdds", "PotOdds", "odds_for", "odds_of", "starters"]
 
 #: Games played on from each position whose chances are estimated: a
 #: margin of under 2 points at a chance of one half.
 ESTIMATE_GAMES: t.Final = 3000
+#: The per-roll budget: rolls simulated for the estimate of one position, at
+#: most (a fiftieth of a second or so). A position whose games have many
+#: rolls still to come is played on fewer times, down to
+#: :data:`FEWEST_GAMES`, and its margin says so.
+ROLL_WORK: t.Final = 200_000
+#: The fewest games an estimate plays on: a margin of about 5 points at one half.
+FEWEST_GAMES: t.Final = 375
 #: Seed of the estimates, so that a page written twice is the same page.
 ESTIMATE_SEED: t.Final = 20261201
 #: Bytes the estimates of one table may hold before they are worked out afresh.
@@ -83,6 +90,11 @@ class PositionOdds(t.Protocol):
     def chances_of(self, states: Sequence[t.Any]) -> list[Chances]:
         """Each seat's chance from each of ``states``: estimates of them all
         share one simulation, which costs far less than one each."""
+        ...
+
+    def cost(self, states: Sequence[t.Any]) -> int:
+        """The rolls :meth:`chances_of` would simulate for ``states``: 0 when
+        exact, or when their estimates are remembered."""
         ...
 
 
@@ -272,29 +284,43 @@ class _Estimates:
     by seat; the positions asked for together share its batches.
     """
 
-    def __init__(self, play: Callable[[list[t.Any]], NDArray[np.int64]]) -> None:
+    def __init__(self, play: Callable[[list[t.Any], int], NDArray[np.int64]],
+                 games: Callable[[t.Any], int]) -> None:
         from aces.memo import Memo
 
         self._play = play
+        self._games = games
         self._memo: Memo[t.Any, Chances] = Memo(ESTIMATE_MEMO)
 
+    def missing(self, keys: Sequence[t.Any]) -> list[t.Any]:
+        """The positions of ``keys`` not remembered, each once."""
+        seen: set[t.Any] = set()
+        missing = []
+        for key in keys:
+            if key not in seen:
+                seen.add(key)
+                if self._memo.get(key) is None:
+                    missing.append(key)
+        return missing
+
     def lookup(self, keys: Sequence[t.Any]) -> dict[t.Any, Chances]:
-        """The estimate of every position of ``keys``: remembered, or played now."""
+        """The estimate of every position of ``keys``: remembered, or played now,
+        those with as many games to play together (:meth:`_Answers._games`)."""
         from aces.memo import OBJECT, REF
 
         found: dict[t.Any, Chances] = {}
-        missing: list[t.Any] = []
+        by_games: dict[int, list[t.Any]] = {}
         for key in keys:
             if key in found:
                 continue
             known = self._memo.get(key)
             if known is None:
-                missing.append(key)
+                by_games.setdefault(self._games(key), []).append(key)
                 found[key] = Chances((), False)  # a place held until played
             else:
                 found[key] = known
-        if missing:
-            for key, wins in zip(missing, self._play(missing), strict=True):
+        for games, missing in sorted(by_games.items(), reverse=True):
+            for key, wins in zip(missing, self._play(missing, games), strict=True):
                 chances = _from_wins(wins)
                 found[key] = chances
                 self._memo.keep(key, chances, 2 * OBJECT + 4 * REF * len(wins))
@@ -338,7 +364,7 @@ class _Answers:
         self.chain = chain
         self.values = values
         self.exact = chain is not None
-        self._estimates = _Estimates(self._play_on)
+        self._estimates = _Estimates(self._play_on, self._games)
         #: Exact chances already worked out: of openings, and of positions of play.
         self._openings: dict[tuple[t.Any, ...], Chances] = {}
         self._looked_up: dict[tuple[t.Any, ...], Chances] = {}
@@ -359,8 +385,30 @@ class _Answers:
     def _look_up(self, key: tuple[t.Any, ...]) -> Chances:
         raise NotImplementedError
 
-    def _play_on(self, keys: list[tuple[t.Any, ...]]) -> NDArray[np.int64]:
+    def _play_on(self, keys: list[tuple[t.Any, ...]], games: int) -> NDArray[np.int64]:
         raise NotImplementedError
+
+    def _rolls_left(self, key: tuple[t.Any, ...]) -> float:
+        """About how many rolls a game played on from ``key`` still has
+        (measured by simulation: see the games' own methods)."""
+        raise NotImplementedError
+
+    def _games(self, key: tuple[t.Any, ...]) -> int:
+        """Games played on from a position: :data:`ESTIMATE_GAMES`, halved
+        until their rolls fit :data:`ROLL_WORK`, but never below
+        :data:`FEWEST_GAMES`."""
+        games = ESTIMATE_GAMES
+        rolls = self._rolls_left(key)
+        while games > FEWEST_GAMES and games * rolls > ROLL_WORK:
+            games //= 2
+        return games
+
+    def cost(self, states: Sequence[t.Any]) -> int:
+        """The rolls :meth:`chances_of` would simulate for ``states``."""
+        if self.values is not None:
+            return 0
+        keys = self._estimates.missing([key for state in states for key in self._positions(state)])
+        return int(sum(self._games(key) * self._rolls_left(key) for key in keys))
 
     def chances(self, state: t.Any) -> Chances:
         """Each seat's chance from ``state``, a state of the rules."""
@@ -458,7 +506,15 @@ class PotOdds(_Answers):
             index = self.chain.index_of(relative)
         return Chances(_turned(self.values[index, :self.players], turn), True)
 
-    def _play_on(self, keys: list[tuple[t.Any, ...]]) -> NDArray[np.int64]:
+    def _rolls_left(self, key: tuple[t.Any, ...]) -> float:
+        # A roll sends about a third of a chip to the pot, a little less with
+        # one chip each (simulated: 3.1 rolls a chip at five chips each, 3.5 at
+        # one), and the finish takes a few more.
+        chips = int(sum(key[0]))
+        each = max(chips / self.players, 1.0)
+        return chips * (3.0 + 0.5 / each) + 5.0
+
+    def _play_on(self, keys: list[tuple[t.Any, ...]], games: int) -> NDArray[np.int64]:
         from aces.simulate.batch import RandomRolls, tally_each
         from aces.simulate.chips import ChipEngine, ChipStarts
 
@@ -466,9 +522,9 @@ class PotOdds(_Answers):
                             turn=np.array([key[1] for key in keys], dtype=np.int64),
                             trying=np.array([key[2] == "try" for key in keys]),
                             tries=np.array([key[3] for key in keys], dtype=np.int64),
-                            each=ESTIMATE_GAMES)
+                            each=games)
         engine = ChipEngine(self.players, self.chips, self.finish, starts)
-        return tally_each(engine, len(keys), ESTIMATE_GAMES, RandomRolls(_rng(), 6 * 6))
+        return tally_each(engine, len(keys), games, RandomRolls(_rng(), 6 * 6))
 
 
 # -- Aces, the five-dice game ----------------------------------------------------
@@ -514,12 +570,19 @@ class FiveDiceOdds(_Answers):
         relative = held[turn:] + held[:turn]
         return Chances(_turned(self.values[self._index[relative]], turn), True)
 
-    def _play_on(self, keys: list[tuple[t.Any, ...]]) -> NDArray[np.int64]:
+    def _rolls_left(self, key: tuple[t.Any, ...]) -> float:
+        # A die leaves for the centre after some rolls: about 2.5 with five
+        # dice each, 3.8 with two, 5 with one (simulated, for 3 to 12 players).
+        dice = int(sum(key[0]))
+        each = min(max(dice / self.players, 1.0), 5.0)
+        return dice * (2.0 + 3.0 / each)
+
+    def _play_on(self, keys: list[tuple[t.Any, ...]], games: int) -> NDArray[np.int64]:
         from aces.simulate.batch import tally_each
         from aces.simulate.fivedice import FairDice, FiveDiceEngine, Starts
 
         starts = Starts(held=np.array([key[0] for key in keys], dtype=np.int64),
                         turn=np.array([key[1] for key in keys], dtype=np.int64),
-                        each=ESTIMATE_GAMES)
+                        each=games)
         engine = FiveDiceEngine(self.players, self.dice, self.threes, self.threes_to, starts)
-        return tally_each(engine, len(keys), ESTIMATE_GAMES, FairDice(_rng()))
+        return tally_each(engine, len(keys), games, FairDice(_rng()))
