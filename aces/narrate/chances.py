@@ -144,19 +144,11 @@ class ChanceTeller:
             self._number = 0
             self._roll = None
 
-    def moment(self, state: t.Any, *, over: bool = False) -> Moment | None:
-        """The roll just settled, in ``state``, and the chances after it, once;
-        ``None`` when there is none, or when the game is over (unless ``over``)."""
-        settled = self.settled(state, over=over)
-        if settled is None or self.odds is None:
-            return None
-        number, roll, state = settled
-        return Moment(number, roll, self.odds.chances(state))
-
     def settled(self, state: t.Any, *, over: bool = False) -> tuple[int, Rolled, t.Any] | None:
         """The roll just settled, once: its number, the roll and ``state``, the
-        state it settled in, for a caller that works out the chances of many
-        rolls together."""
+        state it settled in; ``None`` when there is none, or when the game is
+        over (unless ``over``). The caller works out the chances, of many rolls
+        together where it can."""
         roll, self._roll = self._roll, None
         if roll is None or self.odds is None:
             return None
@@ -174,14 +166,6 @@ class ChanceTeller:
         assert self.odds is not None
         assert self.header is not None
         return self.odds.chances(self._game.start(self.header))
-
-    def line(self, voice: Voice, state: t.Any) -> str | None:
-        """The chances of the roll just settled, in ``state``, in words."""
-        moment = self.moment(state)
-        if moment is None or self.header is None:
-            return None
-        return say_chances(voice, self.header.players, moment.chances,
-                           measure_of(self.header.game))
 
 
 def say_turning_point(voice: Voice, players: t.Sequence[str], moment: Moment, seat: int,
