@@ -503,14 +503,15 @@ def _names(players: Sequence[str]) -> str:
 
 
 def _save(events: Sequence[Event], path: PathLike) -> None:
-    from aces.files import LOG_EXISTS, cannot_write, create
-    from aces.log import LogWriter
+    """``events`` as a new log at ``path``, synced to disk, through the log store."""
+    from aces.files import cannot_write
+    from aces.logstore import LogStore, LogWriteError
 
-    with create(path, LOG_EXISTS) as stream:
+    with LogStore.open(path, new=True) as store:
         try:
-            LogWriter(stream).write_all(events)
-        except OSError as exc:
-            raise cannot_write(path, exc) from None
+            store.append(events)
+        except LogWriteError as exc:
+            raise cannot_write(path, exc.error) from None
 
 
 @_speaks

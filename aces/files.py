@@ -3,7 +3,8 @@
 A file that exists is refused in one line, in words the caller chooses
 (a log says logs are never overwritten; ``aces stats`` says it never
 overwrites a file), and any other failure to create it says why in words
-that can be translated.
+that can be translated. :func:`read_at` reads part of an open file the
+same way on every system.
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ from pathlib import Path
 
 from aces.errors import N_, OptionError, os_reason
 
-__all__ = ["LOG_EXISTS", "STATS_EXISTS", "cannot_write", "create"]
+__all__ = ["LOG_EXISTS", "STATS_EXISTS", "cannot_write", "create", "read_at"]
 
 #: Why a log is not written: its file exists. {path}: the file.
 LOG_EXISTS: t.Final = N_("{path} already exists; logs are never overwritten, choose a new name")
@@ -66,3 +67,26 @@ def create(path: str | os.PathLike[str], exists: str, *, text: bool = False,
 def cannot_write(path: str | os.PathLike[str], error: OSError) -> OptionError:
     """The error of a file that could not be written, saying why."""
     return OptionError("cannot write {path}: {reason}", path=str(path), reason=os_reason(error))
+
+
+def read_at(fd: int, count: int, offset: int) -> bytes:
+    """Up to ``count`` bytes of the file open at ``fd``, from ``offset`` on.
+
+    ``os.pread`` where there is one, which leaves the file's position alone;
+    Windows has none, so there the position moves (a file opened to append
+    writes at its end wherever the position is).
+
+    >>> import tempfile
+    >>> with tempfile.TemporaryFile() as out:
+    ...     _ = out.write(b"one\\ntwo\\n"); out.flush()
+    ...     read_at(out.fileno(), 3, 4)
+    b'two'
+    """
+    if hasattr(os, "pread"):
+        return os.pread(fd, count, offset)
+    os.lseek(fd, offset, os.SEEK_SET)
+    chunks = []
+    while count > 0 and (chunk := os.read(fd, count)):
+        chunks.append(chunk)
+        count -= len(chunk)
+    return b"".join(chunks)

@@ -1,39 +1,35 @@
 """``aces record``: a game played with real dice, typed in roll by roll.
 
-The edge around :class:`aces.record.Table`: it locks the log, resumes what
-it holds, asks for each roll (or reads the rolls from standard input when
-that is not a terminal), and appends every roll with all it settles in one
-write, flushed and synced to disk before the next question. Nothing typed
-is lost to a crash, a power cut or Ctrl-C, and the log is never rewritten:
-a typing mistake is taken back by an ``undo``, itself a line of the log.
+The edge around :class:`aces.record.Table`: it opens the log in the
+:class:`~aces.logstore.LogStore` (locked, resumed, repaired), asks for each
+roll (or reads the rolls from standard input when that is not a terminal),
+and appends every roll with all it settles in one write, synced to disk
+before the next question. Nothing typed is lost to a crash, a power cut or
+Ctrl-C, and the log is never rewritten: a typing mistake is taken back by
+an ``undo``, itself a line of the log.
 """
 
 from __future__ import annotations
 
 import contextlib
-import errno
-import os
-import signal
 import sys
 import typing as t
-from pathlib import Path
 
 import click
 
 from aces.cli._common import lang_option, reported, translations
 from aces.cli._games import GAME_HELP, GameChoice, GameCommand
-from aces.errors import N_, AcesError, OptionError, SaveError, os_reason, visible
+from aces.errors import N_, AcesError, OptionError, SaveError, visible
 
 if t.TYPE_CHECKING:
     import collections
     import gettext
-    from collections.abc import Iterator
 
     from aces.cli._games import Given
     from aces.dice import Command
     from aces.events import GameStarted
     from aces.games import Option
-    from aces.log import LogWriter
+    from aces.logstore import LogStore
     from aces.narrate import Narrator
     from aces.rules import Game, OptionValue, Roll, RollRequest
     from aces.walk import Step
@@ -45,7 +41,7 @@ _STORY: t.Final = 12
 
 
 @click.command(cls=GameCommand, typed=True)
-# A plain string: the log is opened (and a folder refused) by _LockedLog, in
+# A plain string: the log is opened (and a folder refused) by LogStore, in
 # the user's language, not by click.
 @click.argument("log", metavar="LOG")
 @click.option("--players", default=None, metavar="NAMES|N",
@@ -71,7 +67,9 @@ def record(
     per line as in a dice file. five-dice --threes: name whom each 3 goes
     to after '>', in the order of the 3s: '3 6 3 > Bo Cy'.
     """
+    # The store reads logs (msgspec): imported to record, not for --help.
     from aces.cli.play import players_from
+    from aces.logstore import LogStore
 
     with reported(lang):
         chosen, catalog = translations(lang)
@@ -83,7 +81,7 @@ def record(
                        game_options)
         given.check()
         interactive = sys.stdin.isatty()
-        with _LockedLog.open(log) as book:
+        with LogStore.open(log) as book:
             session = _Session(book, given, catalog, chosen, interactive)
             session.run()
 
@@ -168,268 +166,6 @@ def _arguments(header: GameStarted) -> str:
     return " ".join(words)
 
 
-# -- The log on disk -------------------------------------------------------------
-
-
-class _LockedLog:
-    """A log opened for appending, locked against a second recorder."""
-
-    def __init__(self, path: str, fd: int, created: bool) -> None:
-        self.path = path
-        self.fd = fd
-        self.created = created
-
-    @classmethod
-    @contextlib.contextmanager
-    def open(cls, path: str) -> Iterator[_LockedLog]:
-        """The log at ``path``, created if need be, locked while the block runs.
-
-        A recorder that created the file and wrote nothing removes it again,
-        but only while it holds the lock: so the file is removed only when
-        no other recorder can be writing to it, and a recorder that locks a
-        file just removed (its name now gone, or naming a new file) opens
-        the name again rather than write where nobody will look.
-        """
-        with _name_locked(path):
-            yield from cls._opened(path)
-
-    @classmethod
-    def _opened(cls, path: str) -> Iterator[_LockedLog]:
-        while True:
-            fd, created = cls._open(path)
-            try:
-                cls._lock(path, fd)
-                if not cls._still_named(path, fd):
-                    continue
-                try:
-                    yield cls(path, fd, created)
-                finally:
-                    # A log this run created and never wrote to is no log at all.
-                    if created and os.fstat(fd).st_size == 0:
-                        with contextlib.suppress(OSError):
-                            Path(path).unlink()
-                return
-            finally:
-                os.close(fd)
-
-    @staticmethod
-    def _open(path: str) -> tuple[int, bool]:
-        """A descriptor of the file at ``path``, and whether this call created it."""
-        while True:
-            try:
-                return os.open(path, os.O_RDWR | os.O_APPEND | os.O_CREAT | os.O_EXCL,
-                               0o644), True
-            except FileExistsError:
-                pass
-            except OSError as exc:
-                raise _cannot(path, exc) from None
-            try:
-                return os.open(path, os.O_RDWR | os.O_APPEND), False
-            except FileNotFoundError as exc:
-                if Path(path).is_symlink():
-                    # A link to nowhere: nothing to open, and nothing to create.
-                    raise _cannot(path, exc) from None
-                # Removed in between (an empty log given up by another recorder).
-                continue
-            except OSError as exc:
-                raise _cannot(path, exc) from None
-
-    @staticmethod
-    def _lock(path: str, fd: int) -> None:
-        """Lock the open file, or refuse: it is not a file, or another recorder holds it."""
-        import stat
-
-        if not stat.S_ISREG(os.fstat(fd).st_mode):
-            # Translators: an error of "aces record". {path}: what was
-            # given as the log, such as a device or a pipe.
-            raise OptionError("{path} is not a regular file, so it cannot be a log",
-                              path=path)
-        _exclusive(path, fd)
-
-    @staticmethod
-    def _still_named(path: str, fd: int) -> bool:
-        """Whether ``path`` still names the file locked (another recorder may
-        have removed the empty file it made between our opening and locking it)."""
-        try:
-            named = Path(path).stat()
-        except FileNotFoundError:
-            return False
-        locked = os.fstat(fd)
-        return (named.st_dev, named.st_ino) == (locked.st_dev, locked.st_ino)
-
-    def reader(self) -> t.BinaryIO:
-        """The log from its beginning, to read (the lock stays held)."""
-        handle = os.fdopen(os.dup(self.fd), "rb")
-        handle.seek(0)
-        return handle
-
-    def size(self) -> int:
-        return os.fstat(self.fd).st_size
-
-    def last_byte(self) -> bytes:
-        size = self.size()
-        return os.pread(self.fd, 1, size - 1) if size else b""
-
-    def drop_torn_line(self) -> None:
-        """Cut off a last line that was never written whole; it holds no event."""
-        from aces.log import whole_length
-
-        length = whole_length(self.fd)
-        with _signals_held():
-            os.ftruncate(self.fd, length)
-            os.fsync(self.fd)
-
-    def append(self, data: bytes) -> None:
-        """Write ``data`` at the end, all of it, and sync it to disk.
-
-        Ctrl-C waits until this is done, so that it cannot leave half a
-        roll behind.
-        """
-        if not data:
-            return
-        with _signals_held():
-            if not self._still_named(self.path, self.fd):
-                raise self._swapped()
-            size = self.size()
-            try:
-                view = memoryview(data)
-                while view:
-                    view = view[os.write(self.fd, view):]
-                os.fsync(self.fd)
-            except OSError as exc:
-                # A full disk, say: take back what got written, so that the
-                # log ends with the last roll saved whole.
-                with contextlib.suppress(OSError):
-                    os.ftruncate(self.fd, size)
-                    os.fsync(self.fd)
-                # Translators: an error of "aces record" when a roll cannot be
-                # written. {log}: the log's file; {reason}: why, such as "no
-                # space left on the disk".
-                raise SaveError("cannot save this roll in {log}: {reason}; every roll before"
-                                " it is saved", log=self.path, reason=os_reason(exc)) from None
-            if self.created:
-                # A new file is only safe once its directory says it exists.
-                self.created = False
-                _sync_directory(self.path)
-
-    def _swapped(self) -> SaveError:
-        """The error for a log removed or replaced (saved by rename, say) while
-        recording: what was written is copied to a file beside it, so that
-        every roll acknowledged can be found, and nothing more is written."""
-        held = os.pread(self.fd, self.size(), 0)
-        lines = held.count(b"\n")
-        reason: object = None
-        for number in range(1, 100):
-            rescue = f"{self.path}.rescued-{number}"
-            try:
-                fd = os.open(rescue, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644)
-            except FileExistsError:
-                continue
-            except OSError as exc:
-                reason = os_reason(exc)
-                break
-            try:
-                with os.fdopen(fd, "wb") as out:
-                    out.write(held)
-                    out.flush()
-                    os.fsync(out.fileno())
-            except OSError as exc:
-                reason = os_reason(exc)
-                break
-            # Translators: an error of "aces record": another program removed
-            # or replaced the log while it was being recorded. {log}: the
-            # log's file; {lines}: the lines it held, the last roll saved
-            # among them; {rescue}: the new file they are copied to.
-            return SaveError(
-                "{log} was removed or replaced by another program while the game was recorded,"
-                " so nothing more is written to it; its {lines} lines, up to the last roll"
-                " saved, are copied to {rescue}", log=self.path, lines=lines, rescue=rescue)
-        if reason is None:
-            reason = os_reason(FileExistsError(errno.EEXIST, "exists"))
-        # Translators: an error of "aces record": another program removed or
-        # replaced the log while it was being recorded, and the lines
-        # recorded could not be copied elsewhere. {log}: the log's file;
-        # {lines}: the lines it held; {reason}: why they could not be copied.
-        return SaveError(
-            "{log} was removed or replaced by another program while the game was recorded, so"
-            " nothing more is written to it; its {lines} lines could not be copied beside it:"
-            " {reason}", log=self.path, lines=lines, reason=reason)
-
-
-@contextlib.contextmanager
-def _name_locked(path: str) -> Iterator[None]:
-    """Hold the lock of the log's name while the block runs.
-
-    The log's own lock goes with the file, and a file saved over by rename
-    (as editors and sync tools save) is a new file, unlocked: a second
-    recorder could start on it while the first still runs. So a recorder
-    also locks a hidden file beside the log, named after it
-    (``.game.jsonl.lock``), which nothing else replaces. It is removed
-    again while locked, and a lock taken on a file just removed is taken
-    again on the name, as for the log itself. In a folder where it cannot
-    be made, the log's own lock is all there is, as before.
-    """
-    import fcntl
-
-    named = Path(path)
-    lock = str(named.with_name(f".{named.name}.lock"))
-    while True:
-        try:
-            fd = os.open(lock, os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW, 0o644)
-        except OSError:
-            yield
-            return
-        try:
-            _exclusive(path, fd)
-            if not _LockedLog._still_named(lock, fd):
-                continue
-            try:
-                yield
-            finally:
-                with contextlib.suppress(OSError):
-                    Path(lock).unlink()
-                fcntl.flock(fd, fcntl.LOCK_UN)
-            return
-        finally:
-            os.close(fd)
-
-
-def _exclusive(path: str, fd: int) -> None:
-    """Lock ``fd`` for this recorder alone, or refuse: another one holds the log at ``path``."""
-    import fcntl
-
-    try:
-        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-    except BlockingIOError:
-        # Translators: an error of "aces record" run twice on one log.
-        raise OptionError("{path} is being recorded by another aces record; only one"
-                          " may write to a log at a time", path=path) from None
-
-
-def _cannot(path: str, exc: OSError) -> OptionError:
-    return OptionError("cannot write {path}: {reason}", path=path,
-                       reason=os_reason(exc))
-
-
-def _sync_directory(path: str) -> None:
-    folder = os.open(Path(path).resolve().parent, os.O_RDONLY)
-    try:
-        os.fsync(folder)
-    finally:
-        os.close(folder)
-
-
-@contextlib.contextmanager
-def _signals_held() -> Iterator[None]:
-    """Hold Ctrl-C and termination back until the block is done."""
-    held = {signal.SIGINT, signal.SIGTERM}
-    previous = signal.pthread_sigmask(signal.SIG_BLOCK, held)
-    try:
-        yield
-    finally:
-        signal.pthread_sigmask(signal.SIG_SETMASK, previous)
-
-
 # -- A session at the table --------------------------------------------------------
 
 
@@ -475,7 +211,7 @@ def _text(raw: bytes) -> str:
 class _Session:
     """One run of ``aces record``: resume, then ask, check, append and tell."""
 
-    def __init__(self, book: _LockedLog, given: _Given, catalog: gettext.NullTranslations,
+    def __init__(self, book: LogStore, given: _Given, catalog: gettext.NullTranslations,
                  lang: str, interactive: bool) -> None:
         from aces.narrate import Narrator
         from aces.record import Table
@@ -487,7 +223,6 @@ class _Session:
         self.lang = lang
         self.table = Table()
         self.narrator: Narrator = Narrator(catalog, lang)
-        self.writer: LogWriter | None = None
         self.line = 0
         from aces.dice import Command, command_words
 
@@ -526,57 +261,39 @@ class _Session:
         sys.stdout.flush()
 
     def append(self, steps: list[Step[t.Any]]) -> None:
-        assert self.writer is not None
-        self.book.append(self.writer.encode(step.event for step in steps))
+        self.book.append(step.event for step in steps)
         self.tell(steps)
 
     # -- Resuming --------------------------------------------------------------
 
     def resume(self) -> None:
         from aces.errors import TruncatedLogError
-        from aces.events import SCHEMA
-        from aces.log import LogWriter, read
         from aces.record import Resumed
         from aces.walk import drive
 
         resumed = Resumed(self.table, self.narrator, _STORY)
-        with self.book.reader() as handle:
-            reader = read(handle, self.book.path)
-            torn = None
-            try:
-                drive(reader, self.book.path, resumed, allow_unfinished=True)
-            except TruncatedLogError as exc:
-                torn = exc.line
-        story = resumed.story
-        tail = reader.tail
-        if tail.schema is not None and tail.schema != SCHEMA:
-            # Translators: an error of "aces record" on a log written by an
-            # older aces. {path}: the log; {schema}: its schema version.
-            raise OptionError("{path} is written in schema {schema} by an older aces, so"
-                              " nothing can be added to it; record into a new file",
-                              path=self.book.path, schema=tail.schema)
-        self.writer = LogWriter(None, first_seq=tail.seq + 1, previous=tail.digest)
-        self._carry_on(story, torn)
+        # A last line cut short stops the walk; the store cuts it off (_repair).
+        with contextlib.suppress(TruncatedLogError):
+            drive(self.book.read(), self.book.path, resumed, allow_unfinished=True)
+        self.book.check()
+        self._carry_on(resumed.story)
 
-    def _repair(self, torn: int | None) -> None:
+    def _repair(self) -> None:
         """Make the end of the log fit to add to; a crash may have left it ragged."""
+        torn = self.book.repair()
         if torn is not None:
-            self.book.drop_torn_line()
             # Translators: a notice of "aces record". {log}: the log's file;
             # {line}: the line that was cut off.
             self.say(N_("The last line of {log} (line {line}) was cut short while it was"
                      " written, so it is dropped; if it was a roll, type it again."),
                      log=self.book.path, line=torn)
-        elif self.book.last_byte() not in (b"", b"\n"):
-            # A whole last line without its newline: finish it before adding.
-            self.book.append(b"\n")
 
-    def _carry_on(self, story: collections.deque[str], torn: int | None) -> None:
+    def _carry_on(self, story: collections.deque[str]) -> None:
         table, path = self.table, self.book.path
         header = table.header
         if header is None:
             new = self.given.header(None)
-            self._repair(torn)
+            self._repair()
             table.begin(new)
             self.append(table.start())
             return
@@ -591,7 +308,7 @@ class _Session:
                               " {given}; to go on with it, give the same or leave them out",
                               log=path, found=_arguments(header), given=" ".join(different))
         following = None if unfinished else self.given.header(header)
-        self._repair(torn)
+        self._repair()
         if following is None:
             # Translators: a notice of "aces record" going on with a game, before
             # the last lines of its story so far. {number}: the game's number
