@@ -895,8 +895,10 @@ class Stats(Speaking):
         return as_dict(self.pooled)
 
     @_speaks
-    def plot(self, path: PathLike, lang: str | None = None) -> None:
-        """Draw observed against exact into a new .svg or .png file.
+    def plot(self, path: PathLike, lang: str | None = None, *, force: bool = False) -> None:
+        """Draw observed against exact into a new .svg or .png file; with
+        ``force``, over an existing file (never over a log, nor one of the logs
+        pooled).
 
         :raises aces.errors.OptionError: for a file of another kind, a file that
             exists already, or without matplotlib.
@@ -905,8 +907,8 @@ class Stats(Speaking):
         from aces.i18n import translations
 
         chosen = self.lang if lang is None else _language(lang)
-        check_path(path)
-        plot(self.pooled, Path(path), chosen, translations(chosen))
+        output = check_path(path, force=force, reads=[log.source for log in self.pooled.logs])
+        plot(self.pooled, output, chosen, translations(chosen))
 
     def __repr__(self) -> str:
         logs = len(self.pooled.logs)
@@ -931,13 +933,15 @@ def _language(lang: str) -> str:
 
 @_speaks
 def stats(logs: Iterable[Source], *, csv: PathLike | None = None, rolls: bool = False,
-          by_log: bool = False, decimal_comma: bool = False, lang: str = "en",
-          progress: Callable[[int], None] | None = None) -> Stats:
+          by_log: bool = False, decimal_comma: bool = False, force: bool = False,
+          lang: str = "en", progress: Callable[[int], None] | None = None) -> Stats:
     """Pool logs as ``aces stats`` does: by rules and table size, damaged logs left out.
 
     ``csv`` writes a new table with a row per game (per roll, with
     ``rolls``; per log and seat, with its 95 % interval, with ``by_log``),
-    headed in ``lang``; it never overwrites a file. Its columns are split by
+    headed in ``lang``, whole or not at all; it is never written over an
+    existing file unless ``force`` (and never, even then, over a log or one
+    of ``logs``). Its columns are split by
     commas and its decimals written with a point, as GeoGebra and CODAP read
     them; with ``decimal_comma``, by semicolons and with a decimal comma, as
     Excel with Norwegian settings opens a file as it is.
@@ -946,8 +950,9 @@ def stats(logs: Iterable[Source], *, csv: PathLike | None = None, rolls: bool = 
     result speaks in a notebook, in :meth:`Stats.report` and in
     :meth:`Stats.plot`; set ``result.lang`` to change it afterwards.
 
-    :raises aces.errors.OptionError: when the CSV file exists or cannot be
-        written, or for a language the package does not offer.
+    :raises aces.errors.OptionError: when the CSV file exists (without
+        ``force``), cannot be written, or is one of the logs; or for a
+        language the package does not offer.
 
     >>> import aces
     >>> result = aces.stats(["replays/session.jsonl", "replays/four-players.jsonl"])
@@ -958,8 +963,10 @@ def stats(logs: Iterable[Source], *, csv: PathLike | None = None, rolls: bool = 
     """
     from aces.errors import OptionError, Term
     from aces.experiment.pool import pool
+    from aces.files import forced_alone
 
     lang = _language(lang)
+    sources = list(logs)
     table = Term("--csv", "csv=")
     rows = Term("--rolls", "rolls=True")
     per_log = Term("--by-log", "by_log=True")
@@ -977,24 +984,27 @@ def stats(logs: Iterable[Source], *, csv: PathLike | None = None, rolls: bool = 
             raise OptionError("{option} says how the table of {csv} is written, so it needs"
                               " {csv}", option=Term("--decimal-comma", "decimal_comma=True"),
                               csv=table)
-        return Stats(pool(logs, progress=progress), lang)
+        if force:
+            raise forced_alone(table)
+        return Stats(pool(sources, progress=progress), lang)
     if rolls and by_log:
         # Translators: an error of "aces stats". {rolls}: --rolls on the command line,
         # rolls=True in Python; {by_log}: --by-log, or by_log=True in Python.
         raise OptionError("{rolls} and {by_log} cannot be used together: a table has one"
                           " row per roll or one per log", rolls=rows, by_log=per_log)
     from aces.experiment.export import COMMA, POINT, CsvTable, log_table
-    from aces.files import STATS_EXISTS, create
+    from aces.files import Output
     from aces.i18n import translations
 
     style = COMMA if decimal_comma else POINT
-    with create(csv, STATS_EXISTS, text=True) as out:
+    output = Output(csv, force=force, reads=sources)
+    with output.open(text=True) as out:
         if by_log:
-            result = Stats(pool(logs, progress=progress), lang)
+            result = Stats(pool(sources, progress=progress), lang)
             log_table(out, translations(lang), result.pooled, style)
             return result
         sink = CsvTable(out, translations(lang), rolls, style)
         try:
-            return Stats(pool(logs, sink=sink, keep_rows=rolls, progress=progress), lang)
+            return Stats(pool(sources, sink=sink, keep_rows=rolls, progress=progress), lang)
         finally:
             sink.close()

@@ -284,6 +284,14 @@ def _escape(char: str) -> str:
         else f"\\U{code:08x}"
 
 
+def _spelled(value: object, python: bool) -> object:
+    """Names that are terms (``--csv or --plot``), each named as the reader knows it."""
+    if isinstance(value, Names) and any(isinstance(name, Term) for name in value):
+        return type(value)(name.spelled(python) if isinstance(name, Term) else name
+                           for name in value)
+    return value
+
+
 def _visible(value: object) -> object:
     return visible(value) if isinstance(value, str) else value
 
@@ -370,7 +378,8 @@ class AcesError(ValueError):
         values = {name: value.reason(gettext, ngettext, show, python=python)
                   if isinstance(value, AcesError)
                   else value.spelled(python) if isinstance(value, Term)
-                  else _visible(show(value)) for name, value in self.values.items()}
+                  else _visible(show(_spelled(value, python)))
+                  for name, value in self.values.items()}
         message = self.message
         if isinstance(message, Plural):
             count = self.values[message.by]
@@ -484,4 +493,13 @@ _OS_REASONS: t.Final = {
     errno.ENOSPC: N_("no space left on the disk"),
     errno.EROFS: N_("the disk is read-only"),
     errno.EEXIST: N_("the file already exists"),
+    # Translators: why a file cannot be written: the file system allows no file
+    # this big (a memory stick's FAT, say).
+    errno.EFBIG: N_("the file is too big for this disk"),
+    # Translators: why a file cannot be written: the user's share of the disk (a
+    # disk quota, as school networks set) is used up.
+    errno.EDQUOT: N_("your share of the disk is used up"),
+    errno.ENAMETOOLONG: N_("the name is too long"),
+    # Translators: why standard output cannot be written: the shell closed it (">&-").
+    errno.EBADF: N_("it is closed"),
 }

@@ -62,7 +62,7 @@ from pathlib import Path
 
 from aces.errors import N_, OptionError, SaveError, TruncatedLogError, os_reason
 from aces.events import SCHEMA
-from aces.files import LOG_EXISTS, cannot_write, read_at
+from aces.files import LOG_EXISTS, read_at, target_name
 from aces.log import EVENT_LIMIT, LINE_LIMIT, LogWriter, Reader, Tail, read, whole_length
 
 if t.TYPE_CHECKING:
@@ -167,17 +167,14 @@ class LogStore:
 
         :raises LogBusyError: another writer holds the log.
         :raises aces.errors.OptionError: with ``new``, the file exists
-            already; or it is not a regular file, or cannot be opened to
-            write, saying why.
+            already; or it is not a regular file (a folder, say), or cannot
+            be opened to write, saying why; or its name is empty.
         """
-        path = os.fspath(path)
-        if new:
-            if Path(path).is_dir():
-                # Creating a folder's name says "it exists", which misleads.
-                raise cannot_write(path, IsADirectoryError(errno.EISDIR,
-                                                           os.strerror(errno.EISDIR)))
-            if os.path.lexists(path):
-                raise OptionError(LOG_EXISTS, path=path)
+        # Not empty, not a folder: creating a folder's name says "it exists",
+        # which misleads.
+        path = target_name(path)
+        if new and os.path.lexists(path):
+            raise OptionError(LOG_EXISTS, path=path)
         name_lock = _lock_name(path)
         try:
             while True:

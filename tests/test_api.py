@@ -249,7 +249,7 @@ MISTAKES: t.Final[list[tuple[t.Callable[[], object], list[str]]]] = [
     (lambda: aces.stats([], by_log=True), ["by_log=True", "csv="]),
     (lambda: aces.stats([], csv="README.md", rolls=True, by_log=True),
      ["rolls=True", "by_log=True"]),
-    (lambda: aces.stats([], csv="README.md"), ["README.md already exists; tables and plots"]),
+    (lambda: aces.stats([], csv="README.md"), ["README.md already exists", "force=True"]),
     (lambda: _stats_plot("plot.txt"), ["Stats.plot", "plot.txt"]),
     (lambda: _stats_plot("README.md"), ["Stats.plot", "README.md"]),
 ]

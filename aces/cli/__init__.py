@@ -8,9 +8,12 @@ functions; heavy modules are imported inside the commands, so ``aces
 from __future__ import annotations
 
 import contextlib
+import errno
+import io
 import os
 import sys
 import typing as t
+from pathlib import Path
 
 import click
 
@@ -72,6 +75,7 @@ def main() -> None:
     Standard output is flushed here, not at exit, so that a write that
     fails (``aces --help > /dev/full``) is one line of ours.
     """
+    _stand_in_streams()
     try:
         try:
             cli(prog_name="aces")
@@ -93,12 +97,69 @@ def main() -> None:
                         reason=os_reason(exc)))
 
 
+def _stand_in_streams() -> None:
+    """Stand-ins for the standard streams a shell closed (``<&-``, ``>&-``, ``2>&-``).
+
+    Each closed descriptor is first taken by the null device, so that no
+    file the command opens (a log to write, say) is given its number and
+    then treated as a standard stream. Standard input stays ``None``, which
+    the commands that read it refuse in one line (:func:`~aces.cli._common.stdin`);
+    a write to standard output fails as writing to a closed file does, so
+    a command with something to print says it cannot, and one that writes
+    only files is not hindered; standard error, where nothing can be said,
+    swallows what it is given, and the exit status alone tells.
+    """
+    for number in (0, 1, 2):
+        try:
+            os.fstat(number)
+        except OSError:
+            null = os.open(os.devnull, os.O_RDWR)
+            if null != number:
+                os.dup2(null, number)
+                os.close(null)
+    if sys.stdout is None:
+        sys.stdout = _ClosedOutput()
+    if sys.stderr is None:
+        sys.stderr = Path(os.devnull).open("w", encoding="utf-8")  # noqa: SIM115 - for the run
+
+
+class _ClosedBytes(io.RawIOBase):
+    """The bytes of a closed standard output: every write fails."""
+
+    def writable(self) -> bool:
+        return True
+
+    def write(self, data: t.Any) -> int:
+        raise OSError(errno.EBADF, os.strerror(errno.EBADF))
+
+
+class _ClosedOutput(io.TextIOBase):
+    """A closed standard output: every write fails, as it does to a closed file,
+    and nothing is held back to fail again at exit."""
+
+    encoding = "utf-8"
+    errors = "strict"
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.buffer = _ClosedBytes()
+
+    def writable(self) -> bool:
+        return True
+
+    def write(self, text: str) -> int:
+        raise OSError(errno.EBADF, os.strerror(errno.EBADF))
+
+    def fileno(self) -> int:
+        return 1
+
+
 def _fail(error: AcesError) -> t.NoReturn:
     """End with ``error`` on one line, in the language asked for if one was."""
     lang = next((arg.partition("=")[2] or follows for arg, follows
                  in zip(sys.argv, [*sys.argv[1:], ""], strict=True)
                  if arg == "--lang" or arg.startswith("--lang=")), None)
-    with contextlib.suppress(OSError):
+    with contextlib.suppress(OSError, ValueError):
         # Nothing more to standard output: it may be what failed.
         devnull = os.open(os.devnull, os.O_WRONLY)
         os.dup2(devnull, sys.stdout.fileno())

@@ -19,7 +19,9 @@ from aces.errors import N_, AcesError, OptionError, os_reason
 
 if t.TYPE_CHECKING:
     import gettext
-    from collections.abc import Callable, Iterator
+    from collections.abc import Callable, Iterator, Sequence
+
+    from aces.files import Output, Read
 
 F = t.TypeVar("F", bound="Callable[..., t.Any]")
 
@@ -82,16 +84,38 @@ def source_name(handle: t.IO[t.Any]) -> str:
 
 
 @contextlib.contextmanager
-def open_output(path: str | None) -> Iterator[t.BinaryIO]:
-    """A new file to write a log to, or standard output; never overwrites."""
+def open_output(path: str | None, reads: Sequence[Read] = ()) -> Iterator[t.BinaryIO]:
+    """A new file to write a log to, or standard output; never overwrites, and
+    never what the command ``reads``."""
     if path is None or path == "-":
         yield sys.stdout.buffer
         sys.stdout.buffer.flush()
         return
-    from aces.files import LOG_EXISTS, create
+    from aces.files import create
 
-    with create(path, LOG_EXISTS) as handle:
+    with create(path, reads) as handle:
         yield handle
+
+
+def page_output(path: str, kind: str, force: bool, reads: Sequence[Read]) -> Output | None:
+    """Where ``aces replay --html`` or ``aces simulate --html`` (``kind``) writes
+    its page, checked before the work: a file (see :class:`aces.files.Output`;
+    a page of the same ``kind`` is replaced), or ``None`` for standard output."""
+    if path == "-":
+        return None
+    from aces.files import Output
+    from aces.page.html import mark
+
+    return Output(path, force=force, mark=mark(kind), reads=reads)
+
+
+def write_page(output: Output | None, text: str) -> None:
+    """A page written whole to its file, or to standard output."""
+    if output is not None:
+        output.write(text)
+        return
+    with writing(None):
+        sys.stdout.write(text)
 
 
 @contextlib.contextmanager
@@ -116,10 +140,12 @@ def writing(path: str | None) -> Iterator[None]:
 def open_log(path: str) -> Iterator[tuple[t.BinaryIO, str]]:
     """A log to read, from a file or ``-`` for standard input, with its name."""
     if path == "-":
-        yield sys.stdin.buffer, "<stdin>"
+        yield stdin(), "<stdin>"
         return
+    from aces.files import file_name
+
     try:
-        handle = Path(path).open("rb")  # noqa: SIM115 - closed below
+        handle = Path(file_name(path)).open("rb")  # noqa: SIM115 - closed below
     except OSError as exc:
         raise OptionError("cannot read {path}: {reason}", path=path,
                           reason=os_reason(exc)) from None
@@ -138,6 +164,23 @@ def finish_name(finish: str, gettext: t.Callable[[str], str]) -> str:
     return gettext("finish at the last chip (last-chip)")
 
 
+def stdin() -> t.BinaryIO:
+    """Standard input, to read a log or dice from.
+
+    :raises aces.errors.OptionError: where there is none (the shell closed it, ``<&-``).
+    """
+    if sys.stdin is None:
+        raise stdin_closed()
+    return sys.stdin.buffer
+
+
+def stdin_closed() -> OptionError:
+    """The error of a command that reads standard input where it is closed."""
+    # Translators: an error of a command told to read standard input ('-', or the
+    # rolls of aces record) where the shell closed it ("<&-").
+    return OptionError("standard input is closed, so there is nothing to read from it")
+
+
 def reader_gone() -> t.NoReturn:
     """The reader closed the pipe (``aces play | head``): stop quietly, status 0.
 
@@ -146,7 +189,8 @@ def reader_gone() -> t.NoReturn:
     so that the final flush of what is still buffered finds no pipe to break
     and prints no traceback.
     """
-    devnull = os.open(os.devnull, os.O_WRONLY)
-    os.dup2(devnull, sys.stdout.fileno())
-    os.close(devnull)
+    with contextlib.suppress(OSError, ValueError):
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
     sys.exit(0)

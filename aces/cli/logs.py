@@ -12,12 +12,15 @@ import click
 from aces.cli._common import (
     lang_option,
     open_log,
+    page_output,
     reader_gone,
     reported,
+    stdin_closed,
     translations,
+    write_page,
     writing,
 )
-from aces.errors import AcesError, EmptyLogError, OptionError, os_reason
+from aces.errors import AcesError, EmptyLogError, OptionError, Term, os_reason
 
 if t.TYPE_CHECKING:
     import gettext
@@ -64,11 +67,15 @@ def verify(log: str, lang: str | None) -> None:
 @click.option("--html", "page", metavar="FILE", default=None,
               help="Write the games as one offline web page instead: the table, the narration"
                    " in every language, each player's chance at every roll; a log of several"
-                   " games offers them to pick from.")
+                   " games offers them to pick from. A page this command wrote before is"
+                   " replaced; any other file only with --force, and a log never. '-' writes"
+                   " the page to standard output.")
+@click.option("--force", is_flag=True,
+              help="With --html: replace the file even if it is not a page of aces replay.")
 @click.option("--game", "number", type=click.IntRange(min=1), default=None, metavar="N",
               help="With --html: write only this game of the log (from 1).")
 def replay(log: str, lang: str | None, stepwise: bool, odds: bool, page: str | None,
-           number: int | None) -> None:
+           force: bool, number: int | None) -> None:
     """Narrate the games of a log, event by event.
 
     Every roll and what it moves, the standings as they change, and how
@@ -90,8 +97,8 @@ def replay(log: str, lang: str | None, stepwise: bool, odds: bool, page: str | N
     from aces.narrate.chances import ChanceNarrator
     from aces.walk import drive
 
-    if page is not None or number is not None:
-        _page(log, lang, page, number, stepwise)
+    if page is not None or number is not None or force:
+        _page(log, lang, page, number, stepwise, force)
         return
     with reported(lang), contextlib.ExitStack() as held:
         chosen, catalog = translations(lang)
@@ -128,17 +135,21 @@ def replay(log: str, lang: str | None, stepwise: bool, odds: bool, page: str | N
 
 
 def _page(log: str, lang: str | None, page: str | None, number: int | None,
-          stepwise: bool) -> None:
+          stepwise: bool, force: bool) -> None:
     """``aces replay --html``: the page of a log (or of one of its games), written
-    whole or not at all."""
+    whole or not at all, never over a file that is not a page of its own unless
+    forced, and never over a log."""
+    from aces.files import forced_alone
     from aces.log import read
-    from aces.page.html import render, write_atomically
+    from aces.page.html import render
     from aces.page.replay import PageCollector
     from aces.walk import drive
 
     with reported(lang):
         chosen, _ = translations(lang)
         if page is None:
+            if force:
+                raise forced_alone(Term("--html"))
             # Translators: an error of "aces replay"; keep the options as they are.
             raise OptionError("--game chooses the game of a page: use it with --html FILE")
         if stepwise:
@@ -146,16 +157,10 @@ def _page(log: str, lang: str | None, page: str | None, number: int | None,
             raise OptionError("--step and --html cannot go together: a page has its own"
                               " controls")
         with open_log(log) as (stream, source):
+            output = page_output(page, "replay", force, [(stream, source)])
             data = drive(read(stream, source), source, PageCollector(number, source, chosen),
                          allow_unfinished=True, allow_unsettled=False)
-        text = render(data)
-        try:
-            write_atomically(page, text)
-        except OSError as exc:
-            # Translators: an error of "aces replay --html". {file}: the page's
-            # file name; {reason}: the system's reason.
-            raise AcesError("cannot write {file}: {reason}", file=page,
-                            reason=os_reason(exc)) from None
+        write_page(output, render(data))
 
 
 class _Stopped(Exception):  # noqa: N818 - a request to stop, not an error
@@ -175,6 +180,8 @@ def _keys(log: str) -> Iterator[t.TextIO]:
     """Where --step reads Enter from: standard input, or the terminal itself
     (/dev/tty) when standard input brings the log."""
     if log != "-":
+        if sys.stdin is None:
+            raise stdin_closed()
         yield sys.stdin
         return
     try:

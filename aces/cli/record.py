@@ -17,7 +17,7 @@ import typing as t
 
 import click
 
-from aces.cli._common import lang_option, reported, translations
+from aces.cli._common import lang_option, reported, stdin_closed, translations
 from aces.cli._games import GAME_HELP, GameChoice, GameCommand
 from aces.errors import N_, AcesError, OptionError, SaveError, visible
 
@@ -69,6 +69,7 @@ def record(
     """
     # The store reads logs (msgspec): imported to record, not for --help.
     from aces.cli.play import players_from
+    from aces.files import target_name
     from aces.logstore import LogStore
 
     with reported(lang):
@@ -77,9 +78,12 @@ def record(
             # Translators: an error of "aces record". Keep LOG and '-' as they are.
             raise OptionError("aces record needs a file for LOG, not '-': the rolls may come"
                               " from standard input, but the log must be kept on disk")
+        target_name(log)
         given = _Given(game_name, None if players is None else players_from(players),
                        game_options)
         given.check()
+        if sys.stdin is None:
+            raise stdin_closed()
         interactive = sys.stdin.isatty()
         with LogStore.open(log) as book:
             session = _Session(book, given, catalog, chosen, interactive)

@@ -53,10 +53,14 @@ PROGRESS_FROM: t.Final = 200_000
 @click.option("--json", "as_json", is_flag=True, help="Write the results as JSON.")
 @click.option("--html", "page", metavar="FILE", default=None,
               help="Write instead an offline web page where a class runs the simulation in"
-                   " the browser, beside the exact values.")
+                   " the browser, beside the exact values. A page this command wrote before"
+                   " is replaced; any other file only with --force, and a log never. '-'"
+                   " writes the page to standard output.")
+@click.option("--force", is_flag=True,
+              help="With --html: replace the file even if it is not a page of aces simulate.")
 @lang_option
 def simulate(players: int, games: int, seed: int | None, game_name: str,
-             with_exact: bool | None, as_json: bool, page: str | None,
+             with_exact: bool | None, as_json: bool, page: str | None, force: bool,
              lang: str | None, game_options: Given) -> None:
     """Play many games at once and estimate each seat's chance to win.
 
@@ -88,10 +92,14 @@ def simulate(players: int, games: int, seed: int | None, game_name: str,
     from aces.simulate.stats import summarize
 
     if page is not None:
-        _page(page, players, game_name, game_options, lang)
+        _page(page, players, game_name, game_options, lang, force)
         return
     with reported(lang):
         chosen, catalog = translations(lang)
+        if force:
+            from aces.files import forced_alone
+
+            raise forced_alone(Term("--html"))
         check_games(games)
         if seed is not None:
             check_seed(seed)
@@ -361,17 +369,21 @@ def _interval(interval: tuple[float, float], lang: str, catalog: gettext.NullTra
         low=percent(interval[0], lang, 2), high=percent(interval[1], lang, 2))
 
 
-def _page(page: str, players: int, game_name: str, given: Given, lang: str | None) -> None:
-    """``aces simulate --html``: the simulation page, written whole or not at all."""
+def _page(page: str, players: int, game_name: str, given: Given, lang: str | None,
+          force: bool) -> None:
+    """``aces simulate --html``: the simulation page, written whole or not at all,
+    never over a file that is not a page of its own unless forced, and never
+    over a log."""
+    from aces.cli._common import page_output, write_page
     from aces.cli._games import header_options
-    from aces.errors import AcesError, os_reason
     from aces.odds import check_players
-    from aces.page.html import render_simulation, write_atomically
+    from aces.page.html import render_simulation
     from aces.page.simulation import collect, collect_fivedice
     from aces.rules import game_named
 
     with reported(lang):
         chosen, _ = translations(lang)
+        output = page_output(page, "simulate", force, ())
         game = game_named(game_name)
         options = game.options(header_options(game, given))
         if game_name == "five-dice":
@@ -385,9 +397,4 @@ def _page(page: str, players: int, game_name: str, given: Given, lang: str | Non
             check_players(players)
             data = collect(players, t.cast("int", options.get("chips", 2)),
                            t.cast("t.Any", options.get("finish", "last-chip")), chosen)
-        try:
-            write_atomically(page, render_simulation(data))
-        except OSError as exc:
-            raise AcesError("cannot write {file}: {reason}", file=page,
-                            reason=os_reason(exc)) from None
-
+        write_page(output, render_simulation(data))

@@ -7,8 +7,8 @@ import typing as t
 
 import click
 
-from aces.cli._common import lang_option, message, reported, translations, writing
-from aces.errors import AcesError, OptionError, Plural, visible
+from aces.cli._common import lang_option, message, reported, stdin, translations, writing
+from aces.errors import AcesError, OptionError, Plural, Term, visible
 
 if t.TYPE_CHECKING:
     import gettext
@@ -42,9 +42,13 @@ _LEFT_OUT: t.Final = Plural("{count} log was left out; the others were pooled",
                    " and CODAP read a file.")
 @click.option("--plot", "plot_path", metavar="FILE", default=None,
               help="Also draw observed against exact into this new .svg or .png file.")
+@click.option("--force", is_flag=True,
+              help="Let --csv and --plot replace a file that exists (never a log, nor one of"
+                   " the logs read).")
 @lang_option
 def stats(logs: tuple[str, ...], as_json: bool, csv_path: str | None, rolls: bool,
-          by_log: bool, decimal_comma: bool, plot_path: str | None, lang: str | None) -> None:
+          by_log: bool, decimal_comma: bool, plot_path: str | None, force: bool,
+          lang: str | None) -> None:
     """Pool the logs of a class and compare them with the exact odds.
 
     Games are pooled by their rules and table size; games with different
@@ -56,28 +60,40 @@ def stats(logs: tuple[str, ...], as_json: bool, csv_path: str | None, rolls: boo
     may be '-' for standard input.
 
     A damaged log is named with its line and left out; the others are still
-    pooled, and the exit status is 1. --csv and --plot never overwrite a
-    file. The keys of --json follow aces simulate: win_by_seat (loss_by_seat
-    in five-dice) with _ci, expected_rolls with expected_rolls_ci, exact and
-    exact_inside, and tests with each chi-square test.
+    pooled, and the exit status is 1. --csv and --plot write a file whole
+    or not at all, and never over one that exists unless --force. The keys
+    of --json follow aces simulate: win_by_seat (loss_by_seat in five-dice)
+    with _ci, expected_rolls with expected_rolls_ci, exact and exact_inside,
+    and tests with each chi-square test.
     """
     import json
 
     from aces import api
     from aces.experiment.plot import check_path
+    from aces.files import forced_alone
 
     with reported(lang):
         chosen, catalog = translations(lang)
         # Options that need others are refused by api.stats, before a log is read.
         if logs.count("-") > 1:
             raise OptionError("standard input ('-') can be read only once")
-        if plot_path is not None:
-            check_path(plot_path)
-        sources: list[Source] = [(sys.stdin.buffer, "<stdin>") if log == "-" else log
+        for path, option in ((csv_path, "--csv"), (plot_path, "--plot")):
+            if path == "-":
+                # Translators: an error of "aces stats". {option}: --csv or --plot.
+                raise OptionError("{option} writes a file, and '-' would be standard output,"
+                                  " which carries the report; give a file name",
+                                  option=Term(option))
+        if force and csv_path is None and plot_path is None:
+            raise forced_alone(Term("--csv"), Term("--plot"))
+        sources: list[Source] = [(stdin(), "<stdin>") if log == "-" else log
                                  for log in logs]
+        if plot_path is not None:
+            check_path(plot_path, force=force, reads=sources)
         with _progress(len(sources), catalog) as progress:
             result = api.stats(sources, csv=csv_path, rolls=rolls, by_log=by_log,
-                               decimal_comma=decimal_comma, lang=chosen, progress=progress)
+                               decimal_comma=decimal_comma, force=force and csv_path is not None,
+                               lang=chosen,
+                               progress=progress)
         for log in result.pooled.left_out:
             assert log.error is not None
             # The message of a log left out, as every error is shown; a file's name
@@ -88,7 +104,7 @@ def stats(logs: tuple[str, ...], as_json: bool, csv_path: str | None, rolls: boo
         with writing(None):
             click.echo(text)
         if plot_path is not None:
-            result.plot(plot_path, chosen)
+            result.plot(plot_path, chosen, force=force)
         left = len(result.pooled.left_out)
         if left:
             raise AcesError(_LEFT_OUT, count=left)

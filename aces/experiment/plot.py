@@ -3,22 +3,24 @@
 One row of two panels for each set of rules: the share of games each seat
 won (lost, in the five-dice game) with its 95 % interval and the exact
 chance, and how long the games lasted beside the exact distribution. The
-format is the file's: ``.svg`` or ``.png``. The file is new: it is opened
-for exclusive creation, so nothing is ever overwritten.
+format is the file's: ``.svg`` or ``.png``. The file is written whole or
+not at all, and never over another file unless asked (:mod:`aces.files`).
 """
 
 from __future__ import annotations
 
 import typing as t
+from pathlib import Path
 
-from aces.files import STATS_EXISTS, cannot_write, create
+from aces.files import Output
 
 if t.TYPE_CHECKING:
     import gettext
     import os
-    from pathlib import Path
+    from collections.abc import Iterable
 
     from aces.experiment.pool import Pooled
+    from aces.files import Read
 
 __all__ = ["FORMATS", "MOST_GROUPS", "check_path", "plot"]
 
@@ -28,34 +30,35 @@ MOST_GROUPS: t.Final = 8
 FORMATS: t.Final = (".svg", ".png")
 
 
-def check_path(path: str | os.PathLike[str]) -> None:
-    """Whether a plot can be drawn into ``path``, said before the logs are read:
-    a new file of one of :data:`FORMATS`, and matplotlib to draw it.
+def check_path(path: str | os.PathLike[str], *, force: bool = False,
+               reads: Iterable[Read] = ()) -> Output:
+    """Where a plot is drawn, checked before the logs are read: a file of one of
+    :data:`FORMATS` that may be written (new, or with ``force`` any but a log
+    and what the command ``reads``), and matplotlib to draw it.
 
     :raises ~aces.errors.OptionError: for what is missing.
     """
-    from pathlib import Path
-
     from aces.errors import OptionError, Term
+    from aces.files import file_name
 
     plot = Term("--plot", "Stats.plot")
-    if Path(path).suffix.lower() not in FORMATS:
+    if Path(file_name(path)).suffix.lower() not in FORMATS:
         # Translators: an error of "aces stats --plot". {option}: --plot on the command
         # line, Stats.plot in Python; {path}: the file name given.
         raise OptionError("{option} draws .svg or .png files, and {path} is neither",
                           option=plot, path=str(path))
-    if Path(path).exists():
-        raise OptionError(STATS_EXISTS, path=str(path))
+    output = Output(path, force=force, reads=reads)
     try:
         import matplotlib  # noqa: F401
     except ImportError:
         # Translators: {option}: --plot on the command line, Stats.plot in Python.
         raise OptionError("{option} needs matplotlib: pip install 'aces[docs]'",
                           option=plot) from None
+    return output
 
 
-def plot(pooled: Pooled, path: Path, lang: str, catalog: gettext.NullTranslations) -> None:
-    """Draw ``pooled`` into the new file ``path``."""
+def plot(pooled: Pooled, output: Output, lang: str, catalog: gettext.NullTranslations) -> None:
+    """Draw ``pooled`` into ``output`` (see :func:`check_path`)."""
     from matplotlib.figure import Figure
 
     from aces.cli._numbers import percent
@@ -106,9 +109,7 @@ def plot(pooled: Pooled, path: Path, lang: str, catalog: gettext.NullTranslation
             right.set_title(_("Length of a game: {mean} rolls on average").format(
                 mean=w.decimal(lengths.mean)), fontsize=9, loc="left")
         right.legend(fontsize=8, loc="upper right")
-    with create(path, STATS_EXISTS) as out:
-        try:
-            figure.savefig(out, format=path.suffix.lower().lstrip("."),
-                           metadata={"Date": None} if path.suffix.lower() == ".svg" else None)
-        except OSError as exc:
-            raise cannot_write(path, exc) from None
+    suffix = Path(output.path).suffix.lower()
+    with output.open() as out:
+        figure.savefig(out, format=suffix.lstrip("."),
+                       metadata={"Date": None} if suffix == ".svg" else None)

@@ -268,8 +268,10 @@ class _Opened:
         source = self.source
         if isinstance(source, tuple):
             return source
+        from aces.files import file_name
+
         try:
-            self.handle = Path(source).open("rb")
+            self.handle = Path(file_name(source)).open("rb")
         except OSError as exc:
             raise AcesError("cannot read {path}: {reason}", path=str(source),
                             reason=os_reason(exc)) from None

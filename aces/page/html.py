@@ -11,26 +11,25 @@ Text from a log (players' names, and the narration that holds them) is
 untrusted: in the markup it goes through :func:`markup_text`, in the JSON
 through :func:`script_json`, and the script only sets ``textContent``.
 A page is written to a temporary file beside the target and renamed onto
-it, so a failure never leaves half a page.
+it, so a failure never leaves half a page; the command that writes it
+replaces only a page of its own kind, known by :func:`mark`, unless it is
+told to (:mod:`aces.files`).
 """
 
 from __future__ import annotations
 
 import html
 import json
-import os
 import string
-import tempfile
 import typing as t
 from importlib import resources
-from pathlib import Path
 
 from aces.errors import visible
 
 if t.TYPE_CHECKING:
     from collections.abc import Sequence
 
-__all__ = ["DASHES", "PALETTE", "SRCDOC_BASE", "chart", "markup_text", "render",
+__all__ = ["DASHES", "PALETTE", "SRCDOC_BASE", "chart", "mark", "markup_text", "render",
            "render_simulation", "script_json", "write_atomically"]
 
 #: The Okabe-Ito palette, which colour-blind readers can tell apart, darkest
@@ -82,6 +81,16 @@ def _asset(name: str) -> str:
 SRCDOC_BASE: t.Final = '<base href="about:srcdoc">'
 
 
+def mark(kind: str) -> bytes:
+    """What the head of a page of ``kind`` (``replay`` or ``simulate``) holds, by
+    which the command that wrote it knows it again: the page it may replace.
+
+    >>> mark("replay")
+    b'<meta name="generator" content="aces replay">'
+    """
+    return f'<meta name="generator" content="aces {kind}">'.encode()
+
+
 def _page(kind: str, fields: dict[str, str], data: dict[str, t.Any], *,
           srcdoc: bool = False) -> str:
     """One page: the shared frame (head, security policy, base style) around
@@ -93,7 +102,7 @@ def _page(kind: str, fields: dict[str, str], data: dict[str, t.Any], *,
         frame = frame.replace("<head>\n", f"<head>\n{SRCDOC_BASE}\n", 1)
         assert SRCDOC_BASE in frame, "the page template has no <head> line"
     return string.Template(frame).substitute(
-        lang=fields["lang"], title=fields["title"], body=body,
+        lang=fields["lang"], title=fields["title"], body=body, generator=mark(kind).decode(),
         css=_asset("page.css") + _asset(f"{kind}.css"), js=_asset(f"{kind}.js"),
         data=script_json(data))
 
@@ -209,24 +218,11 @@ def render(data: dict[str, t.Any], *, srcdoc: bool = False) -> str:
 
 
 def write_atomically(path: str, text: str) -> None:
-    """Write ``text`` to ``path`` whole or not at all: a temporary file beside
-    it, flushed to disk, then renamed onto it."""
-    target = Path(path)
-    handle, temporary = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp",
-                                         dir=target.parent if str(target.parent) else ".")
-    try:
-        with os.fdopen(handle, "w", encoding="utf-8", newline="\n") as out:
-            out.write(text)
-            out.flush()
-            os.fsync(out.fileno())
-        # mkstemp makes the file private; a page is as readable as any new file.
-        mask = os.umask(0)
-        os.umask(mask)
-        Path(temporary).chmod(0o666 & ~mask)
-        Path(temporary).replace(target)
-    except BaseException:
-        Path(temporary).unlink(missing_ok=True)
-        raise
+    """Write ``text`` to ``path`` whole or not at all, over whatever is there but
+    a log (:class:`aces.files.Output`): the pages of a documentation build."""
+    from aces.files import Output
+
+    Output(path, force=True).write(text)
 
 
 def render_simulation(data: dict[str, t.Any]) -> str:

@@ -74,10 +74,11 @@ class StatsDirective(_AcesDirective):
 
     def _plot(self, result: t.Any, lang: str) -> nodes.Node:
         from aces.experiment.plot import plot
+        from aces.files import Output
 
         with tempfile.TemporaryDirectory() as folder:
             path = Path(folder) / "plot.png"
-            plot(result.pooled, path, lang, _catalog(lang))
+            plot(result.pooled, Output(path), lang, _catalog(lang))
             png = path.read_bytes()
         uri = "data:image/png;base64," + base64.b64encode(png).decode("ascii")
         image = nodes.image(uri=uri, alt="aces stats --plot", classes=["aces-plot"])

@@ -132,8 +132,8 @@ def test_lang_before_the_command_reaches_the_command(tmp_path: t.Any) -> None:
      "ugyldig verdi for «--format»: «html» er ikke en av «markdown», «rst», «text»;"
      " prøv «aces walkthrough --help» for å få hjelp"),
     (["frobnicate"], "kommandoen «frobnicate» finnes ikke; prøv «aces --help» for å få hjelp"),
-    (["replay", "x", "--frobnicate"],
-     "valget «--frobnicate» finnes ikke; prøv «aces replay --help» for å få hjelp"),
+    (["replay", "x", "--quux"],
+     "valget «--quux» finnes ikke; prøv «aces replay --help» for å få hjelp"),
     (["replay", "x", "--lnag", "nb"],
      "valget «--lnag» finnes ikke (mente du «--lang»?); prøv «aces replay --help» for å få"
      " hjelp"),

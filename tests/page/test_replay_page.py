@@ -175,11 +175,12 @@ def test_a_damaged_log_writes_no_page(tmp_path: Path) -> None:
     damaged.write_bytes(b"".join(lines[:8]) + lines[8].replace(b'"dice":[', b'"dice":[6,') +
                         b"".join(lines[9:]))
     page = tmp_path / "page.html"
-    page.write_text("the page before", encoding="utf-8")
+    write_page(REPLAYS / "three-players.jsonl", page)
+    before = page.read_bytes()
     replayed = one_line_error(run("replay", str(damaged)))
     paged = one_line_error(run("replay", str(damaged), "--html", str(page)))
     assert paged == replayed
-    assert page.read_text(encoding="utf-8") == "the page before"
+    assert page.read_bytes() == before
     assert sorted(p.name for p in tmp_path.iterdir()) == ["damaged.jsonl", "page.html"]
 
 
