@@ -29,6 +29,7 @@ The interface, in the order a writer uses it::
 
     store = LogStore.open(path)   # or LogStore.open(path, new=True); a context manager too
     reader = store.read()         # aces.log.Reader from line 1, for the caller's checked walk
+                                  # (store.handle(): the bytes themselves; store.size)
     ...                           # drive(reader, ...), catching TruncatedLogError at a torn end
     store.check()                 # an older schema is refused (append checks too)
     torn = store.repair()         # the torn last line cut off: its number, or None
@@ -278,6 +279,18 @@ class LogStore:
         if not self._repaired:
             self._reader = reader
         return reader
+
+    def handle(self) -> t.BinaryIO:
+        """The log's bytes from its start, in a file of its own for the caller to
+        close (the lock stays held): to read lines at places already known."""
+        handle = os.fdopen(os.dup(self._descriptor()), "rb")
+        handle.seek(0)
+        return handle
+
+    @property
+    def size(self) -> int:
+        """The log's length in bytes, as it is on disk now."""
+        return os.fstat(self._descriptor()).st_size
 
     @property
     def tail(self) -> Tail:

@@ -123,16 +123,13 @@ class GameCommand(click.Command):
         return super().invoke(ctx)
 
 
-def header_options(game: Game[t.Any], given: Mapping[str, OptionValue],
-                   ) -> dict[str, OptionValue]:
+def header_options(game: Game[t.Any], given: Mapping[str, OptionValue], *,
+                   typed: bool = False) -> dict[str, OptionValue]:
     """The options of a header of ``game``, from the game options given by flag.
 
-    (One for drawn dice only, given with typed dice, is the session's to
-    refuse: :func:`aces.engine.check_session`.)
-
     :raises ~aces.errors.OptionError: for an option the game does not have
-        (named, rather than silently ignored), or one given without the
-        option it needs.
+        (named, rather than silently ignored), one given without the option
+        it needs, or, with dice ``typed`` in, one for drawn dice only.
     """
     from aces.games import declared
 
@@ -145,5 +142,7 @@ def header_options(game: Game[t.Any], given: Mapping[str, OptionValue],
                               option=flag, game=game.name)
         if option.needs is not None and option.needs[0] not in given:
             raise OptionError(option.needs[1])
+        if typed and option.drawn_only is not None:
+            raise OptionError(option.drawn_only)
         options[option.key] = value
     return options
