@@ -29,7 +29,7 @@ if t.TYPE_CHECKING:
     from aces.games import Option
     from aces.rules import Game, OptionValue
 
-__all__ = ["record"]
+__all__ = ["Arguments", "record"]
 
 @click.command(cls=GameCommand, typed=True)
 # A plain string: the log is opened (and a folder refused) by LogStore, in
