@@ -118,7 +118,11 @@ class Arguments(t.NamedTuple):
             header(game, self.players, options)
 
     def header(self, last: GameStarted | None) -> GameStarted:
-        """The header of a new game: as given, the rest as in the last game."""
+        """The header of a new game: as given, the rest as in the last game.
+
+        :raises ~aces.errors.OptionError: for a new log without players, or
+            players or options the game refuses.
+        """
         from aces.cli._games import header_options
         from aces.engine import header
 
