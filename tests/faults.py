@@ -119,8 +119,14 @@ def run(folder: Path, trials: int, groups: int = 4, seed: int = 0,
             stop = threading.Event()
             threads = [threading.Thread(target=_post, args=(server.base, group, stop, stats, lock))
                        for group in playing]
+            before = stats.acknowledged
             for thread in threads:
                 thread.start()
+            # Once the groups are rolling, at a random moment: between posts,
+            # in the middle of one, between a write and its answer.
+            deadline = time.monotonic() + 20
+            while stats.acknowledged == before and time.monotonic() < deadline:
+                time.sleep(0.01)
             time.sleep(chance.uniform(least, most))
             server.kill()
             for thread in threads:

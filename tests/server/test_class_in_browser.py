@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 
 import pytest
 
-import browser as browsing
+from browser import assert_accessible
 from classtest import Server
 
 if t.TYPE_CHECKING:
@@ -77,9 +77,7 @@ def opened(browser: Browser, server: Server, path: str, *, width: int = 1280,
 
 def accessible(page: Page, label: str) -> None:
     """WCAG 2.1 AA by axe-core, through the suite's one check (tests/browser.py)."""
-    check = getattr(browsing, "assert_accessible", None)
-    if check is not None and page.evaluate("document.body.dataset.ready !== undefined"):
-        check(page, label=label)
+    assert_accessible(page, label=label)
 
 
 def join(pupil: Pupil, server: Server, label: str, players: list[str],

@@ -1,4 +1,4 @@
-"""kill -9 of a class server while groups post rolls, a few times: after each
+"""kill -9 of a class server while groups post rolls, twice: after each
 restart every acknowledged roll is in its log, a retried submission is not
 written twice, every log verifies, and each page carries on at the right roll.
 
@@ -16,7 +16,7 @@ if t.TYPE_CHECKING:
 
 
 def test_nothing_acknowledged_is_lost_and_nothing_written_twice(tmp_path: Path) -> None:
-    stats = run(tmp_path / "class", trials=3, groups=3, seed=11)
-    assert stats.trials == 3
+    stats = run(tmp_path / "class", trials=2, groups=3, seed=11)
+    assert stats.trials == 2
     assert stats.acknowledged > 0
-    assert stats.resumed_right == 9
+    assert stats.resumed_right == 6
