@@ -70,6 +70,8 @@ class Settings(t.NamedTuple):
     #: Characters of a group's label, and of a player's name.
     label: int = 40
     name: int = 24
+    #: Streams of the class open at once: projectors and the teacher's tools.
+    streams: int = 32
 
 
 class Answer(t.NamedTuple):
@@ -132,6 +134,8 @@ class Classroom:
         self._lock = asyncio.Lock()
         self._recent: collections.OrderedDict[tuple[int, int], str] = collections.OrderedDict()
         self._pooled: tuple[int, Pooled] | None = None
+        #: Streams open now (see :attr:`Settings.streams`).
+        self.streams = 0
 
     # -- Serving ---------------------------------------------------------------
 

@@ -16,6 +16,7 @@ Text from pupils (labels, names) reaches the markup only through
 
 from __future__ import annotations
 
+import re
 import typing as t
 import uuid
 
@@ -452,8 +453,16 @@ def row_html(room: Classroom, group: Group, base: str, lang: str) -> str:
             f'<button type="submit">{_e(action)}</button></form>{replay}{exclude}</td></tr>')
 
 
+_SIZED: t.Final = re.compile(r'<svg xmlns="http://www.w3.org/2000/svg" width="(\d+)"'
+                             r' height="(\d+)"')
+
+
 def pool_html(room: Classroom, lang: str) -> str:
-    """The class pooled, as ``aces stats`` words and numbers it, with its charts."""
+    """The class pooled, as ``aces stats`` words and numbers it, with its charts,
+    which the projector's style scales to its width (for the back row): each
+    drawn at its own size, its box kept as a view box."""
     from aces.notebook import stats_html
 
-    return stats_html(room.pooled(), lang)
+    return _SIZED.sub(lambda found: f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0'
+                      f' {found.group(1)} {found.group(2)}" class="chart"',
+                      stats_html(room.pooled(), lang))

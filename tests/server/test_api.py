@@ -325,3 +325,15 @@ def test_the_stream_resumes_from_last_event_id(server: Server, client: httpx.Cli
     written = lines(server.folder / f"group-{group:03d}.jsonl")
     streamed = [line for _, block in seen + following for line in block["lines"]]
     assert streamed == written[-len(streamed):]
+
+
+def test_open_streams_are_bounded(tmp_path: Path) -> None:
+    with Server(tmp_path / "class", "--max-projectors", "1") as server, \
+            server.client(**server.teacher) as client, \
+            client.stream("GET", "/api/v1/class/events") as first:
+        assert first.status_code == 200
+        second = client.get("/api/v1/class/events", headers={"accept-language": "nb"})
+        assert second.status_code == 503
+        assert second.json()["error"] == {
+            "code": "too_many_streams", "status": 503,
+            "message": "én projektor er åpen allerede, så mange som klassen betjener"}
