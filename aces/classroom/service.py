@@ -30,7 +30,7 @@ import typing as t
 
 from aces.classroom.access import Guesses, matches, new_code, new_token, normal_code, token_digest
 from aces.classroom.files import log_name
-from aces.classroom.group import Table
+from aces.classroom.group import Table, stale
 from aces.classroom.store import (
     ClassRecord,
     GroupRecord,
@@ -278,8 +278,7 @@ class Classroom:
                 raise
             table = Table(group.log)
             table.resume([])
-            table.recording.begin(first)
-            decision = table._decided(table.recording.start())
+            decision = table.begin(first)
             await self.store.append(number, 0, [step.event for step in decision.steps])
             joined = self.groups[number] = Group(group, table)
             joined.resumed = 0
@@ -368,7 +367,7 @@ class Classroom:
                     if answer is not None:
                         group.remember(submission, answer)
                         return answer
-                raise _stale()
+                raise stale()
             self._check_open(group)
             decision = decide(group.table)
             events = [step.event for step in decision.steps]
@@ -376,7 +375,7 @@ class Classroom:
                 appended = await self.store.append(group.record.id, seq, events, submission)
             except StaleAppendError:
                 await self._reload(group)
-                raise _stale() from None
+                raise stale() from None
             except BaseException:
                 # Nothing is appended: the table goes back to what the log holds.
                 await self._reload(group)
@@ -578,12 +577,6 @@ def _reused() -> ClassError:
     # for another roll (a program's mistake; a page never does it).
     return ClassError("this submission id was used before for something else; send a new"
                       " one").coded("reused_id")
-
-
-def _stale() -> ClassError:
-    from aces.classroom.group import _stale as stale
-
-    return stale()
 
 
 def _no_group() -> ClassError:
