@@ -29,6 +29,7 @@ __all__ = ["MOVED", "Moved", "install"]
 #: Each old path, and where its module is now.
 MOVED: t.Final = {
     "aces.odds": "aces.exact",
+    "aces.odds.budget": "aces.chances.budget",
     "aces.odds.chain": "aces.exact.chain",
     "aces.odds.finish": "aces.exact.finish",
     "aces.odds.outcomes": "aces.exact.outcomes",
@@ -36,6 +37,7 @@ MOVED: t.Final = {
     "aces.simulate": "aces.simulation",
     "aces.simulate.batch": "aces.simulation.batch",
     "aces.simulate.chips": "aces.simulation.chips",
+    "aces.simulate.cores": "aces.simulation.cores",
     "aces.simulate.fivedice": "aces.simulation.fivedice",
     "aces.simulate.pot": "aces.simulation.pot",
     "aces.simulate.stats": "aces.simulation.stats",

@@ -28,13 +28,12 @@ from __future__ import annotations
 __all__ = ["Game", "Log", "Odds", "Session", "Simulated", "Speaking", "Stats", "load", "odds",
            "play", "simulate", "stats"]
 
-import secrets
 import typing as t
 
 from aces import engine
-from aces.dice import DiceFile, DiceSource, RandomDice
-from aces.engine import players_from, seeded_and_typed
+from aces.engine import players_from
 from aces.errors import OptionError, Term
+from aces.events import GameStarted
 from aces.exact import check_size
 from aces.exact.chain import build
 from aces.exact.solve import state_values
@@ -65,7 +64,6 @@ if t.TYPE_CHECKING:
     from aces.experiment.observe import GameRecord
     from aces.experiment.pool import Source
     from aces.rules import OptionValue
-
 
 
 @speaks
@@ -133,22 +131,17 @@ def play(players: int | Sequence[str] = 3, *, game: str = "pot", seed: int | Non
     if games < 1:
         raise OptionError("{option} must be at least 1, not {games}", option=Term("--games"),
                           games=games)
-    if dice is not None and seed is not None:
-        raise seeded_and_typed()
-    typed = None
+    lines = None
     if dice is not None:
-        lines = dice.replace("/", "\n").splitlines() if isinstance(dice, str) else dice
-        typed = DiceFile(list(lines), "<dice>")
-    if typed is None and seed is None:
-        seed = secrets.randbelow(2**32)
+        lines = list(dice.replace("/", "\n").splitlines() if isinstance(dice, str) else dice)
     played: list[Game] = []
-    for number in range(games):
-        game_seed = None if seed is None else seed + number
-        source: DiceSource = typed if typed is not None else RandomDice(t.cast("int", game_seed))
-        start = engine.header(rules, seats, options, game_seed)
-        played.append(_walked(list(engine.play(rules, start, source))))
-    if typed is not None:
-        typed.check_finished()
+    events: list[Event] = []
+    for event in engine.play_session(rules, seats, options, seed=seed, dice=lines, games=games):
+        if type(event) is GameStarted and events:
+            played.append(_walked(events))
+            events = []
+        events.append(event)
+    played.append(_walked(events))
     if games == 1:
         played[0].lang = lang
         return played[0]

@@ -21,10 +21,11 @@ from aces import notebook
 from aces.errors import AcesError
 from aces.events import GameOver, Rolled
 from aces.experiment.observe import GameObserver
-from aces.files import LOG_EXISTS, cannot_write, create, os_reason
+from aces.files import cannot_write, os_reason
 from aces.games import registration
 from aces.i18n import negotiate, translations
-from aces.log import LogWriter, read
+from aces.log import read
+from aces.logstore import LogStore, LogWriteError
 from aces.narrate import Narrator
 from aces.page.html import render
 from aces.page.replay import PageCollector
@@ -481,15 +482,15 @@ def _names(players: Sequence[str]) -> str:
 
 
 def save_events(events: Sequence[Event], path: PathLike) -> None:
-    """Write ``events`` as a new log at ``path``.
+    """Write ``events`` as a new log at ``path``, synced to disk, through the log store.
 
     :raises aces.errors.OptionError: when the file exists or cannot be written.
     """
-    with create(path, LOG_EXISTS) as stream:
+    with LogStore.open(path, new=True) as store:
         try:
-            LogWriter(stream).write_all(events)
-        except OSError as exc:
-            raise cannot_write(path, exc) from None
+            store.append(events)
+        except LogWriteError as exc:
+            raise cannot_write(path, exc.error) from None
 
 
 # -- Odds and simulation --------------------------------------------------------------

@@ -33,6 +33,7 @@ of a 95 % interval: ``exact`` says which.
 from __future__ import annotations
 
 import functools
+import math
 import typing as t
 from fractions import Fraction
 
@@ -51,12 +52,19 @@ if t.TYPE_CHECKING:
     from aces.events import GameStarted
     from aces.rules.opening import Opening
 
-__all__ = ["ESTIMATE_GAMES", "ESTIMATE_SEED", "Chances", "GameOdds", "PositionOdds", "odds_for",
-           "odds_of", "random", "starters", "turned"]
+__all__ = ["ESTIMATE_GAMES", "ESTIMATE_SEED", "FEWEST_GAMES", "ROLL_WORK", "Chances", "GameOdds",
+           "PositionOdds", "odds_for", "odds_of", "random", "starters", "turned"]
 
 #: Games played on from each position whose chances are estimated: a
 #: margin of under 2 points at a chance of one half.
 ESTIMATE_GAMES: t.Final = 3000
+#: The per-roll budget: rolls simulated for the estimate of one position, at
+#: most (a fiftieth of a second or so). A position whose games have many
+#: rolls still to come is played on fewer times, down to
+#: :data:`FEWEST_GAMES`, and its margin says so.
+ROLL_WORK: t.Final = 200_000
+#: The fewest games an estimate plays on: a margin of about 5 points at one half.
+FEWEST_GAMES: t.Final = 375
 #: Seed of the estimates, so that a page written twice is the same page.
 ESTIMATE_SEED: t.Final = 20261201
 #: Bytes the estimates of one table may hold before they are worked out afresh.
@@ -87,6 +95,11 @@ class PositionOdds(t.Protocol):
     def chances_of(self, states: Sequence[t.Any]) -> list[Chances]:
         """Each seat's chance from each of ``states``: estimates of them all
         share one simulation, which costs far less than one each."""
+        ...
+
+    def cost(self, states: Sequence[t.Any]) -> int:
+        """The rolls :meth:`chances_of` would simulate for ``states``: 0 when
+        exact, or when their estimates are remembered."""
         ...
 
 
@@ -141,37 +154,54 @@ def _odds(key: tuple[str, int, tuple[tuple[str, t.Any], ...]]) -> PositionOdds:
 def starters(opening: Opening, values: dict[int, Fraction]) -> dict[int, Fraction]:
     """The chance of each seat to win the opening, from the round so far.
 
-    ``values`` is the chance of each value a contender can roll. The
-    contenders still to roll are added one at a time, keeping the chance of
-    every highest value and the seats sharing it. A round that ends in a tie
-    is rolled again by those seats alone, all alike, so each of them starts
-    with the same chance.
+    ``values`` is the chance of each value a contender can roll. A round
+    that ends in a tie is rolled again by those seats alone, all alike, so
+    each of them starts with the same chance: a seat's chance is its
+    expected share of the round's leaders, one over their number when it is
+    among them (:func:`_share`). The seats leading now are alike, and so
+    are the contenders still to roll, who roll the same dice: one of each
+    is worked out, with the waiting one rolling first (the order of rolls
+    changes nothing). The work grows with the contenders, never with the
+    ways they can tie.
 
     >>> from aces.rules.opening import Opening
     >>> die = {face: Fraction(1, 6) for face in range(1, 7)}
     >>> starters(Opening((0, 1, 2)).record(4).record(6), die)  # Bo has 6, Cy still to roll
     {1: Fraction(11, 12), 2: Fraction(1, 12)}
     """
-    ways: dict[tuple[int, tuple[int, ...]], Fraction] = {}
-    ways[(opening.top(), opening.leaders())] = Fraction(1)
-    for seat in opening.contenders[opening.rolled:]:
-        after: dict[tuple[int, tuple[int, ...]], Fraction] = {}
-        for (top, seats), chance in ways.items():
-            for value, p in values.items():
-                step: tuple[int, tuple[int, ...]]
-                if value > top:
-                    step = (value, (seat,))
-                elif value == top:
-                    step = (top, (*seats, seat))
-                else:
-                    step = (top, seats)
-                after[step] = after.get(step, Fraction(0)) + chance * p
-        ways = after
+    leaders = opening.leaders()
+    waiting = opening.contenders[opening.rolled:]
     chances: dict[int, Fraction] = {}
-    for (_, seats), chance in ways.items():
-        for seat in seats:
-            chances[seat] = chances.get(seat, Fraction(0)) + chance / len(seats)
+    if leaders:
+        share = _share(opening.top(), len(leaders), len(waiting), values)
+        chances.update(dict.fromkeys(leaders, share))
+    if waiting:
+        top, count = opening.top(), len(leaders)
+        share = Fraction(0)
+        for value, p in values.items():
+            if value > top:
+                share += p * _share(value, 1, len(waiting) - 1, values)
+            elif value == top:
+                share += p * _share(top, count + 1, len(waiting) - 1, values)
+        chances.update(dict.fromkeys(waiting, share))
     return dict(sorted(chances.items()))
+
+
+def _share(top: int, count: int, waiting: int, values: dict[int, Fraction]) -> Fraction:
+    """A seat's expected share of a round's leaders, the seat now one of
+    ``count`` on ``top``, with ``waiting`` others still to roll: each of them
+    beats the top (and the seat is out), ties it (one more to share with)
+    or falls short, so with ``j`` ties of ``waiting`` the share is
+    ``1 / (count + j)``, a binomial sum.
+
+    >>> half = {1: Fraction(1, 2), 2: Fraction(1, 2)}
+    >>> _share(2, 1, 1, half), _share(1, 1, 1, half)   # a tie at the top, or beaten
+    (Fraction(3, 4), Fraction(1, 4))
+    """
+    ties = values.get(top, Fraction(0))
+    below = sum((p for value, p in values.items() if value < top), Fraction(0))
+    return sum((math.comb(waiting, j) * ties**j * below**(waiting - j) / (count + j)
+                for j in range(waiting + 1)), Fraction(0))
 
 
 @functools.lru_cache(maxsize=256)
@@ -250,26 +280,40 @@ class _Estimates:
     by seat; the positions asked for together share its batches.
     """
 
-    def __init__(self, play: Callable[[list[t.Any]], NDArray[np.int64]]) -> None:
+    def __init__(self, play: Callable[[list[t.Any], int], NDArray[np.int64]],
+                 games: Callable[[t.Any], int]) -> None:
         self._play = play
+        self._games = games
         self._memo: Memo[t.Any, Chances] = Memo(ESTIMATE_MEMO)
 
+    def missing(self, keys: Sequence[t.Any]) -> list[t.Any]:
+        """The positions of ``keys`` not remembered, each once."""
+        seen: set[t.Any] = set()
+        missing = []
+        for key in keys:
+            if key not in seen:
+                seen.add(key)
+                if self._memo.get(key) is None:
+                    missing.append(key)
+        return missing
+
     def lookup(self, keys: Sequence[t.Any]) -> dict[t.Any, Chances]:
-        """The estimate of every position of ``keys``: remembered, or played now."""
+        """The estimate of every position of ``keys``: remembered, or played now,
+        those with as many games to play together (:meth:`GameOdds._games`)."""
 
         found: dict[t.Any, Chances] = {}
-        missing: list[t.Any] = []
+        by_games: dict[int, list[t.Any]] = {}
         for key in keys:
             if key in found:
                 continue
             known = self._memo.get(key)
             if known is None:
-                missing.append(key)
+                by_games.setdefault(self._games(key), []).append(key)
                 found[key] = Chances((), False)  # a place held until played
             else:
                 found[key] = known
-        if missing:
-            for key, wins in zip(missing, self._play(missing), strict=True):
+        for games, missing in sorted(by_games.items(), reverse=True):
+            for key, wins in zip(missing, self._play(missing, games), strict=True):
                 chances = _from_wins(wins)
                 found[key] = chances
                 self._memo.keep(key, chances, 2 * OBJECT + 4 * REF * len(wins))
@@ -313,7 +357,7 @@ class GameOdds:
         self.chain = chain
         self.values = values
         self.exact = chain is not None
-        self._estimates = _Estimates(self._play_on)
+        self._estimates = _Estimates(self._play_on, self._games)
         #: Exact chances already worked out: of openings, and of positions of play.
         self._openings: dict[tuple[t.Any, ...], Chances] = {}
         self._looked_up: dict[tuple[t.Any, ...], Chances] = {}
@@ -334,8 +378,30 @@ class GameOdds:
     def _look_up(self, key: tuple[t.Any, ...]) -> Chances:
         raise NotImplementedError
 
-    def _play_on(self, keys: list[tuple[t.Any, ...]]) -> NDArray[np.int64]:
+    def _play_on(self, keys: list[tuple[t.Any, ...]], games: int) -> NDArray[np.int64]:
         raise NotImplementedError
+
+    def _rolls_left(self, key: tuple[t.Any, ...]) -> float:
+        """About how many rolls a game played on from ``key`` still has
+        (measured by simulation: see the games' own methods)."""
+        raise NotImplementedError
+
+    def _games(self, key: tuple[t.Any, ...]) -> int:
+        """Games played on from a position: :data:`ESTIMATE_GAMES`, halved
+        until their rolls fit :data:`ROLL_WORK`, but never below
+        :data:`FEWEST_GAMES`."""
+        games = ESTIMATE_GAMES
+        rolls = self._rolls_left(key)
+        while games > FEWEST_GAMES and games * rolls > ROLL_WORK:
+            games //= 2
+        return games
+
+    def cost(self, states: Sequence[t.Any]) -> int:
+        """The rolls :meth:`chances_of` would simulate for ``states``."""
+        if self.values is not None:
+            return 0
+        keys = self._estimates.missing([key for state in states for key in self._positions(state)])
+        return int(sum(self._games(key) * self._rolls_left(key) for key in keys))
 
     def chances(self, state: t.Any) -> Chances:
         """Each seat's chance from ``state``, a state of the rules."""

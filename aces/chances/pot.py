@@ -12,8 +12,8 @@ import typing as t
 
 import numpy as np
 
-from aces.chances import ESTIMATE_GAMES, Chances, GameOdds, random, turned
-from aces.exact import MAX_STATES, most_players
+from aces.chances import Chances, GameOdds, random, turned
+from aces.exact import QUICK_STATES, most_players
 from aces.exact.chain import build, state_count
 from aces.exact.solve import state_values
 from aces.simulation.batch import RandomRolls, tally_each
@@ -45,7 +45,7 @@ class PotOdds(GameOdds):
     def of(cls, players: int, chips: int, finish: t.Any) -> PotOdds:
         """Solve the table when it is small enough (as ``aces odds`` would)."""
 
-        if players > most_players() or state_count(players, chips) > MAX_STATES:
+        if players > most_players(QUICK_STATES) or state_count(players, chips) > QUICK_STATES:
             return cls(players, chips, finish, None, None)
         chain = build(players, chips, finish)
         return cls(players, chips, finish, chain, state_values(chain))
@@ -74,14 +74,22 @@ class PotOdds(GameOdds):
             index = self.chain.index_of(relative)
         return Chances(turned(self.values[index, :self.players], turn), True)
 
-    def _play_on(self, keys: list[tuple[t.Any, ...]]) -> NDArray[np.int64]:
+    def _rolls_left(self, key: tuple[t.Any, ...]) -> float:
+        # A roll sends about a third of a chip to the pot, a little less with
+        # one chip each (simulated: 3.1 rolls a chip at five chips each, 3.5 at
+        # one), and the finish takes a few more.
+        chips = int(sum(key[0]))
+        each = max(chips / self.players, 1.0)
+        return chips * (3.0 + 0.5 / each) + 5.0
+
+    def _play_on(self, keys: list[tuple[t.Any, ...]], games: int) -> NDArray[np.int64]:
         starts = ChipStarts(hands=np.array([key[0] for key in keys], dtype=np.int64),
                             turn=np.array([key[1] for key in keys], dtype=np.int64),
                             trying=np.array([key[2] == "try" for key in keys]),
                             tries=np.array([key[3] for key in keys], dtype=np.int64),
-                            each=ESTIMATE_GAMES)
+                            each=games)
         engine = ChipEngine(self.players, self.chips, self.finish, starts)
-        return tally_each(engine, len(keys), ESTIMATE_GAMES, RandomRolls(random(), 6 * 6))
+        return tally_each(engine, len(keys), games, RandomRolls(random(), 6 * 6))
 
 
 def odds_of_table(players: int, options: Mapping[str, t.Any]) -> PotOdds:

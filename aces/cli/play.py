@@ -24,6 +24,7 @@ if t.TYPE_CHECKING:
 
 __all__ = ["play"]
 
+
 @click.command(cls=GameCommand)
 @click.option("--players", required=True, metavar="NAMES|N",
               help="Players in seat order, comma-separated (Ada,Bo,Cy), or a number.")
@@ -59,7 +60,6 @@ def play(
     --dice-file, the rolls of a real game typed in, one per line.
     """
     from aces import engine
-    from aces.dice import DiceFile, DiceSource, RandomDice
     from aces.log import LogWriter
 
     with reported(lang):
@@ -68,30 +68,12 @@ def play(
         game = game_named(game_name)
         options = header_options(game, game_options)
         seats = engine.players_from(players)
-        if dice_file is not None and seed is not None:
-            raise engine.seeded_and_typed()
-        if dice_file is not None:
-            header_options(game, game_options, typed=True)
-        # Check everything before the first line is written.
-        engine.header(game, seats, options)
-        files = contextlib.ExitStack()
-        typed = None
-        if dice_file is not None:
-            rolls, source_file = files.enter_context(open_log(dice_file))
-            typed = DiceFile(rolls, source_file, seats)
-        if typed is None and seed is None:
-            import secrets
-
-            seed = secrets.randbelow(2**32)
-        with files, writing(output), open_output(output) as stream:
-            writer = LogWriter(stream)
-            for number in range(games):
-                # Each game records the seed that replays it alone.
-                game_seed = None if seed is None else seed + number
-                source: DiceSource = (
-                    typed if typed is not None else RandomDice(t.cast("int", game_seed))
-                )
-                start = engine.header(game, seats, options, game_seed)
-                writer.write_all(engine.play(game, start, source))
-            if typed is not None:
-                typed.check_finished()
+        # Check everything before a file is opened or a line is written.
+        engine.check_session(game, seats, options, seed=seed, typed=dice_file is not None)
+        with contextlib.ExitStack() as files:
+            rolls, source = (None, "<dice>") if dice_file is None else files.enter_context(
+                open_log(dice_file))
+            events = engine.play_session(game, seats, options, seed=seed, dice=rolls,
+                                         source=source, games=games)
+            with writing(output), open_output(output) as stream:
+                LogWriter(stream).write_all(events)

@@ -10,7 +10,7 @@ from __future__ import annotations
 import typing as t
 
 from aces.errors import OptionError
-from aces.exact import check_size
+from aces.exact import QUICK_STATES, check_size
 from aces.exact.chain import build
 from aces.exact.outcomes import CHANCES, NO_SIX, Outcome
 from aces.exact.solve import length_cdf, solve
@@ -34,7 +34,7 @@ def expected(rules: Rules) -> Expected:
     chips = t.cast("int", rules.option("chips"))
     finish = t.cast("t.Literal['last-chip', 'last-holder']", rules.option("finish"))
     try:
-        check_size(rules.players, chips)
+        check_size(rules.players, chips, QUICK_STATES)
     except OptionError:
         return Expected(None, None, None, None, 0.0, nothing, tries, None, None)
 

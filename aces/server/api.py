@@ -82,6 +82,10 @@ class _CloseBody(msgspec.Struct, forbid_unknown_fields=True):
     closed: bool = True
 
 
+class _ExcludeBody(msgspec.Struct, forbid_unknown_fields=True):
+    game: int
+
+
 B = t.TypeVar("B", bound=msgspec.Struct)
 
 
@@ -300,6 +304,15 @@ async def _close(request: Request, here: Served) -> Response:
 
 
 @_answering
+async def _exclude(request: Request, here: Served) -> Response:
+    room = teacher_of(request)
+    body = await parsed(request, _ExcludeBody)
+    number = int(request.path_params["group"])
+    await room.exclude(number, body.game)
+    return reply(group_view(room, room.group_by_id(number), room.class_record.lang))
+
+
+@_answering
 async def _download(request: Request, here: Served) -> Response:
     return await zipped(teacher_of(request))
 
@@ -328,6 +341,7 @@ def routes() -> list[t.Any]:
         Route("/api/v1/class/pause", _pause, methods=["POST"]),
         Route("/api/v1/class/lang", _class_lang, methods=["POST"]),
         Route("/api/v1/class/groups/{group:int}/close", _close, methods=["POST"]),
+        Route("/api/v1/class/groups/{group:int}/exclude", _exclude, methods=["POST"]),
         Route("/api/v1/class/download", _download, methods=["GET"]),
     ]
 

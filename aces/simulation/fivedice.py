@@ -44,7 +44,7 @@ from aces.errors import OptionError, Term
 from aces.exact import Exact, fivedice_chain, fivedice_lengths
 from aces.exact import fivedice_chain as chain
 from aces.rules import fivedice
-from aces.simulation import EXACT, answers, check_seats
+from aces.simulation import EXACT, answers, check_seats, cores
 from aces.simulation.batch import Finished, next_holder, tally
 
 if t.TYPE_CHECKING:
@@ -356,11 +356,18 @@ class FiveDiceSimulation:
         return FiveDiceEngine(self.seats, dice, threes=bool(self.options["threes"]),
                               threes_to=t.cast("fivedice.Policy", self.options["threes_to"]))
 
-    def run(self, games: int, seed: int,
-            progress: Callable[[int], None] | None = None) -> Tally:
-        """Play ``games`` games with dice from ``seed``; ``wins`` counts losers."""
+    def run(self, games: int, seed: int, progress: Callable[[int], None] | None = None,
+            jobs: int | None = None) -> Tally:
+        """Play ``games`` games with dice from ``seed``, on ``jobs`` cores
+        (default: all); ``wins`` counts losers. The answers are the same on
+        any number of cores (:mod:`aces.simulation.cores`)."""
+        return cores.run(self, games, seed, progress, jobs)
 
-        return tally(self.engine, games, FairDice(np.random.default_rng(seed)), progress)
+    def play(self, games: int, rng: np.random.Generator,
+             progress: Callable[[int], None] | None = None) -> Tally:
+        """Play ``games`` games with dice from ``rng``, here."""
+
+        return tally(self.engine, games, FairDice(rng), progress)
 
     def solvable(self, by_seat: bool = False) -> bool:
         """Whether the game has exact answers: from the chain for small games, else

@@ -8,6 +8,7 @@ from __future__ import annotations
 import collections
 import typing as t
 
+from aces.chances import budget
 from aces.errors import AcesError, Plural
 from aces.events import (
     GameOver,
@@ -51,8 +52,9 @@ ResultT = t.TypeVar("ResultT")
 #: simulation), so that what waits stays bounded however long the game.
 CHANCES_CHUNK: t.Final = 256
 #: The most rolls of one log whose chances a walkthrough estimates, a few
-#: seconds of simulation; the games after them are told without turning points.
-MOST_ESTIMATED: t.Final = 2_000
+#: seconds of simulation (:class:`aces.chances.budget.Budget`, which bounds the
+#: simulated rolls too); the games after them are told without turning points.
+MOST_ESTIMATED: t.Final = budget.MOST_ESTIMATED
 
 
 def _holdings(voice: Voice, holding: Holding, label: str, shown: Holding, *,
@@ -123,8 +125,8 @@ class Walkthrough(Visitor[list[Part]]):
         #: Settled rolls (number, roll, state after it; roll ``None`` for the
         #: game's start) whose chances are still to be worked out.
         self._unsettled: list[tuple[int, Rolled | None, t.Any]] = []
-        #: Rolls of the log whose chances were estimated, against :data:`MOST_ESTIMATED`.
-        self._estimated = 0
+        #: What the estimated chances of the log may still cost.
+        self._budget = budget.Budget(rolls=MOST_ESTIMATED)
         #: The game's chances are followed (not a game past the estimates' budget).
         self._following = False
         self._past_budget = False
@@ -189,7 +191,7 @@ class Walkthrough(Visitor[list[Part]]):
             # The game starting is the narrator's next.
             told = self.game is None or self.game == self.narrator.games + 1
             self._following = told and odds is not None and (
-                odds.exact or self._estimated < MOST_ESTIMATED)
+                odds.exact or not self._budget.spent)
             self._past_budget = told and odds is not None and not self._following
             if self._following:
                 self._unsettled.append((0, None, teller.start_state()))
@@ -207,13 +209,12 @@ class Walkthrough(Visitor[list[Part]]):
         odds, pending, self._unsettled = self._teller.odds, self._unsettled, []
         if odds is None or not pending or not self._following:
             return
-        if not odds.exact:
-            self._estimated += len(pending)
-            if self._estimated > MOST_ESTIMATED:
-                self._following, self._past_budget, self._turns = False, True, None
-                return
+        states = [state for _, _, state in pending]
+        if self._budget.grant(odds, states) < len(states):
+            self._following, self._past_budget, self._turns = False, True, None
+            return
         for (number, roll, _), chances in zip(
-                pending, odds.chances_of([state for _, _, state in pending]), strict=True):
+                pending, odds.chances_of(states), strict=True):
             if roll is None:
                 self._turns = TurningPoints(chances)
             elif self._turns is not None:
@@ -244,7 +245,8 @@ class Walkthrough(Visitor[list[Part]]):
                 said = self.voice.gettext(
                     "From this game on, no turning points: the chances of a game this large"
                     " are estimated by simulation, which a walkthrough does for at most"
-                    " {count} rolls of a log.").format(count=self.voice.number(MOST_ESTIMATED))
+                    " {count} rolls of a log or a few seconds of simulation.").format(
+                        count=self.voice.number(MOST_ESTIMATED))
                 self._pending.append(Aside(TURNING_POINTS, label, said))
             return
         if turns is None or header is None:
