@@ -19,21 +19,21 @@ from aces import _moved
 
 PROBES = (
     # An old subpackage's module first, then the functions of the package.
-    "from aces.exact.outcomes import CHANCES\nfrom aces.exact.outcomes import CHANCES as NEW\n"
+    "from aces.odds.outcomes import CHANCES\nfrom aces.exact.outcomes import CHANCES as NEW\n"
     "assert CHANCES is NEW\nimport aces\nassert callable(aces.odds)\n"
     "assert aces.odds(2, chips=1).win_by_seat[0] < 0.5",
     # The old package itself, as a module and by attribute.
-    "import aces.exact\nimport aces\nassert callable(aces.odds) and callable(aces.simulate)\n"
-    "from aces.exact import exact, Odds\nfrom aces.exact import Solved\nassert Odds is Solved\n"
+    "import aces.odds\nimport aces\nassert callable(aces.odds) and callable(aces.simulate)\n"
+    "from aces.odds import exact, Odds\nfrom aces.exact import Solved\nassert Odds is Solved\n"
     "assert exact(2, 1, 'last-chip', 0.5).players == 2",
     # The simulation's old paths, and a name that moved with its module.
-    "from aces.simulation import simulation\nfrom aces.simulation.stats import summarize\n"
-    "from aces.simulation.tables import Table\nfrom aces.simulation.tables import TransitionTable\n"
+    "from aces.simulate import simulation\nfrom aces.simulate.stats import summarize\n"
+    "from aces.simulate.tables import Table\nfrom aces.simulation.tables import TransitionTable\n"
     "assert Table is TransitionTable\n"
     "assert summarize(simulation('pot', 3, {}).run(100, seed=1)).games == 100\n"
     "import aces\nassert aces.simulate(3, games=100, seed=1).games == 100",
     # The five-dice chains, which moved from the simulation to the exact odds.
-    "from aces.exact import fivedice_chain\nimport aces.exact.fivedice_chain as new\n"
+    "from aces.simulate import fivedice_chain\nimport aces.exact.fivedice_chain as new\n"
     "assert fivedice_chain.build is new.build\nfrom aces import odds\nassert callable(odds)",
 )
 
