@@ -25,7 +25,7 @@ import typing as t
 from babel.numbers import NumberPattern, format_percent, parse_pattern
 
 from aces.chances import odds_of
-from aces.chances.budget import MOST_ESTIMATED, Budget
+from aces.chances import budget
 from aces.events import GameStarted, Rolled
 from aces.games import registration
 from aces.narrate import Narrator
@@ -217,7 +217,7 @@ def say_chances_stop(voice: Voice) -> str:
     return voice.gettext(
         "From here on, no chances are shown: in a game this large they are estimated by"
         " simulation, which is done for at most {count} rolls or a few seconds of"
-        " simulation.").format(count=voice.number(MOST_ESTIMATED))
+        " simulation.").format(count=voice.number(budget.MOST_ESTIMATED))
 
 
 class ChanceNarrator(Narrator):
@@ -228,7 +228,7 @@ class ChanceNarrator(Narrator):
     def __init__(self, catalog: gettext.NullTranslations, lang: str) -> None:
         super().__init__(catalog, lang)
         self.teller = ChanceTeller()
-        self.budget = Budget()
+        self.budget = budget.Budget()
         self._stop_said = False
 
     def visit(self, step: Step[t.Any]) -> None:

@@ -64,6 +64,8 @@ def table_words(game: str, seats: int, options: Mapping[str, OptionValue],
     >>> table_words("pot", 4, {"finish": "last-chip", "chips": 2}, voice)[:2]
     ['fire spelarar', 'to sjetongar kvar']
     """
+    # Translators: the players at a table, in a report's heading. {count}: how
+    # many, in words where your language writes small counts so.
     words = [voice.ngettext("{count} player", "{count} players",
                             seats).format(count=voice.count(seats))]
     for name, value in sorted(options.items()):
@@ -81,11 +83,17 @@ def _option(name: str, value: OptionValue, options: Mapping[str, OptionValue],
     """A game option as the report names it; ``None`` for one that goes unsaid."""
     _ = voice.gettext
     if name == "chips" and isinstance(value, int):
+        # Translators: the chips each player starts Aces in the Pot with, in a
+        # report's heading. {count}: how many, in words where your language
+        # writes small counts so.
         return voice.ngettext("{count} chip each", "{count} chips each",
                               value).format(count=voice.count(value))
     if name == "finish":
         return finish_name(str(value), _)
     if name == "dice" and isinstance(value, int):
+        # Translators: the dice each player starts the five-dice game with, in a
+        # report's heading. {count}: how many, in words where your language
+        # writes small counts so.
         return voice.ngettext("{count} die each", "{count} dice each",
                               value).format(count=voice.count(value))
     if name == "threes":
@@ -96,6 +104,8 @@ def _option(name: str, value: OptionValue, options: Mapping[str, OptionValue],
             return None
         # Translators: the threes variation of Aces, and whom each 3 goes to.
         return {"fewest": _("each 3 to the player holding the fewest dice"),
+                # Translators: the threes variation of Aces, and whom each 3 goes to.
                 "most": _("each 3 to the player holding the most dice"),
+                # Translators: the threes variation of Aces, and whom each 3 goes to.
                 }.get(str(value), _("each 3 to a random other player"))
     return f"{name} {value}"
