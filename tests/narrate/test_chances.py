@@ -123,7 +123,7 @@ def test_a_walkthrough_estimates_a_bounded_number_of_rolls(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """Estimates cost a simulation a roll: past the budget the walkthrough
     says once that the turning points stop, and tells the rest without."""
-    from aces import walkthrough as module
+    from aces.walkthrough import visitors as module
 
     log = tmp_path / "session.jsonl"
     result = run("play", "--game", "five-dice", "--players", "4", "--games", "3",
