@@ -24,8 +24,7 @@ import typing as t
 
 from babel.numbers import NumberPattern, format_percent, parse_pattern
 
-from aces.chances import odds_of
-from aces.chances import budget
+from aces.chances import budget, odds_of
 from aces.events import GameStarted, Rolled
 from aces.games import registration
 from aces.narrate import Narrator
