@@ -20,6 +20,7 @@ import click
 from aces.cli._common import lang_option, message, reader_gone, reported
 from aces.cli._help import Context
 from aces.cli._language import AcesGroup, commands, version_option
+from aces.cli.examples import examples
 from aces.cli.logs import replay, verify
 from aces.cli.odds import odds
 from aces.cli.play import play
@@ -64,6 +65,7 @@ cli.add_command(odds)
 cli.add_command(simulate)
 cli.add_command(stats)
 cli.add_command(walkthrough)
+cli.add_command(examples)
 # Every command's help is laid out without breaking a word at a hyphen.
 for command in commands(cli):
     command.context_class = Context

@@ -153,7 +153,7 @@ def test_the_install_says_how_to_run_the_commands_on_windows(site: dict[str, t.A
     is no command there: the first commands a reader types say the other way."""
     page = (site[f"html-{lang}"].out / "index.html").read_text(encoding="utf-8")
     text = " ".join(html.unescape(re.sub(r"<[^>]+>", "", page)).split())  # code too
-    assert "pip install -e . aces play --players Ada,Bo,Cy" in text
+    assert "python -m pip install aces-dice aces play --players Ada,Bo,Cy" in text
     windows = text.partition("Windows")[2]
     assert "python -m aces" in windows.partition(".")[0]
     assert "python -m aces play --players Ada,Bo,Cy --seed 3 -o game.jsonl" in windows
