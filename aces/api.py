@@ -397,6 +397,8 @@ class Log(Speaking):
 
     Nothing is kept in memory but the game being read, so a log of any size
     can be walked; ``len`` and ``repr`` read it once and remember the count.
+
+    :raises ~aces.errors.AcesError: at once, for a file that cannot be read.
     """
 
     def __init__(self, path: PathLike, lang: str = "en") -> None:

@@ -160,6 +160,9 @@ def test_every_language_tells_its_walkthrough_on_an_english_site(built: dict[str
     assert '<html lang="en"' in text
     for opening in OPENINGS.values():
         assert opening in text, opening
+    # Each part told in another language than the page's says so, for a screen reader.
+    assert 'class="aces-walkthrough docutils container" lang="nb"' in text
+    assert 'class="aces-walkthrough docutils container" lang="nn"' in text
     # Game 2 alone: the first game is left out.
     assert "parti 1:" not in text
     assert "aces-standings" in text
