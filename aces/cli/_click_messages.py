@@ -145,6 +145,8 @@ PLACEHOLDERS: t.Final = (
     # Translators: the placeholder for the names of examples, which may be left
     # out ("aces examples [NAME]..."). Keep the brackets and the dots.
     N_("[NAME]..."),
+    # Translators: the placeholder for a folder ("aces class serve DIR"). Capitals.
+    N_("DIR"),
 )
 
 #: Click's names for the kinds of value an option takes, as its help shows

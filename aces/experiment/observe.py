@@ -145,6 +145,8 @@ class GameObserver(Visitor[int]):
         self._held: dict[int, int] = {}
         self._holding: Callable[[t.Any], Holding] | None = None
         self._pot: int | None = None
+        #: The line of the roll that ended the game (0 while it goes on).
+        self._ended = 0
         handlers: dict[type[Event], Callable[[Step[t.Any]], None]] = {
             GameStarted: self._started,
             RollUndone: self._undone,
@@ -193,6 +195,8 @@ class GameObserver(Visitor[int]):
     def _undone(self, step: Step[t.Any]) -> None:
         assert step.undone is not None, "the walk says which roll an undo takes back"
         line = step.undone.line
+        if line == self._ended:
+            self._ended = 0
         del self._rolls[line]
         self._named.pop(line, None)
         self._try_end.pop(line, None)
@@ -209,6 +213,7 @@ class GameObserver(Visitor[int]):
         if who is not None:
             self._named[self._line] = who
         self._pot = over.pot
+        self._ended = self._line
 
     def _try_failed(self, step: Step[t.Any]) -> None:
         self._try_end[self._line] = t.cast("TryFailed", step.event).roll
@@ -219,13 +224,26 @@ class GameObserver(Visitor[int]):
     def _again_rolled(self, step: Step[t.Any]) -> None:
         self._again.add(self._line)
 
+    def current(self) -> GameRecord | None:
+        """The game being walked, if it is over; it is not closed, since an undo
+        may still take back the roll that ended it (the live class shows it)."""
+        return self._record() if self._ended else None
+
     def _close(self) -> None:
-        header, rolls = self._header, self._rolls
-        named, try_end, again, held = self._named, self._try_end, self._again, self._held
+        record = self._record() if self._ended else None
         self._header, self._rolls, self._held, self._line = None, {}, {}, 0
         self._named, self._try_end, self._again = {}, {}, set()
+        self._ended = 0
+        if record is not None:
+            self.on_game(record)
+
+    def _record(self) -> GameRecord | None:
+        """The record of the game walked so far: a game still being played (a
+        log read as it is recorded) has none."""
+        header, rolls = self._header, self._rolls
+        named, try_end, again, held = self._named, self._try_end, self._again, self._held
         if header is None or not rolls:
-            return
+            return None
         seats = self._seats
         starter = result = -1
         played = normal = nothing = 0
@@ -259,10 +277,10 @@ class GameObserver(Visitor[int]):
             rows = tuple(RollRow(number, roll.player, seats[roll.player] + 1, roll.stage,
                                  roll.dice, held[line])
                          for number, (line, roll) in enumerate(rolls.items(), 1))
-        self.on_game(GameRecord(Rules.of(header), header.players, starter, result, played,
-                                self._pot if pot else None, normal, nothing,
-                                (tries[1], tries[2], tries[3], tries[4]),
-                                tuple(by_dice), tuple(agains), rows))
+        return GameRecord(Rules.of(header), header.players, starter, result, played,
+                          self._pot if pot else None, normal, nothing,
+                          (tries[1], tries[2], tries[3], tries[4]),
+                          tuple(by_dice), tuple(agains), rows)
 
 
 class Counts:

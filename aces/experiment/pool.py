@@ -27,7 +27,7 @@ if t.TYPE_CHECKING:
     from aces.experiment.inference import Interval
     from aces.experiment.observe import Counts, GameRecord, Rules
 
-__all__ = ["Group", "LogSummary", "Pooled", "Sink", "Source", "pool", "records"]
+__all__ = ["Group", "LogSummary", "Pooled", "Pooling", "Sink", "Source", "pool", "records"]
 
 
 class Sink(t.Protocol):
@@ -118,13 +118,12 @@ Source = t.Union[str, "Path", tuple[t.BinaryIO, str]]
 
 def pool(sources: Iterable[Source], sink: Sink | None = None, keep_rows: bool = False,
          progress: t.Callable[[int], None] | None = None) -> Pooled:
-    """Read every log and pool the sound ones by their rules."""
-    from aces.experiment.analysis import analyse
-    from aces.experiment.observe import Counts
+    """Read every log and pool the sound ones by their rules.
 
-    totals: dict[Rules, Counts] = {}
-    each: dict[Rules, list[LogResult]] = {}
-    summaries: list[LogSummary] = []
+    A log whose last game is still being played (a class's log fetched
+    while it is recorded) is sound: its finished games are pooled.
+    """
+    pooling = Pooling()
     for done, source in enumerate(sources, 1):
         name = _name(source)
         try:
@@ -133,21 +132,47 @@ def pool(sources: Iterable[Source], sink: Sink | None = None, keep_rows: bool = 
         except AcesError as error:
             if sink is not None:
                 sink.discard()
-            summaries.append(LogSummary(name, 0, 0, error))
+            pooling.leave_out(name, error)
         else:
             if sink is not None:
                 sink.commit()
-            summaries.append(LogSummary(name, games, rolls, None))
-            for rules, part in counts.items():
-                if rules in totals:
-                    totals[rules] += part
-                else:
-                    totals[rules] = part + Counts(rules.players)
-                each.setdefault(rules, []).append(log_result(name, rules, part))
+            pooling.add(name, counts, games, rolls)
         if progress is not None:
             progress(done)
-    groups = [Group(rules, analyse(rules, totals[rules]), each[rules]) for rules in totals]
-    return Pooled(summaries, groups)
+    return pooling.result()
+
+
+class Pooling:
+    """Logs added one by one, pooled by their rules: the one way a class is
+    pooled, from files (:func:`pool`) or as it plays (the live class)."""
+
+    def __init__(self) -> None:
+        self._totals: dict[Rules, Counts] = {}
+        self._each: dict[Rules, list[LogResult]] = {}
+        self._summaries: list[LogSummary] = []
+
+    def add(self, name: str, counts: dict[Rules, Counts], games: int, rolls: int) -> None:
+        """A sound log: its counts by rules, and its games and rolls."""
+        from aces.experiment.observe import Counts
+
+        self._summaries.append(LogSummary(name, games, rolls, None))
+        for rules, part in counts.items():
+            if rules in self._totals:
+                self._totals[rules] += part
+            else:
+                self._totals[rules] = part + Counts(rules.players)
+            self._each.setdefault(rules, []).append(log_result(name, rules, part))
+
+    def leave_out(self, name: str, error: AcesError) -> None:
+        """A damaged log, named with why."""
+        self._summaries.append(LogSummary(name, 0, 0, error))
+
+    def result(self) -> Pooled:
+        from aces.experiment.analysis import analyse
+
+        groups = [Group(rules, analyse(rules, self._totals[rules]), self._each[rules])
+                  for rules in self._totals]
+        return Pooled(self._summaries, groups)
 
 
 def log_result(source: str, rules: Rules, counts: Counts) -> LogResult:
@@ -224,7 +249,8 @@ def _count(source: Source, sink: Sink | None,
             if sink is not None:
                 sink.game(name, games[0], record)
 
-        if not drive(read(stream, name), name, GameObserver(count, keep_rows)):
+        if not drive(read(stream, name), name, GameObserver(count, keep_rows),
+                     allow_unfinished=True, allow_unsettled=False):
             raise _empty(name)
     return counts, games[0], games[1]
 

@@ -4,7 +4,13 @@ wheel in a new environment, in a folder outside the checkout."""
 
 from __future__ import annotations
 
+import queue
+import re
 import shlex
+import signal
+import subprocess
+import sys
+import threading
 import typing as t
 
 import pytest
@@ -76,8 +82,8 @@ def test_the_first_command_narrates_a_game_in_norwegian(monkeypatch: pytest.Monk
 
 
 def test_the_release_installs_by_its_own_name() -> None:
-    install = blocks()[1].text.splitlines()[0]
-    assert install == f"python3 -m pip install {DISTRIBUTION}"
+    first = blocks()[1].text.splitlines()[0]
+    assert first == f"python3 -m pip install {DISTRIBUTION}"
 
 
 def _user_blocks() -> list[Block]:
@@ -92,16 +98,75 @@ def folder(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return tmp_path_factory.mktemp("reader")
 
 
+#: Installing the release, or the release with an extra: python3 -m pip install 'aces-dice[class]'.
+INSTALL: t.Final = re.compile(rf"^python3 -m pip install '?{DISTRIBUTION}(\[[a-z,]+\])?'?$")
+
+
 @pytest.mark.parametrize("block", _user_blocks(), ids=lambda block: f"{block.heading}-{block.lang}")
 def test_every_example_runs_as_written_after_a_plain_install(block: Block, installed: Venv,
-                                                             folder: Path) -> None:
-    text = block.text
-    if block.heading == "Installing the release":
-        # The wheel stands for the release: installed already, by its file.
-        text = text.replace(f"python3 -m pip install {DISTRIBUTION}\n", "")
+                                                             folder: Path, wheel: Path) -> None:
     if block.lang == "python":
-        done = installed.run(installed.python, "-c", text, cwd=folder, stdin="")
-    else:
-        done = installed.run("bash", "-e", "-o", "pipefail", "-c", text, cwd=folder, stdin="")
+        done = installed.run(installed.python, "-c", block.text, cwd=folder, stdin="")
+        assert done.returncode == 0, f"{block.heading}:\n{done.stdout}\n{done.stderr}"
+        return
+    commands: list[str] = []
+    for line in block.text.splitlines():
+        found = INSTALL.match(line)
+        if found is not None:
+            # The wheel stands for the release, installed by its file, with the extra asked for.
+            install(installed, f"{wheel}{found[1] or ''}")
+        elif line.startswith("aces class serve "):
+            served(installed, line, folder)
+        else:
+            commands.append(line)
+    text = "\n".join(commands)
+    done = installed.run("bash", "-e", "-o", "pipefail", "-c", text, cwd=folder, stdin="")
     assert done.returncode == 0, f"{block.heading}:\n{text}\n{done.stdout}\n{done.stderr}"
     assert "Traceback" not in done.stderr
+
+
+def install(venv: Venv, requirement: str) -> None:
+    done = subprocess.run([sys.executable, "-m", "pip", "--python", str(venv.python), "install",
+                           "--quiet", "--disable-pip-version-check", requirement],
+                          capture_output=True, text=True, check=False)
+    assert done.returncode == 0, done.stderr
+
+
+def served(venv: Venv, line: str, folder: Path) -> None:
+    """A command that serves until Ctrl-C, run as written but on a free port of
+    this machine alone (never the network's, nor a port a test might share),
+    and stopped with Ctrl-C once it has said where the pupils go."""
+    args = [*shlex.split(line), "--host", "127.0.0.1", "--port", "0"]
+    # Unbuffered: the address is read as it is said, as a terminal shows it.
+    env = {**venv.env(), "PYTHONUNBUFFERED": "1"}
+    with subprocess.Popen(args, cwd=folder, env=env, stdin=subprocess.DEVNULL,
+                          stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True) as server:
+        lines: queue.Queue[str | None] = queue.Queue()
+
+        def read() -> None:
+            assert server.stdout is not None
+            for said_line in server.stdout:
+                lines.put(said_line)
+            lines.put(None)
+
+        reader = threading.Thread(target=read, daemon=True)
+        reader.start()
+        said: list[str] = []
+        try:
+            while not any("http://127.0.0.1:" in said_line for said_line in said):
+                got = lines.get(timeout=120)
+                if got is None:
+                    break
+                said.append(got)
+        finally:
+            server.send_signal(signal.SIGINT)
+            _, err = server.communicate(timeout=60)
+            reader.join(timeout=10)
+    while not lines.empty():
+        said.append(lines.get() or "")
+    text = "".join(said)
+    assert "http://127.0.0.1:" in text, text + err
+    # Ctrl-C ends it as it says it does: one line naming the class's folder, no traceback.
+    assert server.returncode in (0, 130), err
+    assert "lesson-3" in text.rsplit("http://127.0.0.1:", 1)[1], text
+    assert "Traceback" not in err
