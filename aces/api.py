@@ -520,14 +520,15 @@ def _names(players: Sequence[str]) -> str:
 
 
 def _save(events: Sequence[Event], path: PathLike) -> None:
-    from aces.files import LOG_EXISTS, cannot_write, create
-    from aces.log import LogWriter
+    """``events`` as a new log at ``path``, synced to disk, through the log store."""
+    from aces.files import cannot_write
+    from aces.logstore import LogStore, LogWriteError
 
-    with create(path, LOG_EXISTS) as stream:
+    with LogStore.open(path, new=True) as store:
         try:
-            LogWriter(stream).write_all(events)
-        except OSError as exc:
-            raise cannot_write(path, exc) from None
+            store.append(events)
+        except LogWriteError as exc:
+            raise cannot_write(path, exc.error) from None
 
 
 @_speaks
@@ -589,9 +590,8 @@ def play(players: int | Sequence[str] = 3, *, game: str = "pot", seed: int | Non
     10
     """
     from aces import engine
-    from aces.cli.play import seeded_and_typed
-    from aces.dice import DiceFile, DiceSource, RandomDice
     from aces.errors import OptionError, Term
+    from aces.events import GameStarted
     from aces.rules import game_named
 
     lang = _language(lang)
@@ -606,24 +606,17 @@ def play(players: int | Sequence[str] = 3, *, game: str = "pot", seed: int | Non
     if games < 1:
         raise OptionError("{option} must be at least 1, not {games}", option=Term("--games"),
                           games=games)
-    if dice is not None and seed is not None:
-        raise seeded_and_typed()
-    typed = None
+    lines = None
     if dice is not None:
-        lines = dice.replace("/", "\n").splitlines() if isinstance(dice, str) else dice
-        typed = DiceFile(list(lines), "<dice>")
-    if typed is None and seed is None:
-        import secrets
-
-        seed = secrets.randbelow(2**32)
+        lines = list(dice.replace("/", "\n").splitlines() if isinstance(dice, str) else dice)
     played: list[Game] = []
-    for number in range(games):
-        game_seed = None if seed is None else seed + number
-        source: DiceSource = typed if typed is not None else RandomDice(t.cast("int", game_seed))
-        start = engine.header(rules, seats, options, game_seed)
-        played.append(_walked(list(engine.play(rules, start, source))))
-    if typed is not None:
-        typed.check_finished()
+    events: list[Event] = []
+    for event in engine.play_session(rules, seats, options, seed=seed, dice=lines, games=games):
+        if type(event) is GameStarted and events:
+            played.append(_walked(events))
+            events = []
+        events.append(event)
+    played.append(_walked(events))
     if games == 1:
         played[0].lang = lang
         return played[0]
