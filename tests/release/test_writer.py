@@ -8,12 +8,13 @@ from __future__ import annotations
 
 import re
 import shutil
+import textwrap
 import time
 import typing as t
 
 import pytest
 
-from installs import ROOT
+from installs import DISTRIBUTION, ROOT
 
 if t.TYPE_CHECKING:
     from pathlib import Path
@@ -23,6 +24,8 @@ if t.TYPE_CHECKING:
     from installs import Venv
 
 README: t.Final = ROOT / "README.md"
+#: The documentation's page for writers, which a writer follows alone.
+WRITERS_PAGE: t.Final = ROOT / "docs" / "writers.rst"
 
 #: The writer's conf.py: English, their own MathJax, MyST beside the package.
 CONF: t.Final = """\
@@ -134,8 +137,9 @@ def built(project: Path, writer: Venv) -> dict[str, Path]:
     out: dict[str, Path] = {}
     for builder in BUILDERS:
         target = project.parent / "out" / builder
-        done = writer.run("sphinx-build", "-W", "--keep-going", "-j", "2", "-q", "-b", builder,
-                          project, target, cwd=project.parent)
+        # -N: no colour, which Sphinx turns on wherever FORCE_COLOR is set (as in CI).
+        done = writer.run("sphinx-build", "-N", "-W", "--keep-going", "-j", "2", "-q",
+                          "-b", builder, project, target, cwd=project.parent)
         assert done.returncode == 0, f"{builder}:\n{done.stdout}\n{done.stderr}"
         assert done.stderr.strip() == "", done.stderr
         out[builder] = target
@@ -231,8 +235,8 @@ def test_a_missing_log_is_one_warning_naming_the_document_and_line(writer: Venv,
     (source / "index.rst").write_text("Games\n=====\n\nSome text.\n\n"
                                       ".. aces-walkthrough:: games/nowhere.jsonl\n",
                                       encoding="utf-8")
-    done = writer.run("sphinx-build", "-j", "2", "-q", "-b", "html", source, tmp_path / "out",
-                      cwd=tmp_path)
+    done = writer.run("sphinx-build", "-N", "-j", "2", "-q", "-b", "html", source,
+                      tmp_path / "out", cwd=tmp_path)
     assert done.returncode != 0
     said = [line for line in done.stderr.splitlines() if line.strip()]
     assert len(said) == 1, said
@@ -241,6 +245,60 @@ def test_a_missing_log_is_one_warning_naming_the_document_and_line(writer: Venv,
     assert "nowhere.jsonl" in line
     assert str(source / "games" / "nowhere.jsonl") in line
     assert not (tmp_path / "out" / "_aces").exists()
+
+
+def writers_page_blocks() -> list[tuple[str, str]]:
+    """The code blocks of the page "For writers", in order: each one's language
+    and its text, as a writer copies it."""
+    text = WRITERS_PAGE.read_text(encoding="utf-8")
+    return [(lang, textwrap.dedent(body).strip() + "\n") for lang, body in re.findall(
+        r"^\.\. code-block:: (\w+)\n\n((?:(?:   .*)?\n)+)", text, re.MULTILINE)]
+
+
+@pytest.mark.parametrize("markup", ["rst", "markdown"])
+def test_a_writer_gets_a_norwegian_walkthrough_on_an_english_site_by_the_page_alone(
+    markup: str, writer: Venv, tmp_path: Path,
+) -> None:
+    """What the page "For writers" says, done as it says it: install, the
+    extensions line, its example in reStructuredText or in MyST Markdown with
+    the log beside the page, and a Norwegian walkthrough on the English page."""
+    blocks = writers_page_blocks()
+    [install, extensions, rst, markdown, norwegian] = blocks
+    # The writer's environment is that install, with the wheel standing for the release.
+    assert install == ("shell", f"python -m pip install {DISTRIBUTION}\n")
+    assert extensions[0] == "python"
+    source = tmp_path / "docs"
+    (source / "games").mkdir(parents=True)
+    conf = extensions[1]
+    if markup == "markdown":
+        # "For pages in Markdown, add MyST as well": "myst_parser" in extensions.
+        conf += 'extensions.append("myst_parser")\n'
+    (source / "conf.py").write_text(f'project = "Our club"\n{conf}', encoding="utf-8")
+    (source / "index.rst").write_text("Our club\n========\n\n.. toctree::\n\n   games/evening\n",
+                                      encoding="utf-8")
+    example = rst if markup == "rst" else markdown
+    assert example[0] == markup
+    page = example[1]
+    # The same option on its own line below the directive, in Markdown.
+    told = (norwegian[1] if markup == "rst" else
+            "```{aces-walkthrough} evening.jsonl\n:lang: nb\n:show: narration, rules\n```\n")
+    (source / "games" / f"evening.{'rst' if markup == 'rst' else 'md'}").write_text(
+        f"{page}\n{told}", encoding="utf-8")
+    found = writer.run("aces", "examples", "session", cwd=source)
+    assert found.returncode == 0, found.stderr
+    shutil.copyfile(found.stdout.strip(), source / "games" / "evening.jsonl")
+    done = writer.run("sphinx-build", "-N", "-W", "-j", "2", "-q", "-b", "html", source,
+                      tmp_path / "out", cwd=tmp_path)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert done.stderr.strip() == "", done.stderr
+    out = tmp_path / "out"
+    text = (out / "games" / "evening.html").read_text(encoding="utf-8")
+    assert '<html lang="en"' in text
+    assert OPENINGS["en"] in text
+    assert "Ess i potten, parti 1: Kari, Ola, Per og Siri har to sjetonger hver." in text
+    assert 'class="aces-walkthrough docutils container" lang="nb"' in text
+    assert re.findall(r'<iframe src="([^"]+)"', text) == ["../_aces/replay-evening-2-en.html"]
+    assert (out / "_aces" / "replay-evening-2-en.html").is_file()
 
 
 def _ready(frame_element: t.Any, timeout: float = 60.0) -> Frame:
