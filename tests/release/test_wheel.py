@@ -4,6 +4,7 @@ catalogs and its examples, and without what only the repository needs."""
 from __future__ import annotations
 
 import email.parser
+import re
 import typing as t
 import zipfile
 
@@ -87,3 +88,18 @@ def test_the_installed_package_finds_its_examples_and_catalogs(installed: Venv,
     folder, languages = done.stdout.splitlines()
     assert folder.endswith("site-packages/aces/examples")
     assert languages == "('en', 'nb', 'nn')"
+
+
+#: What a user types to install the other project on the index named «aces»:
+#: ``pip install aces``, ``pip install --upgrade aces``, ``'aces[class]'``.
+OTHER_PROJECT: t.Final = re.compile(
+    r"pip install (?:-\S+ )*['\"]?aces(?![\w-])|(?<![\w.-])aces\[")
+
+
+def test_no_text_a_user_reads_installs_the_other_project_named_aces() -> None:
+    texts = [ROOT / "README.md", ROOT / "pyproject.toml",
+             *(ROOT / "docs").rglob("*.rst"), *(ROOT / "docs" / "locale").rglob("*.po"),
+             *(ROOT / "locales").rglob("*.po"), *(ROOT / "aces").rglob("*.py")]
+    found = [f"{path.relative_to(ROOT)}: {hit.group()}" for path in texts
+             for hit in OTHER_PROJECT.finditer(path.read_text(encoding="utf-8"))]
+    assert found == []
