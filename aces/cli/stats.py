@@ -33,6 +33,11 @@ __all__ = ["stats"]
 # Translators: the last line of "aces stats" when damaged logs were left out.
 _LEFT_OUT: t.Final = Plural("{count} log was left out; the others were pooled",
                             "{count} logs were left out; the others were pooled", by="count")
+# Translators: the last line of "aces stats" when no log given could be pooled
+# (none could be read, or every one is damaged).
+_ALL_LEFT_OUT: t.Final = Plural("{count} log was left out; there was nothing to pool",
+                                "{count} logs were left out; there was nothing to pool",
+                                by="count")
 
 
 @click.command()
@@ -126,7 +131,7 @@ def stats(logs: tuple[str, ...], as_json: bool, csv_path: str | None, rolls: boo
             result.plot(plot_path, chosen, force=force)
         left = len(result.pooled.left_out)
         if left:
-            raise AcesError(_LEFT_OUT, count=left)
+            raise AcesError(_ALL_LEFT_OUT if left == len(sources) else _LEFT_OUT, count=left)
 
 
 class _Progress:

@@ -121,6 +121,24 @@ def test_a_damaged_log_is_named_left_out_and_said_in_the_exit_status(
         assert {row["log"] for row in csv.DictReader(handle)} == {str(p) for p in logs[1:]}
 
 
+@pytest.mark.parametrize(("lang", "last"), [
+    ("en", "aces: 2 logs were left out; there was nothing to pool"),
+    ("nb", "aces: 2 logger ble utelatt; det var ingenting å slå sammen"),
+    ("nn", "aces: 2 loggar vart forkasta; det var ingenting å slå saman"),
+])
+def test_logs_that_cannot_be_read_are_not_said_to_leave_others_pooled(
+        lang: str, last: str, tmp_path: Path) -> None:
+    # As a class that types the README's names of its own files where none exist.
+    missing = [str(tmp_path / "group-1.jsonl"), str(tmp_path / "group-2.jsonl")]
+    result = stats("--lang", lang, *missing)
+    assert result.exit_code == 1
+    assert "Traceback" not in result.output
+    errors = result.stderr.splitlines()
+    assert len(errors) == 3, errors
+    assert all(missing[number] in errors[number] for number in range(2))
+    assert errors[-1] == last
+
+
 def test_files_are_never_overwritten(logs: list[Path], tmp_path: Path) -> None:
     for option, name in (("--csv", "games.csv"), ("--plot", "plot.svg")):
         taken = tmp_path / name
