@@ -9,17 +9,17 @@ from __future__ import annotations
 import re
 import shutil
 import textwrap
-import time
 import typing as t
 
 import pytest
 
+from browser import ready_frame
 from installs import DISTRIBUTION, ROOT
 
 if t.TYPE_CHECKING:
     from pathlib import Path
 
-    from playwright.sync_api import Browser, Frame
+    from playwright.sync_api import Browser
 
     from installs import Venv
 
@@ -301,19 +301,6 @@ def test_a_writer_gets_a_norwegian_walkthrough_on_an_english_site_by_the_page_al
     assert (out / "_aces" / "replay-evening-2-en.html").is_file()
 
 
-def _ready(frame_element: t.Any, timeout: float = 60.0) -> Frame:
-    """The frame of an embedded page once its script has run to the end."""
-    frame_element.scroll_into_view_if_needed()
-    deadline = time.monotonic() + timeout
-    while True:
-        frame = frame_element.content_frame()
-        if frame is not None and frame.url != "about:blank" and frame.query_selector(
-                "body[data-ready]") is not None:
-            return t.cast("Frame", frame)
-        assert time.monotonic() < deadline, "the embedded page did not get ready"
-        time.sleep(0.1)
-
-
 def test_the_embedded_page_opens_in_chromium_under_dirhtml(built: dict[str, Path],
                                                            browser: Browser) -> None:
     root = built["dirhtml"].resolve()
@@ -332,7 +319,7 @@ def test_the_embedded_page_opens_in_chromium_under_dirhtml(built: dict[str, Path
     try:
         page = context.new_page()
         page.goto((root / "guide" / "evening" / "index.html").as_uri())
-        frame = _ready(page.query_selector_all("figure.aces-page iframe")[0])
+        frame = ready_frame(page.query_selector_all("figure.aces-page iframe")[0])
         assert frame.evaluate("document.documentElement.lang") == "nb"
         before = frame.inner_text("#position")
         frame.click("#next")
