@@ -383,7 +383,7 @@ class Session(Speaking, t.Sequence[Game]):
     def __repr__(self) -> str:
         verb = "losses" if self.games and self.games[0].game == "five-dice" else "wins"
         results = ", ".join(f"{name} {count}" for name, count in self.results().items())
-        return f"<Session of {len(self.games)} games; {verb}: {results}>"
+        return f"<Session of {_counted(len(self.games), 'game')}; {verb}: {results}>"
 
     def _repr_html_(self) -> str:
         from aces import notebook
@@ -397,12 +397,24 @@ class Log(Speaking):
 
     Nothing is kept in memory but the game being read, so a log of any size
     can be walked; ``len`` and ``repr`` read it once and remember the count.
+
+    :raises ~aces.errors.AcesError: at once, for a file that cannot be read.
     """
 
     def __init__(self, path: PathLike, lang: str = "en") -> None:
         self.path = Path(path)
         self._games: int | None = None
         self.lang = lang
+        # A file that cannot be read is refused now, as aces verify refuses
+        # it, not later when the log is first walked or shown.
+        try:
+            with self.path.open("rb"):
+                pass
+        except OSError as exc:
+            from aces.errors import AcesError, os_reason
+
+            raise AcesError("cannot read {path}: {reason}", path=str(self.path),
+                            reason=os_reason(exc)) from None
 
     @_speaks
     def __iter__(self) -> Iterator[Game]:
@@ -470,7 +482,7 @@ class Log(Speaking):
         raise IndexError(number)
 
     def __repr__(self) -> str:
-        return f"<Log {self.path.name}: {len(self)} {'game' if len(self) == 1 else 'games'}>"
+        return f"<Log {self.path.name}: {_counted(len(self), 'game')}>"
 
     def _repr_html_(self) -> str:
         from aces import notebook
@@ -494,6 +506,11 @@ def _steps_of(games: Sequence[Game], number: int) -> Iterator[Step[t.Any]]:
         yield from game.steps
     if number < len(games):
         yield games[number].steps[0]
+
+
+def _counted(count: int, thing: str) -> str:
+    """A count in a ``repr``, which speaks English as Python's own do: ``1 log``, ``2 logs``."""
+    return f"{count} {thing}" if count == 1 else f"{count} {thing}s"
 
 
 def _names(players: Sequence[str]) -> str:
@@ -521,6 +538,7 @@ def load(path: PathLike, *, lang: str = "en") -> Log:
     ``lang`` (``"en"``, ``"nb"`` or ``"nn"``) is the language the log and its
     games speak in a notebook.
 
+    :raises aces.errors.AcesError: at once, for a file that cannot be read.
     :raises aces.errors.LogError: when a game is walked past a line that
         breaks the rules, or the file is not a log.
 
@@ -796,8 +814,9 @@ class Simulated(Speaking):
 
     def __repr__(self) -> str:
         seats = _by_seat(self.win_by_seat)
-        return (f"<Simulated {self.game}, {self.players} players, {self.games} games: {seats};"
-                f" {self.expected_rolls:.2f} rolls on average>")
+        return (f"<Simulated {self.game}, {self.players} players,"
+                f" {_counted(self.games, 'game')}: {seats}; {self.expected_rolls:.2f} rolls"
+                " on average>")
 
     def _repr_html_(self) -> str:
         from aces import notebook
@@ -856,7 +875,7 @@ class Stats(Speaking):
     >>> import aces
     >>> result = aces.stats(["replays/session.jsonl", "replays/four-players.jsonl"], lang="nn")
     >>> result.report().splitlines()[0]
-    'Klasseforsøket: 2 loggar lesne, 2 slått saman, 0 forkasta.'
+    'Klasseforsøket: 2 loggar, 2 slått saman, 0 forkasta.'
     >>> result.lang = "nb"
     >>> "Seire etter plass" in result._repr_html_()
     True
@@ -907,8 +926,8 @@ class Stats(Speaking):
         left = len(self.pooled.left_out)
         games = sum(group.pooled.games for group in self.pooled.groups)
         groups = len(self.pooled.groups)
-        return (f"<Stats: {logs} logs ({left} left out), {games} games in {groups}"
-                f" {'group' if groups == 1 else 'groups'} of rules>")
+        return (f"<Stats: {_counted(logs, 'log')} ({left} left out), {_counted(games, 'game')}"
+                f" in {_counted(groups, 'group')} of rules>")
 
     def _repr_html_(self) -> str:
         from aces import notebook

@@ -435,7 +435,7 @@ def test_stats_are_what_the_command_pools(tmp_path: Path) -> None:
                          str(tmp_path / "missing.jsonl")])
     assert repr(result) == "<Stats: 3 logs (1 left out), 6 games in 1 group of rules>"
     assert result.as_dict()["groups"][0]["games"] == 6
-    assert result.report().startswith("The class experiment: 3 logs read, 2 pooled")
+    assert result.report().startswith("The class experiment: 3 logs, 2 pooled")
 
 
 def test_every_object_shows_itself_as_html_without_scripts() -> None:

@@ -185,6 +185,66 @@ def test_each_log_shows_its_interval_in_the_notebook() -> None:
     assert shown.count("class-group-1.jsonl</text>") == 1
 
 
+@pytest.fixture(scope="module")
+def five_dice_evenings(tmp_path_factory: pytest.TempPathFactory) -> list[str]:
+    """Two sessions of the five-dice game, enough games for its tests."""
+    folder = tmp_path_factory.mktemp("evenings")
+    for seed in (1, 2):
+        aces.play(4, game="five-dice", games=30, seed=seed).save(folder / f"{seed}.jsonl")
+    return [str(folder / "1.jsonl"), str(folder / "2.jsonl")]
+
+
+@pytest.mark.parametrize("lang", ["en", "nb", "nn"])
+@pytest.mark.parametrize("game", ["pot", "five-dice"])
+def test_the_stats_view_carries_the_tests_the_command_line_prints(
+    lang: str, game: str, five_dice_evenings: list[str],
+) -> None:
+    from aces.experiment.report import Writer, length_test, seat_test, share_sections
+    from aces.i18n import translations
+
+    logs = (five_dice_evenings if game == "five-dice"
+            else ["replays/class-group-1.jsonl", "replays/class-group-2.jsonl"])
+    shares = 1 if game == "five-dice" else 2
+    result = aces.stats(logs, lang=lang)
+    shown = html.unescape(result._repr_html_())
+    report = result.report()
+    w = Writer(lang, translations(lang))
+    for group in result.groups:
+        # χ², its degrees of freedom and p, what was counted together, the conclusion.
+        said = [*seat_test(group, w), *length_test(group.pooled.length, w)]
+        assert sum("χ²" in sentence for sentence in said) >= 1
+        sections = share_sections(group.pooled, w)
+        assert len(sections) == shares
+        for heading, sentences in sections:
+            said += [heading, *sentences]
+        for sentence in said:
+            # The same words as aces stats prints.
+            assert sentence in report, sentence
+            assert f">{sentence}<" in shown, sentence
+
+
+def test_the_stats_view_counts_the_logs_as_the_language_counts() -> None:
+    one = aces.stats(["replays/session.jsonl"], lang="nb")
+    assert html.unescape(one._repr_html_()).startswith(
+        "<p>Klasseforsøket: én logg, 1 slått sammen, 0 utelatt.</p>")
+    assert one.report(lang="nn").startswith("Klasseforsøket: éin logg, 1 slått saman, 0 forkasta.")
+    assert one.report(lang="en").startswith("The class experiment: 1 log, 1 pooled, 0 left out.")
+    assert repr(one) == "<Stats: 1 log (0 left out), 5 games in 1 group of rules>"
+
+
+def test_a_log_that_cannot_be_read_is_refused_when_loaded(tmp_path: Path) -> None:
+    from aces.errors import AcesError
+
+    with pytest.raises(AcesError) as refused:
+        aces.load(tmp_path / "nope.jsonl", lang="nb")
+    assert str(refused.value) == (f"kan ikke lese {tmp_path / 'nope.jsonl'}: filen eller"
+                                  " mappen finnes ikke")
+    with pytest.raises(AcesError, match="is a folder"):
+        aces.load(tmp_path)
+    missing = aces.stats([str(tmp_path / "missing.jsonl")])
+    assert repr(missing) == "<Stats: 1 log (1 left out), 0 games in 0 groups of rules>"
+
+
 def test_a_language_not_offered_is_refused() -> None:
     with pytest.raises(OptionError, match="unknown language 'sv'"):
         aces.stats(["replays/e1-last-chip.jsonl"], lang="sv")

@@ -52,7 +52,7 @@ def check_path(path: str | os.PathLike[str], *, force: bool = False,
         import matplotlib  # noqa: F401
     except ImportError:
         # Translators: {option}: --plot on the command line, Stats.plot in Python.
-        raise OptionError("{option} needs matplotlib: pip install 'aces[docs]'",
+        raise OptionError("{option} needs matplotlib: pip install 'aces-dice[plot]'",
                           option=plot) from None
     return output
 

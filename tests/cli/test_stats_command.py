@@ -44,7 +44,7 @@ def test_the_report_pools_the_groups_and_shows_each_beside_it(logs: list[Path]) 
     result = stats(*map(str, logs))
     assert result.exit_code == 0, result.output
     out = result.stdout
-    assert out.startswith("The class experiment: 3 logs read, 3 pooled, 0 left out.")
+    assert out.startswith("The class experiment: 3 logs, 3 pooled, 0 left out.")
     assert "Games: 15; rolls after the opening: " in out
     assert "Chi-square test" in out or "Too few for a chi-square test" in out
     assert "dice are fair" not in out
@@ -115,10 +115,28 @@ def test_a_damaged_log_is_named_left_out_and_said_in_the_exit_status(
     errors = result.stderr.splitlines()
     assert errors[0].startswith(f"aces: {damaged}, line 8: ")
     assert errors[-1] == "aces: 1 log was left out; the others were pooled"
-    assert result.stdout.startswith("The class experiment: 3 logs read, 2 pooled, 1 left out.")
+    assert result.stdout.startswith("The class experiment: 3 logs, 2 pooled, 1 left out.")
     assert f"Left out: {damaged}, line 8: " in result.stdout
     with table.open(encoding="utf-8-sig", newline="") as handle:
         assert {row["log"] for row in csv.DictReader(handle)} == {str(p) for p in logs[1:]}
+
+
+@pytest.mark.parametrize(("lang", "last"), [
+    ("en", "aces: 2 logs were left out; there was nothing to pool"),
+    ("nb", "aces: 2 logger ble utelatt; det var ingenting å slå sammen"),
+    ("nn", "aces: 2 loggar vart forkasta; det var ingenting å slå saman"),
+])
+def test_logs_that_cannot_be_read_are_not_said_to_leave_others_pooled(
+        lang: str, last: str, tmp_path: Path) -> None:
+    # As a class that types the README's names of its own files where none exist.
+    missing = [str(tmp_path / "group-1.jsonl"), str(tmp_path / "group-2.jsonl")]
+    result = stats("--lang", lang, *missing)
+    assert result.exit_code == 1
+    assert "Traceback" not in result.output
+    errors = result.stderr.splitlines()
+    assert len(errors) == 3, errors
+    assert all(missing[number] in errors[number] for number in range(2))
+    assert errors[-1] == last
 
 
 def test_files_are_never_overwritten(logs: list[Path], tmp_path: Path) -> None:
@@ -319,19 +337,20 @@ def test_the_report_speaks_norwegian(logs: list[Path]) -> None:
     result = stats("--lang", "nb", *map(str, logs))
     assert result.exit_code == 0, result.output
     out = result.stdout
-    assert out.startswith("Klasseforsøket: 3 logger lest, 3 slått sammen, 0 utelatt.")
+    assert out.startswith("Klasseforsøket: 3 logger, 3 slått sammen, 0 utelatt.")
     assert "Ess i potten" in out
     assert "The " not in out
 
 
 def test_one_log_is_counted_in_the_singular(e1_log: Path) -> None:
     assert stats(str(e1_log)).stdout.startswith(
-        "The class experiment: 1 log read, 1 pooled, 0 left out.")
+        "The class experiment: 1 log, 1 pooled, 0 left out.")
+    # One log in words, as Norwegian counts it; not "read", for a log may not open.
     assert stats("--lang", "nb", str(e1_log)).stdout.startswith(
-        "Klasseforsøket: 1 logg lest, 1 slått sammen, 0 utelatt.")
+        "Klasseforsøket: én logg, 1 slått sammen, 0 utelatt.")
     # Nynorsk: «forkasta» agrees with any count, where «1 haldne utanfor» did not.
     assert stats("--lang", "nn", str(e1_log)).stdout.startswith(
-        "Klasseforsøket: 1 logg lesen, 1 slått saman, 0 forkasta.")
+        "Klasseforsøket: éin logg, 1 slått saman, 0 forkasta.")
 
 
 @pytest.mark.parametrize(("lang", "said"), [
