@@ -214,9 +214,23 @@ class Game(Speaking):
         return [step.event for step in self.steps]
 
     @property
-    def starter(self) -> str:
-        """Who won the opening and rolled first."""
-        return self.players[self._record.starter]
+    def starter(self) -> str | None:
+        """Who won the opening and rolled first (``None`` while the opening of an
+        unfinished game goes on)."""
+        return None if self._record.starter < 0 else self.players[self._record.starter]
+
+    @property
+    def finished(self) -> bool:
+        """Whether the game is over: the last game of a log being recorded may
+        not be, and then it has no winner (or loser) yet."""
+        return self._record.over
+
+    @property
+    def waiting(self) -> str | None:
+        """Who rolls next in a game that is not over; ``None`` once it is."""
+        from aces.walk import unfinished
+
+        return unfinished(self.steps[-1])
 
     def seat(self, player: str) -> int:
         """``player``'s seat counted as the odds count seats: 1 for the player
@@ -228,17 +242,22 @@ class Game(Speaking):
         ('Cy', 1)
         """
         seats = len(self.players)
-        return (self.players.index(player) - self._record.starter) % seats + 1
+        return (self.players.index(player) - max(self._record.starter, 0)) % seats + 1
 
     @property
     def winner(self) -> str | None:
-        """Aces in the Pot: who won the pot."""
-        return None if self.game == "five-dice" else self.players[self._record.result]
+        """Aces in the Pot: who won the pot (``None`` until the game is over)."""
+        if self.game == "five-dice" or not self.finished:
+            return None
+        return self.players[self._record.result]
 
     @property
     def loser(self) -> str | None:
-        """The five-dice game: who sent the last die to the centre."""
-        return self.players[self._record.result] if self.game == "five-dice" else None
+        """The five-dice game: who sent the last die to the centre (``None``
+        until the game is over)."""
+        if self.game != "five-dice" or not self.finished:
+            return None
+        return self.players[self._record.result]
 
     @property
     def over(self) -> GameOver | None:
@@ -315,6 +334,9 @@ class Game(Speaking):
         return f"<Game {self.game}, {_names(self.players)}: {self._result()}>"
 
     def _result(self) -> str:
+        if not self.finished:
+            # As aces verify tells a game still being recorded.
+            return f"not finished yet, {self.waiting} rolls next after {self.length} rolls"
         if self.game == "five-dice":
             return (f"{self.starter} starts, {self.loser} loses"
                     f" after {self.length} rolls")
@@ -419,7 +441,9 @@ class Log(Speaking):
         number = 1
         try:
             with self.path.open("rb") as stream:
-                for step in walk(read(stream, source), source):
+                # A game still being recorded is sound so far, as aces verify says.
+                for step in walk(read(stream, source), source, allow_unfinished=True,
+                                 allow_unsettled=False):
                     observer.visit(step)
                     if closed:
                         yield self._game(steps, closed.pop(), number)
@@ -450,7 +474,8 @@ class Log(Speaking):
 
         try:
             with self.path.open("rb") as stream:
-                yield from walk(read(stream, str(self.path)), str(self.path))
+                yield from walk(read(stream, str(self.path)), str(self.path),
+                                allow_unfinished=True, allow_unsettled=False)
         except OSError as exc:
             from aces.errors import AcesError, os_reason
 

@@ -104,6 +104,9 @@ class GameRecord(t.NamedTuple):
     by_dice: tuple[int, ...]
     agains: tuple[int, ...]
     rows: tuple[RollRow, ...]
+    #: Whether the game is over: only the last game of a log may not be (one
+    #: still being recorded), and then it has no result (``result`` is -1).
+    over: bool = True
 
     @property
     def result_seat(self) -> int:
@@ -114,6 +117,9 @@ class GameRecord(t.NamedTuple):
 class GameObserver(Visitor[int]):
     """Turns the steps of a walk into :class:`GameRecord` values, handed to
     ``on_game`` as each game closes; its result is the number of steps seen.
+
+    A game the log leaves unfinished is handed on too, marked as not
+    :attr:`~GameRecord.over`, so that a reader can count it apart.
 
     A roll costs one entry while its game is played: the few rolls whose
     consequences matter (an opening won, a try ended, a roll again, the
@@ -143,6 +149,8 @@ class GameObserver(Visitor[int]):
         self._try_end: dict[int, int] = {}
         self._again: set[int] = set()
         self._held: dict[int, int] = {}
+        #: The line of the roll that ended the game (0 while it goes on).
+        self._ended = 0
         self._holding: Callable[[t.Any], Holding] | None = None
         self._pot: int | None = None
         handlers: dict[type[Event], Callable[[Step[t.Any]], None]] = {
@@ -198,6 +206,8 @@ class GameObserver(Visitor[int]):
         self._try_end.pop(line, None)
         self._again.discard(line)
         self._held.pop(line, None)
+        if line == self._ended:
+            self._ended = 0
         self._line = next(reversed(self._rolls), 0)
 
     def _opening_won(self, step: Step[t.Any]) -> None:
@@ -209,6 +219,7 @@ class GameObserver(Visitor[int]):
         if who is not None:
             self._named[self._line] = who
         self._pot = over.pot
+        self._ended = self._line
 
     def _try_failed(self, step: Step[t.Any]) -> None:
         self._try_end[self._line] = t.cast("TryFailed", step.event).roll
@@ -222,7 +233,8 @@ class GameObserver(Visitor[int]):
     def _close(self) -> None:
         header, rolls = self._header, self._rolls
         named, try_end, again, held = self._named, self._try_end, self._again, self._held
-        self._header, self._rolls, self._held, self._line = None, {}, {}, 0
+        over = self._ended != 0
+        self._header, self._rolls, self._held, self._line, self._ended = None, {}, {}, 0, 0
         self._named, self._try_end, self._again = {}, {}, set()
         if header is None or not rolls:
             return
@@ -252,7 +264,7 @@ class GameObserver(Visitor[int]):
                 by_dice[len(roll.dice)] += 1
                 agains[len(roll.dice)] += line in again
         last = next(reversed(rolls))
-        if last in named:
+        if over and last in named:
             result = seats[named[last]]
         rows: tuple[RollRow, ...] = ()
         if self.keep_rows:
@@ -260,9 +272,9 @@ class GameObserver(Visitor[int]):
                                  roll.dice, held[line])
                          for number, (line, roll) in enumerate(rolls.items(), 1))
         self.on_game(GameRecord(Rules.of(header), header.players, starter, result, played,
-                                self._pot if pot else None, normal, nothing,
+                                self._pot if pot and over else None, normal, nothing,
                                 (tries[1], tries[2], tries[3], tries[4]),
-                                tuple(by_dice), tuple(agains), rows))
+                                tuple(by_dice), tuple(agains), rows, over))
 
 
 class Counts:

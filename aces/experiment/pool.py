@@ -3,9 +3,16 @@
 A log is counted only when the whole of it is sound: its games are counted
 apart while it is read, and only a log that ends well is added to the pool.
 A damaged log (not a log, empty, a line against the rules, cut short) is
-left out and remembered with its error, which names the file and line.
+left out and remembered with its error, which names the file and line. A
+log whose last game is still going on (a game being recorded) is sound:
+its finished games are pooled, and the unfinished one is counted as such.
 Games with different rules or table sizes are never pooled together: each
 set of rules is a group of its own.
+
+A log given twice (the same file, or a copy of it: the same games, known
+by the digest that ends its chain) is pooled once, and the summary of the
+second says which log it repeats: counted twice, its games would weigh
+double and bias every test.
 
 Memory stays flat in the number of logs: a log costs its counts while it
 is read, and a few numbers (its result) once it is done.
@@ -51,6 +58,11 @@ class LogSummary(t.NamedTuple):
     rolls: int
     #: Why it was left out, naming its line; ``None`` for a sound log.
     error: AcesError | None
+    #: The log given before it that holds the same games (the same file, or
+    #: a copy): this one is not pooled again.
+    same_as: str | None = None
+    #: Whether its last game is not over (its finished games are pooled).
+    unfinished: bool = False
 
 
 class LogResult(t.NamedTuple):
@@ -111,6 +123,16 @@ class Pooled(t.NamedTuple):
     def left_out(self) -> list[LogSummary]:
         return [log for log in self.logs if log.error is not None]
 
+    @property
+    def repeated(self) -> list[LogSummary]:
+        """The logs given again, pooled once (:attr:`LogSummary.same_as`)."""
+        return [log for log in self.logs if log.same_as is not None]
+
+    @property
+    def unfinished(self) -> list[LogSummary]:
+        """The logs whose last game is not over."""
+        return [log for log in self.logs if log.unfinished]
+
 
 #: A log to read: a path, or an open binary stream with the name to call it by.
 Source = t.Union[str, "Path", tuple[t.BinaryIO, str]]
@@ -120,34 +142,56 @@ def pool(sources: Iterable[Source], sink: Sink | None = None, keep_rows: bool = 
          progress: t.Callable[[int], None] | None = None) -> Pooled:
     """Read every log and pool the sound ones by their rules."""
     from aces.experiment.analysis import analyse
-    from aces.experiment.observe import Counts
+    from aces.files import identity
 
     totals: dict[Rules, Counts] = {}
     each: dict[Rules, list[LogResult]] = {}
     summaries: list[LogSummary] = []
+    #: The first log of each file and of each content (see the module's doc).
+    seen: dict[object, str] = {}
     for done, source in enumerate(sources, 1):
         name = _name(source)
-        try:
-            with _collector_paused():
-                counts, games, rolls = _count(source, sink, keep_rows)
-        except AcesError as error:
-            if sink is not None:
-                sink.discard()
-            summaries.append(LogSummary(name, 0, 0, error))
+        place = identity(source)
+        if place is not None and place in seen:
+            # The very file given before: not even read again.
+            summaries.append(LogSummary(name, 0, 0, None, same_as=seen[place]))
         else:
-            if sink is not None:
-                sink.commit()
-            summaries.append(LogSummary(name, games, rolls, None))
-            for rules, part in counts.items():
-                if rules in totals:
-                    totals[rules] += part
-                else:
-                    totals[rules] = part + Counts(rules.players)
-                each.setdefault(rules, []).append(log_result(name, rules, part))
+            summaries.append(_pooled(source, name, place, sink, keep_rows, seen, totals, each))
         if progress is not None:
             progress(done)
     groups = [Group(rules, analyse(rules, totals[rules]), each[rules]) for rules in totals]
     return Pooled(summaries, groups)
+
+
+def _pooled(source: Source, name: str, place: object, sink: Sink | None, keep_rows: bool,
+            seen: dict[object, str], totals: dict[Rules, Counts],
+            each: dict[Rules, list[LogResult]]) -> LogSummary:
+    """One log read and, unless damaged or a copy of one before, pooled."""
+    from aces.experiment.observe import Counts
+
+    try:
+        with _collector_paused():
+            log = _count(source, sink, keep_rows)
+    except AcesError as error:
+        if sink is not None:
+            sink.discard()
+        return LogSummary(name, 0, 0, error)
+    if log.fingerprint is not None and log.fingerprint in seen:
+        if sink is not None:
+            sink.discard()
+        return LogSummary(name, log.games, log.rolls, None, same_as=seen[log.fingerprint])
+    for key in (place, log.fingerprint):
+        if key is not None:
+            seen[key] = name
+    if sink is not None:
+        sink.commit()
+    for rules, part in log.counts.items():
+        if rules in totals:
+            totals[rules] += part
+        else:
+            totals[rules] = part + Counts(rules.players)
+        each.setdefault(rules, []).append(log_result(name, rules, part))
+    return LogSummary(name, log.games, log.rolls, None, unfinished=log.unfinished)
 
 
 def log_result(source: str, rules: Rules, counts: Counts) -> LogResult:
@@ -203,18 +247,34 @@ def _name(source: Source) -> str:
     return str(source)
 
 
-def _count(source: Source, sink: Sink | None,
-           keep_rows: bool) -> tuple[dict[Rules, Counts], int, int]:
-    """The counts of one log by rules, its games and its rolls; raises at a bad line."""
+class _Counted(t.NamedTuple):
+    """One log read: its counts by rules, its finished games and their rolls."""
+
+    counts: dict[Rules, Counts]
+    games: int
+    rolls: int
+    #: Whether its last game is not over.
+    unfinished: bool
+    #: What its content is known by: its last line's number and digest, which
+    #: chains every line before it (``None`` for an old log without digests).
+    fingerprint: tuple[int, bytes] | None
+
+
+def _count(source: Source, sink: Sink | None, keep_rows: bool) -> _Counted:
+    """The counts of one log by rules; raises at a bad line."""
     from aces.experiment.observe import Counts, GameObserver
     from aces.log import read
     from aces.walk import drive
 
     counts: dict[Rules, Counts] = {}
     games: list[int] = [0, 0]
+    unfinished: list[bool] = [False]
 
     with _opened(source) as (stream, name):
         def count(record: GameRecord) -> None:
+            if not record.over:
+                unfinished[0] = True
+                return
             games[0] += 1
             games[1] += record.rolls
             part = counts.get(record.rules)
@@ -224,9 +284,13 @@ def _count(source: Source, sink: Sink | None,
             if sink is not None:
                 sink.game(name, games[0], record)
 
-        if not drive(read(stream, name), name, GameObserver(count, keep_rows)):
+        reader = read(stream, name)
+        if not drive(reader, name, GameObserver(count, keep_rows), allow_unfinished=True,
+                     allow_unsettled=False):
             raise _empty(name)
-    return counts, games[0], games[1]
+    tail = reader.tail
+    fingerprint = (tail.seq, tail.digest) if tail.digest else None
+    return _Counted(counts, games[0], games[1], unfinished[0], fingerprint)
 
 
 def _empty(source: str) -> EmptyLogError:
