@@ -434,7 +434,8 @@ def test_a_log_still_being_recorded_is_shown_as_verify_shows_it(tmp_path: Path) 
     assert len(log) == 2
     assert repr(log) == "<Log going.jsonl: 2 games>"
     first, second = log
-    assert first.finished and first.winner is not None
+    assert first.finished
+    assert first.winner is not None
     assert not second.finished
     assert (second.winner, second.loser, second.pot, second.over) == (None, None, None, None)
     assert second.waiting == waiting
