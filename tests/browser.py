@@ -8,26 +8,37 @@ run can never pass without having run them.
 
 Every page is opened in a context that refuses any request other than the
 page's own file and counts them, and that collects console errors.
+
+:func:`assert_accessible` checks an open page against the WCAG 2.0 and 2.1
+rules of levels A and AA with axe-core, the engine of Deque's axe, whose
+script travels inside the axe-playwright-python package (never fetched at
+test time); see /work/team/AXE.md and the tests in tests/test_browser.py.
 """
 
 from __future__ import annotations
 
+import functools
+import importlib.resources
 import json
 import os
 import re
 import shutil
 import typing as t
+import weakref
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import pytest
 
 if t.TYPE_CHECKING:
-    from collections.abc import Iterator
+    from collections.abc import Iterator, Sequence
 
     from playwright.sync_api import Browser, ConsoleMessage, Dialog, Page, Request, Route
 
 REQUIRED: t.Final = "ACES_BROWSER_REQUIRED"
+#: axe-core's tags for the success criteria of WCAG 2.0 and 2.1, levels A and AA:
+#: the 47 criteria that Norway's regulation on universal design of ICT requires.
+WCAG21_AA: t.Final = ("wcag2a", "wcag2aa", "wcag21a", "wcag21aa")
 _DATA: t.Final = re.compile(r'<script type="application/json" id="aces-data">(.*?)</script>',
                             re.S)
 
@@ -84,19 +95,50 @@ class Visit:
     dialogs: list[str] = field(default_factory=list)
 
 
+#: What ``script="blocked"`` adds to the page's own policy: no script of its own runs.
+_NO_SCRIPT: t.Final = "script-src 'none'"
+#: A browser without JavaScript shows what ``<noscript>`` holds; with scripts
+#: merely refused it would not, so the harness shows it as such a browser does.
+_SHOW_NOSCRIPT: t.Final = """() => {
+  for (const hidden of document.querySelectorAll('noscript')) {
+    const shown = document.createElement('template');
+    shown.innerHTML = hidden.textContent;
+    hidden.replaceWith(shown.content);
+  }
+}"""
+
+
 def visit(browser: Browser, path: Path, fragment: str = "", *, width: int = 1280,
-          height: int = 900, script: bool = True) -> Visit:
-    """Open ``path`` (with ``fragment``) from ``file://`` in a fresh, offline context."""
-    context = browser.new_context(viewport={"width": width, "height": height},
-                                  java_script_enabled=script, offline=True)
+          height: int = 900, script: bool | t.Literal["blocked"] = True,
+          color_scheme: t.Literal["light", "dark"] = "light",
+          reduced_motion: bool = False) -> Visit:
+    """Open ``path`` (with ``fragment``) from ``file://`` in a fresh, offline context.
+
+    ``script=False`` turns JavaScript off, as a browser set so would; axe-core
+    cannot run there (no timer fires), so ``script="blocked"`` shows the same
+    page (its own scripts refused by a Content-Security-Policy, ``<noscript>``
+    shown) with JavaScript on for the tests' own scripts. ``color_scheme`` and
+    ``reduced_motion`` are what the reader's system asks for.
+    """
+    context = browser.new_context(
+        viewport={"width": width, "height": height}, java_script_enabled=script is not False,
+        offline=True, color_scheme=color_scheme,
+        reduced_motion="reduce" if reduced_motion else "no-preference")
     page = context.new_page()
+    if script is False:
+        _SCRIPTLESS.add(page)
     url = path.resolve().as_uri()
     opened = Visit(page, url)
 
     def refuse(route: Route) -> None:
         """The page's own file loads; anything else is counted and refused."""
         if route.request.url.split("#", 1)[0] == url:
-            route.continue_()
+            if script == "blocked":
+                route.fulfill(path=path, headers={
+                    "Content-Type": "text/html; charset=utf-8",
+                    "Content-Security-Policy": _NO_SCRIPT})
+            else:
+                route.continue_()
             return
         opened.requests.append(route.request.url)
         route.abort()
@@ -106,6 +148,8 @@ def visit(browser: Browser, path: Path, fragment: str = "", *, width: int = 1280
             opened.requests.append(request.url)
 
     def said(message: ConsoleMessage) -> None:
+        if script == "blocked" and _NO_SCRIPT in message.text:
+            return  # the page's scripts, refused as asked
         if message.type in ("error", "warning"):
             opened.errors.append(message.text)
 
@@ -119,6 +163,97 @@ def visit(browser: Browser, path: Path, fragment: str = "", *, width: int = 1280
 
     page.on("dialog", alerted)
     page.goto(url + fragment)
-    if script:
+    if script is True:
         page.wait_for_selector("body[data-ready]")
+    elif script == "blocked":
+        page.evaluate(_SHOW_NOSCRIPT)
     return opened
+
+
+@dataclass(frozen=True)
+class Violation:
+    """One axe-core rule a page breaks, with the elements that break it."""
+
+    rule: str
+    impact: str
+    help: str
+    url: str
+    nodes: tuple[tuple[str, str, str], ...]  # (selector, HTML, what to fix)
+
+    def __str__(self) -> str:
+        lines = [f"{self.rule} ({self.impact}): {self.help} <{self.url}>"]
+        for selector, html, summary in self.nodes:
+            lines.append(f"    {selector}: {_shorten(html)}")
+            lines.extend(f"      {line.strip()}" for line in summary.splitlines()
+                         if line.strip())
+        return "\n".join(lines)
+
+
+def _shorten(html: str, width: int = 160) -> str:
+    flat = " ".join(html.split())
+    return flat if len(flat) <= width else flat[:width - 1] + "…"
+
+
+@functools.cache
+def _axe_script() -> str:
+    """axe-core's script as the package ships it (read once per session)."""
+    try:
+        shipped = importlib.resources.files("axe_playwright_python") / "axe.min.js"
+    except ModuleNotFoundError:
+        unavailable("axe-playwright-python is not installed (pip install -e '.[test]')")
+    return shipped.read_text(encoding="utf-8")
+
+
+#: Runs axe-core on the page (or on the part named by a selector) with only the
+#: rules of the given tags, and returns its violations, trimmed to what a report
+#: needs. Passing checks are not returned: they are most of axe's work to serialize.
+_RUN: t.Final = """async ([within, tags, disabled]) => {
+  const rules = Object.fromEntries(disabled.map(rule => [rule, {enabled: false}]));
+  const found = await axe.run(within ? {include: [within]} : document,
+    {runOnly: {type: 'tag', values: tags}, rules, resultTypes: ['violations']});
+  return found.violations.map(v => ({
+    rule: v.id, impact: v.impact || '', help: v.help, url: v.helpUrl,
+    nodes: v.nodes.map(n => [n.target.join(' '), n.html, n.failureSummary || ''])}));
+}"""
+
+
+#: Pages opened by :func:`visit` with JavaScript off.
+_SCRIPTLESS: weakref.WeakSet[Page] = weakref.WeakSet()
+
+
+def axe_violations(page: Page, within: str | None = None, *,
+                   tags: Sequence[str] = WCAG21_AA,
+                   disabled: Sequence[str] = ()) -> list[Violation]:
+    """The WCAG 2.1 A and AA violations axe-core finds on ``page`` as it is now.
+
+    ``within`` limits the check to the elements a CSS selector names (and what
+    they hold); ``disabled`` names rules to leave out, each of which must be
+    justified where it is passed. Every frame of the page is checked too,
+    where axe can reach it (a frame of another origin it cannot).
+    """
+    if page in _SCRIPTLESS:
+        pytest.fail("axe-core cannot run in a page without JavaScript (no timer fires "
+                    'there): open it with visit(..., script="blocked")', pytrace=False)
+    if not page.evaluate("typeof window.axe === 'object'"):
+        # Evaluated through the DevTools protocol, not as a <script>: a page's
+        # Content-Security-Policy does not stop it, and no request is made.
+        for frame in page.frames:
+            if not frame.is_detached():
+                frame.evaluate(_axe_script())
+    found = page.evaluate(_RUN, [within, list(tags), list(disabled)])
+    return [Violation(v["rule"], v["impact"], v["help"], v["url"],
+                      tuple((n[0], n[1], n[2]) for n in v["nodes"])) for v in found]
+
+
+def assert_accessible(page: Page, within: str | None = None, *, label: str = "",
+                      disabled: Sequence[str] = ()) -> None:
+    """Fail, listing every violation readably, unless axe-core finds none of
+    the WCAG 2.0 and 2.1 A and AA rules broken on ``page`` (see
+    :func:`axe_violations`). ``label`` says which page and setting failed,
+    beside the page's address."""
+    violations = axe_violations(page, within, disabled=disabled)
+    if violations:
+        where = f"{label} ({page.url})" if label else page.url
+        listed = "\n".join(str(v) for v in violations)
+        pytest.fail(f"{where}: {len(violations)} WCAG 2.1 A/AA rule(s) broken "
+                    f"(axe-core):\n{listed}", pytrace=False)

@@ -1,0 +1,139 @@
+"""The accessibility check every browser test uses (tests/browser.py), tested on
+pages made for it: it finds what it must, so a page can never pass it unseen.
+
+Each planted fault breaks one success criterion of WCAG 2.0 or 2.1 that axe-core
+can see; the check must name its rule, the element and the fix. A clean page
+passes, and the same clean page with one fault fails, so the check is neither
+blind nor always failing.
+"""
+
+from __future__ import annotations
+
+import typing as t
+
+import pytest
+
+from browser import WCAG21_AA, assert_accessible, axe_violations, visit
+
+if t.TYPE_CHECKING:
+    from pathlib import Path
+
+    from playwright.sync_api import Browser
+
+CLEAN: t.Final = """<!DOCTYPE html>
+<html lang="nb">
+<head><meta charset="utf-8"><meta name="viewport" content="width=device-width">
+<meta http-equiv="Content-Security-Policy"
+ content="default-src 'none'; img-src data:; style-src 'unsafe-inline'; script-src 'unsafe-inline'">
+<title>Ess i potten</title></head>
+<body><main><h1>Ess i potten</h1>
+<p>Kari kaster en ener og en sekser.</p>
+<label>Spillere <input id="players" type="number" value="3"></label>
+<button type="button">Kast</button>
+<noscript><p id="without">Uten JavaScript vises hele partiet.</p></noscript>
+{fault}
+</main>
+<script>document.body.dataset.ready = "";</script>
+</body></html>
+"""
+
+#: One fault each, the criterion it breaks, and the axe-core rule that must name it.
+FAULTS: t.Final = {
+    # 1.1.1 Non-text content: a picture with no text alternative.
+    "image-alt": '<img src="data:image/gif;base64,R0lGODlhAQABAAAAACw=">',
+    # 4.1.2 Name, role, value: the docs' table-of-contents captions as they were.
+    "aria-required-attr": '<p class="caption" role="heading"><span>Innhold</span></p>',
+    # 1.4.3 Contrast (minimum): light grey on white.
+    "color-contrast": '<p style="color: #bbb">Kast 3 av 12</p>',
+    # 4.1.2: a control with no name.
+    "button-name": '<button type="button"></button>',
+    # 1.3.5 Identify input purpose, a criterion new in WCAG 2.1 (tag wcag21aa).
+    "autocomplete-valid": '<label>Navn <input autocomplete="kallenavn"></label>',
+    # 2.1.1 Keyboard: a region that scrolls and that no key can reach.
+    "scrollable-region-focusable":
+        '<div style="overflow-x: auto; width: 5rem"><p style="width: 50rem">'
+        "En lang tabell som ruller til siden</p></div>",
+}
+
+
+def _page(folder: Path, name: str, fault: str = "") -> Path:
+    path = folder / f"{name}.html"
+    path.write_text(CLEAN.format(fault=fault), encoding="utf-8")
+    return path
+
+
+def test_a_clean_page_passes(browser: Browser, tmp_path: Path) -> None:
+    opened = visit(browser, _page(tmp_path, "clean"), script="blocked")
+    assert axe_violations(opened.page) == []
+    assert_accessible(opened.page)
+
+
+@pytest.mark.parametrize("rule", sorted(FAULTS))
+def test_a_planted_fault_fails_and_is_named(browser: Browser, tmp_path: Path,
+                                            rule: str) -> None:
+    opened = visit(browser, _page(tmp_path, rule, FAULTS[rule]), script="blocked")
+    with pytest.raises(pytest.fail.Exception) as failed:
+        assert_accessible(opened.page, label=f"planted {rule}")
+    report = str(failed.value)
+    assert report.startswith(f"planted {rule} ({opened.url}): 1 WCAG 2.1 A/AA rule(s) broken")
+    assert f"\n{rule} (" in report
+    assert "https://dequeuniversity.com/rules/axe/" in report  # where to read how to mend it
+    assert "Fix " in report  # axe's advice for the element, in the report
+    found = axe_violations(opened.page)
+    assert [v.rule for v in found] == [rule]
+    assert found[0].impact in ("minor", "moderate", "serious", "critical")
+    assert len(found[0].nodes) == 1
+
+
+def test_several_faults_are_each_listed(browser: Browser, tmp_path: Path) -> None:
+    opened = visit(browser, _page(tmp_path, "all", "\n".join(FAULTS.values())), script="blocked")
+    assert sorted(v.rule for v in axe_violations(opened.page)) == sorted(FAULTS)
+    # A part of the page is checked alone, and a rule left out is not reported.
+    assert axe_violations(opened.page, "h1") == []
+    left = axe_violations(opened.page, disabled=["color-contrast"])
+    assert "color-contrast" not in {v.rule for v in left}
+
+
+def test_the_check_runs_after_the_page_has_changed(browser: Browser, tmp_path: Path) -> None:
+    """A page a script has changed is checked as it is now, and again after a reload."""
+    opened = visit(browser, _page(tmp_path, "later"))
+    page = opened.page
+    assert axe_violations(page) == []
+    page.evaluate("document.querySelector('main').append(document.createElement('button'))")
+    assert [v.rule for v in axe_violations(page)] == ["button-name"]
+    page.reload()
+    assert axe_violations(page) == []
+
+
+def test_a_page_without_its_scripts_is_checked_as_a_reader_sees_it(browser: Browser,
+                                                                  tmp_path: Path) -> None:
+    """Blocked, the page's own script does not run and ``<noscript>`` shows, as in a
+    browser with JavaScript off; a planted fault there is found."""
+    fault = '<noscript><img src="data:image/gif;base64,R0lGODlhAQABAAAAACw="></noscript>'
+    path = _page(tmp_path, "noscript", fault)
+    opened = visit(browser, path, script="blocked")
+    page = opened.page
+    assert page.is_visible("#without")
+    assert page.get_attribute("body", "data-ready") is None
+    assert [v.rule for v in axe_violations(page)] == ["image-alt"]
+    assert opened.errors == []
+    assert opened.requests == []
+    running = visit(browser, path).page
+    assert running.get_attribute("body", "data-ready") == ""
+    assert axe_violations(running) == []  # with scripts on, <noscript> is not shown
+    off = visit(browser, path, script=False).page
+    assert off.is_visible("#without")
+    with pytest.raises(pytest.fail.Exception, match='script="blocked"'):
+        axe_violations(off)
+
+
+def test_only_the_rules_of_wcag_2_1_a_and_aa_are_run(browser: Browser, tmp_path: Path) -> None:
+    """Best practice beyond WCAG (a page without landmarks, say) is not a failure,
+    and the tags are those of the 47 criteria."""
+    path = tmp_path / "bare.html"
+    path.write_text('<!DOCTYPE html><html lang="en"><head><title>A roll</title></head>'
+                    "<body><p>Ada rolls a six.</p></body></html>", encoding="utf-8")
+    opened = visit(browser, path, script="blocked")
+    assert axe_violations(opened.page) == []
+    assert {v.rule for v in axe_violations(opened.page, tags=["best-practice"])} >= {"region"}
+    assert WCAG21_AA == ("wcag2a", "wcag2aa", "wcag21a", "wcag21aa")
