@@ -32,6 +32,7 @@ import string
 import textwrap
 import typing as t
 
+from aces.errors import AcesError, Plural
 from aces.events import (
     AceIgnored,
     ChipsPassed,
@@ -56,6 +57,7 @@ from aces.games import registration
 from aces.memo import Memo, weigh
 from aces.narrate import Narrator
 from aces.narrate.chances import (
+    ChanceNarrator,
     ChanceTeller,
     Moment,
     TurningPoints,
@@ -79,8 +81,8 @@ if t.TYPE_CHECKING:
 ResultT = t.TypeVar("ResultT")
 
 __all__ = ["FORMATS", "RULES", "TURNING_POINTS", "Aside", "Corrected", "Part", "Standings",
-           "Told", "Walkthrough", "escape_markdown", "escape_rst", "fivedice_rules", "pot_rules",
-           "render", "render_stream", "stream", "walkthrough"]
+           "Told", "Walkthrough", "escape_markdown", "escape_rst", "fivedice_rules", "one_game",
+           "pot_rules", "render", "render_stream", "stream", "walkthrough"]
 
 #: The key of the aside that names a game's turning points.
 TURNING_POINTS: t.Final = "turning-points"
@@ -399,9 +401,17 @@ class Walkthrough(Visitor[list[Part]]):
     first step to put a rule into play gets that rule's aside.
     """
 
-    def __init__(self, catalog: gettext.NullTranslations, lang: str) -> None:
+    def __init__(self, catalog: gettext.NullTranslations, lang: str, *, game: int | None = None,
+                 odds: bool = False, turning_points: bool = True) -> None:
         self.voice = Voice(catalog, lang)
-        self.narrator = Narrator(catalog, lang)
+        #: With ``odds``, each player's chance after every roll, as ``aces replay --odds``.
+        self.narrator = (ChanceNarrator if odds else Narrator)(catalog, lang)
+        #: The one game of the log being told, if only one is (from 1): its
+        #: rules are explained as if it stood alone, and the others' chances
+        #: are never worked out (the parts of the others are left out by
+        #: :func:`one_game`).
+        self.game = game
+        self.turning_points = turning_points
         self.parts: list[Part] = []
         self.explained: set[str] = set()
         # Translators: the label of each rule aside of "aces walkthrough".
@@ -442,11 +452,13 @@ class Walkthrough(Visitor[list[Part]]):
         if (kind is GameStarted or kind not in narrator.settling) and (
                 self._pending or narrator.due is not None):
             self._settle(full=kind in narrator.milestones)
-        if kind is Rolled or kind is GameStarted:
+        if (kind is Rolled or kind is GameStarted) and self.turning_points:
             self._follow(step, kind)
         narrator.visit(step)
         if kind is GameStarted:
             self._start(t.cast("GameStarted", event))
+            if narrator.games == self.game:
+                self.explained.clear()
         lines = narrator.lines
         if lines:
             self.parts.append(_told((tuple(lines), kind is GameStarted)))
@@ -465,7 +477,7 @@ class Walkthrough(Visitor[list[Part]]):
                 self._moved = holding
             self._holding = holding
         before, self._state = self._state, step.state
-        if kind is GameOver:
+        if kind is GameOver and self.turning_points:
             self._turning_points()
         if kind is GameStarted:
             if narrator.games > 1 and game.session_rule is not None:
@@ -488,9 +500,11 @@ class Walkthrough(Visitor[list[Part]]):
             self._turns = None
             self._unsettled = []
             odds = teller.odds
-            self._following = odds is not None and (
+            # The game starting is the narrator's next.
+            told = self.game is None or self.game == self.narrator.games + 1
+            self._following = told and odds is not None and (
                 odds.exact or self._estimated < MOST_ESTIMATED)
-            self._past_budget = odds is not None and not self._following
+            self._past_budget = told and odds is not None and not self._following
             if self._following:
                 self._unsettled.append((0, None, teller.start_state()))
 
@@ -700,41 +714,79 @@ class Corrected(Visitor[ResultT]):
 
 
 def stream(records: Iterable[Record], source: str, catalog: gettext.NullTranslations,
-           lang: str) -> Iterator[Part]:
-    """A log as a walkthrough, part by part as the log is read.
+           lang: str, *, game: int | None = None, odds: bool = False,
+           turning_points: bool = True) -> Iterator[Part]:
+    """A log as a walkthrough, part by part as the log is read: of every game,
+    or only of ``game`` (from 1), with each player's chance after every roll
+    (``odds``) and each game's turning points (``turning_points``).
 
     Memory stays flat however long the log: each step's parts are handed
     on as soon as they are told.
 
     :raises ~aces.errors.AcesError: at the first line of the log that is not
-        sound (see :func:`aces.walk.walk`), after every part before it.
+        sound (see :func:`aces.walk.walk`), after every part before it; for
+        a ``game`` the log does not hold, once it is read.
     """
     from aces.walk import walk
 
-    guide = Walkthrough(catalog, lang)
+    guide = Walkthrough(catalog, lang, game=game, odds=odds, turning_points=turning_points)
     corrected = Corrected(guide)
     visit, told = corrected.visit, guide.parts
-    for step in walk(records, source, allow_unfinished=True, allow_unsettled=False):
-        visit(step)
-        if told:
-            yield from told
-            told.clear()
-    corrected.end()
-    yield from guide.take()
+
+    def parts() -> Iterator[Part]:
+        for step in walk(records, source, allow_unfinished=True, allow_unsettled=False):
+            visit(step)
+            if told:
+                yield from told
+                told.clear()
+        corrected.end()
+        yield from guide.take()
+
+    return parts() if game is None else one_game(parts(), game, source)
+
+
+def one_game(parts: Iterable[Part], number: int, source: str) -> Iterator[Part]:
+    """The parts of game ``number`` (from 1) of a walkthrough, from the lines
+    that open it to those that open the next.
+
+    :raises ~aces.errors.AcesError: once the parts are all read, if there
+        were fewer games.
+    """
+    games = 0
+    for part in parts:
+        if type(part) is Told and part.opens_game:
+            games += 1
+        if games == number:
+            yield part
+    if games < number:
+        raise AcesError(_MISSING_GAME, number=number, source=source, count=games)
+
+
+# Translators: an error of a walkthrough asked for one game of a log (in
+# the documentation, ":game: 4"). {number}: the game asked for, from 1;
+# {source}: the log's file name; {count}: the games it holds.
+_MISSING_GAME: t.Final = Plural("there is no game {number} in {source}: it holds {count} game",
+                                "there is no game {number} in {source}: it holds {count} games",
+                                by="count")
 
 
 def walkthrough(records: Iterable[Record], source: str, catalog: gettext.NullTranslations,
-                lang: str) -> list[Part]:
-    """A whole log as a walkthrough, each run of told lines as one part.
+                lang: str, *, game: int | None = None, odds: bool = False,
+                turning_points: bool = True) -> list[Part]:
+    """A whole log as a walkthrough (see :func:`stream`), each run of told lines
+    as one part.
 
     :raises ~aces.errors.AcesError: at the first line of the log that is not
-        sound (see :func:`aces.walk.walk`).
+        sound (see :func:`aces.walk.walk`); for a ``game`` the log does not hold.
     """
     parts: list[Part] = []
     lines: list[str] = []
     opens_game = False
-    told = drive(records, source, Corrected(Walkthrough(catalog, lang)),
-                 allow_unfinished=True, allow_unsettled=False)
+    guide = Walkthrough(catalog, lang, game=game, odds=odds, turning_points=turning_points)
+    told: Iterable[Part] = drive(records, source, Corrected(guide), allow_unfinished=True,
+                                 allow_unsettled=False)
+    if game is not None:
+        told = one_game(told, game, source)
     for part in [*told, None]:
         if isinstance(part, Told) and not part.opens_game and lines:
             lines.extend(part.lines)

@@ -3,16 +3,23 @@
 Build every language, with warnings as errors, with ``scripts/docs.py``; or
 one at a time with ``sphinx-build -W -b html docs OUT/en`` and
 ``sphinx-build -W -b html -D language=nn docs OUT/nn``. Every number, table,
-plot and walkthrough in the pages is computed by the package's own
-extension (:mod:`aces.sphinxext`) while the pages are built.
+plot and walkthrough in the pages is computed while the pages are built,
+by the package's extension for writers (``aces.sphinxext``) and by the
+documentation's own machinery beside this file (``sphinxext/``: the
+lessons, their numbers, plots and sheets), which never travels with the
+package.
 """
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 
 from aces import __version__
-from aces.sphinxext.locales import compiled, languages
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from sphinxext.locales import compiled, languages
 
 project = "aces"
 author = "The aces developers"
@@ -20,14 +27,13 @@ copyright = "2026, the aces developers"
 version = release = __version__
 
 extensions = [
-    "aces.sphinxext",
+    "sphinxext",
     "sphinx.ext.doctest",
-    "sphinx_click",
 ]
 
 language = "en"
 # The site's languages are the catalogs that exist: English, and every
-# docs/locale/LANG (see aces.sphinxext.locales); each page links to itself in
+# docs/locale/LANG (see sphinxext.locales); each page links to itself in
 # every one of them. The catalogs are compiled outside the source tree.
 LOCALE = Path(__file__).parent / "locale"
 aces_languages = languages(LOCALE)

@@ -6,7 +6,7 @@
     .venv/bin/python scripts/docs.py check         # fail if a catalog is out of step
 
 The languages are the catalogs that exist: English, the language of the
-pages, and every ``docs/locale/LANG`` (see ``aces.sphinxext.locales``).
+pages, and every ``docs/locale/LANG`` (see ``docs/sphinxext/locales.py``).
 ``build`` runs ``sphinx-build -W --keep-going`` once per language (English
 from ``docs/`` as it is, the others with ``-D language=LANG``) and once
 with the doctest builder, side by side in separate processes, and fails if
@@ -76,7 +76,10 @@ class Build(t.NamedTuple):
 
 def languages(docs: Path = DOCS) -> list[str]:
     """The languages of the site: English, the language of the pages, then each catalog's."""
-    from aces.sphinxext.locales import languages as found
+    if str(DOCS) not in sys.path:
+        # The documentation's own extensions, as its conf.py finds them.
+        sys.path.insert(0, str(DOCS))
+    from sphinxext.locales import languages as found
 
     return found(docs / "locale")
 

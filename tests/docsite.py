@@ -11,6 +11,10 @@ from pathlib import Path
 
 ROOT: t.Final = Path(__file__).resolve().parent.parent
 DOCS: t.Final = ROOT / "docs"
+#: The ``conf.py`` of a small site that loads the documentation's own
+#: extensions (``docs/sphinxext``) as the documentation's ``conf.py`` does.
+DOCS_EXTENSIONS: t.Final = (f"import sys\nsys.path.insert(0, {str(DOCS)!r})\n"
+                            'extensions = ["sphinxext"]\n')
 
 
 def load_tool(name: str = "docs") -> t.Any:

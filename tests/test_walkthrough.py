@@ -14,7 +14,7 @@ from docutils.utils import Reporter
 
 from aces import engine
 from aces.dice import DiceFile
-from aces.errors import LogError
+from aces.errors import AcesError, LogError
 from aces.i18n import LANGUAGES, translations
 from aces.log import LogWriter, read
 from aces.narrate import tell
@@ -28,6 +28,7 @@ from aces.walkthrough import (
     Told,
     _explain,
     render,
+    stream,
     walkthrough,
 )
 
@@ -528,3 +529,68 @@ def test_a_large_tables_finish_is_a_table_of_its_holder_and_everyone_else(
         told = parts[number + 1]
         assert isinstance(told, Told)
         assert "P40" in told.lines[0]
+
+
+# -- One game, the chances, the turning points ----------------------------------------
+
+
+def _session(lang: str = "en", **asked: t.Any) -> list[Part]:
+    with (REPLAYS / "session.jsonl").open("rb") as log:
+        return walkthrough(read(log, "session.jsonl"), "session.jsonl", translations(lang),
+                           lang, **asked)
+
+
+def _openings(parts: Sequence[Part]) -> list[str]:
+    return [part.lines[0] for part in parts if isinstance(part, Told) and part.opens_game]
+
+
+def test_one_game_of_a_session_is_told_alone_with_its_rules_explained_again() -> None:
+    whole = _session()
+    second = _session(game=2)
+    assert [opening.split(":")[0] for opening in _openings(second)] == [
+        "Aces in the Pot, game 2"]
+    # Its rules are explained as if it stood alone: those of the first game too.
+    first_rules = [part.rule for part in whole[:whole.index(next(
+        part for part in whole[1:] if isinstance(part, Told) and part.opens_game))]
+        if isinstance(part, Aside)]
+    second_rules = {part.rule for part in second if isinstance(part, Aside)}
+    assert {"left", "ace", "try"} <= set(first_rules) <= second_rules
+    # Told as in the whole log, from its opening to the next game's.
+    told = [line for part in second if isinstance(part, Told) for line in part.lines]
+    everything = [line for part in whole if isinstance(part, Told) for line in part.lines]
+    start = everything.index(told[0])
+    assert everything[start:start + len(told)] == told
+
+
+def test_a_game_the_log_does_not_hold_is_refused_naming_how_many_it_holds() -> None:
+    with pytest.raises(AcesError) as refused:
+        _session(game=6)
+    assert str(refused.value) == "there is no game 6 in session.jsonl: it holds 5 games"
+    assert refused.value.spoken("nb") == ("det er ikke noe parti 6 i session.jsonl:"
+                                          " loggen har 5 partier")
+
+
+def test_a_game_alone_streams_as_it_is_told_whole() -> None:
+    with (REPLAYS / "session.jsonl").open("rb") as log:
+        streamed = render(stream(read(log, "session.jsonl"), "session.jsonl",
+                                 translations("nn"), "nn", game=3), "text")
+    assert streamed == render(_session("nn", game=3), "text")
+
+
+def test_the_chances_after_each_roll_are_told_when_asked_for() -> None:
+    plain = [line for part in _session(game=1) if isinstance(part, Told) for line in part.lines]
+    told = [line for part in _session(game=1, odds=True) if isinstance(part, Told)
+            for line in part.lines]
+    chances = [line for line in told if line.startswith("The chances to win the pot: ")]
+    assert chances
+    assert [line for line in told if line not in chances] == plain
+
+
+def test_the_turning_points_are_left_out_when_not_asked_for() -> None:
+    assert any(isinstance(part, Aside) and part.rule == TURNING_POINTS for part in _session())
+    without = _session(turning_points=False)
+    assert not any(isinstance(part, Aside) and part.rule == TURNING_POINTS for part in without)
+    def told(parts: Sequence[Part]) -> list[str]:
+        return [line for part in parts if isinstance(part, Told) for line in part.lines]
+
+    assert told(without) == told(_session())

@@ -18,15 +18,8 @@ import typing as t
 
 from docutils import nodes
 
-from aces.sphinxext import (
-    PAGES_FOLDER,
-    TEXT_ONLY,
-    _failed,
-    _pages,
-    language,
-    registered,
-    role_failed,
-)
+from aces.sphinxext.build import failed, registered, role_failed
+from aces.sphinxext.pages import PAGES_FOLDER, embeds, page_uri, pages
 
 if t.TYPE_CHECKING:
     from collections.abc import Sequence
@@ -60,24 +53,23 @@ def page_role(name: str, rawtext: str, text: str, lineno: int, inliner: Inliner,
 
 
 def _resolve(app: Sphinx, doctree: nodes.document, docname: str) -> None:
-    """Each link becomes a reference to its page, or the build fails naming it."""
+    """Each link becomes a reference to its page where the builder makes web
+    pages, and the page's title elsewhere; or the build fails naming it."""
     links = list(doctree.findall(page_link))
     if not links:
         return
+    from aces.sphinxext.build import language
+
     lang = language(app.config.language)
-    written = {name: text for pages in _pages(app.env).values() for name, text in pages.items()}
-    depth = docname.count("/")
+    written = {name: text for kept in pages(app.env).values() for name, text in kept.items()}
     for link in links:
         name = f"{link['target']}-{lang}.html"
-        if app.builder.name in TEXT_ONLY:
-            link.replace_self(nodes.Text(link["target"]))
-            continue
         page = written.get(name)
         if page is None:
             message = (f":aces-page: no page of the site embeds {link['target']!r}"
                        f" ({PAGES_FOLDER}/{name}): embed it with aces-replay-page or"
                        " aces-simulation-page")
-            _failed(app.env, docname, message)
+            failed(app.env, docname, message)
             from sphinx.util import logging
 
             logging.getLogger(__name__).error(message, location=link)
@@ -86,9 +78,11 @@ def _resolve(app: Sphinx, doctree: nodes.document, docname: str) -> None:
         found = _TITLE.search(page)
         # A replay page's title is a sentence; the link stands inside one.
         title = html.unescape(found[1]).strip().rstrip(".") if found else link["target"]
-        link.replace_self(nodes.reference("", title, refuri="../" * depth
-                                          + f"{PAGES_FOLDER}/{name}", internal=False,
-                                          classes=["aces-page-link"]))
+        if not embeds(app.builder):
+            link.replace_self(nodes.Text(title))
+            continue
+        link.replace_self(nodes.reference("", title, refuri=page_uri(app.builder, docname, name),
+                                          internal=False, classes=["aces-page-link"]))
 
 
 def setup(app: Sphinx) -> ExtensionMetadata:

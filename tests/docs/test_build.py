@@ -29,9 +29,9 @@ from aces.narrate import tell
 from aces.odds.finish import try_success
 from aces.odds.outcomes import CHANCES, Outcome
 from aces.rules import game_named
-from aces.sphinxext import PAGES_FOLDER
+from aces.sphinxext.pages import PAGES_FOLDER
 
-from docsite import load_tool
+from docsite import DOCS_EXTENSIONS, load_tool
 
 ROOT: t.Final = Path(__file__).resolve().parent.parent.parent
 
@@ -385,7 +385,7 @@ def build_small(tmp_path: Path, body: str) -> subprocess.CompletedProcess[str]:
     source = tmp_path / "source"
     source.mkdir()
     (source / "conf.py").write_text(
-        f'extensions = ["aces.sphinxext"]\naces_log_root = {str(tmp_path)!r}\n',
+        f'{DOCS_EXTENSIONS}aces_log_root = {str(tmp_path)!r}\n',
         encoding="utf-8")
     (source / "index.rst").write_text(f"Small\n=====\n\nSome text.\n\n{body}\n", encoding="utf-8")
     return subprocess.run([sys.executable, "-m", "sphinx", "-q", "-b", "html", str(source),

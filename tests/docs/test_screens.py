@@ -29,7 +29,7 @@ PAGES: t.Final = ("index.html", "lessons/nothing.html", "lessons/best-seat.html"
                   "lessons/nothing-sheet.html", "lessons/round-the-table.html",
                   "lessons/large-numbers.html", "lessons/round-the-table-sheet.html",
                   "lessons/class-experiment-sheet.html")
-#: The plots' type size, in points (aces.sphinxext.plots), and its smallest variant.
+#: The plots' type size, in points (sphinxext.plots), and its smallest variant.
 PLOT_TYPE: t.Final = 13.0 * 0.833
 
 MEASURE: t.Final = """() => {

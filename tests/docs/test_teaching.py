@@ -14,7 +14,9 @@ from pathlib import Path
 import pytest
 
 from aces import i18n
-from aces.sphinxext.teaching import FIELDS
+from sphinxext.teaching import FIELDS
+
+from docsite import DOCS_EXTENSIONS
 
 if t.TYPE_CHECKING:
     from playwright.sync_api import Page
@@ -165,7 +167,7 @@ def test_formulas_are_typeset_by_a_mathjax_the_site_serves(
 def test_a_sheet_with_nothing_for_pupils_stops_the_build(tmp_path: Path) -> None:
     source = tmp_path / "source"
     source.mkdir()
-    (source / "conf.py").write_text('extensions = ["aces.sphinxext"]\n', encoding="utf-8")
+    (source / "conf.py").write_text(DOCS_EXTENSIONS, encoding="utf-8")
     (source / "index.rst").write_text("A lesson\n========\n\n.. aces-sheet::\n\nAnswers\n"
                                       "-------\n\nFour ninths.\n", encoding="utf-8")
     result = subprocess.run([sys.executable, "-m", "sphinx", "-q", "-b", "html", str(source),
@@ -291,7 +293,7 @@ def test_the_formulas_carry_the_packages_numbers(site: dict[str, t.Any], lang: s
 def small_lesson(tmp_path: Path, body: str) -> subprocess.CompletedProcess[str]:
     source = tmp_path / "source"
     source.mkdir()
-    (source / "conf.py").write_text('extensions = ["aces.sphinxext"]\n', encoding="utf-8")
+    (source / "conf.py").write_text(DOCS_EXTENSIONS, encoding="utf-8")
     (source / "index.rst").write_text("A lesson\n========\n\n.. aces-sheet::\n\n"
                                       ".. rst-class:: aces-pupil\n\nExercises\n---------\n\n"
                                       f"{body}\n", encoding="utf-8")
@@ -326,7 +328,7 @@ def test_an_unknown_number_in_a_formula_stops_the_build(tmp_path: Path) -> None:
 
 
 def fact(page: str, key: str) -> str:
-    """The text of one of a lesson's facts (aces.sphinxext.teaching), by its class."""
+    """The text of one of a lesson's facts (sphinxext.teaching), by its class."""
     found = re.search(rf'<dt class="aces-{key}[^"]*">.*?</dt>\s*<dd[^>]*>(.*?)</dd>', page,
                       re.DOTALL)
     assert found is not None, key

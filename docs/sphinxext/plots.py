@@ -10,18 +10,21 @@ it, both in the language of the catalog it was given.
 
 from __future__ import annotations
 
+import base64
 import io
 import math
 import textwrap
 import typing as t
 
 import numpy as np
+from docutils import nodes
 
 from aces.cli._numbers import decimal, integer, percent
 from aces.errors import N_
 from aces.odds.outcomes import CHANCES, OUTCOMES
-from aces.sphinxext import lessons as les
-from aces.sphinxext.quantities import SpecError, called
+from aces.sphinxext.build import registered
+from sphinxext import lessons as les
+from sphinxext.quantities import SpecDirective, SpecError, called
 
 if t.TYPE_CHECKING:
     import gettext
@@ -30,11 +33,13 @@ if t.TYPE_CHECKING:
     from matplotlib.axes import Axes
     from matplotlib.figure import Figure
     from numpy.typing import ArrayLike, NDArray
+    from sphinx.application import Sphinx
+    from sphinx.util.typing import ExtensionMetadata
 
     from aces.simulate.stats import Interval
 
 __all__ = ["BAND", "DPI", "EXACT", "HEIGHT", "OTHER", "PLOTS", "SIMULATED", "WIDTH", "Plot",
-           "drawn", "plot", "svg"]
+           "PlotDirective", "drawn", "plot", "setup", "svg"]
 
 #: Colours that stay apart for readers with the common colour blindnesses.
 EXACT: t.Final = "#d55e00"
@@ -469,7 +474,7 @@ def _fd_turns(c: _Context, dice: int, count: int) -> tuple[Figure, str]:
 def plot(spec: str, catalog: gettext.NullTranslations, lang: str) -> Plot:
     """The plot a spec names (``lln(4, 3, 100000)``), drawn, in the catalog's language.
 
-    :raises ~aces.sphinxext.quantities.SpecError: for a spec that names no plot.
+    :raises ~sphinxext.quantities.SpecError: for a spec that names no plot.
     """
     figure, alt = drawn(spec, catalog, lang)
     return Plot(svg(figure), alt)
@@ -478,7 +483,7 @@ def plot(spec: str, catalog: gettext.NullTranslations, lang: str) -> Plot:
 def drawn(spec: str, catalog: gettext.NullTranslations, lang: str) -> tuple[Figure, str]:
     """The figure of the plot a spec names, and its description, before it is written.
 
-    :raises ~aces.sphinxext.quantities.SpecError: for a spec that names no plot.
+    :raises ~sphinxext.quantities.SpecError: for a spec that names no plot.
     """
     maker, args = called(spec, PLOTS, "plot")
     import matplotlib
@@ -634,3 +639,21 @@ def _try(c: _Context) -> tuple[Figure, str]:
     return figure, _("A try drawn as a path: roll 1, roll 2 and roll 3 lead one to the next"
                      " when they show no six, and the third leads to winning the pot. From"
                      " each roll, a six leads down to the chip passing to the left.")
+
+
+class PlotDirective(SpecDirective):
+    """``.. aces-plot:: name(args)``: a plot of the lessons, drawn now, embedded in the page."""
+
+    def drawn(self) -> list[nodes.Node]:
+        drawn = self.spec(plot)
+        uri = "data:image/svg+xml;base64," + base64.b64encode(drawn.svg).decode("ascii")
+        image = nodes.image(uri=uri, alt=drawn.alt, classes=["aces-plot"])
+        return [nodes.figure("", image, classes=["aces-plot"])]
+
+
+def setup(app: Sphinx) -> ExtensionMetadata:
+    """Register ``.. aces-plot::``; plots are drawn to files, never to a screen."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    return registered(app, {"aces-plot": PlotDirective})

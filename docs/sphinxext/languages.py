@@ -5,7 +5,7 @@ Each language is built into its own folder side by side (``OUT/en``,
 ``OUT/nb``, ``OUT/nn``...), so the same page in another language is the
 same path under a sibling folder. ``aces_languages`` in ``conf.py`` names
 the languages (read from the catalogs that exist, see
-:func:`aces.sphinxext.locales.languages`); every page's template context
+:func:`sphinxext.locales.languages`); every page's template context
 gets ``aces_languages``: each language's own name, a relative link to the
 page in it, and whether it is the page's language.
 """
@@ -17,11 +17,16 @@ import re
 import typing as t
 from html import escape, unescape
 
+from aces.sphinxext.build import AcesDirective, registered
+
 if t.TYPE_CHECKING:
+    from docutils import nodes
     from sphinx.application import Sphinx
     from sphinx.config import Config
+    from sphinx.util.typing import ExtensionMetadata
 
-__all__ = ["SEARCH_LANGUAGE", "Alternate", "alternates", "own_name", "setup", "theme_words"]
+__all__ = ["SEARCH_LANGUAGE", "Alternate", "LanguageDirective", "alternates", "own_name", "setup",
+           "theme_words"]
 
 
 #: Sphinx names the Norwegian search language (its stemmer and stop words)
@@ -114,8 +119,25 @@ def _context(app: Sphinx, pagename: str, templatename: str, context: dict[str, t
     context["aces_languages"] = alternates(app.builder.get_target_uri(pagename), current, codes)
 
 
-def setup(app: Sphinx) -> None:
+class LanguageDirective(AcesDirective):
+    """``.. aces-language:: nb``: text written for one language, shown in its build only.
+
+    For a passage that reads better written afresh than translated: the
+    other languages have their own block, and neither enters the catalogs.
+    """
+
+    required_arguments = 1
+    has_content = True
+
+    def run(self) -> list[nodes.Node]:
+        if self.builder == "gettext" or self.arguments[0] != (self.config.language or "en"):
+            return []
+        return self.parse_content_to_nodes(allow_section_headings=True)
+
+
+def setup(app: Sphinx) -> ExtensionMetadata:
+    """The switcher, the alternates, Norwegian search, and ``.. aces-language::``."""
     app.add_config_value("aces_languages", [], "html", types=[list, tuple])
-    app.connect("config-inited", _search_language)
-    app.connect("html-page-context", _context)
-    app.connect("builder-inited", _filters)
+    return registered(app, {"aces-language": LanguageDirective}, events=[
+        ("config-inited", _search_language), ("html-page-context", _context),
+        ("builder-inited", _filters)])

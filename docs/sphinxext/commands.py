@@ -1,4 +1,9 @@
-"""The command reference: sphinx-click's pages, in the language of the build.
+"""What the command line says, on the pages: a command's output, and the command reference.
+
+``.. aces-output:: odds --players 3`` runs the command at build time, in
+the build's language, and shows it below the command line that makes it.
+``.. aces-commands::`` is the command reference, sphinx-click's pages in
+the language of the build.
 
 sphinx-click documents a click command from its help texts; this hands it
 a copy of ``aces`` whose help is already translated (the same copy the
@@ -12,17 +17,23 @@ its words come from the package's catalog, not the documentation's.
 
 from __future__ import annotations
 
+import shlex
 import typing as t
 
 from docutils import nodes
+from docutils.parsers.rst import directives
+
+from aces.sphinxext.build import AcesDirective, registered
 
 if t.TYPE_CHECKING:
     import gettext
 
     import click
+    from sphinx.application import Sphinx
     from sphinx.util.docutils import SphinxDirective
+    from sphinx.util.typing import ExtensionMetadata
 
-__all__ = ["CLI", "placeholders", "reference"]
+__all__ = ["CLI", "CommandsDirective", "OutputDirective", "placeholders", "reference", "setup"]
 
 #: The command tree sphinx-click is documenting now (see :func:`reference`).
 CLI: click.Command | None = None
@@ -131,3 +142,50 @@ def reference(directive: SphinxDirective, lang: str) -> list[nodes.Node]:
         # Already in the build's language: not a message for the documentation's catalog.
         element["translatable"] = False
     return [box]
+
+
+class OutputDirective(AcesDirective):
+    """``.. aces-output:: odds --players 3``: a command's output, run now, in the build's
+    language, below the command line that makes it."""
+
+    required_arguments = 1
+    final_argument_whitespace = True
+
+    def run(self) -> list[nodes.Node]:
+        from click.testing import CliRunner
+
+        from aces.cli import cli
+
+        args = shlex.split(self.arguments[0])
+        if self.lang != "en":
+            args += ["--lang", self.lang]
+        shown = "$ " + shlex.join(["aces", *args])
+        if self.text_only:
+            return []
+        result = CliRunner().invoke(cli, args, env={"LANG": None, "LANGUAGE": None,
+                                                    "LC_ALL": None, "LC_MESSAGES": None})
+        if result.exit_code != 0:
+            self.fail(f"{shown} failed ({result.exit_code}): {result.output.strip()}")
+        text = f"{shown}\n{result.stdout.rstrip()}"
+        block = nodes.literal_block(text, text, classes=["aces-output"])
+        block["language"] = "text"
+        return [block]
+
+
+class CommandsDirective(AcesDirective):
+    """``.. aces-commands::``: every command of ``aces``, by sphinx-click, in the
+    build's language (the help texts come from the package's catalogs)."""
+
+    option_spec: t.ClassVar[dict[str, t.Callable[[str], t.Any]]] = {
+        "nested": directives.unchanged}
+
+    def run(self) -> list[nodes.Node]:
+        if self.builder == "gettext":
+            return []
+        return reference(self, self.lang)
+
+
+def setup(app: Sphinx) -> ExtensionMetadata:
+    """Register ``.. aces-output::`` and ``.. aces-commands::`` (with sphinx-click's own)."""
+    app.setup_extension("sphinx_click")
+    return registered(app, {"aces-output": OutputDirective, "aces-commands": CommandsDirective})

@@ -8,8 +8,8 @@ import numpy as np
 import pytest
 
 from aces.i18n import translations
-from aces.sphinxext import lessons as les
-from aces.sphinxext.tables import _Context
+from sphinxext import lessons as les
+from sphinxext.tables import _Context
 
 PLAYERS = range(2, 6)
 

@@ -5,16 +5,16 @@ from __future__ import annotations
 import re
 import typing as t
 from fractions import Fraction
-from pathlib import Path
 
 import pytest
 
 from aces.odds.finish import try_success
-from aces.sphinxext.quantities import REGISTRY, Quantity, SpecError, quantity, show
+from sphinxext.quantities import REGISTRY, Quantity, SpecError, quantity, show
 
-DOCS: t.Final = Path(__file__).resolve().parent.parent.parent / "docs"
+from docsite import DOCS
+
 ROLE: t.Final = re.compile(r":aces:`([^`]+)`")
-#: A number in a formula (aces.sphinxext.formulas): ``\aces{spec}``, a backslash
+#: A number in a formula (sphinxext.formulas): ``\aces{spec}``, a backslash
 #: doubled in a catalog.
 IN_FORMULA: t.Final = re.compile(r"\\{1,2}aces\{([^{}]+)\}")
 
@@ -87,7 +87,7 @@ def test_a_bad_spec_says_why(spec: str, reason: str) -> None:
 
 
 def test_seats_are_counted_from_one_as_the_pages_count_them() -> None:
-    from aces.sphinxext import lessons as les
+    from sphinxext import lessons as les
 
     chances = les.game(4).win_by_seat
     assert quantity("win(4, 1)").value == chances[0]

@@ -3,7 +3,7 @@ r"""Formulas with the package's numbers in them, typeset on the pages and on the
 A lesson writes a formula in TeX with Sphinx's math (``:math:`` in a
 sentence, ``.. math::`` on a line of its own). A number the package computes
 stands in it as ``\aces{name(args):format}``, the names of the ``:aces:``
-role (:mod:`aces.sphinxext.quantities`): when the page has been read, and
+role (:mod:`sphinxext.quantities`): when the page has been read, and
 translated, each is replaced by its number in TeX, written the way the
 build's language writes numbers (``\frac{15625}{46656}``, ``33{,}5\,\%``),
 and a decimal written in the formula itself (``0.75``) gets the language's
@@ -11,7 +11,7 @@ decimal sign, so that one formula serves every language.
 So a formula's numbers come from the code like every other number on the
 pages, and an unknown name stops the build at its page and line.
 
-On the pages MathJax typesets the formulas (:mod:`aces.sphinxext.mathjax`).
+On the pages MathJax typesets the formulas (:mod:`sphinxext.mathjax`).
 A pupil sheet is printed by WeasyPrint, which runs no JavaScript, so
 :func:`picture` draws a formula as an SVG picture with matplotlib's mathtext
 (no TeX installation), its glyphs as outlines and its baseline where the
@@ -38,8 +38,8 @@ import typing as t
 from docutils import nodes
 from sphinx.transforms import SphinxTransform
 
-from aces.sphinxext import _failed, language, registered
-from aces.sphinxext.quantities import Offered, Quantity, SpecError, quantity, show
+from aces.sphinxext.build import failed, language, registered
+from sphinxext.quantities import Offered, Quantity, SpecError, quantity, show
 
 if t.TYPE_CHECKING:
     from sphinx.application import Sphinx
@@ -107,7 +107,7 @@ class FormulaNumbers(SphinxTransform):
                 latex = numbers_in(source, lang)
             except SpecError as exc:
                 message = f"a formula's number: {exc}"
-                _failed(self.env, self.env.docname, message)
+                failed(self.env, self.env.docname, message)
                 from sphinx.util import logging
 
                 logging.getLogger(__name__).error(message, location=node)

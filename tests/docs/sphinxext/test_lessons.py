@@ -11,7 +11,7 @@ import pytest
 from aces.odds.outcomes import CHANCES, OUTCOMES, roll_cost
 from aces.rules import fivedice
 from aces.simulate import simulation
-from aces.sphinxext import lessons as les
+from sphinxext import lessons as les
 
 
 def within(found: float, exact: float, trials: int, sigmas: float = 4.0) -> bool:

@@ -23,7 +23,8 @@ from pathlib import Path
 from docutils import nodes
 from docutils.parsers.rst import directives
 
-from aces.sphinxext import _AcesDirective, _catalog, registered
+from aces.i18n import translations
+from aces.sphinxext.build import AcesDirective, registered
 
 if t.TYPE_CHECKING:
     from sphinx.application import Sphinx
@@ -34,7 +35,7 @@ if t.TYPE_CHECKING:
 __all__ = ["API", "ApiDirective", "StatsDirective", "setup"]
 
 
-class StatsDirective(_AcesDirective):
+class StatsDirective(AcesDirective):
     """``.. aces-stats:: LOG...``: a class's logs pooled at build time."""
 
     required_arguments = 1
@@ -78,7 +79,7 @@ class StatsDirective(_AcesDirective):
 
         with tempfile.TemporaryDirectory() as folder:
             path = Path(folder) / "plot.png"
-            plot(result.pooled, Output(path), lang, _catalog(lang))
+            plot(result.pooled, Output(path), lang, translations(lang))
             png = path.read_bytes()
         uri = "data:image/png;base64," + base64.b64encode(png).decode("ascii")
         image = nodes.image(uri=uri, alt="aces stats --plot", classes=["aces-plot"])
@@ -90,7 +91,7 @@ API: t.Final = ("load", "play", "odds", "simulate", "stats",
                 "Log", "Game", "Session", "Odds", "Simulated", "Stats")
 
 
-class ApiDirective(_AcesDirective):
+class ApiDirective(AcesDirective):
     """``.. aces-api::``: the public API, by autodoc, in English everywhere."""
 
     def run(self) -> list[nodes.Node]:

@@ -6,9 +6,11 @@ import gettext
 import typing as t
 from pathlib import Path
 
-from aces.sphinxext.locales import compiled
+from sphinxext.locales import compiled
 
-LOCALE: t.Final = Path(__file__).resolve().parent.parent.parent / "docs" / "locale"
+from docsite import DOCS
+
+LOCALE: t.Final = DOCS / "locale"
 
 
 def test_every_catalog_is_compiled_outside_the_sources() -> None:

@@ -19,15 +19,20 @@ import typing as t
 from aces.cli._numbers import decimal, fraction, integer, percent
 from aces.odds.outcomes import CHANCES, NO_SIX, OUTCOMES, outcome_of, roll_cost
 from aces.rules import pot
-from aces.sphinxext import lessons as les
-from aces.sphinxext.quantities import SpecError, called
+from aces.sphinxext.build import registered, table_node
+from sphinxext import lessons as les
+from sphinxext.quantities import SpecDirective, SpecError, called, number_nodes
 
 if t.TYPE_CHECKING:
     import gettext
     from collections.abc import Callable
     from fractions import Fraction
 
-__all__ = ["TABLES", "Maker", "Table", "table"]
+    from docutils import nodes
+    from sphinx.application import Sphinx
+    from sphinx.util.typing import ExtensionMetadata
+
+__all__ = ["TABLES", "Maker", "Table", "TableDirective", "setup", "table"]
 
 
 class Table(t.NamedTuple):
@@ -62,7 +67,7 @@ class _Context(t.NamedTuple):
 
     def exact(self, value: Fraction) -> str:
         """A fraction beside its decimal, or a decimal offering it, if it is large."""
-        from aces.sphinxext.quantities import Offered, exact_fraction
+        from sphinxext.quantities import Offered, exact_fraction
 
         shown = exact_fraction(value, self.lang, 2)
         if isinstance(shown, Offered):
@@ -353,10 +358,23 @@ def _fd_turn_length(c: _Context, dice: int, threes: int, count: int) -> Table:
 def table(spec: str, catalog: gettext.NullTranslations, lang: str) -> Table:
     """The table a spec names (``seats(2, 6)``), in the catalog's language.
 
-    :raises ~aces.sphinxext.quantities.SpecError: for a spec that names no table.
+    :raises ~sphinxext.quantities.SpecError: for a spec that names no table.
     """
     maker, args = called(spec, TABLES, "table")
     try:
         return maker(_Context(catalog, lang), *args)
     except (TypeError, ValueError, IndexError) as exc:
         raise SpecError(f"{spec.strip()}: cannot be made: {exc}") from None
+
+
+class TableDirective(SpecDirective):
+    """``.. aces-table:: name(args)``: a table of the lessons."""
+
+    def drawn(self) -> list[nodes.Node]:
+        made = self.spec(table)
+        return [table_node(made.header, made.rows, made.stub, cell=number_nodes)]
+
+
+def setup(app: Sphinx) -> ExtensionMetadata:
+    """Register ``.. aces-table::``."""
+    return registered(app, {"aces-table": TableDirective})

@@ -8,8 +8,8 @@ import typing as t
 import pytest
 
 from aces.i18n import translations
-from aces.sphinxext.plots import PLOTS, drawn, plot
-from aces.sphinxext.quantities import SpecError
+from sphinxext.plots import PLOTS, drawn, plot
+from sphinxext.quantities import SpecError
 
 from docsite import directive_specs
 

@@ -7,8 +7,8 @@ for single rolls and turns, dice drawn here and judged by the rules). So
 the documentation can never drift from the code: change a rule and every
 lesson changes with it at the next build.
 
-Nothing here formats or draws; :mod:`aces.sphinxext.quantities` and
-:mod:`aces.sphinxext.plots` do. Results are cached, since both languages
+Nothing here formats or draws; :mod:`sphinxext.quantities` and
+:mod:`sphinxext.plots` do. Results are cached, since both languages
 of a build ask for the same numbers.
 
 >>> NOTHING

@@ -19,7 +19,7 @@ from pathlib import Path
 
 from sphinx.errors import SphinxError
 
-from aces.sphinxext import registered
+from aces.sphinxext.build import registered
 
 if t.TYPE_CHECKING:
     from sphinx.application import Sphinx
@@ -75,5 +75,5 @@ def setup(app: Sphinx) -> ExtensionMetadata:
     shipped()
     app.setup_extension("sphinx.ext.mathjax")
     # The package's numbers in the formulas, and the formulas drawn for the pupil sheets.
-    app.setup_extension("aces.sphinxext.formulas")
+    app.setup_extension("sphinxext.formulas")
     return registered(app, events=[("config-inited", _configure), ("build-finished", _copy)])

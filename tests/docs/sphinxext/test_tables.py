@@ -8,8 +8,8 @@ import typing as t
 import pytest
 
 from aces.i18n import translations
-from aces.sphinxext.quantities import SpecError
-from aces.sphinxext.tables import TABLES, table
+from sphinxext.quantities import SpecError
+from sphinxext.tables import TABLES, table
 
 from docsite import directive_specs
 

@@ -15,7 +15,7 @@ typeset as ``NAME-sheet.pdf`` by WeasyPrint, which needs no TeX.
 Everything else (the exact answer, the simulation, the answers, the notes
 for the teacher) stays out, because only marked sections are copied: a new
 section is hidden from pupils until someone decides otherwise. Formulas
-are drawn as pictures for the sheet (:mod:`aces.sphinxext.formulas`), since
+are drawn as pictures for the sheet (:mod:`sphinxext.formulas`), since
 neither a printed page nor WeasyPrint runs MathJax. A sheet that cannot be
 made (no section marked, a formula that cannot be drawn, WeasyPrint
 missing) stops the build with the page and the reason.
@@ -30,13 +30,14 @@ from pathlib import Path
 
 from docutils import nodes
 
-from aces.sphinxext import _AcesDirective, _catalog, _failed, language, registered
+from aces.i18n import translations
+from aces.sphinxext.build import AcesDirective, failed, language, registered
 
 if t.TYPE_CHECKING:
     from sphinx.application import Sphinx
     from sphinx.util.typing import ExtensionMetadata
 
-    from aces.sphinxext.languages import Alternate
+    from sphinxext.languages import Alternate
 
 __all__ = ["LOCAL_LINK", "PUPIL", "STYLE", "SUFFIX", "TEACHER", "SheetDirective", "SheetError",
            "pupil_sections", "setup", "sheet_html", "typeset", "unlinked", "write"]
@@ -79,13 +80,13 @@ nav { margin-top: 2rem; font-size: .9rem; }
 """
 
 
-class SheetDirective(_AcesDirective):
+class SheetDirective(AcesDirective):
     """``.. aces-sheet::``: where a lesson offers its pupil sheet, as HTML and PDF."""
 
     def run(self) -> list[nodes.Node]:
         if self.builder == "gettext":
             return []
-        _ = _catalog(self.lang).gettext
+        _ = translations(self.lang).gettext
         name = Path(self.env.docname).name + SUFFIX
         box = nodes.paragraph(classes=["aces-sheet-links"])
         # Translators: on a lesson page, before the links to its pupil sheet
@@ -121,7 +122,7 @@ def _resolved(app: Sphinx, doctree: nodes.document, docname: str) -> None:
         write(app, doctree, docname)
     except SheetError as exc:
         message = f"aces-sheet: {exc}"
-        _failed(app.env, docname, message)
+        failed(app.env, docname, message)
         from sphinx.util import logging
 
         logging.getLogger(__name__).error(message, location=docname)
@@ -140,7 +141,7 @@ def write(app: Sphinx, doctree: nodes.document, docname: str) -> tuple[Path, Pat
     sections = pupil_sections(doctree)
     if not sections:
         raise SheetError(f"no section is marked for pupils (.. rst-class:: {PUPIL})")
-    from aces.sphinxext.formulas import FormulaError, pictures
+    from sphinxext.formulas import FormulaError, pictures
 
     for section in sections:
         # WeasyPrint runs no MathJax: the sheet's formulas are pictures, drawn now.
@@ -150,7 +151,7 @@ def write(app: Sphinx, doctree: nodes.document, docname: str) -> tuple[Path, Pat
             raise SheetError(f"in the pupils' section {section[0].astext()!r}, {exc}") from None
     from sphinx.locale import _ as theme_words
 
-    from aces.sphinxext.languages import alternates
+    from sphinxext.languages import alternates
 
     lang = language(app.config.language)
     title = app.env.titles[docname].astext()
@@ -178,7 +179,7 @@ def sheet_html(title: str, body: str, lesson: str, lang: str,
                others: t.Sequence[Alternate] = (), languages: str = "Languages") -> str:
     """The sheet as one offline page: its words, the fields for a name, the A4 style,
     and on the screen only, the way back to the lesson and to the sheet in other languages."""
-    _ = _catalog(lang).gettext
+    _ = translations(lang).gettext
     # Translators: the blanks at the top of a pupil sheet, to write one's name,
     # class and the date on.
     who = "".join(f"<span>{html.escape(label)}:</span>"

@@ -15,7 +15,8 @@ import typing as t
 
 from docutils import nodes
 
-from aces.sphinxext import ByDocument, _AcesDirective, _catalog, _failed, language, registered
+from aces.i18n import translations
+from aces.sphinxext.build import AcesDirective, ByDocument, failed, language, registered
 
 if t.TYPE_CHECKING:
     from sphinx.application import Sphinx
@@ -34,7 +35,7 @@ def _key(field: str) -> str:
     return "aces-" + field.lower().replace(" ", "-")
 
 
-class LessonDirective(_AcesDirective):
+class LessonDirective(AcesDirective):
     """``.. aces-lesson::`` with a field list: a lesson's facts, in a box at its top."""
 
     has_content = True
@@ -61,7 +62,7 @@ class lessons_table(nodes.General, nodes.Element):  # noqa: N801 (docutils names
     """Where ``.. aces-lessons::`` stands, until every lesson's facts are known."""
 
 
-class LessonsDirective(_AcesDirective):
+class LessonsDirective(AcesDirective):
     """``.. aces-lessons::``: every lesson with its level, time and needs, as a table."""
 
     def run(self) -> list[nodes.Node]:
@@ -113,15 +114,15 @@ def _order(env: BuildEnvironment) -> list[str]:
 
 def _resolve(app: Sphinx, doctree: nodes.document, docname: str) -> None:
     """Put the table of lessons where ``.. aces-lessons::`` asked for it."""
-    from aces.sphinxext import table_node
+    from aces.sphinxext.build import table_node
 
     places = list(doctree.findall(lessons_table))
     if not places:
         return
     lessons = _order(app.env)
     if not lessons:
-        _failed(app.env, docname, "aces-lessons: no page has an aces-lesson directive")
-    catalog = _catalog(language(app.config.language))
+        failed(app.env, docname, "aces-lessons: no page has an aces-lesson directive")
+    catalog = translations(language(app.config.language))
     _ = catalog.gettext
     # Translators: column headings of the table of lessons on the front page of the
     # documentation: the lesson's title, its school level, the time it takes, and

@@ -22,15 +22,26 @@ import re
 import typing as t
 from fractions import Fraction
 
+from docutils import nodes
+
 from aces.odds.outcomes import CHANCES, NO_SIX, ROLLS, Outcome, roll_cost
 from aces.rules import pot
-from aces.sphinxext import lessons as les
+from aces.sphinxext.build import AcesDirective, registered
+from sphinxext import lessons as les
 
 if t.TYPE_CHECKING:
-    from collections.abc import Mapping
+    import gettext
+    from collections.abc import Callable, Mapping, Sequence
+
+    from docutils.parsers.rst.states import Inliner
+    from sphinx.application import Sphinx
+    from sphinx.util.typing import ExtensionMetadata
+
+R = t.TypeVar("R")
 
 __all__ = ["CALL", "LARGEST_SHOWN", "REGISTRY", "Kind", "Maker", "Offered", "Quantity",
-           "SpecError", "called", "exact_fraction", "named", "quantity", "show"]
+           "SpecDirective", "SpecError", "called", "exact_fraction", "named", "number_nodes",
+           "number_role", "quantity", "setup", "show"]
 
 Kind = t.Literal["fraction", "percent", "decimal", "integer"]
 
@@ -226,7 +237,7 @@ def quantity(spec: str) -> Quantity:
     Quantity(value=Fraction(46656, 77687), kind='decimal', digits=3)
     >>> quantity("finish(2)")  # doctest: +ELLIPSIS
     Traceback (most recent call last):
-    aces.sphinxext.quantities.SpecError: finish(2): cannot be computed: ...
+    sphinxext.quantities.SpecError: finish(2): cannot be computed: ...
     """
     match = _SPEC.match(spec)
     if match is None:
@@ -290,3 +301,59 @@ def show(found: Quantity, lang: str) -> str:
     if found.kind == "percent":
         return percent(float(value), lang, found.digits)
     return decimal(float(value), lang, found.digits)
+
+
+# -- On the pages ----------------------------------------------------------------------
+
+
+def number_nodes(shown: str, rawtext: str = "") -> list[nodes.Node]:
+    """A number as text, or, if it offers an exact value, as an abbreviation whose
+    title holds it: the exact fraction is there for a reader who asks, out of the way."""
+    if isinstance(shown, Offered):
+        return [nodes.abbreviation(rawtext, str(shown), explanation=shown.exact)]
+    return [nodes.Text(shown)]
+
+
+def number_role(name: str, rawtext: str, text: str, lineno: int, inliner: Inliner,
+                options: dict[str, t.Any] | None = None,
+                content: Sequence[str] = ()) -> tuple[list[nodes.Node], list[nodes.system_message]]:
+    """``:aces:`name(args):format```: a lesson's number, in the build's language."""
+    from aces.sphinxext.build import language, role_failed
+
+    try:
+        shown = show(quantity(text), language(inliner.document.settings.env.config.language))
+    except SpecError as exc:
+        return role_failed(inliner, rawtext, lineno, f":{name}: {exc}")
+    return [nodes.inline(rawtext, "", *number_nodes(shown, rawtext),
+                         classes=["aces-number"])], []
+
+
+class SpecDirective(AcesDirective):
+    """What the directives that draw a lesson's spec (``name(args)``) share: the
+    spec as their argument, drawn in the build's language, and nothing drawn
+    in a text-only build."""
+
+    required_arguments = 1
+    final_argument_whitespace = True
+
+    def run(self) -> list[nodes.Node]:
+        return [] if self.text_only else self.drawn()
+
+    def drawn(self) -> list[nodes.Node]:
+        raise NotImplementedError
+
+    def spec(self, make: Callable[[str, gettext.NullTranslations, str], R]) -> R:
+        """What ``make`` draws of this directive's spec in the build's language;
+        a bad spec fails the build here."""
+        from aces.i18n import translations
+
+        lang = self.lang
+        try:
+            return make(self.arguments[0], translations(lang), lang)
+        except SpecError as exc:
+            self.fail(str(exc))
+
+
+def setup(app: Sphinx) -> ExtensionMetadata:
+    """Register ``:aces:``, the lessons' numbers."""
+    return registered(app, roles={"aces": number_role})

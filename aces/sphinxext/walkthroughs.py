@@ -1,0 +1,115 @@
+"""``.. aces-walkthrough:: LOG``: a log told as a walkthrough of the rules, on a page.
+
+What ``aces walkthrough`` writes (:mod:`aces.walkthrough`), as docutils
+nodes that every builder writes its own way: each game's opening as a
+rubric, the narration as line blocks, each rule as an admonition, the
+standings as small tables. Its options:
+
+``:lang: nb``
+    The language it is told in, any the package ships, whatever the
+    build's language (by default the build's, or English where the package
+    does not speak it).
+``:game: 2``
+    Only that game of the log (from 1), its rules explained as if it stood
+    alone.
+``:show: narration, standings, rules, turning-points``
+    What it shows (these four by default), among :data:`SHOWN`: ``odds``
+    adds each player's chance after every roll to the narration, and
+    ``page`` the log's replay page below (see :mod:`aces.sphinxext.pages`).
+"""
+
+from __future__ import annotations
+
+import typing as t
+
+from docutils import nodes
+from docutils.parsers.rst import directives
+
+from aces.sphinxext.build import AcesDirective, table_node, told
+
+if t.TYPE_CHECKING:
+    from collections.abc import Collection, Sequence
+
+    from aces.walkthrough import Part
+
+__all__ = ["DEFAULT_SHOWN", "SHOWN", "WalkthroughDirective", "walkthrough_nodes"]
+
+#: What a walkthrough can show.
+SHOWN: t.Final = ("narration", "standings", "rules", "turning-points", "odds", "page")
+#: What it shows unless told otherwise: what ``aces walkthrough`` writes.
+DEFAULT_SHOWN: t.Final = frozenset({"narration", "standings", "rules", "turning-points"})
+
+
+class WalkthroughDirective(AcesDirective):
+    """``.. aces-walkthrough:: LOG``: a log told as a walkthrough of the rules."""
+
+    required_arguments = 1
+    final_argument_whitespace = True
+    option_spec: t.ClassVar[dict[str, t.Callable[[str], t.Any]]] = {
+        "lang": directives.unchanged_required, "game": directives.unchanged_required,
+        "show": directives.unchanged}
+
+    def run(self) -> list[nodes.Node]:
+        from aces.errors import EmptyLogError
+        from aces.i18n import translations
+        from aces.walkthrough import walkthrough
+
+        name, lang, game, shown = self.arguments[0], self.lang, self.number("game"), self.shown()
+        parts, _ = self.read_log(name, lambda log: walkthrough(
+            log, name, translations(lang), lang, game=game, odds="odds" in shown,
+            turning_points="turning-points" in shown))
+        if not parts:
+            self.fail(EmptyLogError("{source} is empty: it holds no events", source=name))
+        found: list[nodes.Node] = [walkthrough_nodes(parts, shown)]
+        if "page" in shown:
+            from aces.sphinxext.pages import replay_page
+
+            found.append(replay_page(self, name, lang, game))
+        return found
+
+    def shown(self) -> frozenset[str]:
+        """What ``:show:`` names, some of :data:`SHOWN` between commas or spaces;
+        without it, :data:`DEFAULT_SHOWN`."""
+        from aces.errors import Names, OptionError
+
+        given = self.options.get("show")
+        if given is None:
+            return DEFAULT_SHOWN
+        words = str(given).replace(",", " ").split()
+        unknown = [word for word in words if word not in SHOWN] or ([] if words else [""])
+        if unknown:
+            # Translators: an error of a walkthrough in the documentation, whose
+            # ":show:" names something it cannot show. {value}: what it names;
+            # {known}: the words it takes, kept as they are typed.
+            self.fail(OptionError("a walkthrough cannot show {value!r}; it shows {known}",
+                                  value=unknown[0], known=Names(SHOWN)))
+        return frozenset(words)
+
+
+def walkthrough_nodes(parts: Sequence[Part],
+                      shown: Collection[str] = DEFAULT_SHOWN) -> nodes.container:
+    """A walkthrough as docutils nodes: each game's opening as a rubric, the
+    narration as line blocks, the rules as admonitions, the standings as
+    tables; only what ``shown`` names (see :data:`SHOWN`). It is told in its
+    own language, so none of it goes to the documentation's catalogs."""
+    from aces.walkthrough import TURNING_POINTS, Aside, Standings, Told
+
+    box = nodes.container(classes=["aces-walkthrough"])
+    for part in parts:
+        if isinstance(part, Told):
+            if "narration" not in shown:
+                continue
+            lines = list(part.lines)
+            if part.opens_game:
+                box += nodes.rubric(text=lines.pop(0), classes=["aces-game"])
+            if lines:
+                box += nodes.line_block("", *(nodes.line(text=line) for line in lines))
+        elif isinstance(part, Aside):
+            if ("turning-points" if part.rule == TURNING_POINTS else "rules") not in shown:
+                continue
+            box += nodes.admonition("", nodes.title(text=part.label),
+                                    nodes.paragraph(text=part.text),
+                                    classes=["tip", "aces-rule"])
+        elif isinstance(part, Standings) and "standings" in shown:
+            box += table_node(part.header, [part.row], stub=0, classes=["aces-standings"])
+    return told(box)
