@@ -29,6 +29,8 @@ import os
 import typing as t
 from pathlib import Path
 
+from aces.errors import Plural
+
 if t.TYPE_CHECKING:
     from collections.abc import Callable, Iterable, Iterator, Sequence
 
@@ -240,7 +242,17 @@ class Game(Speaking):
         >>> game = aces.play(["Ada", "Bo", "Cy"], seed=3)
         >>> game.starter, game.seat(game.starter)
         ('Cy', 1)
+
+        :raises aces.errors.OptionError: for a name not at the table.
         """
+        from aces.arguments import text
+        from aces.errors import Names, OptionError
+
+        if text(player, "player") not in self.players:
+            # Translators: an error of Game.seat. {name}: the name given;
+            # {players}: the players of the game, as a list.
+            raise OptionError("{name!r} is not at this table: the players are {players}",
+                              name=player, players=Names(self.players))
         seats = len(self.players)
         return (self.players.index(player) - max(self._record.starter, 0)) % seats + 1
 
@@ -284,10 +296,10 @@ class Game(Speaking):
     @_speaks
     def narrate(self, lang: str = "en") -> list[str]:
         """The game told in words, as ``aces replay`` tells it."""
-        from aces.i18n import negotiate, translations
+        from aces.i18n import translations
         from aces.narrate import Narrator
 
-        chosen = negotiate(lang, {})
+        chosen = _language(lang)
         narrator = Narrator(translations(chosen), chosen)
         for step in self.steps:
             narrator.visit(step)
@@ -296,7 +308,10 @@ class Game(Speaking):
 
     @_speaks
     def save(self, path: PathLike) -> None:
-        """Write the game as a new log; an existing file is never overwritten."""
+        """Write the game as a new log; an existing file is never overwritten.
+
+        :raises aces.errors.OptionError: for a file that exists or cannot be written.
+        """
         _save([step.event for step in self.steps], path)
 
     @_speaks
@@ -382,7 +397,15 @@ class Session(Speaking, t.Sequence[Game]):
     def __getitem__(self, index: slice) -> Sequence[Game]: ...
 
     def __getitem__(self, index: int | slice) -> Game | Sequence[Game]:
-        return self.games[index]
+        """Game ``index`` of the session, counted from 0 (from the end, below 0),
+        or a slice of them.
+
+        :raises aces.errors.GameNumberError: for a game the session does not
+            hold (an :class:`IndexError` too), or an index that is no number.
+        """
+        if isinstance(index, slice):
+            return self.games[index]
+        return self.games[_game_index(index, len(self.games), "session[...]")]
 
     def __len__(self) -> int:
         return len(self.games)
@@ -399,7 +422,10 @@ class Session(Speaking, t.Sequence[Game]):
 
     @_speaks
     def save(self, path: PathLike) -> None:
-        """Write the games as one new log; an existing file is never overwritten."""
+        """Write the games as one new log; an existing file is never overwritten.
+
+        :raises aces.errors.OptionError: for a file that exists or cannot be written.
+        """
         _save([step.event for game in self.games for step in game.steps], path)
 
     def __repr__(self) -> str:
@@ -422,7 +448,9 @@ class Log(Speaking):
     """
 
     def __init__(self, path: PathLike, lang: str = "en") -> None:
-        self.path = Path(path)
+        from aces.arguments import path as a_path
+
+        self.path = Path(a_path(path, "path"))
         self._games: int | None = None
         self.lang = lang
 
@@ -488,11 +516,24 @@ class Log(Speaking):
         return self._games
 
     def __getitem__(self, number: int) -> Game:
-        """Game ``number`` of the log, counted from 0 as Python counts."""
-        for index, game in enumerate(self):
-            if index == number:
+        """Game ``number`` of the log, counted from 0 as Python counts (from the
+        end, below 0: the log is read once more to count its games).
+
+        :raises aces.errors.GameNumberError: for a game the log does not hold
+            (an :class:`IndexError` too), or an index that is no number.
+        """
+        from aces.arguments import whole
+        from aces.errors import Term
+
+        where = Term("log[...]", "log[...]")
+        wanted = whole(number, where)
+        if wanted < 0:
+            wanted = _game_index(wanted, len(self), "log[...]")
+        count = 0
+        for count, game in enumerate(self, 1):
+            if count - 1 == wanted:
                 return game
-        raise IndexError(number)
+        raise _no_game(where, wanted, count)
 
     def __repr__(self) -> str:
         return f"<Log {self.path.name}: {len(self)} {'game' if len(self) == 1 else 'games'}>"
@@ -528,10 +569,11 @@ def _names(players: Sequence[str]) -> str:
 
 
 def _save(events: Sequence[Event], path: PathLike) -> None:
-    from aces.files import LOG_EXISTS, cannot_write, create
+    from aces.arguments import path as a_path
+    from aces.files import cannot_write, create
     from aces.log import LogWriter
 
-    with create(path, LOG_EXISTS) as stream:
+    with create(a_path(path, "path")) as stream:
         try:
             LogWriter(stream).write_all(events)
         except OSError as exc:
@@ -555,7 +597,7 @@ def load(path: PathLike, *, lang: str = "en") -> Log:
     >>> [game.winner for game in log]
     ['Ola', 'Kari', 'Siri', 'Per', 'Per']
     """
-    return Log(path, lang)
+    return Log(path, _language(lang))
 
 
 @t.overload
@@ -596,39 +638,54 @@ def play(players: int | Sequence[str] = 3, *, game: str = "pot", seed: int | Non
     10
     """
     from aces import engine
+    from aces.arguments import names, whole
     from aces.cli.play import seeded_and_typed
     from aces.dice import DiceFile, DiceSource, RandomDice
-    from aces.errors import OptionError, Term
+    from aces.errors import OptionError
     from aces.rules import game_named
 
     lang = _language(lang)
-    rules = game_named(game)
-    options = _options(options)
-    if isinstance(players, int):
+    rules = game_named(_game_name(game))
+    options = _options(options, rules.name)
+    if isinstance(players, (list, tuple, str)):
+        seats = names(players, "players")
+    else:
         from aces.cli.play import players_from
 
-        seats = players_from(str(players))
-    else:
-        seats = list(players)
-    if games < 1:
-        raise OptionError("{option} must be at least 1, not {games}", option=Term("--games"),
-                          games=games)
+        seats = players_from(str(_players(players, "a number of players or a list of names")))
+    games = whole(games, "games", least=1)
+    if seed is not None:
+        seed = whole(seed, "seed")
     if dice is not None and seed is not None:
         raise seeded_and_typed()
     typed = None
     if dice is not None:
-        lines = dice.replace("/", "\n").splitlines() if isinstance(dice, str) else dice
+        lines = (dice.replace("/", "\n").splitlines() if isinstance(dice, str)
+                 else names(dice, "dice"))
         typed = DiceFile(list(lines), "<dice>")
+    # Checked before a game is played: what a call holds in memory, and so what it saves.
+    engine.check_length(rules, engine.header(rules, seats, options, seed), games,
+                        limit=HELD_EVENTS, message=_TOO_MANY_HELD)
+    if seed is not None:
+        engine.header(rules, seats, options, seed + games - 1)
     if typed is None and seed is None:
         import secrets
 
         seed = secrets.randbelow(2**32)
     played: list[Game] = []
+    held = 0
     for number in range(games):
         game_seed = None if seed is None else seed + number
         source: DiceSource = typed if typed is not None else RandomDice(t.cast("int", game_seed))
         start = engine.header(rules, seats, options, game_seed)
-        played.append(_walked(list(engine.play(rules, start, source))))
+        events: list[Event] = []
+        for event in engine.play(rules, start, source):
+            held += 1
+            if held > HELD_EVENTS:
+                # Past the estimate: the games are longer than games of this table are.
+                raise OptionError(_TOO_MANY_HELD, games=games, events=held, limit=HELD_EVENTS)
+            events.append(event)
+        played.append(_walked(events))
     if typed is not None:
         typed.check_finished()
     if games == 1:
@@ -637,11 +694,72 @@ def play(players: int | Sequence[str] = 3, *, game: str = "pot", seed: int | Non
     return Session(played, lang)
 
 
-def _options(given: dict[str, OptionValue]) -> dict[str, OptionValue]:
-    """Options as the command line names them (``dice_each``) as the log names them."""
-    options = dict(given)
-    if "dice_each" in options:
-        options["dice"] = options.pop("dice_each")
+#: The most events :func:`play` holds in memory, its games together (some
+#: 500 bytes each): a session of some 6,000 games of two players, far less
+#: than a log may hold (:data:`aces.log.EVENT_LIMIT`), so whatever it plays
+#: it can save.
+HELD_EVENTS: t.Final = 250_000
+
+# Translators: an error of aces.play asked for games longer than it holds in memory.
+# {games}: the games asked for; {events}: the events they would hold, about; {limit}:
+# the most events it holds; aces.play and aces play stay as they are.
+_TOO_MANY_HELD: t.Final = Plural(
+    "a game of this table could hold some {events} events, more than the {limit} that"
+    " aces.play keeps in memory; aces play on the command line writes it to a file",
+    "{games} games of this table could hold some {events} events, more than the {limit}"
+    " that aces.play keeps in memory; play fewer at a time, or write them to a file with"
+    " aces play on the command line", by="games")
+
+
+def _game_name(game: object) -> str:
+    """``game`` as the name of a registered game."""
+    from aces.arguments import text
+    from aces.games import registration
+
+    return registration(text(game, "game")).rules.name
+
+
+def _players(players: object, kinds: str) -> int:
+    """``players`` as a number of players (the game says how few it takes)."""
+    from aces.arguments import written
+    from aces.errors import OptionError, Term
+
+    if isinstance(players, bool) or not hasattr(type(players), "__index__"):
+        if kinds == "a number of players or a list of names":
+            # Translators: an error of aces.play. {option}: players=; {value}: what was
+            # given, as Python writes it.
+            raise OptionError("{option} must be a number of players or a list of names, not"
+                              " {value}", option=Term("--players"), value=written(players))
+        # Translators: an error of aces.odds. {option}: players=; {value}: what was given,
+        # as Python writes it; a moment is one of Game.moments.
+        raise OptionError("{option} must be a number of players or a moment of a game, not"
+                          " {value}", option=Term("--players"), value=written(players))
+    from aces.arguments import whole
+
+    return whole(players, "players", least=0)
+
+
+def _options(given: dict[str, OptionValue], game: str) -> dict[str, OptionValue]:
+    """The options of ``game`` as the command line names them (``dice_each``), or
+    as its log does (``dice``), as the log names them.
+
+    :raises aces.errors.OptionError: for an option the game does not have, by
+        the name it was given.
+    """
+    from aces.arguments import parameter
+    from aces.errors import OptionError
+    from aces.games import declared
+
+    declares = declared().get(game, ())
+    own = {option.key: option.key for option in declares}
+    own.update((option.flag.removeprefix("--").replace("-", "_"), option.key)
+               for option in declares)
+    options: dict[str, OptionValue] = {}
+    for name, value in given.items():
+        if name not in own:
+            raise OptionError("{option} is not an option of the game {game}",
+                              option=parameter(name), game=game)
+        options[own[name]] = value
     return options
 
 
@@ -728,14 +846,25 @@ def odds(players: int | PotState = 3, *, game: str = "pot", exact: bool = False,
     >>> aces.odds(game.moments[0])  # doctest: +ELLIPSIS
     <Odds to win from here: ...>
     """
+    from aces.arguments import flag
     from aces.errors import OptionError, Term
+    from aces.rules.fivedice import FiveDiceState
+    from aces.rules.pot import PotState
 
     lang = _language(lang)
-    if not isinstance(players, int):
+    game = _game_name(game)
+    exact = flag(exact, "exact")
+    if isinstance(players, (PotState, FiveDiceState)):
         moment = _state_odds(players)
         moment.lang = lang
         return moment
-    options = _options(options)
+    players = _players(players, "a number of players or a moment of a game")
+    options = _options(options, game)
+    if game not in ("pot", "five-dice"):
+        # Translators: an error of aces.odds for a game registered without exact odds.
+        # {game}: its name; {simulate}: aces.simulate in Python.
+        raise OptionError("the game {game} has no exact odds; try {simulate}", game=game,
+                          simulate=Term("aces simulate"))
     if game == "five-dice":
         from aces.cli.simulate import EXACT
         from aces.simulate import answers
@@ -860,12 +989,18 @@ def simulate(players: int = 3, *, game: str = "pot", games: int = 10_000,
     >>> abs(sim.win_by_seat[0] - sim.exact.win_by_seat[0]) < 0.02
     True
     """
+    from aces.arguments import maybe_flag, whole
     from aces.simulate import answers, check_games, check_seed, simulation
     from aces.simulate.stats import summarize
 
-    check_games(games)
+    players = _players(players, "a number of players")
+    check_games(whole(games, "games"))
     lang = _language(lang)
-    options = _options(options)
+    game = _game_name(game)
+    exact = maybe_flag(exact, "exact")
+    options = _options(options, game)
+    if seed is not None:
+        seed = whole(seed, "seed")
     if seed is None:
         import secrets
 
@@ -927,11 +1062,14 @@ class Stats(Speaking):
         :raises aces.errors.OptionError: for a file of another kind, a file that
             exists already, or without matplotlib.
         """
+        from aces.arguments import flag
+        from aces.arguments import path as a_path
         from aces.experiment.plot import check_path, plot
         from aces.i18n import translations
 
         chosen = self.lang if lang is None else _language(lang)
-        output = check_path(path, force=force, reads=[log.source for log in self.pooled.logs])
+        output = check_path(a_path(path, "path"), force=flag(force, "force"),
+                            reads=[log.source for log in self.pooled.logs])
         plot(self.pooled, output, chosen, translations(chosen))
 
     def __repr__(self) -> str:
@@ -950,9 +1088,36 @@ class Stats(Speaking):
 
 def _language(lang: str) -> str:
     """An offered language for ``lang`` (``"no"`` is Bokmål), or the error naming them."""
+    from aces.arguments import text
     from aces.i18n import negotiate
 
-    return negotiate(lang, {})
+    return negotiate(text(lang, "lang"), {})
+
+
+def _game_index(index: object, count: int, name: str) -> int:
+    """``index`` as the index of one of ``count`` games (below 0: from the end)."""
+    from aces.arguments import whole
+    from aces.errors import Term
+
+    where = Term(name, name)
+    wanted = whole(index, where)
+    if not -count <= wanted < count:
+        raise _no_game(where, wanted, count)
+    return wanted % count
+
+
+# Translators: an error of a Python program asking for a game a log (or a
+# session) does not hold. {option}: log[...] or session[...]; {index}: the
+# index asked for; {count}: the games it holds (counted from 0 in Python).
+_NO_GAME: t.Final = Plural("{option} counts its {count} game from 0, and has no game {index}",
+                           "{option} counts its {count} games from 0, and has no game {index}",
+                           by="count")
+
+
+def _no_game(where: object, index: int, count: int) -> Exception:
+    from aces.errors import GameNumberError
+
+    return GameNumberError(_NO_GAME, option=where, count=count, index=index)
 
 
 @_speaks
@@ -985,12 +1150,19 @@ def stats(logs: Iterable[Source], *, csv: PathLike | None = None, rolls: bool = 
     >>> result.groups[0].pooled.seats.shares[0].hits
     0
     """
+    from aces.arguments import flag, function, path
+    from aces.arguments import sources as logs_of
     from aces.errors import OptionError, Term
     from aces.experiment.pool import pool
     from aces.files import forced_alone
 
     lang = _language(lang)
-    sources = list(logs)
+    sources = logs_of(logs, "logs")
+    rolls, by_log = flag(rolls, "rolls"), flag(by_log, "by_log")
+    decimal_comma, force = flag(decimal_comma, "decimal_comma"), flag(force, "force")
+    progress = function(progress, "progress")
+    if csv is not None:
+        csv = path(csv, "csv")
     table = Term("--csv", "csv=")
     rows = Term("--rolls", "rolls=True")
     per_log = Term("--by-log", "by_log=True")

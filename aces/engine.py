@@ -17,7 +17,7 @@ import typing as t
 import msgspec
 
 from aces.dice import DiceFile, RandomDice
-from aces.errors import OptionError, RollError
+from aces.errors import OptionError, Plural, RollError
 from aces.events import SCHEMA, GameStarted, OpeningTied, Rolled
 from aces.log import ENVELOPE_WIDTH, LINE_LIMIT
 from aces.rules import Roll, check_receivers
@@ -29,7 +29,25 @@ if t.TYPE_CHECKING:
     from aces.events import Event
     from aces.rules import Game, OptionValue
 
-__all__ = ["header", "play", "too_wide", "widest_line"]
+__all__ = ["EVENTS_PER_PIECE", "SEEDS", "check_length", "expected_events", "header", "play",
+           "rolls", "too_wide", "widest_line"]
+
+#: The seeds a header may record: whole numbers of 64 bits, signed or not,
+#: which every JSON reader of a log (and Python's ``str``) takes whole.
+SEEDS: t.Final = range(-(2**63), 2**64)
+#: A generous estimate of a game's events, for each chip (Aces in the Pot)
+#: or die (Aces) at the table: played games hold 5 to 10 a chip and 3 to 9 a
+#: die on average, and a few more for the opening.
+EVENTS_PER_PIECE: t.Final = 12
+
+# Translators: an error of "aces play" (and of aces.play) asked for more games than a
+# log holds. {games}: the games asked for; {events}: the events they would hold, about;
+# {limit}: the most events a log may hold.
+_TOO_LONG: t.Final = Plural(
+    "a game of this table could hold some {events} events, more than the {limit} a log"
+    " may hold; choose fewer players, chips or dice",
+    "{games} games of this table could hold some {events} events, more than the {limit} a"
+    " log may hold; play fewer games", by="games")
 
 
 def header(
@@ -44,8 +62,13 @@ def header(
     line of it may be longer than a reader accepts (see :func:`widest_line`).
 
     :raises ~aces.errors.OptionError: for players or options the game
-        refuses, or a game whose log could hold a line too long to read.
+        refuses, a seed that is not a whole number of 64 bits (:data:`SEEDS`),
+        or a game whose log could hold a line too long to read.
     """
+    if seed is not None:
+        from aces.arguments import whole
+
+        seed = whole(seed, "seed", least=SEEDS.start, most=SEEDS.stop - 1)
     game.check_players(players)
     start = GameStarted(
         schema=SCHEMA,
@@ -84,6 +107,35 @@ def widest_line(game: Game[t.Any], start: GameStarted) -> int:
     return ENVELOPE_WIDTH + max(len(encode(start)), tie, roll)
 
 
+def expected_events(game: Game[t.Any], start: GameStarted, games: int = 1) -> int:
+    """About how many events ``games`` games with this header hold, generously
+    (see :data:`EVENTS_PER_PIECE`).
+
+    >>> from aces.rules import game_named
+    >>> pot = game_named("pot")
+    >>> expected_events(pot, header(pot, ["Ada", "Bo"], {"chips": 3}), games=10)
+    760
+    """
+    pieces = len(start.players) if game.pieces is None else game.pieces(start)
+    return games * (2 * len(start.players) + EVENTS_PER_PIECE * pieces)
+
+
+def check_length(game: Game[t.Any], start: GameStarted, games: int = 1, *,
+                 limit: int | None = None, message: Plural = _TOO_LONG) -> None:
+    """Refuse to play ``games`` games that could hold more events than ``limit``
+    (what a log may hold, :data:`aces.log.EVENT_LIMIT`): said at once, before a
+    line is written, rather than once the disk is full or the log too long to read.
+
+    :raises ~aces.errors.OptionError: ``message``, saying how many events.
+    """
+    from aces import log
+
+    most = log.EVENT_LIMIT if limit is None else limit
+    events = expected_events(game, start, games)
+    if events > most:
+        raise OptionError(message, games=games, events=events, limit=most)
+
+
 def too_wide() -> OptionError:
     """The error for a game whose log could hold a line too long to read back."""
     # Translators: an error of "aces play" and "aces record". {limit}: the most
@@ -102,8 +154,18 @@ def play(game: Game[t.Any], start: GameStarted, dice: DiceSource) -> Iterator[Ev
         file, placed at its line; a generated one would be a bug of a
         ``choose`` policy.
     """
+    for settled in rolls(game, start, dice):
+        yield from settled
+
+
+def rolls(game: Game[t.Any], start: GameStarted, dice: DiceSource,
+          ) -> Iterator[tuple[Event, ...]]:
+    """Play one whole game, yielding its header, then each roll with all it
+    settles: after each of these the game waits for a roll, so a log cut
+    between two of them is sound (see :func:`play` for the errors).
+    """
     state = game.start(start)
-    yield start
+    yield (start,)
     while (request := game.next_roll(state)) is not None:
         roll = dice.roll(request)
         if game.choose is not None and isinstance(dice, RandomDice):
@@ -117,4 +179,4 @@ def play(game: Game[t.Any], start: GameStarted, dice: DiceSource) -> Iterator[Ev
             raise
         for event in events:
             state = game.evolve(state, event)
-            yield event
+        yield events

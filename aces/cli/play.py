@@ -115,8 +115,11 @@ def play(
             raise seeded_and_typed()
         if dice_file is not None:
             header_options(game, game_options, typed=True)
-        # Check everything before the first line is written.
-        engine.header(game, seats, options)
+        # Check everything before the first line is written: a log that aces reads back,
+        # each game's seed too.
+        engine.check_length(game, engine.header(game, seats, options, seed), games)
+        if seed is not None:
+            engine.header(game, seats, options, seed + games - 1)
         files = contextlib.ExitStack()
         typed = None
         if dice_file is not None:
@@ -135,6 +138,9 @@ def play(
                     typed if typed is not None else RandomDice(t.cast("int", game_seed))
                 )
                 start = engine.header(game, seats, options, game_seed)
-                writer.write_all(engine.play(game, start, source))
+                # A roll and all it settles in one write: a log stopped between two
+                # (at the most events a log holds) is one that aces reads.
+                for settled in engine.rolls(game, start, source):
+                    stream.write(writer.encode(settled))
             if typed is not None:
                 typed.check_finished()
