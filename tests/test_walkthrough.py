@@ -594,3 +594,24 @@ def test_the_turning_points_are_left_out_when_not_asked_for() -> None:
         return [line for part in parts if isinstance(part, Told) for line in part.lines]
 
     assert told(without) == told(_session())
+
+
+@pytest.mark.parametrize("name", ["https://evil.example/p", "www.evil.example", "evil.com",
+                                  "ada@evil.no", "mailto:ada@evil.no", "http://x.no/a?b=c"])
+def test_no_name_becomes_a_link_in_githubs_markdown(name: str) -> None:
+    """GitHub makes links of bare addresses, without any markup: a player named
+    ``https://evil.example/p`` or ``www.evil.example`` once became one."""
+    from markdown_it import MarkdownIt
+
+    parts: list[Part] = [Told((f"Game 1: {name} and Cy.",), opens_game=True),
+                         Told((f"{name} rolls 1-6!",)),
+                         Aside("ace", "Rule", f"{name} (really)."),
+                         Standings((name, "Pot"), ("1", "2"))]
+    gfm = MarkdownIt("gfm-like")
+    tokens = gfm.parse(render(parts, "markdown"))
+    kinds = [child.type for token in tokens for child in token.children or []]
+    assert "link_open" not in kinds
+    texts = [inline_text(token) for token in tokens if token.type == "inline"]
+    assert texts[:3] == [f"Game 1: {name} and Cy.", f"{name} rolls 1-6!",
+                         f"Rule: {name} (really)."]
+    assert name in texts
