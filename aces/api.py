@@ -25,6 +25,7 @@ from __future__ import annotations
 import contextlib
 import functools
 import inspect
+import itertools
 import os
 import typing as t
 from pathlib import Path
@@ -171,6 +172,8 @@ class Game(Speaking):
         self._number = 1
         self._source = "<game>"
         self._walk: Callable[[], Iterable[Step[t.Any]]] = lambda: self.steps
+        #: The games of its log, for a game whose page is told from part of it.
+        self._count: Callable[[], int | None] = lambda: None
 
     @property
     def header(self) -> GameStarted:
@@ -331,7 +334,7 @@ class Game(Speaking):
     def _page_data(self, lang: str) -> dict[str, t.Any]:
         from aces.page.replay import PageCollector
 
-        collector = PageCollector(self._number, self._source, lang)
+        collector = PageCollector(self._number, self._source, lang, count=self._count())
         for step in self._walk():
             collector.visit(step)
         collector.end()
@@ -443,8 +446,12 @@ class Log(Speaking):
     """A log on disk: its games are read, and checked, each time they are walked
     (each speaks the log's :attr:`lang`).
 
-    Nothing is kept in memory but the game being read, so a log of any size
-    can be walked; ``len`` and ``repr`` read it once and remember the count.
+    Nothing is kept in memory but the game being read and, of each game
+    before it, its first and last step (what the page of a later game needs
+    of them: how many games came before, and who won them), so a log of any
+    size can be walked, and the page of each game it gives is made without
+    reading the log again; ``len`` and ``repr`` read it once and remember
+    the count.
     """
 
     def __init__(self, path: PathLike, lang: str = "en") -> None:
@@ -466,6 +473,8 @@ class Log(Speaking):
         closed: list[GameRecord] = []
         observer = GameObserver(closed.append, keep_rows=True)
         steps: list[Step[t.Any]] = []
+        #: The first and the last step of each game handed on (see the class).
+        passed: list[Step[t.Any]] = []
         number = 1
         try:
             with self.path.open("rb") as stream:
@@ -474,7 +483,8 @@ class Log(Speaking):
                                  allow_unsettled=False):
                     observer.visit(step)
                     if closed:
-                        yield self._game(steps, closed.pop(), number)
+                        yield self._game(steps, closed.pop(), number, passed, step)
+                        passed += _ends(steps)
                         number += 1
                         steps = []
                     steps.append(step)
@@ -485,30 +495,19 @@ class Log(Speaking):
                             reason=os_reason(exc)) from None
         observer.end()
         if closed:
-            yield self._game(steps, closed.pop(), number)
+            yield self._game(steps, closed.pop(), number, passed, None)
 
-    def _game(self, steps: Sequence[Step[t.Any]], record: GameRecord, number: int) -> Game:
+    def _game(self, steps: Sequence[Step[t.Any]], record: GameRecord, number: int,
+              passed: list[Step[t.Any]], following: Step[t.Any] | None) -> Game:
         game = Game(steps, record)
         game._number = number
         game._source = str(self.path)
-        game._walk = self._steps
+        # Its page is told from the ends of the games before it, its own steps, and the
+        # start of the next (so that it is not told as the last): the log is not read again.
+        game._walk = functools.partial(_told_after, passed, len(passed), game, following)
+        game._count = self.__len__
         game.lang = self.lang
         return game
-
-    def _steps(self) -> Iterator[Step[t.Any]]:
-        """Every step of the log, read again: a game's page is made from them all."""
-        from aces.log import read
-        from aces.walk import walk
-
-        try:
-            with self.path.open("rb") as stream:
-                yield from walk(read(stream, str(self.path)), str(self.path),
-                                allow_unfinished=True, allow_unsettled=False)
-        except OSError as exc:
-            from aces.errors import AcesError, os_reason
-
-            raise AcesError("cannot read {path}: {reason}", path=str(self.path),
-                            reason=os_reason(exc)) from None
 
     def __len__(self) -> int:
         if self._games is None:
@@ -551,6 +550,27 @@ _HTML_GAMES: t.Final = 200
 #: The most events of a game whose replay page a notebook shows: the page
 #: grows with the game (about a kilobyte an event) and is kept in the notebook.
 _PAGE_STEPS: t.Final = 1_000
+
+
+def _ends(steps: Sequence[Step[t.Any]]) -> list[Step[t.Any]]:
+    """What a later game's page needs of a game: its first step, and its end
+    (the last game over, which no undo took back: a log's game closes only when
+    the next begins), without the rolls each step's walk keeps standing."""
+    from aces.events import GameOver
+
+    over = next((step for step in reversed(steps) if type(step.event) is GameOver), None)
+    return [step._replace(standing=None, undone=None)
+            for step in (steps[0], over) if step is not None]
+
+
+def _told_after(passed: list[Step[t.Any]], before: int, game: Game,
+                following: Step[t.Any] | None) -> Iterator[Step[t.Any]]:
+    """The steps a log's game is told from on its page: the ends of the
+    ``before`` games' steps passed before it, its own, and the next game's start."""
+    yield from itertools.islice(passed, before)
+    yield from game.steps
+    if following is not None:
+        yield following
 
 
 def _steps_of(games: Sequence[Game], number: int) -> Iterator[Step[t.Any]]:

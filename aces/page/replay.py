@@ -232,8 +232,12 @@ class PageCollector(Visitor[dict[str, t.Any]]):
     """
 
     def __init__(self, number: int | None, source: str, lang: str,
-                 most_rolls: int | None = None, most_text: int = MOST_TEXT) -> None:
+                 most_rolls: int | None = None, most_text: int = MOST_TEXT, *,
+                 count: int | None = None) -> None:
         self.asked = number
+        #: The games of the log, when the walk is of a part of it (the games
+        #: before the one asked for, by their ends alone): what "game 3 of 5" says.
+        self.count = count
         self.source = source
         self.lang = lang
         self.most_rolls = MOST_ROLLS if most_rolls is None else most_rolls
@@ -345,7 +349,8 @@ class PageCollector(Visitor[dict[str, t.Any]]):
             "lang": self.lang,
             "languages": list(LANGUAGES),
             "labels": {code: labels(code) for code in LANGUAGES},
-            "games": [game.data(self.games) for game in self._kept],
+            "games": [game.data(self.games if self.count is None else self.count)
+                      for game in self._kept],
         }
 
 
