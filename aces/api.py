@@ -494,8 +494,9 @@ class Log(Speaking):
             raise AcesError("cannot read {path}: {reason}", path=source,
                             reason=os_reason(exc)) from None
         observer.end()
-        if closed:
-            yield self._game(steps, closed.pop(), number, passed, None)
+        last = closed.pop() if closed else observer.unfinished
+        if last is not None:
+            yield self._game(steps, last, number, passed, None)
 
     def _game(self, steps: Sequence[Step[t.Any]], record: GameRecord, number: int,
               passed: list[Step[t.Any]], following: Step[t.Any] | None) -> Game:

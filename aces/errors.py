@@ -45,6 +45,7 @@ __all__ = [
     "N_",
     "QUOTE",
     "AcesError",
+    "ClassError",
     "DiceFileError",
     "EmptyLogError",
     "GameNumberError",
@@ -471,6 +472,23 @@ class RollError(AcesError):
 
 class EmptyLogError(AcesError):
     """A log with no events at all."""
+
+
+class ClassError(AcesError):
+    """A request the live class refuses (``aces class serve``): a wrong code or
+    token, a roll for a moment that has passed, recording paused.
+
+    :attr:`code` names the refusal in a stable word that a program reads
+    (the JSON API's ``"code"``), whatever the language of the message.
+    """
+
+    code: str = "refused"
+
+    def coded(self, code: str) -> t.Self:
+        """This error, named ``code``; returns the error itself, to ``raise
+        ClassError(...).coded("stale")``."""
+        self.code = code
+        return self
 
 
 def os_reason(error: OSError) -> AcesError | str:

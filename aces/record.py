@@ -41,9 +41,10 @@ from aces.walk import Standing, Step, Visitor
 if t.TYPE_CHECKING:
     from aces.events import Event
     from aces.narrate import Narrator
+    from aces.narrate.voice import Voice
     from aces.rules import Game, RollRequest
 
-__all__ = ["Resumed", "Table"]
+__all__ = ["Resumed", "Table", "prompt"]
 
 
 class _Game(t.NamedTuple):
@@ -231,3 +232,36 @@ class Resumed(Visitor[None]):
 
     def result(self) -> None:
         return None
+
+
+def prompt(request: RollRequest, state: t.Any, voice: Voice) -> str:
+    """What the table is asked for a roll, in ``voice``'s language, ending in
+    ``": "`` as a terminal prompts: «Kari kaster én terning (åpningskast): ».
+
+    The one wording of the question, for ``aces record`` and the pupils'
+    page of the live class alike; ``state`` is the game's, which says which
+    roll of a try it is.
+    """
+    # A small count in words, as the narration writes it («to terninger»).
+    values = {"player": request.player, "count": voice.count(request.dice)}
+    if request.stage == "opening":
+        # Translators: the prompt of "aces record" for an opening roll.
+        # {player}: who rolls; {count}: how many dice.
+        return voice.ngettext("{player} rolls {count} die for the opening: ",
+                              "{player} rolls {count} dice for the opening: ",
+                              request.dice).format(**values)
+    if request.stage == "try":
+        from aces.rules.pot import TRY_ROLLS
+
+        # Translators: the prompt of "aces record" for a roll of a try.
+        # {player}: who rolls; {count}: how many dice; {number}: which
+        # roll of the try; {total}: the rolls in a try (3).
+        return voice.ngettext("{player} rolls {count} die, roll {number} of {total} of the"
+                              " try: ",
+                              "{player} rolls {count} dice, roll {number} of {total} of the"
+                              " try: ", request.dice).format(
+            number=getattr(state, "try_rolls", 0) + 1, total=TRY_ROLLS, **values)
+    # Translators: the prompt of "aces record" for a roll in a turn.
+    # {player}: who rolls; {count}: how many dice.
+    return voice.ngettext("{player} rolls {count} die: ", "{player} rolls {count} dice: ",
+                          request.dice).format(**values)

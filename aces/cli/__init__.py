@@ -20,6 +20,7 @@ import click
 from aces.cli._common import lang_option, message, reader_gone, reported
 from aces.cli._help import Context
 from aces.cli._language import AcesGroup, commands, version_option
+from aces.cli.classroom import classroom
 from aces.cli.logs import replay, verify
 from aces.cli.odds import odds
 from aces.cli.play import play
@@ -53,7 +54,8 @@ def cli(ctx: click.Context, lang: str | None) -> None:
         with reported(lang):
             negotiate(lang, os.environ)
         # ``aces --lang nb replay LOG``: the command speaks the group's language.
-        ctx.default_map = {name: {"lang": lang} for name in cli.commands}
+        ctx.default_map = {name: _defaults(command, lang)
+                           for name, command in cli.commands.items()}
 
 
 cli.add_command(play)
@@ -64,6 +66,15 @@ cli.add_command(odds)
 cli.add_command(simulate)
 cli.add_command(stats)
 cli.add_command(walkthrough)
+cli.add_command(classroom)
+
+
+def _defaults(command: click.Command, lang: str) -> dict[str, t.Any]:
+    """``--lang`` for a command, and for each command of a group of them."""
+    if isinstance(command, click.Group):
+        return {name: _defaults(sub, lang) for name, sub in command.commands.items()}
+    return {"lang": lang}
+
 # Every command's help is laid out without breaking a word at a hyphen.
 for command in commands(cli):
     command.context_class = Context

@@ -142,6 +142,8 @@ PLACEHOLDERS: t.Final = (
     N_("NAMES|N"),
     # Translators: the placeholder for a number ("--players N").
     N_("N"),
+    # Translators: the placeholder for a folder ("aces class serve DIR"). Capitals.
+    N_("DIR"),
 )
 
 #: Click's names for the kinds of value an option takes, as its help shows

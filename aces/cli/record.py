@@ -754,29 +754,9 @@ class _Session:
             # "undo": the word for it in the "command" context.
             return c.gettext("The game is over. Type undo to take back the last roll, or"
                              " press Enter to stop: ")
-        # A small count in words, as the narration writes it («to terninger»).
-        values = {"player": request.player, "count": self.narrator.voice.count(request.dice)}
-        if request.stage == "opening":
-            # Translators: the prompt of "aces record" for an opening roll.
-            # {player}: who rolls; {count}: how many dice.
-            return c.ngettext("{player} rolls {count} die for the opening: ",
-                              "{player} rolls {count} dice for the opening: ",
-                              request.dice).format(**values)
-        if request.stage == "try":
-            from aces.rules.pot import TRY_ROLLS
+        from aces.record import prompt
 
-            # Translators: the prompt of "aces record" for a roll of a try.
-            # {player}: who rolls; {count}: how many dice; {number}: which
-            # roll of the try; {total}: the rolls in a try (3).
-            return c.ngettext("{player} rolls {count} die, roll {number} of {total} of the"
-                              " try: ",
-                              "{player} rolls {count} dice, roll {number} of {total} of the"
-                              " try: ", request.dice).format(
-                number=getattr(self.table.state, "try_rolls", 0) + 1, total=TRY_ROLLS, **values)
-        # Translators: the prompt of "aces record" for a roll in a turn.
-        # {player}: who rolls; {count}: how many dice.
-        return c.ngettext("{player} rolls {count} die: ", "{player} rolls {count} dice: ",
-                          request.dice).format(**values)
+        return prompt(request, self.table.state, self.narrator.voice)
 
     def _stopped(self) -> None:
         # Translators: a notice of "aces record" when it stops before the game

@@ -118,9 +118,6 @@ class GameObserver(Visitor[int]):
     """Turns the steps of a walk into :class:`GameRecord` values, handed to
     ``on_game`` as each game closes; its result is the number of steps seen.
 
-    A game the log leaves unfinished is handed on too, marked as not
-    :attr:`~GameRecord.over`, so that a reader can count it apart.
-
     A roll costs one entry while its game is played: the few rolls whose
     consequences matter (an opening won, a try ended, a roll again, the
     end) are marked by their line. What an undo takes back is what the
@@ -128,6 +125,10 @@ class GameObserver(Visitor[int]):
     standing, says it takes back (:attr:`~aces.walk.Step.undone`): that
     roll goes, by its line, with its marks. ``keep_rows`` also keeps what
     each roller holds after the roll, for the table of rolls.
+
+    Only games that are over are handed on; a last game the log leaves
+    unfinished is kept as :attr:`unfinished` once the walk ends, so that a
+    reader can count it apart, or show it.
     """
 
     def __init__(self, on_game: Callable[[GameRecord], None], keep_rows: bool = False) -> None:
@@ -149,10 +150,12 @@ class GameObserver(Visitor[int]):
         self._try_end: dict[int, int] = {}
         self._again: set[int] = set()
         self._held: dict[int, int] = {}
-        #: The line of the roll that ended the game (0 while it goes on).
-        self._ended = 0
         self._holding: Callable[[t.Any], Holding] | None = None
         self._pot: int | None = None
+        #: The line of the roll that ended the game (0 while it goes on).
+        self._ended = 0
+        #: The last game of the log, if it is not over (once the walk ends).
+        self.unfinished: GameRecord | None = None
         handlers: dict[type[Event], Callable[[Step[t.Any]], None]] = {
             GameStarted: self._started,
             RollUndone: self._undone,
@@ -201,13 +204,13 @@ class GameObserver(Visitor[int]):
     def _undone(self, step: Step[t.Any]) -> None:
         assert step.undone is not None, "the walk says which roll an undo takes back"
         line = step.undone.line
+        if line == self._ended:
+            self._ended = 0
         del self._rolls[line]
         self._named.pop(line, None)
         self._try_end.pop(line, None)
         self._again.discard(line)
         self._held.pop(line, None)
-        if line == self._ended:
-            self._ended = 0
         self._line = next(reversed(self._rolls), 0)
 
     def _opening_won(self, step: Step[t.Any]) -> None:
@@ -230,14 +233,32 @@ class GameObserver(Visitor[int]):
     def _again_rolled(self, step: Step[t.Any]) -> None:
         self._again.add(self._line)
 
+    def current(self) -> GameRecord | None:
+        """The game being walked, if it is over; it is not closed, since an undo
+        may still take back the roll that ended it (the live class shows it)."""
+        return self._record() if self._ended else None
+
     def _close(self) -> None:
+        record = self._record()
+        self._header, self._rolls, self._held, self._line = None, {}, {}, 0
+        self._named, self._try_end, self._again = {}, {}, set()
+        self._ended = 0
+        if record is not None and record.over:
+            self.on_game(record)
+        elif record is not None:
+            # Only the last game may be left going on: the walk refuses a new
+            # game before the one under way is over.
+            self.unfinished = record
+
+    def _record(self) -> GameRecord | None:
+        """The record of the game walked so far; a game still being played (a
+        log read as it is recorded) is not :attr:`~GameRecord.over`, and has no
+        result."""
+        over = self._ended != 0
         header, rolls = self._header, self._rolls
         named, try_end, again, held = self._named, self._try_end, self._again, self._held
-        over = self._ended != 0
-        self._header, self._rolls, self._held, self._line, self._ended = None, {}, {}, 0, 0
-        self._named, self._try_end, self._again = {}, {}, set()
         if header is None or not rolls:
-            return
+            return None
         seats = self._seats
         starter = result = -1
         played = normal = nothing = 0
@@ -271,10 +292,10 @@ class GameObserver(Visitor[int]):
             rows = tuple(RollRow(number, roll.player, seats[roll.player] + 1, roll.stage,
                                  roll.dice, held[line])
                          for number, (line, roll) in enumerate(rolls.items(), 1))
-        self.on_game(GameRecord(Rules.of(header), header.players, starter, result, played,
-                                self._pot if pot and over else None, normal, nothing,
-                                (tries[1], tries[2], tries[3], tries[4]),
-                                tuple(by_dice), tuple(agains), rows, over))
+        return GameRecord(Rules.of(header), header.players, starter, result, played,
+                          self._pot if pot and over else None, normal, nothing,
+                          (tries[1], tries[2], tries[3], tries[4]),
+                          tuple(by_dice), tuple(agains), rows, over)
 
 
 class Counts:

@@ -34,7 +34,7 @@ if t.TYPE_CHECKING:
     from aces.experiment.inference import Interval
     from aces.experiment.observe import Counts, GameRecord, Rules
 
-__all__ = ["Group", "LogSummary", "Pooled", "Sink", "Source", "pool", "records"]
+__all__ = ["Group", "LogSummary", "Pooled", "Pooling", "Sink", "Source", "pool", "records"]
 
 
 class Sink(t.Protocol):
@@ -140,58 +140,99 @@ Source = t.Union[str, "Path", tuple[t.BinaryIO, str]]
 
 def pool(sources: Iterable[Source], sink: Sink | None = None, keep_rows: bool = False,
          progress: t.Callable[[int], None] | None = None) -> Pooled:
-    """Read every log and pool the sound ones by their rules."""
-    from aces.experiment.analysis import analyse
+    """Read every log and pool the sound ones by their rules.
+
+    A log whose last game is still being played (a class's log fetched
+    while it is recorded) is sound: its finished games are pooled. A log
+    given again (the same file, or a copy) is pooled once.
+    """
     from aces.files import identity
 
-    totals: dict[Rules, Counts] = {}
-    each: dict[Rules, list[LogResult]] = {}
-    summaries: list[LogSummary] = []
-    #: The first log of each file and of each content (see the module's doc).
-    seen: dict[object, str] = {}
+    pooling = Pooling()
     for done, source in enumerate(sources, 1):
         name = _name(source)
         place = identity(source)
-        if place is not None and place in seen:
+        earlier = pooling.earlier(place)
+        if earlier is not None:
             # The very file given before: not even read again.
-            summaries.append(LogSummary(name, 0, 0, None, same_as=seen[place]))
+            pooling.repeat(name, earlier)
         else:
-            summaries.append(_pooled(source, name, place, sink, keep_rows, seen, totals, each))
+            _pool_one(pooling, source, name, place, sink, keep_rows)
         if progress is not None:
             progress(done)
-    groups = [Group(rules, analyse(rules, totals[rules]), each[rules]) for rules in totals]
-    return Pooled(summaries, groups)
+    return pooling.result()
 
 
-def _pooled(source: Source, name: str, place: object, sink: Sink | None, keep_rows: bool,
-            seen: dict[object, str], totals: dict[Rules, Counts],
-            each: dict[Rules, list[LogResult]]) -> LogSummary:
+def _pool_one(pooling: Pooling, source: Source, name: str, place: object,
+              sink: Sink | None, keep_rows: bool) -> None:
     """One log read and, unless damaged or a copy of one before, pooled."""
-    from aces.experiment.observe import Counts
-
     try:
         with _collector_paused():
             log = _count(source, sink, keep_rows)
     except AcesError as error:
         if sink is not None:
             sink.discard()
-        return LogSummary(name, 0, 0, error)
-    if log.fingerprint is not None and log.fingerprint in seen:
+        pooling.leave_out(name, error)
+        return
+    earlier = pooling.earlier(log.fingerprint)
+    if earlier is not None:
         if sink is not None:
             sink.discard()
-        return LogSummary(name, log.games, log.rolls, None, same_as=seen[log.fingerprint])
-    for key in (place, log.fingerprint):
-        if key is not None:
-            seen[key] = name
+        pooling.repeat(name, earlier, log.games, log.rolls)
+        return
     if sink is not None:
         sink.commit()
-    for rules, part in log.counts.items():
-        if rules in totals:
-            totals[rules] += part
-        else:
-            totals[rules] = part + Counts(rules.players)
-        each.setdefault(rules, []).append(log_result(name, rules, part))
-    return LogSummary(name, log.games, log.rolls, None, unfinished=log.unfinished)
+    pooling.add(name, log.counts, log.games, log.rolls, unfinished=log.unfinished,
+                known_by=(place, log.fingerprint))
+
+
+class Pooling:
+    """Logs added one by one, pooled by their rules: the one way a class is
+    pooled, from files (:func:`pool`) or as it plays (the live class)."""
+
+    def __init__(self) -> None:
+        self._totals: dict[Rules, Counts] = {}
+        self._each: dict[Rules, list[LogResult]] = {}
+        self._summaries: list[LogSummary] = []
+        #: The first log of each file and of each content (see the module's doc).
+        self._seen: dict[object, str] = {}
+
+    def add(self, name: str, counts: dict[Rules, Counts], games: int, rolls: int, *,
+            unfinished: bool = False, known_by: Iterable[object] = ()) -> None:
+        """A sound log: its counts by rules, and its games and rolls; whether its
+        last game is still being played, and what it is known by, should it
+        be given again (:meth:`earlier`)."""
+        from aces.experiment.observe import Counts
+
+        self._summaries.append(LogSummary(name, games, rolls, None, unfinished=unfinished))
+        for key in known_by:
+            if key is not None:
+                self._seen.setdefault(key, name)
+        for rules, part in counts.items():
+            if rules in self._totals:
+                self._totals[rules] += part
+            else:
+                self._totals[rules] = part + Counts(rules.players)
+            self._each.setdefault(rules, []).append(log_result(name, rules, part))
+
+    def earlier(self, key: object) -> str | None:
+        """The log added before that is known by ``key``, if any."""
+        return None if key is None else self._seen.get(key)
+
+    def repeat(self, name: str, earlier: str, games: int = 0, rolls: int = 0) -> None:
+        """A log that holds the same games as ``earlier``: named, not pooled again."""
+        self._summaries.append(LogSummary(name, games, rolls, None, same_as=earlier))
+
+    def leave_out(self, name: str, error: AcesError) -> None:
+        """A damaged log, named with why."""
+        self._summaries.append(LogSummary(name, 0, 0, error))
+
+    def result(self) -> Pooled:
+        from aces.experiment.analysis import analyse
+
+        groups = [Group(rules, analyse(rules, self._totals[rules]), self._each[rules])
+                  for rules in self._totals]
+        return Pooled(self._summaries, groups)
 
 
 def log_result(source: str, rules: Rules, counts: Counts) -> LogResult:
@@ -268,13 +309,9 @@ def _count(source: Source, sink: Sink | None, keep_rows: bool) -> _Counted:
 
     counts: dict[Rules, Counts] = {}
     games: list[int] = [0, 0]
-    unfinished: list[bool] = [False]
 
     with _opened(source) as (stream, name):
         def count(record: GameRecord) -> None:
-            if not record.over:
-                unfinished[0] = True
-                return
             games[0] += 1
             games[1] += record.rolls
             part = counts.get(record.rules)
@@ -285,12 +322,12 @@ def _count(source: Source, sink: Sink | None, keep_rows: bool) -> _Counted:
                 sink.game(name, games[0], record)
 
         reader = read(stream, name)
-        if not drive(reader, name, GameObserver(count, keep_rows), allow_unfinished=True,
-                     allow_unsettled=False):
+        observer = GameObserver(count, keep_rows)
+        if not drive(reader, name, observer, allow_unfinished=True, allow_unsettled=False):
             raise _empty(name)
     tail = reader.tail
     fingerprint = (tail.seq, tail.digest) if tail.digest else None
-    return _Counted(counts, games[0], games[1], unfinished[0], fingerprint)
+    return _Counted(counts, games[0], games[1], observer.unfinished is not None, fingerprint)
 
 
 def _empty(source: str) -> EmptyLogError:

@@ -159,3 +159,29 @@ def test_a_log_that_stops_between_a_roll_and_what_it_settles_is_still_damaged(
     torn.write_bytes(b"".join(lines[:cut]))
     (summary,) = pool([torn]).logs
     assert summary.error is not None
+
+
+def test_a_log_still_being_recorded_pools_its_finished_games(tmp_path: Path) -> None:
+    """A class's log fetched during the lesson: its last game is still being
+    played, so the games before it count and that one does not yet."""
+    whole = played(tmp_path / "whole.jsonl", "--players", "3", "--games", "3", "--seed", "9")
+    lines = whole.read_bytes().splitlines(keepends=True)
+    third = [n for n, line in enumerate(lines) if b'"game_started"' in line][2]
+    # Cut where the log rests: just before a roll of the third game.
+    rests = [n for n in range(third + 1, len(lines)) if b'"rolled"' in lines[n]]
+    for cut in (third + 1, rests[2], rests[-1]):
+        playing = tmp_path / f"playing-{cut}.jsonl"
+        playing.write_bytes(b"".join(lines[:cut]))
+        pooled = pool([playing])
+        assert pooled.left_out == []
+        assert pooled.logs[0].games == 2
+        two = played(tmp_path / f"two-{cut}.jsonl", "--players", "3", "--games", "2",
+                     "--seed", "9")
+        assert pooled.groups[0].pooled == pool([two]).groups[0].pooled
+    # A log cut between a roll and what it settles is damaged, as before.
+    settled = next(n for n in range(third + 1, len(lines))
+                   if b'"rolled"' in lines[n - 1] and b'"rolled"' not in lines[n]
+                   and b'"game_started"' not in lines[n])
+    damaged = tmp_path / "damaged.jsonl"
+    damaged.write_bytes(b"".join(lines[:settled]))
+    assert len(pool([damaged]).left_out) == 1

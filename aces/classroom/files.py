@@ -1,0 +1,457 @@
+"""The file store: a class in a folder of ordinary logs, the embedded default.
+
+The folder holds, for a class:
+
+- ``group-001.jsonl``, ``group-002.jsonl``...: each group's log, written
+  through the log store ``aces record`` writes with (locked, every block
+  synced to disk before it is acknowledged, a torn last line cut off on
+  start), so ``aces verify``, ``aces replay`` and ``aces stats`` read them
+  as they read any log;
+- ``class.json``: the class's record (:class:`~aces.classroom.store.ClassRecord`),
+  replaced whole and atomically; readable by its owner alone, since it
+  holds the teacher's secret;
+- ``.feed``: the class-wide order of the blocks (:mod:`aces.classroom.feed`).
+
+Appends to one log are serialised; logs are synced in parallel, and the
+feed is synced once for every block that became durable meanwhile (group
+commit), so one fsync a block is the whole cost.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import collections
+import contextlib
+import hashlib
+import os
+import re
+import typing as t
+from pathlib import Path
+
+import msgspec
+
+from aces.classroom.feed import Feed, Line
+from aces.classroom.store import (
+    Appended,
+    ClassRecord,
+    FeedEntry,
+    Opened,
+    ReusedSubmissionError,
+    StaleAppendError,
+    Submission,
+)
+from aces.errors import AcesError, SaveError, os_reason
+from aces.log import LogWriter
+
+if t.TYPE_CHECKING:
+    from collections.abc import Iterable, Iterator, Sequence
+
+    from aces.cli.record import _LockedLog
+    from aces.events import Event
+
+__all__ = ["RECORD", "REMEMBERED", "FileStore", "digest", "log_name"]
+
+#: The class's record in its folder.
+RECORD: t.Final = "class.json"
+#: Submissions remembered for each group, to answer a retry with the first
+#: answer: far more than a retry can lag behind.
+REMEMBERED: t.Final = 1024
+#: Blocks' places in their logs remembered, for projectors resuming.
+_PLACES: t.Final = 1 << 16
+_DECODER: t.Final = msgspec.json.Decoder(ClassRecord)
+#: The name of a group's log: its stream is the number.
+_LOG: t.Final = re.compile(r"group-(\d{3,9})\.jsonl")
+
+
+def log_name(group: int) -> str:
+    """The file of a group's log: ``group-001.jsonl``, so that ``aces stats
+    DIR/*.jsonl`` takes the groups in the order they joined.
+
+    >>> log_name(7), log_name(1234)
+    ('group-007.jsonl', 'group-1234.jsonl')
+    """
+    return f"group-{group:03d}.jsonl"
+
+
+def digest(text: str) -> str:
+    """A short digest of a submission's id or payload, as the feed keeps it."""
+    return hashlib.blake2b(text.encode("utf-8"), digest_size=8).hexdigest()
+
+
+class FileStore:
+    """The store of one class, in ``folder`` (see the module)."""
+
+    def __init__(self, folder: str) -> None:
+        self.folder = Path(folder)
+        self._feed = Feed(str(self.folder / ".feed"))
+        self._stack = contextlib.ExitStack()
+        self._logs: dict[int, _LockedLog] = {}
+        self._seq: dict[int, int] = {}
+        #: Each log's writer, its last digest and its size: where the next
+        #: block goes, and how it is chained.
+        self._writers: dict[int, LogWriter] = {}
+        self._digests: dict[int, bytes] = {}
+        self._size: dict[int, int] = {}
+        self._locks: dict[int, asyncio.Lock] = {}
+        self._submitted: dict[int, collections.OrderedDict[str, tuple[str, Appended]]] = {}
+        #: Where blocks begin in their logs, by stream and first line.
+        self._places: collections.OrderedDict[tuple[int, int], int] = collections.OrderedDict()
+        self._pending: list[tuple[Line, asyncio.Future[None]]] = []
+        self._writing = False
+        self._durable = 0
+        self._broken: AcesError | None = None
+        self._changed: asyncio.Condition | None = None
+
+    # -- Opening ---------------------------------------------------------------
+
+    async def open(self) -> Opened:
+        """Lock the folder, read the class's record, open every group's log
+        (cutting off a torn last line) and bring the feed level with them."""
+        self._changed = asyncio.Condition()
+        return await asyncio.to_thread(self._open)
+
+    def _open(self) -> Opened:
+        from aces.cli.record import _LockedLog
+
+        folder = self.folder
+        try:
+            folder.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise AcesError("cannot write {path}: {reason}", path=str(folder),
+                            reason=os_reason(exc)) from None
+        if not folder.is_dir():
+            # Translators: an error of "aces class serve DIR". {path}: DIR.
+            raise AcesError("{path} is not a folder: aces class serve keeps a class in a folder"
+                            " of its own", path=str(folder))
+        self._stack.enter_context(_folder_locked(folder))
+        record = self._read_record()
+        repaired: list[tuple[int, int]] = []
+        for path in sorted(folder.iterdir()):
+            found = _LOG.fullmatch(path.name)
+            if found is None:
+                continue
+            stream = int(found.group(1))
+            book = self._stack.enter_context(_LockedLog.open(str(path)))
+            torn = _repair(book)
+            if torn is not None:
+                repaired.append((stream, torn))
+            self._add(stream, book)
+        if record is not None:
+            kept = [group for group in record.groups if group.id in self._logs]
+            if len(kept) != len(record.groups):
+                # A join cut short before its group's log was begun: no one
+                # was ever given its token.
+                record.groups = kept
+                self._write_record(record)
+        self._level(self._feed.open())
+        return Opened(record, repaired)
+
+    def _read_record(self) -> ClassRecord | None:
+        path = self.folder / RECORD
+        try:
+            data = path.read_bytes()
+        except FileNotFoundError:
+            return None
+        except OSError as exc:
+            raise AcesError("cannot read {path}: {reason}", path=str(path),
+                            reason=os_reason(exc)) from None
+        try:
+            return _DECODER.decode(data)
+        except (msgspec.DecodeError, msgspec.ValidationError) as exc:
+            # Translators: an error of "aces class serve DIR" when the class's
+            # record in DIR cannot be read. {path}: the file; {detail}: why.
+            raise AcesError("{path} is not a class's record that aces can read: {detail}",
+                            path=str(path), detail=str(exc)) from None
+
+    def _add(self, stream: int, book: _LockedLog) -> None:
+        from aces.log import read
+
+        self._logs[stream] = book
+        with book.reader() as handle:
+            reader = read(handle, book.path)
+            for _ in reader.pairs():
+                pass
+        tail = reader.tail
+        self._seq[stream] = tail.seq
+        self._digests[stream] = tail.digest
+        self._writers[stream] = LogWriter(None, first_seq=tail.seq + 1, previous=tail.digest)
+        self._size[stream] = book.size()
+        self._locks[stream] = asyncio.Lock()
+        self._submitted[stream] = collections.OrderedDict()
+
+    def _level(self, lines: list[Line]) -> None:
+        """Know every block of the feed, and give a place in it to every block a
+        log holds beyond it: blocks synced to their log just before a crash,
+        never acknowledged and never shown."""
+        covered: dict[int, int] = {}
+        for line in lines:
+            covered[line.stream] = line.last
+            self._remember(line)
+        missing = []
+        for stream, seq in self._seq.items():
+            done = covered.get(stream, 0)
+            if seq < done:
+                # Translators: an error of "aces class serve DIR": a group's log
+                # is shorter than the class's record of it says. {log}: the
+                # log's file; {lines}: the lines it holds; {expected}: the lines
+                # the class knows it had.
+                raise AcesError("{log} holds {lines} lines, but the class had {expected}:"
+                                " lines were taken out of it after they were written",
+                                log=self._logs[stream].path,
+                                lines=seq, expected=done)
+            if seq > done:
+                missing.append(self._feed.entry(stream, done + 1, seq,
+                                                _offset(self._logs[stream], done + 1), None))
+        if missing:
+            self._feed.write(missing)
+            for line in missing:
+                self._remember(line)
+        self._durable = self._feed.position
+
+    def _remember(self, line: Line) -> None:
+        self._places[(line.stream, line.first)] = line.offset
+        if len(self._places) > _PLACES:
+            self._places.popitem(last=False)
+        if line.submission is not None and line.stream in self._submitted:
+            assert line.payload is not None
+            self._keep(line.stream, line.submission, line.payload,
+                       Appended(line.position, line.first, line.last))
+
+    def _keep(self, stream: int, sid: str, payload: str, appended: Appended) -> None:
+        known = self._submitted[stream]
+        known[sid] = (payload, appended)
+        known.move_to_end(sid)
+        if len(known) > REMEMBERED:
+            known.popitem(last=False)
+
+    # -- The class's record ----------------------------------------------------
+
+    async def save(self, record: ClassRecord) -> None:
+        await asyncio.to_thread(self._write_record, record)
+
+    def _write_record(self, record: ClassRecord) -> None:
+        from aces.page.html import write_atomically
+
+        path = self.folder / RECORD
+        text = msgspec.json.format(msgspec.json.encode(record), indent=2).decode() + "\n"
+        try:
+            write_atomically(str(path), text)
+            path.chmod(0o600)
+            _sync_folder(self.folder)
+        except OSError as exc:
+            raise SaveError("cannot write {path}: {reason}", path=str(path),
+                            reason=os_reason(exc)) from None
+
+    # -- Streams ---------------------------------------------------------------
+
+    async def create(self, stream: int, log: str) -> None:
+        """Begin the log of a new group.
+
+        :raises ~aces.errors.SaveError: for a file of that name in the folder.
+        """
+        from aces.cli.record import _LockedLog
+
+        path = self.folder / log
+        if path.exists():
+            # Translators: an error of "aces class serve DIR": a group's new
+            # log would overwrite a file in DIR. {path}: the file.
+            raise SaveError("{path} exists already, and a class never writes over a file;"
+                            " move it away", path=str(path))
+        book = await asyncio.to_thread(
+            lambda: self._stack.enter_context(_LockedLog.open(str(path))))
+        self._add(stream, book)
+
+    @contextlib.contextmanager
+    def reading(self, stream: int) -> Iterator[Iterable[bytes]]:
+        with self._logs[stream].reader() as handle:
+            yield handle
+
+    def seq(self, stream: int) -> int:
+        return self._seq[stream]
+
+    def find(self, stream: int, submission: Submission) -> Appended | None:
+        """Where ``submission`` was appended, if it was.
+
+        :raises ~aces.classroom.store.ReusedSubmissionError: for its id with
+            another payload.
+        """
+        known = self._submitted[stream].get(digest(submission.id))
+        if known is None:
+            return None
+        payload, appended = known
+        if payload != digest(submission.digest):
+            raise ReusedSubmissionError(submission.id)
+        return appended._replace(again=True)
+
+    async def append(self, stream: int, expected: int, events: Sequence[Event],
+                     submission: Submission | None = None) -> Appended:
+        """Append ``events`` after line ``expected``, durably (see the store's promises).
+
+        :raises ~aces.classroom.store.StaleAppendError: for an ``expected`` that
+            has passed; :raises ~aces.classroom.store.ReusedSubmissionError: for
+            a submission's id with another payload.
+        """
+        async with self._locks[stream]:
+            if submission is not None:
+                found = self.find(stream, submission)
+                if found is not None:
+                    return found
+            if self._broken is not None:
+                raise self._broken
+            if expected != self._seq[stream]:
+                raise StaleAppendError(stream, self._seq[stream])
+            if not events:
+                return Appended(self._durable, expected + 1, expected)
+            book = self._logs[stream]
+            writer = self._writers[stream]
+            offset = self._size[stream]
+            block = writer.encode(events)
+            count = len(events)
+            try:
+                await asyncio.to_thread(book.append, block)
+            except BaseException:
+                # Nothing of the block is in the log: the writer goes back.
+                self._writers[stream] = LogWriter(None, first_seq=expected + 1,
+                                                  previous=self._digests[stream])
+                raise
+            self._seq[stream] = expected + count
+            self._size[stream] = offset + len(block)
+            self._digests[stream] = writer.digest
+            keys = None if submission is None else (digest(submission.id),
+                                                    digest(submission.digest))
+            line = self._feed.entry(stream, expected + 1, expected + count, offset, keys)
+            await self._commit(line)
+            self._remember(line)
+            return Appended(line.position, line.first, line.last)
+
+    async def _commit(self, line: Line) -> None:
+        """Sync ``line`` into the feed with every other line waiting (group commit)."""
+        done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self._pending.append((line, done))
+        if not self._writing:
+            self._writing = True
+            asyncio.get_running_loop().create_task(self._write_pending())
+        await done
+
+    async def _write_pending(self) -> None:
+        assert self._changed is not None
+        try:
+            while self._pending:
+                batch, self._pending = self._pending, []
+                try:
+                    await asyncio.to_thread(self._feed.write, [line for line, _ in batch])
+                except OSError as exc:
+                    # The blocks are in their logs; the feed gives them their
+                    # places when the class is served again.
+                    self._broken = SaveError("cannot write {path}: {reason}",
+                                             path=self._feed.path, reason=os_reason(exc))
+                    for _, done in batch:
+                        done.set_exception(self._broken)
+                    continue
+                self._durable = batch[-1][0].position
+                async with self._changed:
+                    self._changed.notify_all()
+                for _, done in batch:
+                    done.set_result(None)
+        finally:
+            self._writing = False
+
+    # -- The feed --------------------------------------------------------------
+
+    @property
+    def position(self) -> int:
+        return self._durable
+
+    async def entries(self, after: int, limit: int) -> list[FeedEntry]:
+        durable = self._durable
+        lines = await asyncio.to_thread(self._feed.after, after, min(limit, durable - after))
+        return [FeedEntry(line.position, line.stream, line.first, line.last) for line in lines
+                if line.position <= durable]
+
+    async def lines(self, stream: int, first: int, last: int) -> list[bytes]:
+        book = self._logs[stream]
+        offset = self._places.get((stream, first))
+
+        def read() -> list[bytes]:
+            start = _offset(book, first) if offset is None else offset
+            with book.reader() as handle:
+                handle.seek(start)
+                return [handle.readline() for _ in range(last - first + 1)]
+
+        return await asyncio.to_thread(read)
+
+    async def changed(self, after: int) -> None:
+        assert self._changed is not None
+        async with self._changed:
+            await self._changed.wait_for(lambda: self._durable > after)
+
+    async def close(self) -> None:
+        while self._writing:
+            await asyncio.sleep(0.01)
+        self._feed.close()
+        self._stack.close()
+
+
+def _repair(book: _LockedLog) -> int | None:
+    """Cut off a torn last line, or finish a whole one that lacks its newline;
+    the number of the line cut off, if one was."""
+    size = book.size()
+    if not size:
+        return None
+    if book.last_byte() == b"\n":
+        return None
+    from aces.log import whole_length
+
+    length = whole_length(book.fd)
+    with book.reader() as handle:
+        handle.seek(length)
+        rest = handle.read()
+    try:
+        msgspec.json.decode(rest)
+    except msgspec.DecodeError:
+        with book.reader() as handle:
+            torn = sum(chunk.count(b"\n") for chunk in iter(lambda: handle.read(1 << 20), b""))
+        book.drop_torn_line()
+        return torn + 1
+    book.append(b"\n")
+    return None
+
+
+def _offset(book: _LockedLog, line: int) -> int:
+    """The byte where line ``line`` of a log begins (its end, past the last line)."""
+    place = 0
+    with book.reader() as handle:
+        for _ in range(line - 1):
+            read = handle.readline()
+            if not read:
+                break
+            place += len(read)
+    return place
+
+
+@contextlib.contextmanager
+def _folder_locked(folder: Path) -> Iterator[None]:
+    """Hold the class's folder for this server alone."""
+    import fcntl
+
+    path = folder / ".class.lock"
+    fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o600)
+    try:
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            # Translators: an error of "aces class serve DIR" run twice on
+            # one folder. {path}: DIR.
+            raise AcesError("{path} is being served by another aces class serve; only one"
+                            " may serve a class at a time", path=str(folder)) from None
+        yield
+    finally:
+        os.close(fd)
+
+
+def _sync_folder(folder: Path) -> None:
+    fd = os.open(folder, os.O_RDONLY)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)

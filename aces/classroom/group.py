@@ -1,0 +1,262 @@
+"""One group's table, in memory: its games as its log tells them, told in every language.
+
+A :class:`Table` follows the log by the same fold ``aces record`` uses
+(:class:`aces.record.Table`), so a roll costs the same at the hundredth
+game as at the first; one :class:`~aces.narrate.Narrator` a language tells
+every step as it comes (the group may switch its language at any time),
+and a :class:`Tally` counts its finished games for the class's pool. A
+submission is decided here, purely from the state: :meth:`Table.decide`
+gives the steps a roll or an undo appends, and the same submission decided
+at the same ``seq`` always gives the same lines, byte for byte, which is
+how a retry after a crash is told from a stale one.
+"""
+
+from __future__ import annotations
+
+import collections
+import typing as t
+
+from aces.errors import AcesError, ClassError
+from aces.events import GameStarted
+from aces.i18n import languages, translations
+from aces.walk import Step, Visitor
+
+if t.TYPE_CHECKING:
+    from collections.abc import Iterable
+
+    from aces.events import Event
+    from aces.experiment.observe import Counts, GameRecord, Rules
+    from aces.log import LogWriter
+    from aces.narrate import Narrator
+    from aces.rules import Roll, RollRequest
+
+__all__ = ["STORY", "Decision", "Table", "Tally"]
+
+#: Lines of the current game's story kept to show, in each language.
+STORY: t.Final = 14
+
+
+class Decision(t.NamedTuple):
+    """What a submission appends: its steps, their lines, and what they are told as."""
+
+    steps: list[Step[t.Any]]
+    #: The lines of the log, encoded from the table's ``seq`` on.
+    block: bytes
+    #: The lines the steps are told in, by language.
+    told: dict[str, list[str]]
+
+
+class Tally(Visitor[None]):
+    """The finished games of one log, counted as ``aces stats`` counts them
+    (:class:`aces.experiment.observe.GameObserver`), each kept apart so that
+    a game taken out of the pool can be left out."""
+
+    def __init__(self) -> None:
+        from aces.experiment.observe import GameObserver
+
+        #: By game number in the log: the game's rules and counts.
+        self.games: dict[int, tuple[Rules, Counts]] = {}
+        self._number = 0
+        self._observer = GameObserver(self._closed)
+
+    def visit(self, step: Step[t.Any]) -> None:
+        if type(step.event) is GameStarted:
+            self._number += 1
+        self._observer.visit(step)
+
+    def _closed(self, record: GameRecord) -> None:
+        from aces.experiment.observe import Counts
+
+        # The game just closed is the one before the header now being read.
+        self.games[self._number - 1] = (record.rules, Counts.of(record))
+
+    def finished(self) -> dict[int, tuple[Rules, Counts]]:
+        """Every finished game, the last one too while nothing follows it."""
+        from aces.experiment.observe import Counts
+
+        games = dict(self.games)
+        current = self._observer.current()
+        if current is not None:
+            games[self._number] = (current.rules, Counts.of(current))
+        return games
+
+    def counts(self, left_out: Iterable[int] = ()) -> tuple[dict[Rules, Counts], int, int]:
+        """The counts by rules of the games not ``left_out``, their number and rolls."""
+        from aces.experiment.observe import Counts
+
+        skip = set(left_out)
+        totals: dict[Rules, Counts] = {}
+        games = rolls = 0
+        for number, (rules, counts) in self.finished().items():
+            if number in skip:
+                continue
+            games += 1
+            rolls += counts.rolls
+            if rules in totals:
+                totals[rules] += counts
+            else:
+                totals[rules] = counts + Counts(rules.players)
+        return totals, games, rolls
+
+
+class Table(Visitor[None]):
+    """One group's games: the log's fold, its story in every language, its tally."""
+
+    def __init__(self, name: str) -> None:
+        from aces.narrate import Narrator
+        from aces.record import Table as Recording
+
+        #: The log's name, as errors and ``aces stats`` name it.
+        self.name = name
+        self.recording = Recording()
+        self.narrators: dict[str, Narrator] = {
+            lang: Narrator(translations(lang), lang) for lang in languages()}
+        self.story: dict[str, collections.deque[str]] = {
+            lang: collections.deque(maxlen=STORY) for lang in self.narrators}
+        self.tally = Tally()
+        self.writer: LogWriter | None = None
+
+    # -- Following the log ------------------------------------------------------
+
+    def resume(self, lines: Iterable[bytes], *, upto: int | None = None) -> None:
+        """Walk the log (its first ``upto`` lines only, if given), as the table
+        stood when its last line was written; a roll whose consequences the
+        log stops before is left unsettled (:attr:`unsettled`)."""
+        import itertools
+
+        from aces.log import LogWriter, read
+        from aces.walk import drive
+
+        source: Iterable[bytes] = lines if upto is None else itertools.islice(lines, upto)
+        reader = read(source, self.name)
+        drive(reader, self.name, self, allow_unfinished=True)
+        for lang, narrator in self.narrators.items():
+            if not self.recording.unsettled:
+                narrator.settle()
+            self.story[lang].extend(narrator.take())
+        self.writer = LogWriter(None, first_seq=reader.tail.seq + 1, previous=reader.tail.digest)
+
+    def visit(self, step: Step[t.Any]) -> None:
+        self.recording.visit(step)
+        self._follow(step)
+
+    def _follow(self, step: Step[t.Any], told: dict[str, list[str]] | None = None) -> None:
+        """Tell and count one step; its lines go to the story, and to ``told``."""
+        if type(step.event) is GameStarted:
+            for story in self.story.values():
+                story.clear()
+        for lang, narrator in self.narrators.items():
+            narrator.visit(step)
+            lines = narrator.take()
+            self.story[lang].extend(lines)
+            if told is not None:
+                told[lang].extend(lines)
+        self.tally.visit(step)
+
+    def result(self) -> None:
+        return None
+
+    # -- What the table asks for --------------------------------------------------
+
+    @property
+    def seq(self) -> int:
+        return self.recording.seq
+
+    @property
+    def game(self) -> int:
+        """The number of the game being played, or of the last one, over."""
+        return self.recording.games
+
+    @property
+    def header(self) -> GameStarted:
+        header = self.recording.header
+        assert header is not None, "a group's log begins with its first game's header"
+        return header
+
+    @property
+    def unsettled(self) -> bool:
+        return self.recording.unsettled
+
+    def request(self) -> RollRequest | None:
+        """The roll the game waits for; ``None`` once it is over."""
+        return self.recording.request()
+
+    def following(self) -> tuple[GameStarted, RollRequest]:
+        """The header of the next game at this table, and its first roll."""
+        from aces.engine import header
+        from aces.rules import game_named
+
+        last = self.header
+        rules = game_named(last.game)
+        following = header(rules, last.players, last.options)
+        first = rules.next_roll(rules.start(following))
+        assert first is not None, "a game begins with a roll"
+        return following, first
+
+    def can_undo(self) -> bool:
+        standing = self.recording.state is not None and self.recording.rolls > 0
+        return standing or (self.recording.unwritten and self.game > 1)
+
+    # -- Deciding ----------------------------------------------------------------------
+
+    def decide_roll(self, game: int, roll: Roll) -> Decision:
+        """The steps of ``roll`` in game number ``game``: the game being played,
+        or the next one once it is over (its header is written with its first roll).
+
+        :raises ~aces.errors.AcesError: for a roll the rules refuse, or none
+            is due; :raises ~aces.errors.ClassError: (``stale``) for a game
+            that is not the one being played or the next.
+        """
+        from aces.dice import check_count
+
+        request = self.request()
+        if game == self.game and request is not None:
+            check_count(roll, request)
+            return self._decided(self.recording.play(roll))
+        if game == self.game + 1 and request is None and not self.recording.unwritten:
+            following, first = self.following()
+            check_count(roll, first)
+            self.recording.begin(following)
+            return self._decided(self.recording.play(roll))
+        if game == self.game and request is None:
+            # Translators: why a roll is refused by "aces record" once the game
+            # is over. "undo": the word for it in the "command" context.
+            raise AcesError("the game is over, so no roll is due; undo takes back its last"
+                            " roll")
+        raise _stale()
+
+    def decide_undo(self) -> Decision:
+        """The step that takes back the last roll still standing.
+
+        :raises ~aces.errors.AcesError: when there is none.
+        """
+        return self._decided(self.recording.undo())
+
+    def settle(self) -> Decision:
+        """What the last roll settles that the log stopped before (a crash)."""
+        return self._decided(self.recording.settle())
+
+    def _decided(self, steps: list[Step[t.Any]]) -> Decision:
+        assert self.writer is not None, "a table is resumed before it decides"
+        block = self.writer.encode(step.event for step in steps)
+        told: dict[str, list[str]] = {lang: [] for lang in self.narrators}
+        for step in steps:
+            self._follow(step, told)
+        for lang, narrator in self.narrators.items():
+            # The standings once the roll is settled, as aces record tells them.
+            narrator.settle()
+            lines = narrator.take()
+            told[lang].extend(lines)
+            self.story[lang].extend(lines)
+        return Decision(steps, block, told)
+
+    def events(self, steps: list[Step[t.Any]]) -> list[Event]:
+        return [step.event for step in steps]
+
+
+def _stale() -> ClassError:
+    # Translators: the pupils' page of the live class: a roll or an undo sent
+    # for a moment of the game that has passed, since another device of the
+    # same group recorded something first.
+    return ClassError("another device of this group has recorded something first, so this"
+                      " was not recorded; the game is shown as it stands now").coded("stale")

@@ -1,0 +1,567 @@
+"""The live class: who may do what, and every submission decided, appended and answered.
+
+:class:`Classroom` holds the class's record and each group's
+:class:`~aces.classroom.group.Table` in memory, over a
+:class:`~aces.classroom.store.Store`. A pupil's submission (a roll, an
+undo) carries an id its page chose and the ``seq`` the page saw:
+
+- decided by the rules at that ``seq``, appended durably, then answered;
+- sent again (its answer was lost), it gets the first answer back, and
+  nothing is written twice: the store knows its id, and after a crash
+  between the write and the answer, the submission decided again at its
+  ``seq`` gives the very lines the log holds there, since the rules are
+  pure, so they are its own;
+- sent for a ``seq`` that has passed (another device of the group went
+  first), it is refused with the game as it stands.
+
+Appends to one group's log are serialised; the class's feed gives every
+block a position (see :mod:`aces.classroom.store`), which a projector's
+stream resumes from. The class's results are pooled by
+:class:`aces.experiment.pool.Pooling`, the pool of ``aces stats``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import collections
+import contextlib
+import json
+import typing as t
+
+from aces.classroom.access import Guesses, matches, new_code, new_token, normal_code, token_digest
+from aces.classroom.files import log_name
+from aces.classroom.group import Table
+from aces.classroom.store import (
+    ClassRecord,
+    GroupRecord,
+    ReusedSubmissionError,
+    StaleAppendError,
+    Submission,
+)
+from aces.errors import AcesError, ClassError, OptionError, visible
+
+if t.TYPE_CHECKING:
+    from collections.abc import Callable, Mapping, Sequence
+
+    from aces.classroom.group import Decision
+    from aces.classroom.store import Appended, FeedEntry, Store
+    from aces.events import Event
+    from aces.experiment.pool import Pooled
+    from aces.rules import OptionValue, Roll
+
+__all__ = ["RECONCILE", "Answer", "Classroom", "Group", "Opening", "Settings"]
+
+#: How far before the ``seq`` a group was resumed at a retry may be decided
+#: again and matched with the log: a page's retry after a crash lags a few
+#: blocks at most.
+RECONCILE: t.Final = 64
+#: Answers remembered for each group, for retries.
+_ANSWERS: t.Final = 256
+#: Blocks' lines kept ready for projectors, whatever the group.
+_RECENT: t.Final = 4096
+
+
+class Settings(t.NamedTuple):
+    """The bounds of one class."""
+
+    groups: int = 100
+    #: Players at one table.
+    players: int = 10
+    #: Characters of a group's label, and of a player's name.
+    label: int = 40
+    name: int = 24
+
+
+class Answer(t.NamedTuple):
+    """What a submission appended, as its first answer told it."""
+
+    first: int
+    last: int
+    events: tuple[Event, ...]
+    #: The lines it is told in, by language.
+    told: dict[str, list[str]]
+
+
+class Opening(t.NamedTuple):
+    """A class served: new or resumed, with what the teacher should hear of it."""
+
+    record: ClassRecord
+    new: bool
+    #: Groups whose log ended in a line torn by a crash, cut off: (label, log, line).
+    repaired: list[tuple[str, str, int]]
+
+
+class Group:
+    """One group of the class: its record, its table, its lock, its answers."""
+
+    def __init__(self, record: GroupRecord, table: Table) -> None:
+        self.record = record
+        self.table = table
+        self.lock = asyncio.Lock()
+        self.answers: collections.OrderedDict[str, tuple[str, Answer]] = (
+            collections.OrderedDict())
+        #: The ``seq`` this process resumed the group at: a submission for an
+        #: earlier one that is not among :attr:`answers` may be a retry of a
+        #: block appended before a crash.
+        self.resumed = table.seq
+
+    def remember(self, submission: Submission, answer: Answer) -> None:
+        self.answers[submission.id] = (submission.digest, answer)
+        if len(self.answers) > _ANSWERS:
+            self.answers.popitem(last=False)
+
+
+class Classroom:
+    """A class served over a store; see the module."""
+
+    def __init__(self, store: Store, settings: Settings | None = None,
+                 clock: Callable[[], float] | None = None) -> None:
+        import time
+
+        self.store = store
+        self.settings = Settings() if settings is None else settings
+        self.clock = clock or time.monotonic
+        self.record: ClassRecord | None = None
+        self.groups: dict[int, Group] = {}
+        self.guesses = Guesses()
+        #: Counts every change, and wakes whoever waits for one.
+        self.version = 0
+        #: Counts changes of the class itself (paused, a group joined or closed).
+        self.class_version = 0
+        self._news = asyncio.Condition()
+        self._lock = asyncio.Lock()
+        self._recent: collections.OrderedDict[tuple[int, int], str] = collections.OrderedDict()
+        self._pooled: tuple[int, Pooled] | None = None
+
+    # -- Serving ---------------------------------------------------------------
+
+    async def open(self, game: str | None, options: Mapping[str, OptionValue] | None,
+                   lang: str) -> Opening:
+        """Open the class in the store: resume it, or begin a new one with
+        ``game`` (default Aces in the Pot) and ``options``.
+
+        :raises ~aces.errors.OptionError: for a game or options other than
+            those of the class being resumed, or that the game refuses.
+        """
+        from aces.rules import game_named
+
+        opened = await self.store.open()
+        record = opened.record
+        new = record is None
+        if record is None:
+            rules = game_named(game or "pot")
+            record = ClassRecord(code=new_code(), secret=new_token(), game=rules.name,
+                                 options=rules.options(options or {}), lang=lang)
+            await self.store.save(record)
+        else:
+            _same_rules(record, game, options)
+        self.record = record
+        repaired = dict(opened.repaired)
+        notices = []
+        for group in record.groups:
+            table = Table(group.log)
+            with self.store.reading(group.id) as lines:
+                await asyncio.to_thread(table.resume, lines)
+            self.groups[group.id] = Group(group, table)
+            if table.unsettled:
+                # The log stops part-way through what its last roll settles
+                # (a crash between its lines): the rest is written now.
+                decision = table.settle()
+                await self.store.append(group.id, table.seq - len(decision.steps),
+                                        [step.event for step in decision.steps])
+                self.groups[group.id].resumed = table.seq
+            if group.id in repaired:
+                notices.append((group.label, group.log, repaired[group.id]))
+        return Opening(record, new, notices)
+
+    async def close(self) -> None:
+        await self.store.close()
+
+    @property
+    def paused(self) -> bool:
+        return self.class_record.paused
+
+    @property
+    def class_record(self) -> ClassRecord:
+        assert self.record is not None, "the class is opened first"
+        return self.record
+
+    # -- Who may do what ---------------------------------------------------------
+
+    def check_code(self, code: str, device: str) -> None:
+        """Admit a device to the class by its code.
+
+        :raises ~aces.errors.ClassError: (``unknown_code``) for a wrong code;
+            (``too_many_guesses``) for a device that has sent many.
+        """
+        now = self.clock()
+        self.guesses.check(device, now)
+        if not matches(normal_code(code), self.class_record.code):
+            self.guesses.wrong(device, now)
+            # Translators: the live class refuses a class code. The code is
+            # what the teacher shows on the projector.
+            raise ClassError("no class has this code here; check the code on the"
+                             " projector").coded("unknown_code")
+
+    def group(self, group: int, token: str, device: str) -> Group:
+        """The group ``group``, for the holder of its token alone.
+
+        :raises ~aces.errors.ClassError: (``not_your_group``) for a token that
+            is not the group's, or a group that is not in the class.
+        """
+        now = self.clock()
+        self.guesses.check(device, now)
+        found = self.groups.get(group)
+        if found is None or not matches(token_digest(token), found.record.token):
+            self.guesses.wrong(device, now)
+            # Translators: the live class refuses a page or a program that
+            # does not hold the group's token (it joined another group, or
+            # the class was served anew).
+            raise ClassError("this device does not belong to that group of the class; join"
+                             " the class again").coded("not_your_group")
+        return found
+
+    def is_teacher(self, secret: str) -> bool:
+        return matches(secret, self.class_record.secret)
+
+    # -- Joining ----------------------------------------------------------------------
+
+    async def join(self, code: str, label: str, players: Sequence[str], lang: str,
+                   device: str) -> tuple[Group, str]:
+        """A new group at a table: its label and players (first names or seat
+        labels, in seat order) → the group and its token.
+
+        :raises ~aces.errors.ClassError: for a wrong code, a full class or a
+            label taken; :raises ~aces.errors.OptionError: for players the
+            game cannot seat (look-alike names, too few, control characters).
+        """
+        from aces.engine import header
+        from aces.i18n import languages
+        from aces.rules import game_named
+
+        self.check_code(code, device)
+        record = self.class_record
+        label = self._label(label)
+        names = self._players(players)
+        if lang not in languages():
+            from aces.i18n import unknown_language
+
+            raise unknown_language(lang)
+        rules = game_named(record.game)
+        first = header(rules, names, record.options)
+        async with self._lock:
+            if len(record.groups) >= self.settings.groups:
+                # Translators: the live class refuses a new group. {limit}: the
+                # most groups a class takes.
+                raise ClassError("the class has {limit} groups, as many as it takes",
+                                 limit=self.settings.groups).coded("class_full")
+            taken = {group.label.casefold() for group in record.groups}
+            if label.casefold() in taken:
+                # Translators: the live class refuses a group's label that
+                # another group has. {label}: the label.
+                raise ClassError("another group is called {label!r}; choose another name for"
+                                 " the group", label=label).coded("label_taken")
+            number = max((group.id for group in record.groups), default=0) + 1
+            token = new_token()
+            group = GroupRecord(id=number, log=log_name(number), label=label,
+                                players=tuple(names), token=token_digest(token), lang=lang)
+            record.groups.append(group)
+            try:
+                await self.store.save(record)
+                await self.store.create(number, group.log)
+            except BaseException:
+                record.groups.remove(group)
+                raise
+            table = Table(group.log)
+            table.resume([])
+            table.recording.begin(first)
+            decision = table._decided(table.recording.start())
+            await self.store.append(number, 0, [step.event for step in decision.steps])
+            joined = self.groups[number] = Group(group, table)
+            joined.resumed = 0
+        self._changed(whole=True)
+        return joined, token
+
+    def suggested_label(self, lang: str) -> str:
+        """A label for a new group that no group has: «Gruppe 4»."""
+        from aces.i18n import translations
+
+        # Translators: the label the pupils' page suggests for a new group.
+        # {number}: the next free number.
+        template = translations(lang).gettext("Group {number}")
+        taken = {group.label.casefold() for group in self.class_record.groups}
+        number = len(taken) + 1
+        while template.format(number=number).casefold() in taken:
+            number += 1
+        return template.format(number=number)
+
+    def _label(self, label: str) -> str:
+        label = " ".join(label.split())
+        if not label or len(label) > self.settings.label or visible(label) != label:
+            # Translators: the live class refuses a group's label. {limit}: the
+            # most characters it may have.
+            raise ClassError("a group's name is 1 to {limit} characters that show, on one"
+                             " line", limit=self.settings.label).coded("label")
+        return label
+
+    def _players(self, players: Sequence[str]) -> list[str]:
+        names = [name.strip() for name in players if name.strip()]
+        if len(names) > self.settings.players:
+            # Translators: the live class refuses a table. {limit}: the most
+            # players at one table.
+            raise ClassError("a table has at most {limit} players",
+                             limit=self.settings.players).coded("players")
+        for name in names:
+            if len(name) > self.settings.name:
+                # Translators: the live class refuses a player's name. {name}: the
+                # name; {limit}: the most characters a name may have.
+                raise ClassError("{name!r} is longer than {limit} characters; a first name or"
+                                 " a seat is enough", name=name,
+                                 limit=self.settings.name).coded("players")
+        return names
+
+    # -- Recording ----------------------------------------------------------------------
+
+    async def roll(self, group: Group, submission: str, seq: int, game: int,
+                   roll: Roll) -> Answer:
+        """Record ``roll`` in game number ``game`` at ``seq``, once (see the module).
+
+        :raises ~aces.errors.ClassError: (``stale``, ``reused_id``, ``paused``,
+            ``closed``); :raises ~aces.errors.AcesError: for a roll the rules
+            refuse, with the message of ``aces record``.
+        """
+        payload = json.dumps({"roll": list(roll.dice), "to": list(roll.to), "game": game,
+                              "seq": seq}, sort_keys=True)
+        return await self._submit(group, Submission(submission, payload), seq,
+                                  lambda table: table.decide_roll(game, roll))
+
+    async def undo(self, group: Group, submission: str, seq: int) -> Answer:
+        """Take back the group's last roll still standing, at ``seq``, once."""
+        payload = json.dumps({"undo": True, "seq": seq})
+        return await self._submit(group, Submission(submission, payload), seq,
+                                  lambda table: table.decide_undo())
+
+    async def _submit(self, group: Group, submission: Submission, seq: int,
+                      decide: Callable[[Table], Decision]) -> Answer:
+        async with group.lock:
+            known = group.answers.get(submission.id)
+            if known is not None:
+                if known[0] != submission.digest:
+                    raise _reused()
+                return known[1]
+            try:
+                found = self.store.find(group.record.id, submission)
+            except ReusedSubmissionError:
+                raise _reused() from None
+            if found is not None:
+                answer = await self._decided_again(group, found.first - 1, decide)
+                if answer is not None:
+                    group.remember(submission, answer)
+                    return answer
+            if seq != group.table.seq:
+                if group.resumed - RECONCILE <= seq < group.resumed:
+                    answer = await self._decided_again(group, seq, decide)
+                    if answer is not None:
+                        group.remember(submission, answer)
+                        return answer
+                raise _stale()
+            self._check_open(group)
+            decision = decide(group.table)
+            events = [step.event for step in decision.steps]
+            try:
+                appended = await self.store.append(group.record.id, seq, events, submission)
+            except StaleAppendError:
+                await self._reload(group)
+                raise _stale() from None
+            except BaseException:
+                # Nothing is appended: the table goes back to what the log holds.
+                await self._reload(group)
+                raise
+            answer = Answer(appended.first, appended.last, tuple(events), decision.told)
+            group.remember(submission, answer)
+            self._keep(group.record.id, appended, decision.block)
+        self._changed()
+        return answer
+
+    async def _decided_again(self, group: Group, seq: int,
+                             decide: Callable[[Table], Decision]) -> Answer | None:
+        """The answer of a submission decided again at ``seq`` if the log holds
+        exactly its lines there; ``None`` if it does not (a stale submission)."""
+        table = Table(group.table.name)
+        with self.store.reading(group.record.id) as lines:
+            await asyncio.to_thread(table.resume, lines, upto=seq)
+        if table.seq != seq:
+            return None
+        try:
+            decision = decide(table)
+        except AcesError:
+            return None
+        last = seq + len(decision.steps)
+        if not decision.steps or last > self.store.seq(group.record.id):
+            return None
+        written = await self.store.lines(group.record.id, seq + 1, last)
+        if b"".join(written) != decision.block:
+            return None
+        return Answer(seq + 1, last, tuple(step.event for step in decision.steps),
+                      decision.told)
+
+    async def _reload(self, group: Group) -> None:
+        table = Table(group.table.name)
+        with self.store.reading(group.record.id) as lines:
+            await asyncio.to_thread(table.resume, lines)
+        group.table = table
+
+    def _check_open(self, group: Group) -> None:
+        if group.record.closed:
+            # Translators: the live class refuses a roll of a group the
+            # teacher has closed.
+            raise ClassError("the teacher has closed this group, so nothing more is recorded"
+                             " for it").coded("closed")
+        if self.paused:
+            # Translators: the live class refuses a roll while the teacher has
+            # paused recording (for a discussion).
+            raise ClassError("the teacher has paused recording for a moment; the roll can be"
+                             " recorded once it goes on").coded("paused")
+
+    # -- The teacher -------------------------------------------------------------------
+
+    async def pause(self, paused: bool) -> None:
+        async with self._lock:
+            self.class_record.paused = paused
+            await self.store.save(self.class_record)
+        self._changed(whole=True)
+
+    async def close_group(self, group: int, closed: bool = True) -> None:
+        """Close a group (nothing more is recorded for it), or open it again.
+
+        :raises ~aces.errors.ClassError: (``no_group``) for a group not in the class.
+        """
+        found = self.groups.get(group)
+        if found is None:
+            raise _no_group()
+        async with self._lock:
+            found.record.closed = closed
+            await self.store.save(self.class_record)
+        self._changed(whole=True)
+
+    async def speak(self, lang: str, group: Group | None = None) -> None:
+        """The projector's language, or ``group``'s.
+
+        :raises ~aces.errors.OptionError: for a language not offered.
+        """
+        from aces.i18n import languages, unknown_language
+
+        if lang not in languages():
+            raise unknown_language(lang)
+        async with self._lock:
+            if group is None:
+                self.class_record.lang = lang
+            else:
+                group.record.lang = lang
+            await self.store.save(self.class_record)
+        self._changed(whole=group is None)
+
+    def group_by_id(self, group: int) -> Group:
+        """The group numbered ``group``, for the teacher.
+
+        :raises ~aces.errors.ClassError: (``no_group``) for a group not in the class.
+        """
+        found = self.groups.get(group)
+        if found is None:
+            raise _no_group()
+        return found
+
+    # -- Results ------------------------------------------------------------------------
+
+    def pooled(self) -> Pooled:
+        """The class pooled as ``aces stats`` pools its logs, in the order of
+        their names (as ``aces stats DIR/*.jsonl`` takes them)."""
+        from aces.experiment.pool import Pooling
+
+        cached = self._pooled
+        if cached is not None and cached[0] == self.version:
+            return cached[1]
+        pooling = Pooling()
+        for group in sorted(self.groups.values(), key=lambda group: group.record.log):
+            counts, games, rolls = group.table.tally.counts()
+            pooling.add(group.record.log, counts, games, rolls)
+        pooled = pooling.result()
+        self._pooled = (self.version, pooled)
+        return pooled
+
+    # -- Changes, for projectors -----------------------------------------------------
+
+    def _changed(self, *, whole: bool = False) -> None:
+        self.version += 1
+        if whole:
+            self.class_version += 1
+        asyncio.get_running_loop().create_task(self._ring())
+
+    async def _ring(self) -> None:
+        async with self._news:
+            self._news.notify_all()
+
+    async def wait(self, seen: int, timeout: float) -> int:
+        """Wait until something changed after version ``seen`` (or ``timeout``
+        seconds passed); the version now."""
+        async with self._news:
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._news.wait_for(lambda: self.version > seen), timeout)
+        return self.version
+
+    def _keep(self, stream: int, appended: Appended, block: bytes) -> None:
+        self._recent[(stream, appended.first)] = _block_json(stream, appended.first,
+                                                             appended.last, block)
+        if len(self._recent) > _RECENT:
+            self._recent.popitem(last=False)
+
+    async def block(self, entry: FeedEntry) -> str:
+        """The JSON of one block of the feed, as a projector's stream sends it."""
+        kept = self._recent.get((entry.stream, entry.first))
+        if kept is not None:
+            return kept
+        lines = await self.store.lines(entry.stream, entry.first, entry.last)
+        return _block_json(entry.stream, entry.first, entry.last, b"".join(lines))
+
+
+def _block_json(stream: int, first: int, last: int, block: bytes) -> str:
+    """A block of a log for the stream: the group, its lines' ``seq`` and the
+    lines themselves, as JSON objects exactly as the log holds them."""
+    lines = ",".join(block.decode("utf-8").splitlines())
+    return f'{{"group":{stream},"first":{first},"last":{last},"lines":[{lines}]}}'
+
+
+def _same_rules(record: ClassRecord, game: str | None,
+                options: Mapping[str, OptionValue] | None) -> None:
+    """Refuse to resume a class with other rules than it was begun with."""
+    from aces.rules import game_named
+
+    if game is not None and game != record.game:
+        differs = True
+    else:
+        given = game_named(record.game).options(options or {}) if options else None
+        differs = given is not None and given != record.options
+    if differs:
+        # Translators: an error of "aces class serve DIR" on a folder that holds
+        # a class already. {game}: the class's game; keep the options as they are.
+        raise OptionError("this folder holds a class of {game} begun with other options; serve"
+                          " it as it is, without --game and the game's options, or give"
+                          " another folder", game=record.game)
+
+
+def _reused() -> ClassError:
+    # Translators: the live class refuses a submission whose id was used before
+    # for another roll (a program's mistake; a page never does it).
+    return ClassError("this submission id was used before for something else; send a new"
+                      " one").coded("reused_id")
+
+
+def _stale() -> ClassError:
+    from aces.classroom.group import _stale as stale
+
+    return stale()
+
+
+def _no_group() -> ClassError:
+    # Translators: the live class: a group asked for is not in the class.
+    return ClassError("the class has no such group").coded("no_group")

@@ -1,0 +1,351 @@
+"""The JSON API under ``/api/v1/``: what the pupils' pages and the projector are built on.
+
+A group is admitted by its token (``Authorization: Bearer TOKEN``, or the
+cookie its page was given), the teacher by the class's secret (``Bearer
+SECRET``). Every answer is JSON; every refusal is ``{"error": {"code",
+"message", "status"}}`` with the message in the caller's language
+(docs/class-api.rst lists the codes).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import re
+import typing as t
+
+import msgspec
+
+from aces.errors import AcesError, ClassError, DiceFileError
+from aces.server.answers import caller_lang, refusal, reply
+from aces.server.guard import BodyTooLargeError, too_large
+
+if t.TYPE_CHECKING:
+    from collections.abc import Awaitable, Callable
+
+    from starlette.requests import Request
+    from starlette.responses import Response
+
+    from aces.classroom.service import Classroom, Group
+    from aces.rules import Roll
+
+__all__ = ["COOKIE", "Served", "device", "entry", "group_of", "parsed", "routes", "served",
+           "submission", "teacher_of"]
+
+#: The cookie that holds a group's id and token on its devices.
+COOKIE: t.Final = "aces_group"
+_SUBMISSION: t.Final = re.compile(r"[A-Za-z0-9_.:-]{1,64}")
+
+
+class Served:
+    """What the routes share: the class, and the key that names devices."""
+
+    def __init__(self, room: Classroom, key: bytes) -> None:
+        self.room = room
+        self.key = key
+
+
+class _JoinBody(msgspec.Struct, forbid_unknown_fields=True):
+    code: str
+    label: str
+    players: list[str]
+    lang: str | None = None
+
+
+class _RollBody(msgspec.Struct, forbid_unknown_fields=True):
+    id: str
+    seq: int
+    game: int
+    dice: str | list[int]
+    to: list[str] = []
+
+
+class _UndoBody(msgspec.Struct, forbid_unknown_fields=True):
+    id: str
+    seq: int
+
+
+class _LangBody(msgspec.Struct, forbid_unknown_fields=True):
+    lang: str
+
+
+class _PauseBody(msgspec.Struct, forbid_unknown_fields=True):
+    paused: bool
+
+
+class _CloseBody(msgspec.Struct, forbid_unknown_fields=True):
+    closed: bool = True
+
+
+B = t.TypeVar("B", bound=msgspec.Struct)
+
+
+def served(request: Request) -> Served:
+    found: Served = request.app.state.served
+    return found
+
+
+def device(request: Request) -> str:
+    """A device, as the limit of wrong guesses counts it: a keyed digest of
+    its address, kept in memory only, never the address itself."""
+    host = request.client.host if request.client is not None else ""
+    return hmac.new(served(request).key, host.encode(), hashlib.sha256).hexdigest()
+
+
+async def parsed(request: Request, kind: type[B]) -> B:
+    """The request's JSON body as ``kind``.
+
+    :raises ~aces.errors.ClassError: (``bad_request``, ``too_large``) saying
+        what is wrong with it.
+    """
+    try:
+        body = await request.body()
+    except BodyTooLargeError:
+        raise too_large() from None
+    try:
+        return msgspec.json.decode(body, type=kind)
+    except (msgspec.DecodeError, msgspec.ValidationError) as exc:
+        raise _bad(str(exc)) from None
+
+
+def _bad(detail: str) -> ClassError:
+    # Translators: the JSON API of the live class refuses a request that is
+    # not what it takes. {detail}: what is wrong, in English, from the parser.
+    return ClassError("the request is not what the class takes: {detail}",
+                      detail=detail[:200]).coded("bad_request")
+
+
+def _bearer(request: Request) -> str | None:
+    value = request.headers.get("authorization", "")
+    scheme, _, token = value.partition(" ")
+    return token.strip() if scheme.lower() == "bearer" and token.strip() else None
+
+
+def group_of(request: Request) -> Group:
+    """The group the path names, for the holder of its token alone."""
+    room = served(request).room
+    try:
+        number = int(request.path_params["group"])
+    except (KeyError, ValueError):
+        number = 0
+    token = _bearer(request)
+    if token is None:
+        held, _, token = request.cookies.get(COOKIE, "").partition(".")
+        if held != str(number):
+            token = ""
+    return room.group(number, token, device(request))
+
+
+def teacher_of(request: Request, secret: str | None = None) -> Classroom:
+    """The class, for the holder of the teacher's secret alone."""
+    room = served(request).room
+    given = secret if secret is not None else _bearer(request)
+    if given is None or not room.is_teacher(given):
+        room.guesses.wrong(device(request), room.clock())
+        # Translators: the live class refuses what only the teacher may see
+        # or do, asked without the teacher's secret address.
+        raise ClassError("only the teacher's own address can do this").coded("teacher_only")
+    return room
+
+
+def entry(group: Group, dice: str | list[int], to: list[str]) -> Roll | None:
+    """A roll as ``aces record`` reads it from what was typed or chosen; ``None``
+    for the word for undo (in the group's language or any other).
+
+    :raises ~aces.errors.DiceFileError: for what is not a roll, with the
+        message of ``aces record``.
+    """
+    from aces.dice import Command, command_words, parse_entry
+
+    text = dice if isinstance(dice, str) else " ".join(str(value) for value in dice)
+    if to:
+        text = f"{text} > {' '.join(to)}"
+    catalog = group.table.narrators[group.record.lang].voice
+    words = command_words({Command.UNDO: catalog.pgettext("command", "undo")})
+    found = parse_entry(text, group.table.header.players, words)
+    if found is Command.UNDO:
+        return None
+    if found is None or isinstance(found, Command):
+        raise DiceFileError("the line names no dice")
+    return found
+
+
+def submission(identifier: str) -> str:
+    """A submission's id as a page or a program chose it, checked.
+
+    :raises ~aces.errors.ClassError: (``bad_request``) for an id that is not
+        1 to 64 letters, digits, ``_``, ``.``, ``:`` or ``-``.
+    """
+    if not _SUBMISSION.fullmatch(identifier):
+        raise _bad("the submission's id is 1 to 64 letters, digits, '_', '.', ':' or '-'")
+    return identifier
+
+
+Handler = t.Callable[["Request"], "Awaitable[Response]"]
+
+
+def _answering(handler: Callable[[Request, Served], Awaitable[Response]]) -> Handler:
+    """A route whose refusals are answered as JSON in the caller's language."""
+    async def route(request: Request) -> Response:
+        here = served(request)
+        try:
+            return await handler(request, here)
+        except AcesError as error:
+            return refusal(error, caller_lang(request, None, here.room.class_record.lang))
+
+    return route
+
+
+# -- Pupils ---------------------------------------------------------------------
+
+
+@_answering
+async def _join(request: Request, here: Served) -> Response:
+    from aces.classroom.views import group_view
+
+    room = here.room
+    body = await parsed(request, _JoinBody)
+    lang = body.lang or caller_lang(request, None, room.class_record.lang)
+    group, token = await room.join(body.code, body.label, body.players, lang, device(request))
+    return reply({"group": group.record.id, "token": token,
+                  "state": group_view(room, group, lang)}, 201)
+
+
+@_answering
+async def _read_group(request: Request, here: Served) -> Response:
+    from aces.classroom.views import group_view
+
+    group = group_of(request)
+    lang = caller_lang(request, group.record.lang, here.room.class_record.lang)
+    return reply(group_view(here.room, group, lang))
+
+
+async def _recorded(request: Request, here: Served, undo: bool) -> Response:
+    from aces.classroom.views import answer_view, group_view
+
+    room = here.room
+    group = group_of(request)
+    lang = caller_lang(request, group.record.lang, room.class_record.lang)
+    try:
+        if undo:
+            body: _RollBody | _UndoBody = await parsed(request, _UndoBody)
+            answer = await room.undo(group, submission(body.id), body.seq)
+        else:
+            rolled = await parsed(request, _RollBody)
+            roll = entry(group, rolled.dice, rolled.to)
+            if roll is None:
+                answer = await room.undo(group, submission(rolled.id), rolled.seq)
+            else:
+                answer = await room.roll(group, submission(rolled.id), rolled.seq,
+                                         rolled.game, roll)
+    except AcesError as error:
+        return refusal(error, lang, group=group_view(room, group, lang))
+    return reply(answer_view(room, group, answer, lang))
+
+
+@_answering
+async def _rolls(request: Request, here: Served) -> Response:
+    return await _recorded(request, here, undo=False)
+
+
+@_answering
+async def _undo(request: Request, here: Served) -> Response:
+    return await _recorded(request, here, undo=True)
+
+
+@_answering
+async def _group_lang(request: Request, here: Served) -> Response:
+    from aces.classroom.views import group_view
+
+    group = group_of(request)
+    body = await parsed(request, _LangBody)
+    await here.room.speak(body.lang, group)
+    return reply(group_view(here.room, group, body.lang))
+
+
+# -- The teacher ------------------------------------------------------------------
+
+
+@_answering
+async def _read_class(request: Request, here: Served) -> Response:
+    from aces.classroom.views import class_view
+
+    room = teacher_of(request)
+    return reply(class_view(room, caller_lang(request, None, room.class_record.lang)))
+
+
+@_answering
+async def _stats(request: Request, here: Served) -> Response:
+    from aces.experiment.export import as_dict
+
+    room = teacher_of(request)
+    return reply(as_dict(room.pooled()))
+
+
+@_answering
+async def _pause(request: Request, here: Served) -> Response:
+    from aces.classroom.views import class_view
+
+    room = teacher_of(request)
+    body = await parsed(request, _PauseBody)
+    await room.pause(body.paused)
+    return reply(class_view(room, room.class_record.lang))
+
+
+@_answering
+async def _class_lang(request: Request, here: Served) -> Response:
+    from aces.classroom.views import class_view
+
+    room = teacher_of(request)
+    body = await parsed(request, _LangBody)
+    await room.speak(body.lang)
+    return reply(class_view(room, room.class_record.lang))
+
+
+@_answering
+async def _close(request: Request, here: Served) -> Response:
+    from aces.classroom.views import group_view
+
+    room = teacher_of(request)
+    body = await parsed(request, _CloseBody)
+    group = room.group_by_id(int(request.path_params["group"]))
+    await room.close_group(group.record.id, body.closed)
+    return reply(group_view(room, group, room.class_record.lang))
+
+
+@_answering
+async def _download(request: Request, here: Served) -> Response:
+    from aces.server.download import zipped
+
+    return await zipped(teacher_of(request))
+
+
+async def _events(request: Request) -> Response:
+    from aces.server.stream import stream
+
+    here = served(request)
+    try:
+        room = teacher_of(request)
+    except AcesError as error:
+        return refusal(error, caller_lang(request, None, here.room.class_record.lang))
+    return await stream(request, room)
+
+
+def routes() -> list[t.Any]:
+    from starlette.routing import Route
+
+    return [
+        Route("/api/v1/join", _join, methods=["POST"]),
+        Route("/api/v1/groups/{group:int}", _read_group, methods=["GET"]),
+        Route("/api/v1/groups/{group:int}/rolls", _rolls, methods=["POST"]),
+        Route("/api/v1/groups/{group:int}/undo", _undo, methods=["POST"]),
+        Route("/api/v1/groups/{group:int}/lang", _group_lang, methods=["POST"]),
+        Route("/api/v1/class", _read_class, methods=["GET"]),
+        Route("/api/v1/class/stats", _stats, methods=["GET"]),
+        Route("/api/v1/class/events", _events, methods=["GET"]),
+        Route("/api/v1/class/pause", _pause, methods=["POST"]),
+        Route("/api/v1/class/lang", _class_lang, methods=["POST"]),
+        Route("/api/v1/class/groups/{group:int}/close", _close, methods=["POST"]),
+        Route("/api/v1/class/download", _download, methods=["GET"]),
+    ]
+

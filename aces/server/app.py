@@ -1,0 +1,465 @@
+"""The routes of the class server, put together into one ASGI application.
+
+The pages are plain forms: a post answers with a redirect (``303``) to the
+page, or with the page again and the refusal at its top. The teacher's
+pages are under ``/teacher/SECRET``: the secret in the address is all the
+teacher needs, on any device. The JSON API is :mod:`aces.server.api`.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import re
+import typing as t
+from importlib import resources
+
+from aces.errors import AcesError, ClassError
+from aces.server import api
+from aces.server.answers import caller_lang, negotiated, refusal
+from aces.server.guard import BodyTooLargeError, Guard, too_large
+
+if t.TYPE_CHECKING:
+    from collections.abc import Awaitable, Callable, Iterable
+
+    from starlette.applications import Starlette
+    from starlette.datastructures import FormData
+    from starlette.requests import Request
+    from starlette.responses import Response
+    from starlette.types import Scope
+
+    from aces.classroom.service import Classroom, Group
+
+__all__ = ["ASSETS", "make_app"]
+
+#: The files the pages load, all from this server.
+ASSETS: t.Final = {"class.css": "text/css", "pupil.js": "text/javascript",
+                   "projector.js": "text/javascript"}
+#: How long a group's cookie lasts on its devices: a school day.
+_COOKIE_AGE: t.Final = 12 * 3600
+_INLINE: t.Final = re.compile(r"<(script|style)>(.*?)</\1>", re.S)
+
+
+def _html(text: str, status: int = 200, csp: str | None = None) -> Response:
+    from starlette.responses import HTMLResponse
+
+    headers = {} if csp is None else {"content-security-policy": csp}
+    return HTMLResponse(text, status_code=status, headers=headers)
+
+
+def _see(url: str) -> Response:
+    from starlette.responses import RedirectResponse
+
+    return RedirectResponse(url, status_code=303)
+
+
+def _room(request: Request) -> Classroom:
+    return api.served(request).room
+
+
+async def _form(request: Request) -> FormData:
+    try:
+        return await request.form(max_files=0, max_fields=64, max_part_size=_api_limit())
+    except BodyTooLargeError:
+        raise too_large() from None
+
+
+def _api_limit() -> int:
+    from aces.server.guard import BODY_LIMIT
+
+    return BODY_LIMIT
+
+
+# -- Joining --------------------------------------------------------------------
+
+
+def _page_lang(request: Request, room: Classroom) -> str:
+    return caller_lang(request, None, room.class_record.lang)
+
+
+def _cookie_group(request: Request) -> Group | None:
+    room = _room(request)
+    held, _, token = request.cookies.get(api.COOKIE, "").partition(".")
+    if not held.isdigit() or not token:
+        return None
+    try:
+        return room.group(int(held), token, api.device(request))
+    except AcesError:
+        return None
+
+
+async def _home(request: Request) -> Response:
+    from aces.server.pages import join_page
+
+    if _cookie_group(request) is not None:
+        return _see("/group")
+    room = _room(request)
+    return _html(join_page(room, _page_lang(request, room),
+                           code=request.path_params.get("code", "")))
+
+
+async def _join_language(request: Request) -> Response:
+    from aces.i18n import languages
+
+    form = await _form(request)
+    lang = str(form.get("lang", ""))
+    return _see(f"/?lang={lang}" if lang in languages() else "/")
+
+
+async def _join(request: Request) -> Response:
+    from aces.i18n import languages
+    from aces.server.pages import join_page
+
+    room = _room(request)
+    lang = _page_lang(request, room)
+    form = await _form(request)
+    chosen = str(form.get("lang", ""))
+    if chosen in languages():
+        lang = chosen
+    code = str(form.get("code", ""))
+    label = str(form.get("label", ""))
+    players = [str(name) for name in form.getlist("player")]
+    try:
+        group, token = await room.join(code, label, players, lang, api.device(request))
+    except AcesError as error:
+        return _html(join_page(room, lang, code, label, players, error),
+                     status=_status(error))
+    answer = _see("/group")
+    answer.set_cookie(api.COOKIE, f"{group.record.id}.{token}", max_age=_COOKIE_AGE,
+                      httponly=True, samesite="strict", path="/")
+    return answer
+
+
+def _status(error: AcesError) -> int:
+    from aces.server.answers import status_of
+
+    return status_of(error)
+
+
+# -- A group's page ------------------------------------------------------------------
+
+
+async def _group_page(request: Request) -> Response:
+    from aces.server.pages import group_page as render
+
+    group = _cookie_group(request)
+    if group is None:
+        return _see("/")
+    room = _room(request)
+    told = []
+    shown = request.query_params.get("told")
+    if shown is not None and shown.isdigit():
+        answer = _last_answer(group, int(shown))
+        if answer is not None:
+            told = answer.told[group.record.lang]
+    return _html(render(room, group, group.record.lang, told=told))
+
+
+def _last_answer(group: Group, seq: int) -> t.Any:
+    for _, answer in reversed(group.answers.values()):
+        if answer.last == seq:
+            return answer
+    return None
+
+
+def _typed(form: FormData) -> tuple[str, list[str]]:
+    """The dice a group's form sends: typed, one button, or a face for each die."""
+    notation = str(form.get("notation", "")).strip()
+    if notation:
+        return notation, []
+    if "dice" in form:
+        return str(form.get("dice", "")), []
+    faces = []
+    number = 0
+    while f"die-{number}" in form or number < 1:
+        value = str(form.get(f"die-{number}", ""))
+        if not value:
+            break
+        faces.append(value)
+        number += 1
+    if not faces or any(f"die-{k}" not in form for k in range(number)):
+        # Translators: on a group's page, a roll sent without a face for every die.
+        raise ClassError("choose a face for every die, or type the dice").coded("roll")
+    threes = sum(face == "3" for face in faces)
+    receivers = [str(name) for name in form.getlist("to") if str(name)][:threes]
+    return " ".join(faces), receivers
+
+
+async def _recorded(request: Request, undo: bool) -> Response:
+    from aces.server.pages import group_page as render
+
+    group = _cookie_group(request)
+    if group is None:
+        return _see("/")
+    room = _room(request)
+    lang = group.record.lang
+    try:
+        form = await _form(request)
+        submission = api.submission(str(form.get("id", "")))
+        seq = _number(form, "seq")
+        if undo:
+            answer = await room.undo(group, submission, seq)
+        else:
+            dice, receivers = _typed(form)
+            roll = api.entry(group, dice, receivers)
+            if roll is None:
+                answer = await room.undo(group, submission, seq)
+            else:
+                answer = await room.roll(group, submission, seq, _number(form, "game"), roll)
+    except AcesError as error:
+        return _html(render(room, group, lang, error), status=_status(error))
+    return _see(f"/group?told={answer.last}")
+
+
+def _number(form: FormData, name: str) -> int:
+    value = str(form.get(name, ""))
+    if not value.isdigit() or len(value) > 12:
+        raise ClassError("the request is not what the class takes: {detail}",
+                         detail=name + " is not a whole number").coded("bad_request")
+    return int(value)
+
+
+async def _roll(request: Request) -> Response:
+    return await _recorded(request, undo=False)
+
+
+async def _undo(request: Request) -> Response:
+    return await _recorded(request, undo=True)
+
+
+async def _group_language(request: Request) -> Response:
+    group = _cookie_group(request)
+    if group is None:
+        return _see("/")
+    form = await _form(request)
+    with contextlib.suppress(AcesError):
+        await _room(request).speak(str(form.get("lang", "")), group)
+    return _see("/group")
+
+
+# -- The teacher ----------------------------------------------------------------------
+
+
+def _teacher(request: Request) -> tuple[Classroom, str]:
+    secret = request.path_params["secret"]
+    room = api.teacher_of(request, secret)
+    return room, f"/teacher/{secret}"
+
+
+def _join_url(request: Request, room: Classroom) -> str:
+    served: str = request.app.state.join_base
+    return f"{served}/join/{room.class_record.code}"
+
+
+def _teaching(handler: Callable[[Request, Classroom, str], Awaitable[Response]]
+             ) -> Callable[[Request], Awaitable[Response]]:
+    """A teacher's route: refused as a page without the secret."""
+    async def route(request: Request) -> Response:
+        room = _room(request)
+        try:
+            found, base = _teacher(request)
+            return await handler(request, found, base)
+        except AcesError as error:
+            from aces.server.pages import page
+
+            lang = _page_lang(request, room)
+            text = page(lang, error.spoken(lang),
+                        f'<main id="main"><p class="refused" role="alert">'
+                        f'{_escape(error.spoken(lang))}</p></main>')
+            return _html(text, status=_status(error))
+
+    return route
+
+
+def _escape(text: str) -> str:
+    from aces.page.html import markup_text
+
+    return markup_text(text)
+
+
+@_teaching
+async def _projector(request: Request, room: Classroom, base: str) -> Response:
+    from aces.server.pages import projector_page
+
+    return _html(projector_page(room, base, _join_url(request, room), room.class_record.lang))
+
+
+@_teaching
+async def _events(request: Request, room: Classroom, base: str) -> Response:
+    from aces.server.stream import stream
+
+    return await stream(request, room, base)
+
+
+@_teaching
+async def _pause(request: Request, room: Classroom, base: str) -> Response:
+    form = await _form(request)
+    await room.pause(str(form.get("paused", "1")) == "1")
+    return _see(base)
+
+
+@_teaching
+async def _projector_language(request: Request, room: Classroom, base: str) -> Response:
+    form = await _form(request)
+    await room.speak(str(form.get("lang", "")))
+    return _see(base)
+
+
+@_teaching
+async def _close(request: Request, room: Classroom, base: str) -> Response:
+    form = await _form(request)
+    await room.close_group(int(request.path_params["group"]),
+                           str(form.get("closed", "1")) == "1")
+    return _see(base)
+
+
+@_teaching
+async def _download(request: Request, room: Classroom, base: str) -> Response:
+    from aces.server.download import zipped
+
+    return await zipped(room)
+
+
+@_teaching
+async def _replay(request: Request, room: Classroom, base: str) -> Response:
+    """A group's log as the replay page of ``aces replay --html``."""
+    import asyncio
+
+    from aces.log import read
+    from aces.page.html import render
+    from aces.page.replay import PageCollector
+    from aces.walk import drive
+
+    group = room.group_by_id(int(request.path_params["group"]))
+    game = request.query_params.get("game")
+    number = int(game) if game is not None and game.isdigit() else None
+    lang = room.class_record.lang
+
+    async with group.lock:
+        with room.store.reading(group.record.id) as lines:
+            data = b"".join(lines)
+
+    def made() -> str:
+        import io
+
+        collected = drive(read(io.BytesIO(data), group.record.log),
+                          group.record.log, PageCollector(number, group.record.log, lang),
+                          allow_unfinished=True, allow_unsettled=False)
+        return render(collected)
+
+    text = await asyncio.to_thread(made)
+    return _html(text, csp=_hashed(text))
+
+
+def _hashed(text: str) -> str:
+    """The policy of a page with inline style and script: those alone, by their hashes."""
+    import base64
+
+    found: dict[str, list[str]] = {"script": [], "style": []}
+    for kind, body in _INLINE.findall(text):
+        digest = base64.b64encode(hashlib.sha256(body.encode("utf-8")).digest()).decode()
+        found[kind].append(f"'sha256-{digest}'")
+    scripts = " ".join(found["script"]) or "'none'"
+    styles = " ".join(found["style"]) or "'none'"
+    return (f"default-src 'none'; script-src {scripts}; style-src {styles}; img-src data:;"
+            " form-action 'none'; frame-ancestors 'none'; base-uri 'none'")
+
+
+# -- Everything else --------------------------------------------------------------------
+
+
+async def _asset(request: Request) -> Response:
+    from starlette.responses import Response
+
+    name = request.path_params["name"]
+    kind = ASSETS.get(name)
+    if kind is None:
+        return await _missing(request)
+    text = resources.files("aces.server").joinpath("assets", name).read_bytes()
+    if name == "class.css":
+        base = resources.files("aces.page").joinpath("assets", "page.css").read_bytes()
+        text = base + b"\n" + text
+    return Response(text, media_type=kind, headers={"cache-control": "no-cache"})
+
+
+async def _health(request: Request) -> Response:
+    from aces.server.answers import reply
+
+    return reply({"status": "ok"})
+
+
+async def _missing(request: Request, exc: Exception | None = None) -> Response:
+    room = _room(request)
+    # Translators: the live class answers an address it does not have.
+    error = ClassError("there is no such page in the class").coded("not_found")
+    lang = _page_lang(request, room)
+    if request.url.path.startswith("/api/"):
+        return refusal(error, lang)
+    from aces.server.pages import page
+
+    text = page(lang, error.spoken(lang), f'<main id="main"><p class="refused" role="alert">'
+                f'{_escape(error.spoken(lang))}</p><p><a href="/">/</a></p></main>')
+    return _html(text, status=404)
+
+
+async def _not_allowed(request: Request, exc: Exception) -> Response:
+    return await _missing(request, exc)
+
+
+async def _failed(request: Request, exc: Exception) -> Response:
+    """An error of the server's own: one line on its standard error, never a
+    traceback, and a plain answer."""
+    import sys
+
+    print(f"aces class serve: {type(exc).__name__}: {exc}", file=sys.stderr)
+    from aces.server.answers import reply
+
+    return reply({"error": {"code": "server", "message": "internal error", "status": 500}},
+                 500)
+
+
+async def _refuse(scope: Scope, error: ClassError, status: int
+                  ) -> tuple[int, list[tuple[bytes, bytes]], bytes]:
+    """A refusal of the guard, as JSON (for the API) or as a line of text."""
+    import json
+
+    lang = negotiated(dict(scope["headers"]).get(b"accept-language", b"").decode("latin-1"))
+    text = error.spoken(lang or "en")
+    if str(scope.get("path", "")).startswith("/api/"):
+        body = json.dumps({"error": {"code": error.code, "message": text, "status": status}},
+                          ensure_ascii=False).encode()
+        return status, [(b"content-type", b"application/json")], body
+    return status, [(b"content-type", b"text/plain; charset=utf-8")], text.encode() + b"\n"
+
+
+def make_app(room: Classroom, hosts: Iterable[str], join_base: str, key: bytes) -> Starlette:
+    """The class server's application, answering at ``hosts`` (``name:port``)."""
+    from starlette.applications import Starlette
+    from starlette.middleware import Middleware
+    from starlette.routing import Route
+
+    routes = [
+        Route("/", _home, methods=["GET"]),
+        Route("/join/{code}", _home, methods=["GET"]),
+        Route("/join", _join, methods=["POST"]),
+        Route("/lang", _join_language, methods=["POST"]),
+        Route("/group", _group_page, methods=["GET"]),
+        Route("/group/roll", _roll, methods=["POST"]),
+        Route("/group/undo", _undo, methods=["POST"]),
+        Route("/group/lang", _group_language, methods=["POST"]),
+        Route("/teacher/{secret}", _projector, methods=["GET"]),
+        Route("/teacher/{secret}/events", _events, methods=["GET"]),
+        Route("/teacher/{secret}/pause", _pause, methods=["POST"]),
+        Route("/teacher/{secret}/lang", _projector_language, methods=["POST"]),
+        Route("/teacher/{secret}/groups/{group:int}/close", _close, methods=["POST"]),
+        Route("/teacher/{secret}/groups/{group:int}/replay", _replay, methods=["GET"]),
+        Route("/teacher/{secret}/download", _download, methods=["GET"]),
+        Route("/static/{name}", _asset, methods=["GET"]),
+        Route("/health", _health, methods=["GET"]),
+        *api.routes(),
+    ]
+    app = Starlette(routes=routes, middleware=[Middleware(Guard, hosts=hosts, refuse=_refuse)],
+                    exception_handlers={404: _missing, 405: _not_allowed, Exception: _failed})
+    app.state.served = api.Served(room, key)
+    app.state.join_base = join_base
+    return app

@@ -1,0 +1,167 @@
+"""``aces class serve DIR``: the class server, started, announced and stopped.
+
+The socket is bound first, so that the port (``--port 0`` takes a free
+one) and the addresses the server answers to are known before it is
+announced; uvicorn then serves on it, with no access log (no address of
+any pupil is written anywhere). Ctrl-C (or ``SIGTERM``) stops it: the
+streams end, every append in flight finishes, the logs are let go.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import os
+import socket
+import sys
+import typing as t
+
+if t.TYPE_CHECKING:
+    import gettext
+    from collections.abc import Callable, Mapping
+
+    from aces.classroom.service import Opening, Settings
+    from aces.rules import OptionValue
+
+__all__ = ["addresses", "serve"]
+
+
+def addresses(host: str) -> list[str]:
+    """The addresses other devices can reach a server bound to ``host`` at:
+    the machine's own on its networks for a wildcard, else ``host`` itself."""
+    if host not in ("0.0.0.0", "::", ""):
+        return [host]
+    found: list[str] = []
+    with contextlib.suppress(OSError):
+        for _, _, _, _, address in socket.getaddrinfo(socket.gethostname(), None,
+                                                      socket.AF_INET):
+            ip = str(address[0])
+            if not ip.startswith("127.") and ip not in found:
+                found.append(ip)
+    found.extend(ip for ip in _interfaces() if ip not in found)
+    return found or ["127.0.0.1"]
+
+
+def _interfaces() -> list[str]:
+    """The IPv4 addresses of this machine's network interfaces (Linux), loopback aside."""
+    try:
+        import fcntl
+        import struct
+    except ImportError:
+        return []
+    found = []
+    with contextlib.suppress(OSError), socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
+        for _, name in socket.if_nameindex():
+            with contextlib.suppress(OSError):
+                packed = fcntl.ioctl(probe.fileno(), 0x8915,  # SIOCGIFADDR
+                                     struct.pack("256s", name.encode()[:15]))
+                ip = socket.inet_ntoa(packed[20:24])
+                if not ip.startswith("127."):
+                    found.append(ip)
+    return found
+
+
+def _hosts(host: str, port: int) -> list[str]:
+    names = {"localhost", "127.0.0.1", "[::1]", socket.gethostname().lower()}
+    names.update(addresses(host))
+    if host not in ("0.0.0.0", "::", ""):
+        names.add(host)
+    return [f"{name}:{port}" for name in names] + (list(names) if port == 80 else [])
+
+
+def serve(folder: str, host: str, port: int, game: str | None,
+          options: Mapping[str, OptionValue] | None, lang: str, settings: Settings,
+          catalog: gettext.NullTranslations,
+          say: Callable[[str], None] = print) -> None:
+    """Serve the class in ``folder`` until Ctrl-C."""
+    asyncio.run(_serve(folder, host, port, game, options, lang, settings, catalog, say))
+
+
+async def _serve(folder: str, host: str, port: int, game: str | None,
+                 options: Mapping[str, OptionValue] | None, lang: str, settings: Settings,
+                 catalog: gettext.NullTranslations, say: Callable[[str], None]) -> None:
+    import uvicorn
+
+    from aces.classroom.files import FileStore
+    from aces.classroom.service import Classroom
+    from aces.server.app import make_app
+
+    room = Classroom(FileStore(folder), settings)
+    opening = await room.open(game, options, lang)
+    try:
+        family = socket.AF_INET6 if ":" in host else socket.AF_INET
+        sock = socket.socket(family, socket.SOCK_STREAM)
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            sock.bind((host, port))
+        except OSError as exc:
+            sock.close()
+            from aces.errors import OptionError, os_reason
+
+            # Translators: an error of "aces class serve" when its address
+            # cannot be had. {address}: host and port; {reason}: why.
+            raise OptionError("cannot serve at {address}: {reason}",
+                              address=host + ":" + str(port), reason=os_reason(exc)) from None
+        sock.listen(512)
+        sock.set_inheritable(True)
+        bound = sock.getsockname()[1]
+        shown = addresses(host)[0]
+        base = f"http://{shown}:{bound}"
+        app = make_app(room, _hosts(host, bound), base, os.urandom(32))
+        _announce(opening, folder, base, catalog, say)
+        config = uvicorn.Config(app, access_log=False, log_level="warning", lifespan="off",
+                                timeout_graceful_shutdown=3, server_header=False,
+                                proxy_headers=False, limit_concurrency=2000,
+                                timeout_keep_alive=10)
+        server = uvicorn.Server(config)
+        try:
+            await server.serve(sockets=[sock])
+        finally:
+            # Translators: the last line of "aces class serve", after Ctrl-C.
+            # {folder}: the class's folder.
+            say(catalog.gettext("Stopped. The class is kept in {folder}; the same command"
+                                " serves it again.").format(folder=folder))
+    finally:
+        await room.close()
+
+
+def _announce(opening: Opening, folder: str, base: str, catalog: gettext.NullTranslations,
+              say: Callable[[str], None]) -> None:
+    import io
+
+    import segno
+
+    from aces.errors import visible
+
+    _ = catalog.gettext
+    record = opening.record
+    join = f"{base}/join/{record.code}"
+    if not opening.new:
+        # Translators: "aces class serve" going on with a class. {folder}: its
+        # folder; {count}: how many groups it has.
+        say(catalog.ngettext("Going on with the class in {folder}: {count} group has joined.",
+                             "Going on with the class in {folder}: {count} groups have joined.",
+                             len(record.groups)).format(folder=folder,
+                                                        count=len(record.groups)))
+    for label, log, line in opening.repaired:
+        # Translators: a notice of "aces class serve" on start. {group}: a
+        # group's name; {log}: its log's file; {line}: the line cut off.
+        say(_("The last line of {log} ({group}, line {line}) was cut short while it was"
+              " written, so it is dropped; it was never recorded for the group.").format(
+            log=log, group=visible(label), line=line))
+    # Translators: "aces class serve": how pupils join. {address}: what they
+    # open in a browser; {code}: the class code.
+    say(_("Pupils open {address} and type the code {code}, or scan this:").format(
+        address=base, code=record.code))
+    picture = io.StringIO()
+    segno.make(join, error="m").terminal(out=picture, compact=True, border=2)
+    say(picture.getvalue().rstrip("\n"))
+    # Translators: "aces class serve": the teacher's private address.
+    # {address}: the address, which holds the teacher's secret.
+    say(_("The projector and the teacher's controls, at an address to keep to yourself:"
+          " {address}").format(address=f"{base}/teacher/{record.secret}"))
+    # Translators: "aces class serve": where the logs are and how to stop.
+    # {folder}: the class's folder.
+    say(_("The groups' logs are kept in {folder}. Ctrl-C stops the server; the same command"
+          " serves the class again.").format(folder=folder))
+    sys.stdout.flush()

@@ -1,0 +1,136 @@
+"""The class's stream of server-sent events: one for a whole class, resumed exactly.
+
+Each block appended to a group's log is one event, ``id:`` its position
+in the class's feed (:mod:`aces.classroom.store`) and its data the lines
+as the log holds them. A projector that loses its connection reconnects
+by itself with ``Last-Event-ID``, and the stream goes on with the block
+after it, read from the store: no roll missed, none sent twice. Between
+blocks come events without an id (so they move no cursor) with the
+tables now (``tables``), the class pooled (``pool``, at most twice a
+second) and the class itself (``class``: paused, a group joined); each
+holds JSON, and, for the projector's script, the same rendered as HTML
+in the projector's language.
+
+Streams are bounded (:data:`STREAMS` at once); a client that stops
+reading is dropped (its send times out) and catches up when it comes back.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+import typing as t
+
+from aces.errors import ClassError
+
+if t.TYPE_CHECKING:
+    from collections.abc import AsyncIterator
+
+    from starlette.requests import Request
+    from starlette.responses import Response
+
+    from aces.classroom.service import Classroom
+
+__all__ = ["BATCH", "POOL_EVERY", "STREAMS", "stream"]
+
+#: Streams open at once, over the whole class: ten projectors and the
+#: teacher's own tools.
+STREAMS: t.Final = 32
+#: Blocks read from the store at a time.
+BATCH: t.Final = 256
+#: The least time between two ``pool`` events of one stream, in seconds.
+POOL_EVERY: t.Final = 0.5
+#: A client that has not taken an event in this many seconds is dropped.
+SEND_TIMEOUT: t.Final = 10.0
+
+_open = 0
+
+
+def _cursor(request: Request, position: int) -> int:
+    raw = request.headers.get("last-event-id") or request.query_params.get("after") or "0"
+    value = int(raw) if raw.isdigit() and len(raw) < 19 else 0
+    # An id beyond the feed is another class's (a folder served anew): from the start.
+    return value if value <= position else 0
+
+
+async def stream(request: Request, room: Classroom, base: str = "") -> Response:
+    """The stream of the class, from the position after ``Last-Event-ID``."""
+    from sse_starlette.sse import EventSourceResponse
+
+    from aces.server.answers import caller_lang, refusal
+
+    global _open
+    if _open >= STREAMS:
+        # Translators: the live class refuses another projector's stream.
+        # {limit}: the most streams at once.
+        error = ClassError("{limit} projectors are open already, as many as the class serves",
+                           limit=STREAMS).coded("too_many_streams")
+        return refusal(error, caller_lang(request, None, room.class_record.lang))
+    cursor = _cursor(request, room.store.position)
+    _open += 1
+    return EventSourceResponse(_events(room, cursor, base), ping=15,
+                               send_timeout=SEND_TIMEOUT, headers={"cache-control": "no-store"})
+
+
+async def _events(room: Classroom, cursor: int, base: str) -> AsyncIterator[dict[str, str]]:
+    global _open
+    try:
+        seen = room.version
+        seen_class = room.class_version
+        yield {"event": "class", "data": _class(room, base)}
+        pooled_at = 0.0
+        pooled = -1
+        while True:
+            entries = await room.store.entries(cursor, BATCH)
+            touched: dict[int, None] = {}
+            for entry in entries:
+                yield {"id": str(entry.position), "event": "block",
+                       "data": await room.block(entry)}
+                touched[entry.stream] = None
+                cursor = entry.position
+            if touched:
+                yield {"event": "tables", "data": _tables(room, list(touched), base)}
+            if room.class_version != seen_class:
+                seen_class = room.class_version
+                yield {"event": "class", "data": _class(room, base)}
+            now = time.monotonic()
+            wait = 15.0
+            if pooled != room.version:
+                if now - pooled_at >= POOL_EVERY:
+                    pooled, pooled_at = room.version, now
+                    yield {"event": "pool", "data": _pool(room)}
+                else:
+                    wait = POOL_EVERY - (now - pooled_at)
+            if entries and len(entries) == BATCH:
+                continue
+            if room.store.position > cursor:
+                continue
+            seen = await room.wait(seen, wait)
+    finally:
+        _open -= 1
+
+
+def _tables(room: Classroom, groups: list[int], base: str) -> str:
+    from aces.classroom.views import group_view
+    from aces.server.pages import row_html
+
+    lang = room.class_record.lang
+    shown = [room.groups[number] for number in groups]
+    return json.dumps({"groups": [group_view(room, group, lang) for group in shown],
+                       "html": {str(group.record.id): row_html(room, group, base, lang)
+                                for group in shown}}, ensure_ascii=False)
+
+
+def _class(room: Classroom, base: str) -> str:
+    from aces.classroom.views import class_view
+
+    return json.dumps(class_view(room, room.class_record.lang), ensure_ascii=False)
+
+
+def _pool(room: Classroom) -> str:
+    from aces.experiment.export import as_dict
+    from aces.server.pages import pool_html
+
+    lang = room.class_record.lang
+    return json.dumps({"stats": as_dict(room.pooled()), "html": pool_html(room, lang)},
+                      ensure_ascii=False, allow_nan=False)

@@ -1,0 +1,254 @@
+"""The promises of a class's event store (aces.classroom.store), one suite for
+every store: the folder of files here, PostgreSQL's beside it when it comes.
+
+After pyeventsourcing's recorder test cases and EventStoreDB's idempotent
+appends: a conflict at one ``seq``, many writers and a tailing reader, a
+retried submission, a subscriber resuming, an empty store.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import typing as t
+from pathlib import Path
+
+import pytest
+
+from aces.classroom.files import FileStore
+from aces.classroom.store import (
+    ClassRecord,
+    ReusedSubmissionError,
+    StaleAppendError,
+    Store,
+    Submission,
+)
+from aces.engine import header
+from aces.events import Rolled
+from aces.log import read
+from aces.rules import game_named
+
+if t.TYPE_CHECKING:
+    from collections.abc import Callable, Coroutine
+
+Make = t.Callable[[Path], Store]
+STORES: t.Final[dict[str, Make]] = {"files": lambda folder: FileStore(str(folder))}
+
+
+@pytest.fixture(params=sorted(STORES))
+def make(request: pytest.FixtureRequest) -> Make:
+    return STORES[request.param]
+
+
+def run(test: Callable[[], Coroutine[t.Any, t.Any, None]]) -> None:
+    asyncio.run(test())
+
+
+HEADER = header(game_named("pot"), ["Ada", "Bo"], {})
+
+
+def roll(value: int) -> Rolled:
+    return Rolled(player="Ada", dice=(value,), stage="opening")
+
+
+async def opened(make: Make, folder: Path, streams: int = 1) -> Store:
+    store = make(folder)
+    await store.open()
+    await store.save(ClassRecord(code="ABCDEF", secret="s", game="pot", options={}, lang="en"))
+    for stream in range(1, streams + 1):
+        await store.create(stream, f"group-{stream:03d}.jsonl")
+        await store.append(stream, 0, [HEADER])
+    return store
+
+
+def verified(store: Store, stream: int) -> int:
+    with store.reading(stream) as lines:
+        reader = read(lines, "log")
+        return sum(1 for _ in reader)
+
+
+def test_of_two_appends_at_one_seq_exactly_one_wins(make: Make, tmp_path: Path) -> None:
+    async def test() -> None:
+        store = await opened(make, tmp_path)
+        results = await asyncio.gather(store.append(1, 1, [roll(3)]),
+                                       store.append(1, 1, [roll(4)]), return_exceptions=True)
+        won = [result for result in results if not isinstance(result, BaseException)]
+        lost = [result for result in results if isinstance(result, StaleAppendError)]
+        assert len(won) == 1
+        assert len(lost) == 1
+        assert lost[0].seq == 2
+        assert verified(store, 1) == 2
+        await store.close()
+
+    run(test)
+
+
+def test_ten_writers_and_a_tailing_reader(make: Make, tmp_path: Path) -> None:
+    async def test() -> None:
+        store = await opened(make, tmp_path, streams=10)
+        start = store.position
+        acknowledged: set[int] = set()
+        seen: list[int] = []
+
+        async def writer(stream: int) -> None:
+            seq = 1
+            for value in range(1, 16):
+                appended = await store.append(stream, seq, [roll(value % 6 + 1)])
+                acknowledged.add(appended.position)
+                seq = appended.last
+
+        async def reader() -> None:
+            cursor = start
+            while len(seen) < 150:
+                entries = await store.entries(cursor, 7)
+                if not entries:
+                    await asyncio.wait_for(store.changed(cursor), 10)
+                    continue
+                for entry in entries:
+                    assert entry.position == cursor + 1, "no gap, nothing twice, never back"
+                    cursor = entry.position
+                    seen.append(entry.position)
+
+        await asyncio.gather(reader(), *(writer(stream) for stream in range(1, 11)))
+        assert acknowledged <= set(seen)
+        assert len(seen) == len(set(seen)) == 150
+        for stream in range(1, 11):
+            assert verified(store, stream) == 16
+        await store.close()
+
+    run(test)
+
+
+def test_an_append_of_nothing_changes_nothing(make: Make, tmp_path: Path) -> None:
+    async def test() -> None:
+        store = await opened(make, tmp_path)
+        position = store.position
+        await store.append(1, 1, [])
+        assert (store.position, store.seq(1), verified(store, 1)) == (position, 1, 1)
+        with pytest.raises(StaleAppendError):
+            await store.append(1, 5, [roll(2)])
+        assert verified(store, 1) == 1
+        await store.close()
+
+    run(test)
+
+
+def test_a_retried_submission_is_appended_once(make: Make, tmp_path: Path) -> None:
+    async def test() -> None:
+        store = await opened(make, tmp_path)
+        sent = Submission("page-1", "roll 3 at 1")
+        first = await store.append(1, 1, [roll(3)], sent)
+        again = await store.append(1, 1, [roll(3)], sent)
+        assert again == first._replace(again=True)
+        assert verified(store, 1) == 2
+        with pytest.raises(ReusedSubmissionError):
+            await store.append(1, 1, [roll(4)], Submission("page-1", "roll 4 at 1"))
+        await store.append(1, 2, [roll(5)], Submission("page-2", "roll 5 at 2"))
+        late = await store.append(1, 1, [roll(3)], sent)
+        assert late == first._replace(again=True)
+        await store.close()
+        # And after a restart.
+        reopened = make(tmp_path)
+        await reopened.open()
+        assert reopened.find(1, sent) == first._replace(again=True)
+        with pytest.raises(ReusedSubmissionError):
+            reopened.find(1, Submission("page-1", "another"))
+        assert verified(reopened, 1) == 3
+        await reopened.close()
+
+    run(test)
+
+
+def test_a_subscriber_resumes_after_its_last_position(make: Make, tmp_path: Path) -> None:
+    async def test() -> None:
+        store = await opened(make, tmp_path, streams=2)
+        for value in range(1, 5):
+            await store.append(1 + value % 2, store.seq(1 + value % 2), [roll(value)])
+        everything = await store.entries(0, 100)
+        assert [entry.position for entry in everything] == list(range(1, 7))
+        resumed = await store.entries(3, 100)
+        assert resumed == everything[3:]
+        lines = await store.lines(resumed[0].stream, resumed[0].first, resumed[0].last)
+        with store.reading(resumed[0].stream) as whole:
+            assert lines == list(whole)[resumed[0].first - 1:resumed[0].last]
+        await store.close()
+        reopened = make(tmp_path)
+        await reopened.open()
+        assert await reopened.entries(3, 100) == resumed
+        await reopened.close()
+
+    run(test)
+
+
+def test_subscribing_to_an_empty_store(make: Make, tmp_path: Path) -> None:
+    async def test() -> None:
+        store = make(tmp_path)
+        opened = await store.open()
+        assert opened.record is None
+        assert store.position == 0
+        assert await store.entries(0, 10) == []
+        waiting = asyncio.ensure_future(store.changed(0))
+        await asyncio.sleep(0.05)
+        assert not waiting.done()
+        await store.create(1, "group-001.jsonl")
+        await store.append(1, 0, [HEADER])
+        await asyncio.wait_for(waiting, 5)
+        assert [entry.position for entry in await store.entries(0, 10)] == [1]
+        await store.close()
+
+    run(test)
+
+
+# -- The file store's own repairs ------------------------------------------------------
+
+
+def test_a_block_written_before_a_crash_gets_the_next_position(tmp_path: Path) -> None:
+    """kill -9 after a block reached its log and before the feed: on start the
+    block is given a place after every other, none twice."""
+    async def test() -> None:
+        store = await opened(lambda folder: FileStore(str(folder)), tmp_path)
+        await store.append(1, 1, [roll(3)])
+        await store.close()
+        feed = tmp_path / ".feed"
+        whole = feed.read_bytes()
+        # The feed as it was before the last block's line, plus half a line.
+        width = len(whole) // 2
+        feed.write_bytes(whole[:width] + whole[width:width + 20])
+        again = FileStore(str(tmp_path))
+        await again.open()
+        entries = await again.entries(0, 10)
+        assert [(entry.position, entry.first, entry.last) for entry in entries] == [
+            (1, 1, 1), (2, 2, 2)]
+        assert feed.stat().st_size == len(whole)
+        await again.close()
+
+    run(test)
+
+
+def test_a_torn_last_line_of_a_log_is_cut_off_on_start(tmp_path: Path) -> None:
+    async def test() -> None:
+        store = await opened(lambda folder: FileStore(str(folder)), tmp_path)
+        await store.append(1, 1, [roll(3)])
+        await store.close()
+        log = tmp_path / "group-001.jsonl"
+        kept = log.read_bytes()
+        with log.open("ab") as out:
+            out.write(b'{"seq":3,"digest":"12')
+        again = FileStore(str(tmp_path))
+        opened_again = await again.open()
+        assert opened_again.repaired == [(1, 3)]
+        assert log.read_bytes() == kept
+        await again.close()
+
+    run(test)
+
+
+def test_a_second_server_on_the_folder_is_refused(tmp_path: Path) -> None:
+    async def test() -> None:
+        from aces.errors import AcesError
+
+        store = await opened(lambda folder: FileStore(str(folder)), tmp_path)
+        with pytest.raises(AcesError, match="being served by another"):
+            await FileStore(str(tmp_path)).open()
+        await store.close()
+
+    run(test)

@@ -1,0 +1,169 @@
+"""A class server for the tests: ``aces class serve`` as a real process on a
+free loopback port, stopped by Ctrl-C (SIGINT) or killed (SIGKILL), and a
+client that plays a group's game over the JSON API with random dice."""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import re
+import signal
+import subprocess
+import sys
+import threading
+import time
+import typing as t
+
+import httpx
+
+if t.TYPE_CHECKING:
+    from pathlib import Path
+
+_TEACHER: t.Final = re.compile(r"(http://127\.0\.0\.1:(\d+))/teacher/(\S+)")
+
+
+class Server:
+    """``aces class serve FOLDER --host 127.0.0.1 --port 0``, as a process."""
+
+    def __init__(self, folder: Path, *args: str, env: dict[str, str] | None = None) -> None:
+        self.folder = folder
+        environ = {**os.environ, "LANG": "C.UTF-8", "PYTHONUNBUFFERED": "1", **(env or {})}
+        environ.pop("LANGUAGE", None)
+        self.process = subprocess.Popen(
+            [sys.executable, "-m", "aces", "class", "serve", str(folder), "--host", "127.0.0.1",
+             "--port", "0", *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+            env=environ)
+        self.out: list[str] = []
+        self.err: list[str] = []
+        ready = threading.Event()
+        found: list[re.Match[str]] = []
+
+        def drain(stream: t.IO[bytes], into: list[str], watch: bool) -> None:
+            for raw in stream:
+                line = raw.decode("utf-8", "replace").rstrip("\n")
+                into.append(line)
+                if watch and not found and (match := _TEACHER.search(line)):
+                    found.append(match)
+                    ready.set()
+            ready.set()
+
+        assert self.process.stdout is not None
+        assert self.process.stderr is not None
+        self._threads = [threading.Thread(target=drain, args=(self.process.stdout, self.out, True),
+                                          daemon=True),
+                         threading.Thread(target=drain, args=(self.process.stderr, self.err, False),
+                                          daemon=True)]
+        for thread in self._threads:
+            thread.start()
+        ready.wait(30)
+        if not found:
+            self.process.kill()
+            self.process.wait()
+            self._closed()
+            raise AssertionError("the server did not start:\n" + "\n".join(self.out + self.err))
+        self.base = found[0].group(1)
+        self.port = int(found[0].group(2))
+        self.secret = found[0].group(3)
+        record = json.loads((folder / "class.json").read_text())
+        self.code: str = record["code"]
+
+    @property
+    def teacher(self) -> dict[str, str]:
+        return {"authorization": f"Bearer {self.secret}"}
+
+    def client(self, **headers: str) -> httpx.Client:
+        return httpx.Client(base_url=self.base, timeout=10, headers=headers)
+
+    def stop(self) -> int:
+        """Ctrl-C, as a teacher stops it; the exit status."""
+        if self.process.poll() is None:
+            self.process.send_signal(signal.SIGINT)
+        try:
+            status = self.process.wait(20)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+            raise
+        self._closed()
+        return status
+
+    def _closed(self) -> None:
+        for thread in self._threads:
+            thread.join(5)
+        for stream in (self.process.stdout, self.process.stderr):
+            if stream is not None:
+                stream.close()
+
+    def kill(self) -> None:
+        """kill -9."""
+        if self.process.poll() is None:
+            self.process.kill()
+        self.process.wait(10)
+        self._closed()
+
+    def __enter__(self) -> Server:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        if self.process.poll() is None:
+            self.stop()
+
+
+def join(client: httpx.Client, code: str, label: str, players: list[str],
+         lang: str = "en") -> tuple[int, str, dict[str, t.Any]]:
+    answer = client.post("/api/v1/join", json={"code": code, "label": label,
+                                                "players": players, "lang": lang})
+    assert answer.status_code == 201, answer.text
+    data = answer.json()
+    return data["group"], data["token"], data["state"]
+
+
+def due(state: dict[str, t.Any]) -> tuple[int, int]:
+    """The game a roll goes to now and how many dice it has."""
+    if state["request"] is not None:
+        return state["game"], state["request"]["dice"]
+    following = state["next_game"]
+    return following["game"], following["request"]["dice"]
+
+
+class Player:
+    """One group, playing random dice over the API: every answer it got is
+    remembered, so that a test can check each is in the log."""
+
+    def __init__(self, client: httpx.Client, group: int, token: str,
+                 state: dict[str, t.Any], seed: int) -> None:
+        self.client = client
+        self.group = group
+        self.auth = {"authorization": f"Bearer {token}"}
+        self.state = state
+        self.random = random.Random(seed)
+        self.acknowledged: list[dict[str, t.Any]] = []
+        self.number = 0
+
+    def submission(self) -> dict[str, t.Any]:
+        game, dice = due(self.state)
+        self.number += 1
+        return {"id": f"g{self.group}-{self.number}-{self.random.getrandbits(32)}",
+                "seq": self.state["seq"], "game": game,
+                "dice": [self.random.randint(1, 6) for _ in range(dice)]}
+
+    def send(self, body: dict[str, t.Any]) -> httpx.Response:
+        return self.client.post(f"/api/v1/groups/{self.group}/rolls", json=body,
+                                headers=self.auth)
+
+    def roll(self) -> dict[str, t.Any]:
+        body = self.submission()
+        answer = self.send(body)
+        assert answer.status_code == 200, answer.text
+        data: dict[str, t.Any] = answer.json()
+        self.acknowledged.append(data)
+        self.state = data["group"]
+        return data
+
+
+def wait_until(condition: t.Callable[[], bool], timeout: float = 10.0) -> None:
+    deadline = time.monotonic() + timeout
+    while not condition():
+        if time.monotonic() > deadline:
+            raise AssertionError("timed out")
+        time.sleep(0.02)
