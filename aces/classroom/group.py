@@ -80,6 +80,12 @@ class Tally(Visitor[None]):
             games[self._number] = (current.rules, Counts.of(current))
         return games
 
+    @property
+    def unfinished(self) -> bool:
+        """Whether the log's last game is under way (``aces stats`` says so)."""
+        return self._number > 0 and self._number not in self.games \
+            and self._observer.current() is None
+
     def counts(self, left_out: Iterable[int] = ()) -> tuple[dict[Rules, Counts], int, int]:
         """The counts by rules of the games not ``left_out``, their number and rolls."""
         from aces.experiment.observe import Counts

@@ -483,8 +483,9 @@ class Classroom:
             return cached[1]
         pooling = Pooling()
         for group in sorted(self.groups.values(), key=lambda group: group.record.log):
-            counts, games, rolls = group.table.tally.counts()
-            pooling.add(group.record.log, counts, games, rolls)
+            tally = group.table.tally
+            counts, games, rolls = tally.counts()
+            pooling.add(group.record.log, counts, games, rolls, unfinished=tally.unfinished)
         pooled = pooling.result()
         self._pooled = (self.version, pooled)
         return pooled

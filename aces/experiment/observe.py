@@ -257,13 +257,13 @@ class GameObserver(Visitor[int]):
         over = self._ended != 0
         header, rolls = self._header, self._rolls
         named, try_end, again, held = self._named, self._try_end, self._again, self._held
-        if header is None or not rolls:
+        if header is None:
             return None
         seats = self._seats
         starter = result = -1
         played = normal = nothing = 0
         tries = [0, 0, 0, 0, 0]
-        width = max(len(roll.dice) for roll in rolls.values()) + 1
+        width = max((len(roll.dice) for roll in rolls.values()), default=0) + 1
         by_dice = [0] * width
         agains = [0] * width
         pot = header.game == "pot"
@@ -284,7 +284,7 @@ class GameObserver(Visitor[int]):
             else:
                 by_dice[len(roll.dice)] += 1
                 agains[len(roll.dice)] += line in again
-        last = next(reversed(rolls))
+        last = next(reversed(rolls), 0)
         if over and last in named:
             result = seats[named[last]]
         rows: tuple[RollRow, ...] = ()

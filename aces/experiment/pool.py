@@ -174,7 +174,10 @@ def _pool_one(pooling: Pooling, source: Source, name: str, place: object,
             sink.discard()
         pooling.leave_out(name, error)
         return
-    earlier = pooling.earlier(log.fingerprint)
+    # By content only a log with games to count twice: two groups that have just
+    # sat down at the same names hold the same header, and nothing to count.
+    fingerprint = log.fingerprint if log.games else None
+    earlier = pooling.earlier(fingerprint)
     if earlier is not None:
         if sink is not None:
             sink.discard()
@@ -183,7 +186,7 @@ def _pool_one(pooling: Pooling, source: Source, name: str, place: object,
     if sink is not None:
         sink.commit()
     pooling.add(name, log.counts, log.games, log.rolls, unfinished=log.unfinished,
-                known_by=(place, log.fingerprint))
+                known_by=(place, fingerprint))
 
 
 class Pooling:
