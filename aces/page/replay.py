@@ -19,7 +19,7 @@ import typing as t
 from babel.core import Locale
 from babel.numbers import format_decimal
 
-from aces.errors import EmptyLogError, OptionError, Plural
+from aces.errors import N_, EmptyLogError, OptionError, Plural
 from aces.events import GameStarted, Rolled, RollUndone
 from aces.games import registration
 from aces.i18n import LANGUAGES, babel_locale, translations
@@ -72,6 +72,16 @@ _TOO_LONG_FOR_A_PAGE: t.Final = Plural(
     " its {count} game with --game N",
     "the log tells more than {limit} characters, more than one page holds: choose one of"
     " its {count} games with --game N", by="count")
+
+
+# Translators: an error of "aces replay --html". {number}: the game;
+# {limit}: the most characters of narration a page holds.
+_GAME_TOO_LONG: t.Final = N_("game {number} of the log tells more than {limit} characters,"
+                             " more than one page holds")
+# Translators: an error of "aces replay --html". {number}: the game;
+# {limit}: the most rolls a page holds.
+_GAME_TOO_MANY: t.Final = N_("game {number} of the log has more than {limit} rolls, more than"
+                             " one page holds")
 
 
 def labels(lang: str) -> dict[str, str]:
@@ -324,23 +334,16 @@ class PageCollector(Visitor[dict[str, t.Any]]):
         """
         if not self.games:
             raise EmptyLogError("{source} is empty: it holds no events", source=self.source)
-        if self._too_long:
-            limit = format_decimal(self.most_text, locale=babel_locale(self.lang))
-            if self.asked is None and self.games > 1:
-                raise OptionError(_TOO_LONG_FOR_A_PAGE, limit=limit, count=self.games)
-            # Translators: an error of "aces replay --html". {number}: the game;
-            # {limit}: the most characters of narration a page holds.
-            raise OptionError("game {number} of the log tells more than {limit} characters,"
-                              " more than one page holds", number=self.asked or 1, limit=limit)
-        if self._too_many:
+        for over, most, session, game in (
+                (self._too_long, self.most_text, _TOO_LONG_FOR_A_PAGE, _GAME_TOO_LONG),
+                (self._too_many, self.most_rolls, _TOO_MANY_FOR_A_PAGE, _GAME_TOO_MANY)):
+            if not over:
+                continue
             # The limit as the page's language (the user's) writes a number.
-            limit = format_decimal(self.most_rolls, locale=babel_locale(self.lang))
+            limit = format_decimal(most, locale=babel_locale(self.lang))
             if self.asked is None and self.games > 1:
-                raise OptionError(_TOO_MANY_FOR_A_PAGE, limit=limit, count=self.games)
-            # Translators: an error of "aces replay --html". {number}: the game;
-            # {limit}: the most rolls a page holds.
-            raise OptionError("game {number} of the log has more than {limit} rolls, more"
-                              " than one page holds", number=self.asked or 1, limit=limit)
+                raise OptionError(session, limit=limit, count=self.games)
+            raise OptionError(game, number=self.asked or 1, limit=limit)
         if not self._kept:
             raise OptionError(_MISSING_GAME, number=self.asked, count=self.games)
         return {
