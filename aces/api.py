@@ -716,7 +716,7 @@ def play(players: int | Sequence[str] = 3, *, game: str = "pot", seed: int | Non
 
 
 #: The most events :func:`play` holds in memory, its games together (some
-#: 500 bytes each): a session of some 6,000 games of two players, far less
+#: 500 bytes each): a session of some 5,000 games of two players, far less
 #: than a log may hold (:data:`aces.log.EVENT_LIMIT`), so whatever it plays
 #: it can save.
 HELD_EVENTS: t.Final = 250_000
