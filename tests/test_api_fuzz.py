@@ -125,6 +125,8 @@ API: t.Any = aces
 GAME: t.Any = aces.play(["Ada", "Bo", "Cy"], seed=3)
 SESSION: t.Any = aces.play(["Ada", "Bo"], seed=1, games=3)
 POOLED: t.Any = aces.stats([REPLAYS / "session.jsonl"])
+ODDS: t.Any = aces.odds(2, chips=1)
+SIMULATED: t.Any = aces.simulate(2, games=100, seed=1)
 
 
 @given(value=WRONG, other=WRONG)
@@ -137,7 +139,7 @@ def test_the_methods_of_what_the_functions_return(value: object, other: object) 
     answers_or_refuses(SESSION.save, value)
     answers_or_refuses(POOLED.report, value)
     answers_or_refuses(POOLED.plot, value, other)
-    for shown in (GAME, SESSION, POOLED):
+    for shown in (GAME, SESSION, POOLED, ODDS, SIMULATED):
         answers_or_refuses(setattr, shown, "lang", value)
 
 
