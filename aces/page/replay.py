@@ -28,14 +28,15 @@ from aces.narrate.chances import percent_in
 from aces.walk import Visitor, drive
 
 if t.TYPE_CHECKING:
-    from collections.abc import Iterable
+    from collections.abc import Iterable, Sequence
 
     from aces.games import Registration
     from aces.log import Record
     from aces.odds.position import Chances, PositionOdds
     from aces.walk import Step
 
-__all__ = ["FORMAT", "MOST_ROLLS", "MOST_TEXT", "PageCollector", "collect", "labels", "shown"]
+__all__ = ["FORMAT", "MOST_ROLLS", "MOST_TEXT", "PageCollector", "collect", "labels", "said",
+           "shown"]
 
 #: The version of the page's data; a change that breaks a reader raises it
 #: (2: the games of a page under ``games``, where 1 had one game's fields at
@@ -132,6 +133,9 @@ def labels(lang: str) -> dict[str, str]:
         # Translators: the keys of the replay page; keep the key names.
         "keys": _("Keys: ← and → one roll, Home and End the first and the last,"
                   " space plays and pauses."),
+        # Translators: what a screen reader says of a roll on the replay page's
+        # chart. {moment}: "Roll 9 of 40"; {roll}: "Kari rolls 1 and 6".
+        "chart_roll": catalog.pgettext("replay page", "{moment}: {roll}"),
     }
 
 
@@ -216,7 +220,7 @@ class _Game:
         start["text"] = self.intro
         self.chances()
         positions = [start, *self.rolls]
-        _label(positions)
+        _label(positions, header.players)
         return {
             "number": self.number,
             "name": {lang: _game_name(lang, self.number, games) for lang in LANGUAGES},
@@ -366,8 +370,9 @@ def _game_name(lang: str, number: int, count: int) -> str:
         number=format_decimal(number, locale=locale), count=format_decimal(count, locale=locale))
 
 
-def _label(positions: list[dict[str, t.Any]]) -> None:
-    """The name of each moment, in every language: the start, or roll k of n."""
+def _label(positions: list[dict[str, t.Any]], players: Sequence[str]) -> None:
+    """The name of each moment, in every language: the start, or roll k of n;
+    and of each roll, the dice as a screen reader says them (:func:`said`)."""
     count = len(positions) - 1
     for lang in LANGUAGES:
         catalog = translations(lang)
@@ -381,6 +386,33 @@ def _label(positions: list[dict[str, t.Any]]) -> None:
                 number=format_decimal(k, locale=locale),
                 count=format_decimal(count, locale=locale))
             position.setdefault("label", {})[lang] = name
+            if k:
+                position.setdefault("said", {})[lang] = said(
+                    players[position["player"]], position["dice"],
+                    position["type"] == "roll_undone", lang)
+
+
+def said(player: str, dice: Sequence[int], undone: bool, lang: str) -> str:
+    """A roll as the replay page names its dice for a screen reader, in ``lang``.
+
+    >>> said("Kari", [1, 6], False, "nb"), said("Ada", [1, 3, 3, 5, 6], False, "en")
+    ('Kari kaster 1 og 6', 'Ada rolls 1, 3, 3, 5, and 6')
+    """
+    from babel.lists import format_list
+
+    catalog = translations(lang)
+    values = format_list([str(value) for value in dice], locale=babel_locale(lang))
+    if undone:
+        # Translators: the name of the dice of a roll taken back (aces record's
+        # undo), as a screen reader says it on the replay page.
+        # {player}: who rolled; {dice}: the dice, as a list ("1 and 6").
+        template = catalog.pgettext("replay page", "Taken back: {player} rolled {dice}")
+    else:
+        # Translators: the name of the dice of a roll, as a screen reader says it
+        # on the replay page. {player}: who rolls; {dice}: the dice, as a list
+        # ("1 and 6", "1, 3, 3, 5 and 6").
+        template = catalog.pgettext("replay page", "{player} rolls {dice}")
+    return template.format(player=player, dice=values)
 
 
 def collect(records: Iterable[Record], source: str, number: int | None,
