@@ -590,15 +590,16 @@ def _names(players: Sequence[str]) -> str:
 
 
 def _save(events: Sequence[Event], path: PathLike) -> None:
+    """``events`` as a new log at ``path``, synced to disk, through the log store."""
     from aces.arguments import path as a_path
-    from aces.files import cannot_write, create
-    from aces.log import LogWriter
+    from aces.files import cannot_write
+    from aces.logstore import LogStore, LogWriteError
 
-    with create(a_path(path, "path")) as stream:
+    with LogStore.open(a_path(path, "path"), new=True) as store:
         try:
-            LogWriter(stream).write_all(events)
-        except OSError as exc:
-            raise cannot_write(path, exc) from None
+            store.append(events)
+        except LogWriteError as exc:
+            raise cannot_write(path, exc.error) from None
 
 
 @_speaks
@@ -660,9 +661,8 @@ def play(players: int | Sequence[str] = 3, *, game: str = "pot", seed: int | Non
     """
     from aces import engine
     from aces.arguments import names, whole
-    from aces.cli.play import seeded_and_typed
-    from aces.dice import DiceFile, DiceSource, RandomDice
     from aces.errors import OptionError
+    from aces.events import GameStarted
     from aces.rules import game_named
 
     lang = _language(lang)
@@ -677,38 +677,27 @@ def play(players: int | Sequence[str] = 3, *, game: str = "pot", seed: int | Non
     games = whole(games, "games", least=1)
     if seed is not None:
         seed = whole(seed, "seed")
-    if dice is not None and seed is not None:
-        raise seeded_and_typed()
-    typed = None
+    lines = None
     if dice is not None:
-        lines = (dice.replace("/", "\n").splitlines() if isinstance(dice, str)
-                 else names(dice, "dice"))
-        typed = DiceFile(list(lines), "<dice>")
+        lines = list(dice.replace("/", "\n").splitlines() if isinstance(dice, str)
+                     else names(dice, "dice"))
     # Checked before a game is played: what a call holds in memory, and so what it saves.
-    engine.check_length(rules, engine.header(rules, seats, options, seed), games,
-                        limit=HELD_EVENTS, message=_TOO_MANY_HELD)
-    if seed is not None:
-        engine.header(rules, seats, options, seed + games - 1)
-    if typed is None and seed is None:
-        import secrets
-
-        seed = secrets.randbelow(2**32)
+    engine.check_session(rules, seats, options, seed=seed, typed=lines is not None,
+                         games=games, limit=HELD_EVENTS, message=_TOO_MANY_HELD)
     played: list[Game] = []
+    events: list[Event] = []
     held = 0
-    for number in range(games):
-        game_seed = None if seed is None else seed + number
-        source: DiceSource = typed if typed is not None else RandomDice(t.cast("int", game_seed))
-        start = engine.header(rules, seats, options, game_seed)
-        events: list[Event] = []
-        for event in engine.play(rules, start, source):
-            held += 1
-            if held > HELD_EVENTS:
-                # Past the estimate: the games are longer than games of this table are.
-                raise OptionError(_TOO_MANY_HELD, games=games, events=held, limit=HELD_EVENTS)
-            events.append(event)
-        played.append(_walked(events))
-    if typed is not None:
-        typed.check_finished()
+    for settled in engine.session_rolls(rules, seats, options, seed=seed, dice=lines,
+                                        games=games):
+        held += len(settled)
+        if held > HELD_EVENTS:
+            # Past the estimate: the games are longer than games of this table are.
+            raise OptionError(_TOO_MANY_HELD, games=games, events=held, limit=HELD_EVENTS)
+        if type(settled[0]) is GameStarted and events:
+            played.append(_walked(events))
+            events = []
+        events.extend(settled)
+    played.append(_walked(events))
     if games == 1:
         played[0].lang = lang
         return played[0]

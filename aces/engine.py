@@ -8,29 +8,36 @@ the game is played and an error stops it after the last good event.
 Generated dice make no choices, so a game that has them (the five-dice
 ``threes``) makes them with its ``choose`` policy and the dice's own
 generator: the same seed still plays the same game.
+
+:func:`play_session` plays games in a row at one table, from a seed or a
+dice file: the loop ``aces play`` and :func:`aces.play` share.
 """
 
 from __future__ import annotations
 
+import itertools
+import secrets
 import typing as t
 
 import msgspec
 
 from aces.dice import DiceFile, RandomDice
-from aces.errors import OptionError, Plural, RollError
+from aces.errors import OptionError, Plural, RollError, Term
 from aces.events import SCHEMA, GameStarted, OpeningTied, Rolled
+from aces.games import declared
 from aces.log import ENVELOPE_WIDTH, LINE_LIMIT
 from aces.rules import Roll, check_receivers
 
 if t.TYPE_CHECKING:
-    from collections.abc import Iterator, Mapping, Sequence
+    from collections.abc import Iterable, Iterator, Mapping, Sequence
 
     from aces.dice import DiceSource
     from aces.events import Event
     from aces.rules import Game, OptionValue
 
-__all__ = ["EVENTS_PER_PIECE", "SEEDS", "check_length", "expected_events", "header", "play",
-           "rolls", "too_wide", "widest_line"]
+__all__ = ["EVENTS_PER_PIECE", "SEEDS", "check_length", "check_session", "expected_events",
+           "header", "play", "play_session", "rolls", "seeded_and_typed", "session_rolls",
+           "too_wide", "widest_line"]
 
 #: The seeds a header may record: whole numbers of 64 bits, signed or not,
 #: which every JSON reader of a log (and Python's ``str``) takes whole.
@@ -180,3 +187,102 @@ def rolls(game: Game[t.Any], start: GameStarted, dice: DiceSource,
         for event in events:
             state = game.evolve(state, event)
         yield events
+
+
+# -- A session: games in a row at one table ---------------------------------------------
+
+
+def seeded_and_typed() -> OptionError:
+    """The error of a seed given with typed dice: the dice would not follow it."""
+    # Translators: {seed}: --seed on the command line, seed= in Python; {dice}:
+    # --dice-file, or dice= in Python.
+    return OptionError("{seed} and {dice} cannot be used together", seed=Term("--seed"),
+                       dice=Term("--dice-file", "dice="))
+
+
+def check_session(game: Game[t.Any], players: Sequence[str],
+                  options: Mapping[str, OptionValue], *, seed: int | None = None,
+                  typed: bool = False, games: int = 1, limit: int | None = None,
+                  message: Plural = _TOO_LONG) -> GameStarted:
+    """Refuse a session that cannot be played, before anything is opened or written:
+    a seed with ``typed`` dice, an option for drawn dice only with them (the
+    five-dice ``threes_to``: a dice file names whom each 3 goes to), a
+    header the game refuses (see :func:`header`) for the first game or the
+    last (whose seed may be past :data:`SEEDS`), or ``games`` that could
+    hold more events than ``limit`` (see :func:`check_length`): whatever a
+    session writes, ``aces`` reads back.
+
+    :func:`play_session` checks the same; a face calls this first when it
+    has files to open, so that their errors come after these.
+
+    :raises ~aces.errors.OptionError: for such a session.
+    """
+    if typed:
+        if seed is not None:
+            raise seeded_and_typed()
+        for option in declared().get(game.name, ()):
+            if option.drawn_only is not None and option.key in options:
+                raise OptionError(option.drawn_only)
+    start = header(game, players, options, seed)
+    check_length(game, start, games, limit=limit, message=message)
+    if seed is not None:
+        header(game, players, options, seed + games - 1)
+    return start
+
+
+def play_session(game: Game[t.Any], players: Sequence[str],
+                 options: Mapping[str, OptionValue], *, seed: int | None = None,
+                 dice: Iterable[str | bytes] | None = None, source: str = "<dice>",
+                 games: int = 1) -> Iterator[Event]:
+    """Play ``games`` whole games in a row at one table, yielding every event.
+
+    The one loop of ``aces play``, :func:`aces.play` and every other face.
+    The dice are the lines of a dice file (``dice``, named ``source`` in its
+    errors), whose receivers after ``>`` name the players at this table by a
+    unique beginning, in any case; or they are drawn from ``seed`` (a seed
+    of its own when neither is given). Each game of a seeded session
+    records the seed that replays it alone: ``seed``, ``seed + 1``...
+    Rolls left in the dice file once the last game is over are refused.
+
+    The session is checked before this returns (:func:`check_session`); the
+    games are played as the events are asked for, so a log is written as
+    they are played and an error stops it after the last good event.
+
+    :raises ~aces.errors.OptionError: for a session that cannot be played.
+    :raises ~aces.errors.DiceFileError: for dice that do not fit the game,
+        or that run out or are left over; placed at their line.
+    :raises ~aces.errors.RollError: for a roll the rules refuse, placed at its line.
+
+    >>> from aces.rules import game_named
+    >>> pot = game_named("pot")
+    >>> events = play_session(pot, ["Ada", "Bo"], {}, seed=1, games=2)
+    >>> [event.seed for event in events if isinstance(event, GameStarted)]
+    [1, 2]
+    """
+    return itertools.chain.from_iterable(session_rolls(
+        game, players, options, seed=seed, dice=dice, source=source, games=games))
+
+
+def session_rolls(game: Game[t.Any], players: Sequence[str],
+                  options: Mapping[str, OptionValue], *, seed: int | None = None,
+                  dice: Iterable[str | bytes] | None = None, source: str = "<dice>",
+                  games: int = 1) -> Iterator[tuple[Event, ...]]:
+    """:func:`play_session` by steps: each game's header, then each roll with
+    all it settles (see :func:`rolls`), for a writer that keeps a log sound
+    wherever it stops."""
+    check_session(game, players, options, seed=seed, typed=dice is not None, games=games)
+    typed = None if dice is None else DiceFile(dice, source, players)
+    if typed is None and seed is None:
+        seed = secrets.randbelow(2**32)
+    return _session(game, players, options, seed, typed, games)
+
+
+def _session(game: Game[t.Any], players: Sequence[str], options: Mapping[str, OptionValue],
+             seed: int | None, typed: DiceFile | None, games: int,
+             ) -> Iterator[tuple[Event, ...]]:
+    for number in range(games):
+        game_seed = None if seed is None else seed + number
+        dice: DiceSource = typed if typed is not None else RandomDice(t.cast("int", game_seed))
+        yield from rolls(game, header(game, players, options, game_seed), dice)
+    if typed is not None:
+        typed.check_finished()

@@ -19,7 +19,9 @@ error names the target, not the temporary file.
 
 A log is written as it is played (a game of a million rolls is never held
 whole), so it is opened as a new file at once (:func:`create`); a log cut
-short by Ctrl-C is one that ``aces verify`` names as such.
+short by Ctrl-C is one that ``aces verify`` names as such. A log written
+roll by roll is the log store's (:mod:`aces.logstore`), which reads part of
+an open file the same way on every system (:func:`read_at`).
 """
 
 from __future__ import annotations
@@ -37,7 +39,7 @@ if t.TYPE_CHECKING:
     from collections.abc import Iterable, Iterator
 
 __all__ = ["FORCE", "LOG_EXISTS", "Output", "Read", "cannot_write", "create", "file_name",
-           "forced_alone", "identity", "is_log", "target_name", "temporary_name"]
+           "forced_alone", "identity", "is_log", "read_at", "target_name", "temporary_name"]
 
 #: Why a log is not written: its file exists. {path}: the file.
 LOG_EXISTS: t.Final = N_("{path} already exists; logs are never overwritten, choose a new name")
@@ -341,3 +343,26 @@ def temporary_name(name: str) -> str:
     ('.game.html.', 34)
     """
     return f".{name[:_KEPT]}."
+
+
+def read_at(fd: int, count: int, offset: int) -> bytes:
+    """Up to ``count`` bytes of the file open at ``fd``, from ``offset`` on.
+
+    ``os.pread`` where there is one, which leaves the file's position alone;
+    Windows has none, so there the position moves (a file opened to append
+    writes at its end wherever the position is).
+
+    >>> import tempfile
+    >>> with tempfile.TemporaryFile() as out:
+    ...     _ = out.write(b"one\\ntwo\\n"); out.flush()
+    ...     read_at(out.fileno(), 3, 4)
+    b'two'
+    """
+    if hasattr(os, "pread"):
+        return os.pread(fd, count, offset)
+    os.lseek(fd, offset, os.SEEK_SET)
+    chunks = []
+    while count > 0 and (chunk := os.read(fd, count)):
+        chunks.append(chunk)
+        count -= len(chunk)
+    return b"".join(chunks)

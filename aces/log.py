@@ -35,12 +35,14 @@ import functools
 import hashlib
 import itertools
 import json
+import os
 import typing as t
 
 import msgspec
 
 from aces.errors import LogError, OptionError, TruncatedLogError, shorten
 from aces.events import EVENT_TYPES, SCHEMA, Event, GameStarted
+from aces.files import read_at
 from aces.upgrade import TYPES, UPCASTS, upcast
 
 if t.TYPE_CHECKING:
@@ -103,6 +105,13 @@ class Tail:
         #: Its digest (:data:`DIGEST_WIDTH` hexadecimal digits as bytes; empty
         #: before any line).
         self.digest = b""
+        #: Whether reading got to the end of the log: every line read sound,
+        #: or all but a last line cut short (:attr:`torn`). A reader stopped
+        #: anywhere else (a bad line, a walk that refused an event) has not.
+        self.ended = False
+        #: The number of a last line cut short while it was written (the
+        #: reader refused it with :class:`~aces.errors.TruncatedLogError`).
+        self.torn: int | None = None
 
 
 def digest(previous: bytes, line: bytes) -> bytes:
@@ -169,8 +178,12 @@ def _read(lines: Iterator[bytes], source: str, tail: Tail) -> Iterator[tuple[int
     """The records of a log as ``(line, event)`` pairs; the first line says its schema."""
     first = next(lines, None)
     if first is None:
+        tail.ended = True
         return
-    header = _parse_object(first, source, 1)
+    try:
+        header = _parse_object(first, source, 1)
+    except TruncatedLogError as exc:
+        _torn(tail, exc)
     if header.get("type") != "game_started":
         raise LogError(source, 1, "a log must begin with a game_started event")
     schema = header.get("schema")
@@ -229,8 +242,18 @@ def _read(lines: Iterator[bytes], source: str, tail: Tail) -> Iterator[tuple[int
             previous = found
             good = number
             yield number, event
+        tail.ended = True
+    except TruncatedLogError as exc:
+        _torn(tail, exc)
     finally:
         tail.seq, tail.digest = good, previous
+
+
+def _torn(tail: Tail, error: TruncatedLogError) -> t.NoReturn:
+    """Note in ``tail`` that the log ends in a line cut short, then refuse it."""
+    tail.ended = True
+    tail.torn = error.line
+    raise error
 
 
 def _decode_line(raw: bytes, prefix: bytes, source: str, number: int) -> tuple[bytes, Event]:
@@ -305,7 +328,10 @@ def _read_old(lines: Iterator[bytes], schema: int, source: str,
     for number, raw in enumerate(lines, start=1):
         if number > limit:
             _raise_too_many(source, number, limit)
-        fields = _parse_object(raw, source, number)
+        try:
+            fields = _parse_object(raw, source, number)
+        except TruncatedLogError as exc:
+            _torn(tail, exc)
         _check_seq(fields, source, number)
         kind = _check_type(fields, source, number, TYPES[schema])
         found = fields.get("schema")
@@ -317,6 +343,7 @@ def _read_old(lines: Iterator[bytes], schema: int, source: str,
             _raise_invalid(_ENCODER.encode(fields), source, number, exc)
         tail.seq = number
         yield number, event
+    tail.ended = True
 
 
 # -- Naming what is wrong -----------------------------------------------------
@@ -559,9 +586,7 @@ def whole_length(fd: int) -> int:
     so a recorder that carries the log on cuts the file to this length. Only
     the last :data:`LINE_LIMIT` bytes are read: no whole line is longer.
     """
-    import os
-
     size = os.fstat(fd).st_size
     start = max(0, size - LINE_LIMIT - 1)
-    end = os.pread(fd, size - start, start).rfind(b"\n")
+    end = read_at(fd, size - start, start).rfind(b"\n")
     return 0 if end < 0 else start + end + 1

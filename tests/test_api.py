@@ -96,6 +96,53 @@ def test_a_session_is_the_same_as_the_command_plays(tmp_path: Path) -> None:
     assert sum(session.results().values()) == 5
 
 
+# -- One play loop: the API plays as aces play does ---------------------------------------
+
+#: The five-dice game with the threes, as replays/five-dice-threes.jsonl was played.
+THREES: t.Final = ("--game", "five-dice", "--players", "Ada,Bo,Cy", "--dice-each", "2",
+                   "--threes")
+
+
+def receivers_cut_short(dice: str) -> str:
+    """``dice`` with each receiver after ``>`` typed as a table types it: the start
+    of the name, in lower case (``> ad bo`` for ``> Ada Bo``)."""
+    lines = []
+    for line in dice.splitlines():
+        roll, hash_, comment = line.partition("#")
+        dice_part, chevron, names = roll.partition(">")
+        if chevron:
+            roll = f"{dice_part}> {' '.join(name[:2].lower() for name in names.split())} "
+        lines.append(roll + hash_ + comment)
+    return "\n".join(lines) + "\n"
+
+
+def test_receivers_typed_by_a_beginning_in_any_case_play_alike_on_both_faces(
+        tmp_path: Path) -> None:
+    dice = receivers_cut_short(Path("replays/threes.dice").read_text(encoding="utf-8"))
+    assert "> ad bo" in dice
+    played = run("play", *THREES, "--dice-file", "-", input=dice)
+    assert played.exit_code == 0, played.output
+    game = aces.play(["Ada", "Bo", "Cy"], game="five-dice", dice_each=2, threes=True, dice=dice)
+    assert game.loser == "Bo"
+    # The same log, byte for byte, as the one the dice named in full make.
+    expected = Path("replays/five-dice-threes.jsonl").read_bytes()
+    assert played.stdout_bytes == expected
+    game.save(tmp_path / "game.jsonl")
+    assert (tmp_path / "game.jsonl").read_bytes() == expected
+
+
+def test_whom_the_3s_go_to_is_refused_with_typed_dice_on_both_faces() -> None:
+    dice = Path("replays/threes.dice").read_text(encoding="utf-8")
+    reason = ("--threes-to is for generated dice; a dice file names whom each 3 goes to"
+              " after '>'")
+    refused = run("play", *THREES, "--threes-to", "most", "--dice-file", "-", input=dice)
+    assert one_line_error(refused) == f"aces: {reason}"
+    with pytest.raises(OptionError) as error:
+        aces.play(["Ada", "Bo", "Cy"], game="five-dice", dice_each=2, threes=True,
+                  threes_to="most", dice=dice)
+    assert str(error.value) == reason
+
+
 def test_a_log_walks_its_games_lazily_and_reports_damage(tmp_path: Path) -> None:
     log = aces.load("replays/session.jsonl")
     assert repr(log) == "<Log session.jsonl: 5 games>"

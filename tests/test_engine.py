@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import typing as t
+from pathlib import Path
 
 import pytest
 
@@ -20,6 +21,7 @@ if t.TYPE_CHECKING:
     from aces.rules import Game, OptionValue, RollRequest
 
 PLAYERS: t.Final = ("Ada", "Bo", "Cy")
+REPLAYS: t.Final = Path(__file__).resolve().parent.parent / "replays"
 
 
 class Recording:
@@ -155,3 +157,62 @@ def test_a_name_a_typed_roll_cannot_give_a_3_to_is_refused_when_threes_are_playe
 def test_names_that_differ_only_in_capitals_are_refused_when_threes_are_played() -> None:
     with pytest.raises(OptionError, match="differ only in capitals"):
         engine.header(game_named("five-dice"), ["Ada", "Bo", "bo"], {"threes": True})
+
+
+# -- A session: games in a row at one table ---------------------------------------------
+
+
+def test_a_seeded_session_plays_each_game_from_its_own_seed() -> None:
+    events = list(engine.play_session(pot.GAME, PLAYERS, {}, seed=5, games=3))
+    headers = [event for event in events if isinstance(event, GameStarted)]
+    assert [header.seed for header in headers] == [5, 6, 7]
+    # Each game replays alone from the seed it records.
+    alone = list(engine.play(pot.GAME, engine.header(pot.GAME, PLAYERS, {}, 6), RandomDice(6)))
+    start = events.index(headers[1])
+    assert events[start:start + len(alone)] == alone
+
+
+def test_a_session_without_a_seed_or_dice_draws_a_seed_of_its_own() -> None:
+    [header] = [event for event in engine.play_session(pot.GAME, PLAYERS, {})
+                if isinstance(event, GameStarted)]
+    assert header.seed is not None
+
+
+def test_a_typed_session_names_receivers_by_a_beginning_in_any_case() -> None:
+    five = game_named("five-dice")
+    options = {"dice": 2, "threes": True}
+    named = (REPLAYS / "threes.dice").read_text(encoding="utf-8")
+    typed = (named.replace("> Ada Bo", "> ad BO").replace("> Ada", "> a")
+             .replace("> Cy Cy", "> c CY").replace("> Bo", "> b"))
+    assert "> ad BO" in typed
+    assert "> b " in typed
+    assert (list(engine.play_session(five, PLAYERS, options, dice=typed.splitlines()))
+            == list(engine.play_session(five, PLAYERS, options, dice=named.splitlines())))
+
+
+def test_a_session_checks_everything_before_its_first_event() -> None:
+    with pytest.raises(OptionError, match="cannot be used together"):
+        engine.play_session(pot.GAME, PLAYERS, {}, seed=1, dice=["2"])
+    with pytest.raises(OptionError, match="is for generated dice"):
+        engine.play_session(game_named("five-dice"), PLAYERS,
+                            {"threes": True, "threes_to": "most"}, dice=["2"])
+    with pytest.raises(OptionError):
+        engine.play_session(pot.GAME, ["Ada"], {}, seed=1)
+    # Generated dice may have the option the typed ones may not.
+    assert list(engine.play_session(game_named("five-dice"), PLAYERS,
+                                    {"threes": True, "threes_to": "most"}, seed=1))
+
+
+def test_rolls_left_once_the_session_is_over_are_refused_after_its_last_event() -> None:
+    seen: list[Event] = []
+    with pytest.raises(DiceFileError) as refused:
+        seen.extend(engine.play_session(pot.GAME, PLAYERS, {}, dice=[*E1_ROLLS, "4 4"],
+                                        source="e1.dice"))
+    assert str(refused.value) == ("e1.dice, line 15: the game is over, but rolls are left"
+                                  " from this line on")
+    assert isinstance(seen[-1], GameOver)
+
+
+#: Worked example E1, one roll a line.
+E1_ROLLS: t.Final = ["2", "3", "5", "1 6", "3 5", "6 6", "1 1", "6 1", "4 1", "2 5", "6 6",
+                     "1 1", "3 4", "5 2"]

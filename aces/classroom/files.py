@@ -40,13 +40,12 @@ from aces.classroom.store import (
     StaleAppendError,
     Submission,
 )
-from aces.errors import AcesError, SaveError, os_reason
-from aces.log import LogWriter
+from aces.errors import AcesError, SaveError, TruncatedLogError, os_reason
+from aces.logstore import LogStore
 
 if t.TYPE_CHECKING:
     from collections.abc import Iterable, Iterator, Sequence
 
-    from aces.cli.record import _LockedLog
     from aces.events import Event
 
 __all__ = ["RECORD", "REMEMBERED", "FileStore", "digest", "log_name"]
@@ -85,12 +84,9 @@ class FileStore:
         self.folder = Path(folder)
         self._feed = Feed(str(self.folder / ".feed"))
         self._stack = contextlib.ExitStack()
-        self._logs: dict[int, _LockedLog] = {}
+        self._logs: dict[int, LogStore] = {}
         self._seq: dict[int, int] = {}
-        #: Each log's writer, its last digest and its size: where the next
-        #: block goes, and how it is chained.
-        self._writers: dict[int, LogWriter] = {}
-        self._digests: dict[int, bytes] = {}
+        #: Each log's size: where the next block goes.
         self._size: dict[int, int] = {}
         self._locks: dict[int, asyncio.Lock] = {}
         self._submitted: dict[int, collections.OrderedDict[str, tuple[str, Appended]]] = {}
@@ -111,8 +107,6 @@ class FileStore:
         return await asyncio.to_thread(self._open)
 
     def _open(self) -> Opened:
-        from aces.cli.record import _LockedLog
-
         folder = self.folder
         try:
             folder.mkdir(parents=True, exist_ok=True)
@@ -131,8 +125,12 @@ class FileStore:
             if found is None:
                 continue
             stream = int(found.group(1))
-            book = self._stack.enter_context(_LockedLog.open(str(path)))
-            torn = _repair(book)
+            book = self._stack.enter_context(LogStore.open(str(path)))
+            # Read to its end (a torn last line is the end), then cut the torn line off.
+            with contextlib.suppress(TruncatedLogError):
+                for _ in book.read().pairs():
+                    pass
+            torn = book.repair()
             if torn is not None:
                 repaired.append((stream, torn))
             self._add(stream, book)
@@ -163,19 +161,12 @@ class FileStore:
             raise AcesError("{path} is not a class's record that aces can read: {detail}",
                             path=str(path), detail=str(exc)) from None
 
-    def _add(self, stream: int, book: _LockedLog) -> None:
-        from aces.log import read
-
+    def _add(self, stream: int, book: LogStore) -> None:
         self._logs[stream] = book
-        with book.reader() as handle:
-            reader = read(handle, book.path)
-            for _ in reader.pairs():
-                pass
-        tail = reader.tail
-        self._seq[stream] = tail.seq
-        self._digests[stream] = tail.digest
-        self._writers[stream] = LogWriter(None, first_seq=tail.seq + 1, previous=tail.digest)
-        self._size[stream] = book.size()
+        # The store reads a log nobody read (shape and digests) and repairs it.
+        book.repair()
+        self._seq[stream] = book.seq
+        self._size[stream] = book.size
         self._locks[stream] = asyncio.Lock()
         self._submitted[stream] = collections.OrderedDict()
 
@@ -249,8 +240,6 @@ class FileStore:
 
         :raises ~aces.errors.SaveError: for a file of that name in the folder.
         """
-        from aces.cli.record import _LockedLog
-
         path = self.folder / log
         if path.exists():
             # Translators: an error of "aces class serve DIR": a group's new
@@ -258,12 +247,12 @@ class FileStore:
             raise SaveError("{path} exists already, and a class never writes over a file;"
                             " move it away", path=str(path))
         book = await asyncio.to_thread(
-            lambda: self._stack.enter_context(_LockedLog.open(str(path))))
+            lambda: self._stack.enter_context(LogStore.open(str(path))))
         self._add(stream, book)
 
     @contextlib.contextmanager
     def reading(self, stream: int) -> Iterator[Iterable[bytes]]:
-        with self._logs[stream].reader() as handle:
+        with self._logs[stream].handle() as handle:
             yield handle
 
     def seq(self, stream: int) -> int:
@@ -303,20 +292,13 @@ class FileStore:
             if not events:
                 return Appended(self._durable, expected + 1, expected)
             book = self._logs[stream]
-            writer = self._writers[stream]
             offset = self._size[stream]
-            block = writer.encode(events)
             count = len(events)
-            try:
-                await asyncio.to_thread(book.append, block)
-            except BaseException:
-                # Nothing of the block is in the log: the writer goes back.
-                self._writers[stream] = LogWriter(None, first_seq=expected + 1,
-                                                  previous=self._digests[stream])
-                raise
+            # One write, synced; on failure nothing of the block is in the log,
+            # and the store's chain stays where it was.
+            await asyncio.to_thread(book.append, events)
             self._seq[stream] = expected + count
-            self._size[stream] = offset + len(block)
-            self._digests[stream] = writer.digest
+            self._size[stream] = book.size
             keys = None if submission is None else (digest(submission.id),
                                                     digest(submission.digest))
             line = self._feed.entry(stream, expected + 1, expected + count, offset, keys)
@@ -374,7 +356,7 @@ class FileStore:
 
         def read() -> list[bytes]:
             start = _offset(book, first) if offset is None else offset
-            with book.reader() as handle:
+            with book.handle() as handle:
                 handle.seek(start)
                 return [handle.readline() for _ in range(last - first + 1)]
 
@@ -392,35 +374,10 @@ class FileStore:
         self._stack.close()
 
 
-def _repair(book: _LockedLog) -> int | None:
-    """Cut off a torn last line, or finish a whole one that lacks its newline;
-    the number of the line cut off, if one was."""
-    size = book.size()
-    if not size:
-        return None
-    if book.last_byte() == b"\n":
-        return None
-    from aces.log import whole_length
-
-    length = whole_length(book.fd)
-    with book.reader() as handle:
-        handle.seek(length)
-        rest = handle.read()
-    try:
-        msgspec.json.decode(rest)
-    except msgspec.DecodeError:
-        with book.reader() as handle:
-            torn = sum(chunk.count(b"\n") for chunk in iter(lambda: handle.read(1 << 20), b""))
-        book.drop_torn_line()
-        return torn + 1
-    book.append(b"\n")
-    return None
-
-
-def _offset(book: _LockedLog, line: int) -> int:
+def _offset(book: LogStore, line: int) -> int:
     """The byte where line ``line`` of a log begins (its end, past the last line)."""
     place = 0
-    with book.reader() as handle:
+    with book.handle() as handle:
         for _ in range(line - 1):
             read = handle.readline()
             if not read:

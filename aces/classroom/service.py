@@ -30,7 +30,7 @@ import typing as t
 
 from aces.classroom.access import Guesses, matches, new_code, new_token, normal_code, token_digest
 from aces.classroom.files import log_name
-from aces.classroom.group import Table
+from aces.classroom.group import Table, stale
 from aces.classroom.store import (
     ClassRecord,
     GroupRecord,
@@ -70,6 +70,8 @@ class Settings(t.NamedTuple):
     #: Characters of a group's label, and of a player's name.
     label: int = 40
     name: int = 24
+    #: Streams of the class open at once: projectors and the teacher's tools.
+    streams: int = 32
 
 
 class Answer(t.NamedTuple):
@@ -132,6 +134,8 @@ class Classroom:
         self._lock = asyncio.Lock()
         self._recent: collections.OrderedDict[tuple[int, int], str] = collections.OrderedDict()
         self._pooled: tuple[int, Pooled] | None = None
+        #: Streams open now (see :attr:`Settings.streams`).
+        self.streams = 0
 
     # -- Serving ---------------------------------------------------------------
 
@@ -274,8 +278,7 @@ class Classroom:
                 raise
             table = Table(group.log)
             table.resume([])
-            table.recording.begin(first)
-            decision = table._decided(table.recording.start())
+            decision = table.begin(first)
             await self.store.append(number, 0, [step.event for step in decision.steps])
             joined = self.groups[number] = Group(group, table)
             joined.resumed = 0
@@ -364,7 +367,7 @@ class Classroom:
                     if answer is not None:
                         group.remember(submission, answer)
                         return answer
-                raise _stale()
+                raise stale()
             self._check_open(group)
             decision = decide(group.table)
             events = [step.event for step in decision.steps]
@@ -372,7 +375,7 @@ class Classroom:
                 appended = await self.store.append(group.record.id, seq, events, submission)
             except StaleAppendError:
                 await self._reload(group)
-                raise _stale() from None
+                raise stale() from None
             except BaseException:
                 # Nothing is appended: the table goes back to what the log holds.
                 await self._reload(group)
@@ -442,6 +445,26 @@ class Classroom:
         async with self._lock:
             found.record.closed = closed
             await self.store.save(self.class_record)
+        self._changed(whole=True)
+
+    async def exclude(self, group: int, game: int) -> None:
+        """Take game number ``game`` of a group out of the class's pool: an
+        event appended to the group's log (never a line taken out of it).
+
+        :raises ~aces.errors.ClassError: (``no_group``, ``no_game``) for a
+            group or a game the class does not have, or a game out already.
+        """
+        found = self.group_by_id(group)
+        async with found.lock:
+            table = found.table
+            decision = table.decide_exclusion(game)
+            try:
+                appended = await self.store.append(group, table.seq - 1,
+                                                   [step.event for step in decision.steps])
+            except BaseException:
+                await self._reload(found)
+                raise
+            self._keep(group, appended, decision.block)
         self._changed(whole=True)
 
     async def speak(self, lang: str, group: Group | None = None) -> None:
@@ -555,12 +578,6 @@ def _reused() -> ClassError:
     # for another roll (a program's mistake; a page never does it).
     return ClassError("this submission id was used before for something else; send a new"
                       " one").coded("reused_id")
-
-
-def _stale() -> ClassError:
-    from aces.classroom.group import _stale as stale
-
-    return stale()
 
 
 def _no_group() -> ClassError:

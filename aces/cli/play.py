@@ -14,23 +14,14 @@ from aces.cli._common import (
     writing,
 )
 from aces.cli._games import GAME_HELP, GameChoice, GameCommand
-from aces.errors import OptionError, Term
 
 if t.TYPE_CHECKING:
     from aces.cli._games import Given
 
-__all__ = ["DEFAULT_NAMES", "play", "players_from", "seeded_and_typed"]
+__all__ = ["DEFAULT_NAMES", "play", "players_from"]
 
 #: Names for ``--players N``: short, distinct, and the same in every language.
 DEFAULT_NAMES: t.Final = ("Ada", "Bo", "Cy", "Dag", "Eli", "Fia", "Gro", "Hal", "Ida", "Jon")
-
-
-def seeded_and_typed() -> OptionError:
-    """The error of a seed given with typed dice: the dice would not follow it."""
-    # Translators: {seed}: --seed on the command line, seed= in Python; {dice}:
-    # --dice-file, or dice= in Python.
-    return OptionError("{seed} and {dice} cannot be used together", seed=Term("--seed"),
-                       dice=Term("--dice-file", "dice="))
 
 
 def players_from(value: str) -> list[str]:
@@ -100,7 +91,6 @@ def play(
 
     from aces import engine
     from aces.cli._games import header_options
-    from aces.dice import DiceFile, DiceSource, RandomDice
     from aces.i18n import negotiate
     from aces.log import LogWriter
     from aces.rules import game_named
@@ -111,36 +101,18 @@ def play(
         game = game_named(game_name)
         options = header_options(game, game_options)
         seats = players_from(players)
-        if dice_file is not None and seed is not None:
-            raise seeded_and_typed()
-        if dice_file is not None:
-            header_options(game, game_options, typed=True)
-        # Check everything before the first line is written: a log that aces reads back,
-        # each game's seed too.
-        engine.check_length(game, engine.header(game, seats, options, seed), games)
-        if seed is not None:
-            engine.header(game, seats, options, seed + games - 1)
-        files = contextlib.ExitStack()
-        typed = None
-        if dice_file is not None:
-            rolls, source_file = files.enter_context(open_log(dice_file))
-            typed = DiceFile(rolls, source_file, seats)
-        if typed is None and seed is None:
-            import secrets
-
-            seed = secrets.randbelow(2**32)
-        with files, writing(output), open_output(output) as stream:
-            writer = LogWriter(stream)
-            for number in range(games):
-                # Each game records the seed that replays it alone.
-                game_seed = None if seed is None else seed + number
-                source: DiceSource = (
-                    typed if typed is not None else RandomDice(t.cast("int", game_seed))
-                )
-                start = engine.header(game, seats, options, game_seed)
+        # Check everything before a file is opened or a line is written: a log that aces
+        # reads back, each game's seed too.
+        engine.check_session(game, seats, options, seed=seed, typed=dice_file is not None,
+                             games=games)
+        with contextlib.ExitStack() as files:
+            rolls, source = (None, "<dice>") if dice_file is None else files.enter_context(
+                open_log(dice_file))
+            steps = engine.session_rolls(game, seats, options, seed=seed, dice=rolls,
+                                         source=source, games=games)
+            with writing(output), open_output(output) as stream:
+                writer = LogWriter(stream)
                 # A roll and all it settles in one write: a log stopped between two
                 # (at the most events a log holds) is one that aces reads.
-                for settled in engine.rolls(game, start, source):
+                for settled in steps:
                     stream.write(writer.encode(settled))
-            if typed is not None:
-                typed.check_finished()

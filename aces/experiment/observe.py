@@ -156,6 +156,8 @@ class GameObserver(Visitor[int]):
         self._ended = 0
         #: The last game of the log, if it is not over (once the walk ends).
         self.unfinished: GameRecord | None = None
+        #: The number of the game being walked (or just closed), from 1.
+        self.number = 0
         handlers: dict[type[Event], Callable[[Step[t.Any]], None]] = {
             GameStarted: self._started,
             RollUndone: self._undone,
@@ -196,6 +198,7 @@ class GameObserver(Visitor[int]):
 
     def _started(self, step: Step[t.Any]) -> None:
         self._close()
+        self.number += 1
         header = t.cast("GameStarted", step.event)
         self._header = header
         self._seats = {name: seat for seat, name in enumerate(header.players)}

@@ -166,8 +166,10 @@ def chart(positions: Sequence[dict[str, t.Any]], players: int, lang: str,
         parts.append(f'<line x1="0" x2="{WIDTH}" y1="{y(level)}" y2="{y(level)}"'
                      f' stroke="#bbb" stroke-width="1" vector-effect="non-scaling-stroke"/>')
     for seat in range(players if positions[0]["chances"] is not None else 0):
+        # Where estimated chances stop (past their budget), the lines stop.
         points = " ".join(f"{x(k)},{y(position['chances'][seat]['chance'])}"
-                          for k, position in enumerate(positions))
+                          for k, position in enumerate(positions)
+                          if position["chances"] is not None)
         dash = DASHES[seat % len(DASHES)]
         dashed = f' stroke-dasharray="{dash}"' if dash else ""
         parts.append(f'<polyline class="player-{seat}" points="{points}" fill="none"'

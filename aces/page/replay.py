@@ -32,6 +32,7 @@ if t.TYPE_CHECKING:
 
     from aces.games import Registration
     from aces.log import Record
+    from aces.odds.budget import Budget
     from aces.odds.position import Chances, PositionOdds
     from aces.walk import Step
 
@@ -159,6 +160,15 @@ def shown(chances: Chances, lang: str) -> list[str]:
     return out
 
 
+def _say_chances_stop(position: dict[str, t.Any]) -> None:
+    """The first moment without chances says, in every language, why."""
+    from aces.narrate.chances import say_chances_stop
+    from aces.narrate.voice import Voice
+
+    for code in LANGUAGES:
+        position["text"][code].append(say_chances_stop(Voice(translations(code), code)))
+
+
 class _Game:
     """One game of the page as it is gathered: its header, the narration
     before the first roll, the rolls, and the states whose chances wait."""
@@ -200,12 +210,21 @@ class _Game:
             self.pending.append((position, state))
         return position
 
-    def chances(self) -> None:
+    def chances(self, budget: Budget) -> None:
         """Each player's chance at every moment of the game, worked out together:
-        estimates share one simulation."""
+        estimates share one simulation, within the page's ``budget``, from the
+        start of the game on; past it, the first roll without them says so."""
         pending, self.pending = self.pending, []
         if self.odds is None or not pending:
             return
+        # The start waits last (its position is made last): the moments in the
+        # game's order go to the budget, and those granted keep their places.
+        moments = [pending[-1], *pending[:-1]]
+        granted = budget.grant(self.odds, [state for _, state in moments])
+        if granted < len(moments):
+            _say_chances_stop(moments[granted][0])
+            kept = moments[:granted]
+            pending = [*kept[1:], *kept[:1]]
         found = self.odds.chances_of([state for _, state in pending])
         for (position, _), chances in zip(pending, found, strict=True):
             position["chances"] = [{"chance": round(p, 6), "exact": chances.exact,
@@ -213,12 +232,13 @@ class _Game:
                                    for p in chances.by_seat]
             position["shown"] = {code: shown(chances, code) for code in LANGUAGES}
 
-    def data(self, games: int) -> dict[str, t.Any]:
-        """The game as the page carries it; ``games``: the games of the log."""
+    def data(self, games: int, budget: Budget) -> dict[str, t.Any]:
+        """The game as the page carries it; ``games``: the games of the log;
+        ``budget``: what its estimated chances may still cost."""
         header = self.header
         start = self.position({}, self.start_state)
         start["text"] = self.intro
-        self.chances()
+        self.chances(budget)
         positions = [start, *self.rolls]
         _label(positions, header.players)
         return {
@@ -350,13 +370,16 @@ class PageCollector(Visitor[dict[str, t.Any]]):
             raise OptionError(game, number=self.asked or 1, limit=limit)
         if not self._kept:
             raise OptionError(_MISSING_GAME, number=self.asked, count=self.games)
+        from aces.odds.budget import Budget
+
+        budget = Budget()
         return {
             "format": FORMAT,
             "source": self.source,
             "lang": self.lang,
             "languages": list(LANGUAGES),
             "labels": {code: labels(code) for code in LANGUAGES},
-            "games": [game.data(self.games if self.count is None else self.count)
+            "games": [game.data(self.games if self.count is None else self.count, budget)
                       for game in self._kept],
         }
 

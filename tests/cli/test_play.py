@@ -140,6 +140,24 @@ def test_a_bad_option_is_one_line_naming_it(args: list[str], named: str) -> None
 @pytest.mark.parametrize(
     ("args", "named"),
     [
+        (["--players", "3", "--seed", "1"], "--seed and --dice-file cannot be used together"),
+        (["--players", "Ada"], "at least 2 players"),
+        (["--players", "3", "--game", "five-dice", "--threes", "--threes-to", "most"],
+         "--threes-to is for generated dice"),
+    ],
+)
+def test_what_is_wrong_with_the_session_is_said_before_the_dice_file_is_opened(
+        tmp_path: Path, args: list[str], named: str) -> None:
+    missing = tmp_path / "missing.dice"
+    output = tmp_path / "out.jsonl"
+    result = run(*args, "--dice-file", str(missing), "-o", str(output))
+    assert named in one_line_error(result)
+    assert not output.exists()
+
+
+@pytest.mark.parametrize(
+    ("args", "named"),
+    [
         (["--players", "3", "--chips", "0"], "--chips"),
         (["--players", "3", "--finish", "never"], "--finish"),
         (["--players", "3", "--games", "0"], "--games"),

@@ -365,12 +365,12 @@ def test_a_recorder_refused_the_lock_leaves_the_file_it_made_to_the_one_that_hol
     # Two recorders start on a new log at once: this one makes the file, the
     # other opens it and locks it first, and may be writing to it already.
     log = tmp_path / "new.jsonl"
-    module = importlib.import_module("aces.cli.record")
+    module = importlib.import_module("aces.logstore")
 
     def beaten(path: str, fd: int) -> None:
         raise AcesError("locked")
 
-    monkeypatch.setattr(module._LockedLog, "_lock", staticmethod(beaten))
+    monkeypatch.setattr(module.LogStore, "_lock", staticmethod(beaten))
     assert refused(run("record", str(log), *TABLE, stdin="2\n")) == "locked"
     assert log.exists()
 
@@ -382,8 +382,8 @@ def test_a_recorder_that_locks_a_file_just_removed_records_into_the_name(
     # file gave it up empty and removed it.
     log = tmp_path / "e1.jsonl"
     log.touch()
-    module = importlib.import_module("aces.cli.record")
-    lock = module._LockedLog._lock
+    module = importlib.import_module("aces.logstore")
+    lock = module.LogStore._lock
     calls = []
 
     def late(path: str, fd: int) -> None:
@@ -392,7 +392,7 @@ def test_a_recorder_that_locks_a_file_just_removed_records_into_the_name(
             Path(path).unlink()
         lock(path, fd)
 
-    monkeypatch.setattr(module._LockedLog, "_lock", staticmethod(late))
+    monkeypatch.setattr(module.LogStore, "_lock", staticmethod(late))
     recorded(log, E1, *TABLE)
     assert len(calls) == 2
     assert log.read_bytes() == played(tmp_path, E1)

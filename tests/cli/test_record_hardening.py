@@ -118,7 +118,7 @@ def test_a_recorder_that_locks_a_name_lock_just_removed_takes_the_name_again(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     # Between opening the lock beside the log and locking it, the recorder
     # that held it finished and removed it: the lock taken is on nothing.
-    module = importlib.import_module("aces.cli.record")
+    module = importlib.import_module("aces.logstore")
     exclusive = module._exclusive
     locked: list[int] = []
 
@@ -309,3 +309,41 @@ def test_running_out_of_memory_anywhere_is_one_line(
         cli_module.main()
     assert stop.value.code == 1
     assert capsys.readouterr().err == "aces: det er ikke nok minne til å fortsette\n"
+
+
+# -- Windows: no fcntl, no pthread_sigmask ------------------------------------------------
+
+#: ``aces record`` as Windows runs it: ``fcntl`` cannot be imported, the locks
+#: are ``msvcrt``'s (tests/fakemsvcrt.py stands in for it), and ``signal`` has
+#: no ``pthread_sigmask``. Each lock call is reported on standard error.
+AS_ON_WINDOWS: t.Final = """
+import atexit, signal, sys
+sys.modules["fcntl"] = None
+del signal.pthread_sigmask
+import fakemsvcrt
+sys.modules["msvcrt"] = fakemsvcrt
+atexit.register(lambda: print("locks:", fakemsvcrt.CALLS, sorted(fakemsvcrt._HELD),
+                              file=sys.stderr))
+from aces.cli import main
+sys.argv = ["aces", *sys.argv[1:]]
+main()
+"""
+#: Where the log store takes its Windows lock.
+FAR: t.Final = importlib.import_module("aces.logstore")._FAR
+
+
+def test_aces_record_runs_without_fcntl_and_pthread_sigmask(tmp_path: Path) -> None:
+    log = tmp_path / "e1.jsonl"
+    env = {**os.environ, "LANG": "C", "LANGUAGE": "", "LC_ALL": "",
+           "PYTHONPATH": str(Path(__file__).resolve().parents[1])}
+    for rolls, args in ((E1[:5], TABLE), (E1[5:], ())):
+        done = subprocess.run([sys.executable, "-c", AS_ON_WINDOWS, "record", str(log), *args],
+                              input=typed(rolls).encode(), capture_output=True, env=env,
+                              timeout=120, check=False)
+        err = done.stderr.decode()
+        assert done.returncode == 0, err
+        # The name and the log locked without waiting, past any log's end,
+        # and let go again.
+        assert err.splitlines()[-1] == f"locks: {[(2, FAR), (2, FAR), (0, FAR), (0, FAR)]} []"
+    assert log.read_bytes() == played(tmp_path, E1)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["e1.jsonl", "played.dice"]
