@@ -33,8 +33,8 @@ from aces.errors import visible
 if t.TYPE_CHECKING:
     from collections.abc import Sequence
 
-__all__ = ["DASHES", "PALETTE", "SRCDOC_BASE", "chart", "mark", "markup_text", "render",
-           "render_simulation", "roll_name", "script_json", "security_policy",
+__all__ = ["DASHES", "PALETTE", "SRCDOC_BASE", "chart", "mark", "markup_text", "page_policy",
+           "render", "render_simulation", "roll_name", "script_json", "security_policy",
            "write_atomically"]
 
 #: The Okabe-Ito palette, which colour-blind readers can tell apart, darkest
@@ -130,16 +130,26 @@ def _page(kind: str, fields: dict[str, str], data: dict[str, t.Any], *,
     if srcdoc:
         frame = frame.replace("<head>\n", f"<head>\n{SRCDOC_BASE}\n", 1)
         assert SRCDOC_BASE in frame, "the page template has no <head> line"
-    css = _asset("page.css") + _asset(f"{kind}.css")
-    js = _asset(f"{kind}.js")
+    css, js = _style(kind), _asset(f"{kind}.js")
     # The template sets each on a line of its own: the element's text starts
     # with that line break, and so does what its hash is of.
     assert "<style>\n$css</style>" in frame
     assert "<script>\n$js</script>" in frame
     return string.Template(frame).substitute(
         lang=fields["lang"], title=fields["title"], body=body, generator=mark(kind).decode(),
-        policy=security_policy("\n" + css, "\n" + js, srcdoc=srcdoc), css=css, js=js,
-        data=script_json(data))
+        policy=page_policy(kind, srcdoc=srcdoc), css=css, js=js, data=script_json(data))
+
+
+def _style(kind: str) -> str:
+    return _asset("page.css") + _asset(f"{kind}.css")
+
+
+def page_policy(kind: str, *, srcdoc: bool = False) -> str:
+    """The policy every page of ``kind`` (``replay`` or ``simulate``) holds in its
+    head (see :func:`security_policy`): the same whatever the page shows, so a
+    server sends it as it is rather than reading it from the page, where
+    planted markup would be read too."""
+    return security_policy("\n" + _style(kind), "\n" + _asset(f"{kind}.js"), srcdoc=srcdoc)
 
 
 def chart(positions: Sequence[dict[str, t.Any]], players: int, lang: str,
