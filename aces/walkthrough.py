@@ -864,12 +864,15 @@ _MARKDOWN_INLINE: t.Final = re.compile(r"([\\`*_\[\]<>&|~])")
 _MARKDOWN_BLOCK: t.Final = re.compile(r"^(\s*\d*)([#+\-=>]|(?<=\d)[.)])", re.MULTILINE)
 #: What GitHub's Markdown turns into a link without any markup (its
 #: "autolinks" extension, and linkify's in other readers): ``https://``,
-#: ``www.``, a domain's dots (``evil.example``) and an e-mail's ``@``.
-_MARKDOWN_LINK: t.Final = re.compile(r"(:)(?=//)|(?<=\w)(\.)(?=\w)|(@)")
+#: ``www.``, a domain's dots before a letter (``evil.example``: a domain
+#: ends in letters, so every one has such a dot) and an e-mail's ``@``. A
+#: number's point (``59.1%``) is no domain, and stays as it reads.
+_MARKDOWN_LINK: t.Final = re.compile(
+    r"(:)(?=//)|(?<=\w)(\.)(?=[^\W\d_])|(?<=www)(\.)|(@)", re.IGNORECASE)
 #: Whatever the three above would escape.
 _MARKDOWN_ANY: t.Final = re.compile(
     f"{_MARKDOWN_INLINE.pattern}|{_MARKDOWN_BLOCK.pattern}|{_MARKDOWN_LINK.pattern}",
-    re.MULTILINE)
+    re.MULTILINE | re.IGNORECASE)
 
 
 def escape_rst(text: str) -> str:
@@ -897,6 +900,8 @@ def escape_markdown(text: str) -> str:
     Bo klarte det! (kast 1 av 3) \# Bo \& \*Cy\_\*
     >>> print(escape_markdown("https://evil.example/p www.evil.example bo@evil.no"))
     https\://evil\.example/p www\.evil\.example bo\@evil\.no
+    >>> print(escape_markdown("from 59.1% to 21.0%, www.123.no"))
+    from 59.1% to 21.0%, www\.123\.no
     """
     if _MARKDOWN_ANY.search(text) is None:
         # Most lines hold nothing to escape: one search, not three substitutions.
