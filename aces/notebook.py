@@ -284,6 +284,11 @@ def game_html(game: Game, page: str | None) -> str:
         said.append(w.catalog.ngettext("The game took {count} roll after the opening.",
                                        "The game took {count} rolls after the opening.",
                                        game.length).format(count=w.count(game.length)))
+    elif game.waiting is not None:
+        # As aces verify and aces replay end a log whose last game goes on.
+        from aces.narrate import UNFINISHED
+
+        said.append(_(UNFINISHED).format(player=game.waiting))
     if page is None:
         from aces.api import _PAGE_STEPS
 
@@ -325,6 +330,11 @@ def session_html(games: Sequence[Game], lang: str) -> str:
         # As aces replay: one game has no tally and no «most» to tell.
         if len(over) > 1:
             said += [book.tally(scores, len(over)), book.verdict(scores, len(over))]
+    if games and games[-1].waiting is not None:
+        # As aces verify and aces replay end a log whose last game goes on.
+        from aces.narrate import UNFINISHED
+
+        said.append(_(UNFINISHED).format(player=games[-1].waiting))
     losers = bool(games) and games[0].game == "five-dice"
     head = [csv("csv", "game"), csv("csv", "starter"),
             csv("csv", "loser") if losers else csv("csv", "winner"), csv("csv", "rolls")]

@@ -56,8 +56,9 @@ def test_a_game_shows_its_replay_page_in_a_sandboxed_frame(hostile: aces.api.Gam
     # Scripts run in the frame, at an origin of their own: nothing else is allowed.
     assert frame["sandbox"] == "allow-scripts"
     # What the browser reads from the attribute is the very page aces replay --html writes,
-    # made to keep its links inside the frame.
-    assert frame["srcdoc"] == hostile.page().replace("<head>\n", f"<head>\n{SRCDOC_BASE}\n", 1)
+    # made to keep its links inside the frame (its policy allows that base alone).
+    assert frame["srcdoc"] == hostile.page().replace(
+        "<head>\n", f"<head>\n{SRCDOC_BASE}\n", 1).replace("base-uri 'none'", "base-uri about:")
     # Nothing from the names is markup, neither in the notebook nor in the page.
     assert {name for name, _ in outside.tags} <= {
         "div", "strong", "p", "iframe", "details", "summary", "table", "thead", "tbody", "tr",
@@ -466,3 +467,32 @@ def test_names_stay_text_in_every_view() -> None:
         assert set(view.tags) <= {"div", "strong", "p", "table", "thead", "tbody", "tr", "th",
                                   "td", "svg", "text", "rect", "title", "line"}
         assert HOSTILE[0] in view.words
+
+
+def test_every_page_of_a_log_is_made_without_reading_it_again(
+        monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """Showing game k of a log once read and told the whole file again, so that
+    showing every game cost the square of its length."""
+    import aces.log
+
+    from clitest import run
+
+    log = tmp_path / "session.jsonl"
+    assert run("play", "--players", "3", "--games", "6", "--seed", "4", "-o",
+               str(log)).exit_code == 0
+    reads: list[str] = []
+    real = aces.log.read
+
+    def counted(lines: t.Any, source: str) -> t.Any:
+        reads.append(source)
+        return real(lines, source)
+
+    monkeypatch.setattr(aces.log, "read", counted)
+    pages = [game.page() for game in aces.load(log)]
+    assert len(reads) == 2  # the walk, and once the count of its games ("game 3 of 6")
+    monkeypatch.setattr(aces.log, "read", real)
+    for number, page in enumerate(pages, 1):
+        written = tmp_path / f"game-{number}.html"
+        assert run("replay", str(log), "--html", str(written), "--game",
+                   str(number)).exit_code == 0
+        assert page == written.read_text(encoding="utf-8")

@@ -81,7 +81,10 @@ class FileStore:
     """The store of one class, in ``folder`` (see the module)."""
 
     def __init__(self, folder: str) -> None:
-        self.folder = Path(folder)
+        from aces.files import file_name
+
+        # Not "": as a path it is the current folder, which a class would fill.
+        self.folder = Path(file_name(folder))
         self._feed = Feed(str(self.folder / ".feed"))
         self._stack = contextlib.ExitStack()
         self._logs: dict[int, LogStore] = {}

@@ -78,7 +78,9 @@ def stats(logs: tuple[str, ...], as_json: bool, csv_path: str | None, rolls: boo
     may be '-' for standard input.
 
     A damaged log is named with its line and left out; the others are still
-    pooled, and the exit status is 1. --csv and --plot write a file whole
+    pooled, and the exit status is 1. A log given twice (or a copy of it) is
+    pooled once, and a log whose last game is still being played gives its
+    finished games; the report says so. --csv and --plot write a file whole
     or not at all, and never over one that exists unless --force. The keys
     of --json follow aces simulate: win_by_seat (loss_by_seat in five-dice)
     with _ci, expected_rolls with expected_rolls_ci, exact and exact_inside,

@@ -106,6 +106,28 @@ def report(pooled: Pooled, lang: str, catalog: gettext.NullTranslations) -> str:
         # Translators: {error}: why a log was left out, naming its file and line.
         lines.append("  " + _("Left out: {error}").format(
             error=visible(log.error.render(catalog.gettext, catalog.ngettext))))
+    for log in pooled.repeated:
+        # Translators: under the first line of "aces stats": a log given twice (or a copy
+        # of one) is pooled once. {log}: the log given again; {other}: the log given
+        # before it, which holds the same games.
+        lines.append("  " + _("Pooled once: {log} holds the same games as {other}.").format(
+            log=visible(log.source), other=visible(str(log.same_as))))
+    for log in pooled.unfinished:
+        if not log.games:
+            # Translators: under the first line of "aces stats": the one game of a log
+            # is still being played. {log}: the log.
+            lines.append("  " + _("Not over: the only game of {log} is still being played,"
+                                  " so none of it is pooled.").format(log=visible(log.source)))
+            continue
+        # Translators: under the first line of "aces stats": the last game of a log is
+        # still being played, so only the games before it are pooled. {log}: the log;
+        # {count}: its finished games.
+        lines.append("  " + w.catalog.ngettext(
+            "Not over: the last game of {log} is still being played; its one finished game"
+            " is pooled.",
+            "Not over: the last game of {log} is still being played; its {count} finished"
+            " games are pooled.", log.games).format(log=visible(log.source),
+                                                    count=w.count(log.games)))
     if len(pooled.groups) > 1:
         lines.append(_("The games follow {count} different sets of rules or table sizes;"
                        " each is pooled and tested on its own, never mixed with another.")
@@ -120,14 +142,15 @@ def logs_read(pooled: Pooled, w: Writer) -> str:
     left out may not have opened at all)."""
     left = len(pooled.left_out)
     given = len(pooled.logs)
+    once = len(pooled.repeated)
     # Translators: the first line of "aces stats". {given}: the logs given (the
     # number that chooses the form; one log may be said in words, «én logg»);
-    # {pooled}: the logs counted; {left}: the logs left out because they could
-    # not be read or are damaged.
+    # {pooled}: the logs counted (a log given twice counts once); {left}: the
+    # logs left out because they could not be read or are damaged.
     return w.catalog.ngettext(
         "The class experiment: {given} log, {pooled} pooled, {left} left out.",
         "The class experiment: {given} logs, {pooled} pooled, {left} left out.",
-        given).format(given=w.integer(given), pooled=w.integer(given - left),
+        given).format(given=w.integer(given), pooled=w.integer(given - left - once),
                       left=w.integer(left))
 
 

@@ -416,3 +416,77 @@ def test_no_control_character_of_a_file_name_reaches_the_terminal(tmp_path: Path
     assert "\x1b" not in result.stderr
     assert "\x07" not in result.stdout + result.stderr
     assert "group\\x1b[2J.jsonl" in result.stdout
+
+
+def test_a_plot_of_a_small_pool_with_a_seat_that_never_won(tmp_path: Path) -> None:
+    """``aces stats s3.jsonl --plot p.svg`` once ended in matplotlib's ValueError:
+    the interval of a share of 0 began a hair above 0."""
+    log = tmp_path / "s3.jsonl"
+    assert run("play", "--players", "4", "--games", "3", "--seed", "1", "-o", str(log)
+               ).exit_code == 0
+    plot = tmp_path / "p.svg"
+    result = stats(str(log), "--plot", str(plot), "--json")
+    assert result.exit_code == 0, result.output
+    assert plot.read_bytes().lstrip().startswith(b"<?xml")
+    group = json.loads(result.stdout)["groups"][0]
+    for share, (low, high) in zip(group["win_by_seat"], group["win_by_seat_ci"], strict=True):
+        assert low <= share <= high
+
+
+def test_a_log_given_twice_is_pooled_once_and_the_report_says_so(logs: list[Path],
+                                                                tmp_path: Path) -> None:
+    import shutil
+
+    copy = tmp_path / "copy.jsonl"
+    shutil.copy(logs[0], copy)
+    result = stats(str(logs[0]), str(logs[1]), str(logs[0]), str(copy), "--json")
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)
+    assert [log["same_as"] for log in data["logs"]] == [None, None, str(logs[0]), str(logs[0])]
+    assert data["groups"][0]["games"] == 10
+    report = stats(str(logs[0]), str(logs[1]), str(logs[0]), str(copy)).stdout
+    assert report.splitlines()[:3] == [
+        "The class experiment: 4 logs read, 2 pooled, 0 left out.",
+        f"  Pooled once: {logs[0]} holds the same games as {logs[0]}.",
+        f"  Pooled once: {copy} holds the same games as {logs[0]}."]
+    table = tmp_path / "games.csv"
+    assert stats(str(logs[0]), str(copy), "--csv", str(table)).exit_code == 0
+    with table.open(encoding="utf-8-sig", newline="") as handle:
+        assert len(list(csv.DictReader(handle))) == 5
+
+
+def test_a_log_still_being_recorded_gives_its_finished_games(logs: list[Path],
+                                                             tmp_path: Path) -> None:
+    lines = logs[0].read_bytes().splitlines(keepends=True)
+    last = max(n for n, line in enumerate(lines) if b'"game_started"' in line)
+    rolled = [n for n, line in enumerate(lines) if n > last and b'"rolled"' in line]
+    going = tmp_path / "going.jsonl"
+    going.write_bytes(b"".join(lines[:rolled[6]]))
+    result = stats(str(going), str(logs[1]), "--json")
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)
+    assert data["logs"][0]["unfinished"] is True
+    assert data["logs"][0]["games"] == 4
+    assert data["groups"][0]["games"] == 9
+    words = stats(str(going), str(logs[1]), env={"LANG": "nn_NO.UTF-8"}).stdout.splitlines()
+    assert words[0] == "Klasseforsøket: 2 loggar lesne, 2 slått saman, 0 forkasta."
+    assert words[1].startswith(f"  Ikkje ferdig: det siste partiet i {going}")
+
+
+def test_a_plot_of_more_sets_of_rules_than_it_draws_names_the_others(tmp_path: Path) -> None:
+    from aces.experiment.plot import MOST_GROUPS
+
+    logs = []
+    for chips in range(1, MOST_GROUPS + 3):
+        log = tmp_path / f"chips-{chips}.jsonl"
+        assert run("play", "--players", "2", "--chips", str(chips), "--seed", "1", "-o",
+                   str(log)).exit_code == 0
+        logs.append(str(log))
+    plot = tmp_path / "plot.svg"
+    result = stats(*logs, "--plot", str(plot))
+    assert result.exit_code == 0, result.output
+    svg = plot.read_text(encoding="utf-8")
+    # matplotlib writes each text of the figure in a comment beside its drawing.
+    assert "Not drawn, for want of room (the report gives them all): Aces in the Pot:" \
+        " 2 players, 9 chips each" in svg
+    assert "10 chips each" in svg
