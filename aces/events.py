@@ -22,7 +22,8 @@ import typing as t
 import msgspec
 
 __all__ = ["EVENT_TYPES", "SCHEMA", "AceIgnored", "BaseEvent", "ChipsPassed", "ChipsToPot",
-           "DicePassed", "DiceToCentre", "Event", "FinishStarted", "GameOver", "GameStarted",
+           "DicePassed", "DiceToCentre", "Event", "FinishStarted", "GameExcluded", "GameOver",
+           "GameStarted",
            "OpeningTied", "OpeningWon", "PlayResumed", "PlayerEvent", "RollAgain", "RollUndone",
            "Rolled", "Stage", "TryFailed", "TryStarted", "TryWon", "TurnMissed", "Unpaid",
            "type_name"]
@@ -102,6 +103,19 @@ class RollUndone(BaseEvent, tag="roll_undone", frozen=True):
     player: str
     dice: tuple[int, ...]
     to: tuple[str, ...] = ()
+
+
+class GameExcluded(BaseEvent, tag="game_excluded", frozen=True):
+    """Game number ``game`` of this log is taken out of the class's pool.
+
+    The teacher's decision in the live class (a group that played by other
+    rules, say): the game stays in the log as it was played, and this
+    event, appended later, tells ``aces stats`` and the class's projector to
+    leave it out. It changes no game's state, and stands wherever a roll
+    could: between rolls, or after a game is over.
+    """
+
+    game: int
 
 
 class GameOver(BaseEvent, tag="game_over", frozen=True):
@@ -196,6 +210,7 @@ Event = (
     | TurnMissed
     | GameOver
     | RollUndone
+    | GameExcluded
     | ChipsToPot
     | AceIgnored
     | ChipsPassed

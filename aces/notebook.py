@@ -108,18 +108,25 @@ def bars(labels: Sequence[str], values: Sequence[float],
     mark and the 95 % interval as a line, in inline SVG; ``label`` pixels
     are kept for the labels on the left. ``shown`` and ``exact_shown`` write
     a bar's value and the exact value, in the reader's language, where a
-    pointer rests on them.
+    pointer rests on them; a screen reader hears each label with its bar's
+    value, the exact one after it (the chart's accessible name).
 
     >>> svg = bars(["1", "2"], [0.4, 0.6], [0.5, 0.5], [(0.3, 0.5), (0.5, 0.7)], shown=str)
     >>> svg.startswith("<svg") and "<script" not in svg
     True
+    >>> svg[svg.index("aria-label"):].split(">")[0]
+    'aria-label="1: 0.4 (0.5); 2: 0.6 (0.5)"'
     """
     top = max([*values, *(exact or []), *(high for _, high in intervals or [])], default=1.0)
     width = _WIDTH + label - 50
     scale = (width - label - 10) / max(top, 1e-9)
     height = _BAR * len(values) + 10
+    named = "; ".join(
+        f"{name}: {shown(value)}"
+        + ("" if exact is None else f" ({(exact_shown or shown)(exact[i])})")
+        for i, (name, value) in enumerate(zip(labels, values, strict=True)))
     parts = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}"'
-             f' role="img">']
+             f' role="img" aria-label="{escape(named)}">']
     for i, (name, value) in enumerate(zip(labels, values, strict=True)):
         y = 5 + i * _BAR
         parts.append(f'<text x="0" y="{y + 15}" font-size="12">{escape(name)}</text>')

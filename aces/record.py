@@ -34,7 +34,7 @@ import collections
 import typing as t
 
 from aces.errors import AcesError
-from aces.events import GameStarted, Rolled, RollUndone
+from aces.events import GameExcluded, GameStarted, Rolled, RollUndone
 from aces.rules import Roll, game_named
 from aces.walk import Standing, Step, Visitor
 
@@ -129,6 +129,9 @@ class Table(Visitor["Table"]):
             self._pending = list(last.settled)
         elif kind is RollUndone:
             self._pending = []
+        elif kind is GameExcluded:
+            # Said of a game, not a consequence of the last roll.
+            pass
         elif self._pending:
             self._pending.pop(0)
         self._game = game._replace(state=step.state)
@@ -200,6 +203,16 @@ class Table(Visitor["Table"]):
         self.seq += 1
         self._game = game._replace(state=undone.before)
         return [Step(self.seq, event, undone.before, game.rules, undone, game.standing)]
+
+    def note(self, event: Event) -> list[Step[t.Any]]:
+        """The step of an event that changes no game (a game taken out of the
+        class's pool, :class:`~aces.events.GameExcluded`), at the log's end."""
+        game = self._game
+        assert game is not None, "no game is begun"
+        assert not self._pending, "the last roll is settled"
+        assert not self._unwritten, "no game is begun unwritten"
+        self.seq += 1
+        return [Step(self.seq, event, game.state, game.rules, None, game.standing)]
 
     def _apply(self, events: t.Iterable[Event]) -> list[Step[t.Any]]:
         game = self._game

@@ -23,16 +23,18 @@ import typing as t
 
 import msgspec
 
-from aces.events import EVENT_TYPES, SCHEMA, RollUndone
+from aces.events import EVENT_TYPES, SCHEMA, GameExcluded, RollUndone
 
 if t.TYPE_CHECKING:
     from collections.abc import Callable
 
 __all__ = ["TYPES", "UPCASTS", "V1_TYPES", "upcast", "upcast_v1_v2"]
 
-#: The event types of schema 1: every type of schema 2 but ``roll_undone``.
+#: The event types of schema 1: every type of schema 2 but ``roll_undone``
+#: and ``game_excluded``.
 V1_TYPES: t.Final = frozenset(
-    t.cast("str", cls.__struct_config__.tag) for cls in EVENT_TYPES if cls is not RollUndone
+    t.cast("str", cls.__struct_config__.tag) for cls in EVENT_TYPES
+    if cls is not RollUndone and cls is not GameExcluded
 )
 #: The fields of each type in schema 2, by its ``"type"``.
 _FIELDS: t.Final = {

@@ -42,7 +42,7 @@ import typing as t
 import msgspec
 
 from aces.errors import N_, AcesError, LogError, OptionError, Plural, RollError, shorten
-from aces.events import GameStarted, Rolled, RollUndone, type_name
+from aces.events import GameExcluded, GameStarted, Rolled, RollUndone, type_name
 from aces.log import Reader
 from aces.rules import Game, Roll, game_named
 
@@ -77,6 +77,15 @@ _tuple_new: t.Final = tuple.__new__
 _WRONG_COUNT: t.Final = Plural("{player} rolls {expected} die here, not {count}",
                                "{player} rolls {expected} dice here, not {count}",
                                by="expected")
+
+
+# Translators: an error of a log. {game}: the number of the game a
+# game_excluded event names; {count}: the games begun before it. Keep
+# game_excluded as it is.
+_NO_SUCH_GAME: t.Final = Plural("game_excluded names game {game}, but the log has begun only"
+                                " {count} game by then",
+                                "game_excluded names game {game}, but the log has begun only"
+                                " {count} games by then", by="count")
 
 
 class Stand(t.NamedTuple, t.Generic[S]):
@@ -237,6 +246,9 @@ def walk(
     pairs = records.pairs() if type(records) is Reader else iter(records)
     new = _tuple_new
     record = next(pairs, None)
+    #: Games begun so far, and those taken out of the pool.
+    games = 0
+    excluded: set[int] = set()
     while record is not None:
         line, header = record
         if type(header) is not GameStarted:
@@ -248,6 +260,7 @@ def walk(
         except OptionError as exc:
             exc.at(source, line)
             raise
+        games += 1
         standing: Standing[t.Any] = Standing(len(header.players))
         push = standing.push
         yield new(Step, (line, header, state, game, None, standing))
@@ -269,6 +282,10 @@ def walk(
                     undone = _undo(standing, t.cast("RollUndone", event), source, line)
                     state = undone.before
                     yield new(Step, (line, event, state, game, undone, standing))
+                    continue
+                if kind is GameExcluded:
+                    _exclude(t.cast("GameExcluded", event), games, excluded, source, line)
+                    yield new(Step, (line, event, state, game, None, standing))
                     continue
                 if request is None:
                     break
@@ -313,6 +330,23 @@ def walk(
                                    found=_show(event))
                 state = evolve(state, consequence)
                 yield new(Step, (line, consequence, state, game, None, standing))
+
+
+def _exclude(event: GameExcluded, games: int, excluded: set[int], source: str,
+             line: int) -> None:
+    """Take a game out of the pool, once it is known to be one of the log's."""
+    number = event.game
+    if not 1 <= number <= games:
+        # Translators: an error of a log. {game}: the number of the game a
+        # game_excluded event names; {count}: the games begun before it.
+        # Keep game_excluded as it is.
+        raise LogError(source, line, _NO_SUCH_GAME, game=shorten(number), count=games)
+    if number in excluded:
+        # Translators: an error of a log. {game}: a game's number. Keep
+        # game_excluded as it is.
+        raise LogError(source, line, "game_excluded takes game {game} out of the pool a second"
+                       " time", game=number)
+    excluded.add(number)
 
 
 def undo_depth(players: int) -> int:

@@ -17,7 +17,7 @@ import collections
 import typing as t
 
 from aces.errors import AcesError, ClassError
-from aces.events import GameStarted
+from aces.events import GameExcluded, GameStarted
 from aces.i18n import languages, translations
 from aces.walk import Step, Visitor
 
@@ -56,12 +56,17 @@ class Tally(Visitor[None]):
 
         #: By game number in the log: the game's rules and counts.
         self.games: dict[int, tuple[Rules, Counts]] = {}
+        #: The games taken out of the pool (:class:`~aces.events.GameExcluded`).
+        self.excluded: set[int] = set()
         self._number = 0
         self._observer = GameObserver(self._closed)
 
     def visit(self, step: Step[t.Any]) -> None:
-        if type(step.event) is GameStarted:
+        kind = type(step.event)
+        if kind is GameStarted:
             self._number += 1
+        elif kind is GameExcluded:
+            self.excluded.add(t.cast("GameExcluded", step.event).game)
         self._observer.visit(step)
 
     def _closed(self, record: GameRecord) -> None:
@@ -80,11 +85,12 @@ class Tally(Visitor[None]):
             games[self._number] = (current.rules, Counts.of(current))
         return games
 
-    def counts(self, left_out: Iterable[int] = ()) -> tuple[dict[Rules, Counts], int, int]:
-        """The counts by rules of the games not ``left_out``, their number and rolls."""
+    def counts(self) -> tuple[dict[Rules, Counts], int, int]:
+        """The counts by rules of the finished games not taken out of the pool,
+        their number and their rolls, as ``aces stats`` counts the log."""
         from aces.experiment.observe import Counts
 
-        skip = set(left_out)
+        skip = self.excluded
         totals: dict[Rules, Counts] = {}
         games = rolls = 0
         for number, (rules, counts) in self.finished().items():
@@ -231,6 +237,25 @@ class Table(Visitor[None]):
         :raises ~aces.errors.AcesError: when there is none.
         """
         return self._decided(self.recording.undo())
+
+    def decide_exclusion(self, game: int) -> Decision:
+        """The step that takes game number ``game`` out of the class's pool.
+
+        :raises ~aces.errors.ClassError: (``no_game``) for a game the log does
+            not have, or one taken out already.
+        """
+        if not 1 <= game <= self.game:
+            # Translators: the live class refuses to take a game out of the
+            # pool. {game}: the game's number.
+            raise ClassError("the group has no game {game}", game=game).coded("no_game")
+        if game in self.tally.excluded:
+            # Translators: the live class refuses to take a game out of the pool
+            # twice. {game}: the game's number.
+            raise ClassError("game {game} is out of the pool already",
+                             game=game).coded("no_game")
+        from aces.events import GameExcluded as Excluded
+
+        return self._decided(self.recording.note(Excluded(game=game)))
 
     def settle(self) -> Decision:
         """What the last roll settles that the log stopped before (a crash)."""

@@ -70,6 +70,8 @@ class Settings(t.NamedTuple):
     #: Characters of a group's label, and of a player's name.
     label: int = 40
     name: int = 24
+    #: Streams of the class open at once: projectors and the teacher's tools.
+    streams: int = 32
 
 
 class Answer(t.NamedTuple):
@@ -132,6 +134,8 @@ class Classroom:
         self._lock = asyncio.Lock()
         self._recent: collections.OrderedDict[tuple[int, int], str] = collections.OrderedDict()
         self._pooled: tuple[int, Pooled] | None = None
+        #: Streams open now (see :attr:`Settings.streams`).
+        self.streams = 0
 
     # -- Serving ---------------------------------------------------------------
 
@@ -442,6 +446,26 @@ class Classroom:
         async with self._lock:
             found.record.closed = closed
             await self.store.save(self.class_record)
+        self._changed(whole=True)
+
+    async def exclude(self, group: int, game: int) -> None:
+        """Take game number ``game`` of a group out of the class's pool: an
+        event appended to the group's log (never a line taken out of it).
+
+        :raises ~aces.errors.ClassError: (``no_group``, ``no_game``) for a
+            group or a game the class does not have, or a game out already.
+        """
+        found = self.group_by_id(group)
+        async with found.lock:
+            table = found.table
+            decision = table.decide_exclusion(game)
+            try:
+                appended = await self.store.append(group, table.seq - 1,
+                                                   [step.event for step in decision.steps])
+            except BaseException:
+                await self._reload(found)
+                raise
+            self._keep(group, appended, decision.block)
         self._changed(whole=True)
 
     async def speak(self, lang: str, group: Group | None = None) -> None:

@@ -61,6 +61,7 @@ def group_view(room: Classroom, group: Group, lang: str) -> dict[str, t.Any]:
         "seq": table.seq,
         "game": table.game,
         "games_finished": len(table.tally.finished()),
+        "excluded": sorted(table.tally.excluded),
         "request": None if request is None else request_view(group, request, state, lang),
         "next_game": following,
         "threes": bool(header.options.get("threes")),

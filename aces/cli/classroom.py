@@ -41,9 +41,11 @@ def classroom(ctx: click.Context, lang: str | None) -> None:
 @click.option("--game", "game_name", type=GameChoice(), default=None, help=GAME_HELP)
 @click.option("--max-groups", type=click.IntRange(1, 1000), default=100, show_default=True,
               help="The most groups that may join the class.")
+@click.option("--max-projectors", type=click.IntRange(1, 1000), default=32, show_default=True,
+              help="The most projectors (streams of the class) open at once.")
 @lang_option
 def serve(folder: str, host: str, port: int, game_name: str | None, max_groups: int,
-          lang: str | None, game_options: Given) -> None:
+          max_projectors: int, lang: str | None, game_options: Given) -> None:
     """Serve a class whose groups record their games in a browser.
 
     Prints the address pupils open with the class's code and a QR code,
@@ -65,4 +67,4 @@ def serve(folder: str, host: str, port: int, game_name: str | None, max_groups: 
         if game_name is not None or game_options:
             options = header_options(game_named(game_name or "pot"), game_options, typed=True)
         serving(folder, host, port, game_name, options, chosen,
-                Settings(groups=max_groups), catalog, say=click.echo)
+                Settings(groups=max_groups, streams=max_projectors), catalog, say=click.echo)

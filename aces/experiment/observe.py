@@ -147,6 +147,8 @@ class GameObserver(Visitor[int]):
         self._pot: int | None = None
         #: The line of the roll that ended the game (0 while it goes on).
         self._ended = 0
+        #: The number of the game being walked (or just closed), from 1.
+        self.number = 0
         handlers: dict[type[Event], Callable[[Step[t.Any]], None]] = {
             GameStarted: self._started,
             RollUndone: self._undone,
@@ -187,6 +189,7 @@ class GameObserver(Visitor[int]):
 
     def _started(self, step: Step[t.Any]) -> None:
         self._close()
+        self.number += 1
         header = t.cast("GameStarted", step.event)
         self._header = header
         self._seats = {name: seat for seat, name in enumerate(header.players)}

@@ -238,8 +238,12 @@ def _count(source: Source, sink: Sink | None,
     counts: dict[Rules, Counts] = {}
     games: list[int] = [0, 0]
 
-    with _opened(source) as (stream, name):
+    with _opened(source) as (opened, name):
+        stream, left_out = _games_left_out(opened)
+
         def count(record: GameRecord) -> None:
+            if observer.number in left_out:
+                return
             games[0] += 1
             games[1] += record.rolls
             part = counts.get(record.rules)
@@ -247,12 +251,68 @@ def _count(source: Source, sink: Sink | None,
                 part = counts[record.rules] = Counts(record.rules.players)
             part.add(record)
             if sink is not None:
-                sink.game(name, games[0], record)
+                # Numbered as in the log, games taken out of the pool too.
+                sink.game(name, observer.number, record)
 
-        if not drive(read(stream, name), name, GameObserver(count, keep_rows),
-                     allow_unfinished=True, allow_unsettled=False):
-            raise _empty(name)
+        observer = GameObserver(count, keep_rows)
+        try:
+            if not drive(read(stream, name), name, observer,
+                         allow_unfinished=True, allow_unsettled=False):
+                raise _empty(name)
+        finally:
+            if stream is not opened:
+                stream.close()
     return counts, games[0], games[1]
+
+
+#: How a game taken out of the pool is written in a log (``aces.events.GameExcluded``):
+#: these bytes stand in no other line, since a name's quotation marks are escaped.
+_EXCLUDED: t.Final = b'"type":"game_excluded"'
+_CHUNK: t.Final = 1 << 20
+
+
+def _games_left_out(stream: t.BinaryIO) -> tuple[t.BinaryIO, frozenset[int]]:
+    """The games a log takes out of the pool, found before it is walked (a
+    game is counted when it closes, and may be taken out later), and the
+    stream to walk from its start.
+
+    The bytes are searched a chunk at a time, at the speed of ``bytes.find``,
+    and only a log that holds an exclusion is read by lines. A stream that
+    cannot go back (standard input) is kept in a temporary file meanwhile,
+    in memory up to a few megabytes; so memory stays flat however long the log.
+    """
+    import tempfile
+
+    start = stream.tell() if stream.seekable() else None
+    kept: t.BinaryIO = stream
+    if start is None:
+        # Closed with the walk's stream, when the log is read.
+        kept = t.cast("t.BinaryIO", tempfile.SpooledTemporaryFile(max_size=8 * _CHUNK))  # noqa: SIM115
+    found = False
+    tail = b""
+    while chunk := stream.read(_CHUNK):
+        if start is None:
+            kept.write(chunk)
+        if not found:
+            found = _EXCLUDED in tail + chunk
+            tail = chunk[-len(_EXCLUDED):]
+    kept.seek(0 if start is None else start)
+    if not found:
+        return kept, frozenset()
+    import msgspec
+
+    numbers = set()
+    for raw in kept:
+        if _EXCLUDED in raw:
+            try:
+                fields = msgspec.json.decode(raw)
+            except msgspec.DecodeError:
+                # The walk names what is wrong with the line.
+                continue
+            if isinstance(fields, dict) and type(fields.get("game")) is int:
+                numbers.add(fields["game"])
+    kept.seek(0 if start is None else start)
+    return kept, frozenset(numbers)
 
 
 def _empty(source: str) -> EmptyLogError:

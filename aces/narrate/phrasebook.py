@@ -22,7 +22,7 @@ import itertools
 import operator
 import typing as t
 
-from aces.events import OpeningTied, OpeningWon, Rolled, RollUndone
+from aces.events import GameExcluded, OpeningTied, OpeningWon, Rolled, RollUndone
 from aces.memo import Memo, weigh
 from aces.rules.seats import Seats
 
@@ -346,6 +346,11 @@ class Phrasebook:
             return (v.gettext("Correction: {player}'s roll of {dice} is taken back, with"
                               " everything it settled, and play goes on from before it.")
                     .format(player=event.player, dice=v.dice(event.dice)),)
+        if isinstance(event, GameExcluded):
+            # Translators: the narrator; the teacher of a live class took a game
+            # of the log out of the class's results. {number}: the game's number.
+            return (v.gettext("The teacher takes game {number} out of the class's results;"
+                              " it stays in the log.").format(number=v.number(event.game)),)
         return ()
 
     def entries(self, context: t.Literal["standings", "tally"],

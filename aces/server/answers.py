@@ -27,7 +27,8 @@ STATUS: t.Final = {
     "too_many_guesses": 429, "stale": 409, "reused_id": 422, "paused": 423, "closed": 409,
     "class_full": 409, "label_taken": 409, "label": 422, "players": 422, "roll": 422,
     "names": 422, "bad_request": 400, "too_large": 413, "wrong_host": 421, "no_group": 404,
-    "not_found": 404, "too_many_streams": 503, "unknown_language": 422, "saving": 503,
+    "not_found": 404, "no_game": 422,
+    "too_many_streams": 503, "unknown_language": 422, "saving": 503,
 }
 
 

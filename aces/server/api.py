@@ -77,6 +77,10 @@ class _CloseBody(msgspec.Struct, forbid_unknown_fields=True):
     closed: bool = True
 
 
+class _ExcludeBody(msgspec.Struct, forbid_unknown_fields=True):
+    game: int
+
+
 B = t.TypeVar("B", bound=msgspec.Struct)
 
 
@@ -314,6 +318,17 @@ async def _close(request: Request, here: Served) -> Response:
 
 
 @_answering
+async def _exclude(request: Request, here: Served) -> Response:
+    from aces.classroom.views import group_view
+
+    room = teacher_of(request)
+    body = await parsed(request, _ExcludeBody)
+    number = int(request.path_params["group"])
+    await room.exclude(number, body.game)
+    return reply(group_view(room, room.group_by_id(number), room.class_record.lang))
+
+
+@_answering
 async def _download(request: Request, here: Served) -> Response:
     from aces.server.download import zipped
 
@@ -346,6 +361,7 @@ def routes() -> list[t.Any]:
         Route("/api/v1/class/pause", _pause, methods=["POST"]),
         Route("/api/v1/class/lang", _class_lang, methods=["POST"]),
         Route("/api/v1/class/groups/{group:int}/close", _close, methods=["POST"]),
+        Route("/api/v1/class/groups/{group:int}/exclude", _exclude, methods=["POST"]),
         Route("/api/v1/class/download", _download, methods=["GET"]),
     ]
 

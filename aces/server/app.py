@@ -1,7 +1,8 @@
 """The routes of the class server, put together into one ASGI application.
 
 The pages are plain forms: a post answers with a redirect (``303``) to the
-page, or with the page again and the refusal at its top. The teacher's
+page, or with the page again and the refusal at its top (status 200: the
+JSON API is where a refusal's status says what it is). The teacher's
 pages are under ``/teacher/SECRET``: the secret in the address is all the
 teacher needs, on any device. The JSON API is :mod:`aces.server.api`.
 """
@@ -122,8 +123,7 @@ async def _join(request: Request) -> Response:
     try:
         group, token = await room.join(code, label, players, lang, api.device(request))
     except AcesError as error:
-        return _html(join_page(room, lang, code, label, players, error),
-                     status=_status(error))
+        return _html(join_page(room, lang, code, label, players, error))
     answer = _see("/group")
     answer.set_cookie(api.COOKIE, f"{group.record.id}.{token}", max_age=_COOKIE_AGE,
                       httponly=True, samesite="strict", path="/")
@@ -207,7 +207,9 @@ async def _recorded(request: Request, undo: bool) -> Response:
             else:
                 answer = await room.roll(group, submission, seq, _number(form, "game"), roll)
     except AcesError as error:
-        return _html(render(room, group, lang, error), status=_status(error))
+        # The page again, the refusal at its top: an answer like any other
+        # (a browser reports an error status as a failure, to the console).
+        return _html(render(room, group, lang, error))
     return _see(f"/group?told={answer.last}")
 
 
@@ -310,6 +312,13 @@ async def _close(request: Request, room: Classroom, base: str) -> Response:
     form = await _form(request)
     await room.close_group(int(request.path_params["group"]),
                            str(form.get("closed", "1")) == "1")
+    return _see(base)
+
+
+@_teaching
+async def _exclude(request: Request, room: Classroom, base: str) -> Response:
+    form = await _form(request)
+    await room.exclude(int(request.path_params["group"]), _number(form, "game"))
     return _see(base)
 
 
@@ -453,6 +462,7 @@ def make_app(room: Classroom, hosts: Iterable[str], join_base: str, key: bytes) 
         Route("/teacher/{secret}/lang", _projector_language, methods=["POST"]),
         Route("/teacher/{secret}/groups/{group:int}/close", _close, methods=["POST"]),
         Route("/teacher/{secret}/groups/{group:int}/replay", _replay, methods=["GET"]),
+        Route("/teacher/{secret}/groups/{group:int}/exclude", _exclude, methods=["POST"]),
         Route("/teacher/{secret}/download", _download, methods=["GET"]),
         Route("/static/{name}", _asset, methods=["GET"]),
         Route("/health", _health, methods=["GET"]),

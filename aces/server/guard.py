@@ -47,7 +47,9 @@ def headers(csp: str = CSP) -> list[tuple[bytes, bytes]]:
     return [
         (b"content-security-policy", csp.encode()),
         (b"x-content-type-options", b"nosniff"),
-        (b"referrer-policy", b"no-referrer"),
+        # Not no-referrer: with it a browser sends a form's post with
+        # ``Origin: null``, which the origin check must refuse.
+        (b"referrer-policy", b"same-origin"),
         (b"x-frame-options", b"DENY"),
         (b"cross-origin-opener-policy", b"same-origin"),
         (b"cross-origin-resource-policy", b"same-origin"),

@@ -16,6 +16,7 @@ Text from pupils (labels, names) reaches the markup only through
 
 from __future__ import annotations
 
+import re
 import typing as t
 import uuid
 
@@ -97,6 +98,17 @@ _THE_TABLES_NOW: t.Final = N_("The tables now")
 _THE_CLASS_AGAINST_THE_EXACT_ODDS: t.Final = N_("The class against the exact odds")
 # Translators: the projector's link to a group's games as a replay page.
 _REPLAY: t.Final = N_("Replay")
+# Translators: on the projector, what opens the teacher's form that takes one
+# of a group's games out of the class's results (a game played by other
+# rules, say).
+_TAKE_OUT: t.Final = N_("Take a game out of the results")
+# Translators: the label of the number of the game to take out, on the projector.
+_GAME_NUMBER: t.Final = N_("Game number")
+# Translators: the button that takes the game out of the class's results.
+_TAKE_IT_OUT: t.Final = N_("Take it out")
+# Translators: on the projector, the games of a group taken out of the
+# class's results. {games}: their numbers, as a list ("1 and 3").
+_TAKEN_OUT: t.Final = N_("Taken out: {games}")
 
 
 def _catalog(lang: str) -> gettext.NullTranslations:
@@ -114,6 +126,8 @@ def page(lang: str, title: str, body: str, *, script: str | None = None,
     return (f'<!DOCTYPE html>\n<html lang="{_e(lang)}">\n<head>\n<meta charset="utf-8">\n'
             f'<meta name="viewport" content="width=device-width, initial-scale=1">\n'
             f'<title>{_e(title)}</title>\n<link rel="stylesheet" href="/static/class.css">\n'
+            # No icon: a browser asks for /favicon.ico otherwise.
+            '<link rel="icon" href="data:,">\n'
             f'{script_tag}</head>\n<body class="{kind}"'
             f' data-offline="{_e(_(_NO_ANSWER_FROM_THE_CLASS_TRYING_AGAIN))}">\n'
             f'<a class="skip" href="#main">{_e(_(_SKIP_TO_THE_MAIN_PART))}</a>\n'
@@ -195,9 +209,14 @@ def group_page(room: Classroom, group: Group, lang: str, error: AcesError | None
     # Translators: the title of a group's page in the live class. {label}:
     # the group's name; {number}: the game's number.
     title = _("{label}: game {number}").format(label=view["label"], number=view["game"])
+    # What the page asks for: the roll of this game, or the first of the next.
+    due = view["request"] or (view["next_game"] or {}).get("request") or {}
+    due_game = view["game"] if view["request"] is not None else view["game"] + 1
+    due_dice = due.get("dice", 0)
     body = (f'<header><h1>{_e(title)}</h1>'
             f'{_languages(lang, "/group/lang")}</header>\n'
-            f'<main id="main" data-seq="{view["seq"]}">\n'
+            f'<main id="main" data-seq="{view["seq"]}" data-game="{due_game}"'
+            f' data-dice="{due_dice}" data-over="{"1" if view["request"] is None else "0"}">\n'
             f'{_refused(error, lang)}\n{_recording(room, group, view, lang)}\n'
             f'{_story(view, told, lang)}\n{_holding(group, lang)}\n</main>\n'
             # The one place the narration is read out, kept across the page's updates.
@@ -413,16 +432,37 @@ def row_html(room: Classroom, group: Group, base: str, lang: str) -> str:
     if view["games_finished"] or table.seq > 1:
         replay = (f' <a href="{_e(base)}/groups/{number}/replay">'
                   f'{_e(_(_REPLAY))}</a>')
+    taken = ""
+    if view["excluded"]:
+        from aces.narrate.voice import Voice
+
+        listed = Voice(_catalog(lang), lang).names([str(game) for game in view["excluded"]])
+        taken = f'<br><span class="hint">{_e(_(_TAKEN_OUT).format(games=listed))}</span>'
+    exclude = ""
+    if view["game"] > 1 or view["games_finished"]:
+        exclude = (f'<details class="exclude"><summary>{_e(_(_TAKE_OUT))}</summary>'
+                   f'<form method="post" action="{_e(base)}/groups/{number}/exclude">'
+                   f'<label>{_e(_(_GAME_NUMBER))} <input name="game" inputmode="numeric"'
+                   f' pattern="[0-9]+" size="3" value="{view["game"]}" required></label> '
+                   f'<button type="submit">{_e(_(_TAKE_IT_OUT))}</button></form></details>')
     return (f'<tr id="group-{number}"><th scope="row">{_e(view["label"])}</th>'
             f'<td class="num">{view["game"]}</td><td>{_e(turn)}</td><td>{_e(standing)}</td>'
-            f'<td class="num">{view["games_finished"]}</td><td>'
+            f'<td class="num">{view["games_finished"]}{taken}</td><td>'
             f'<form method="post" action="{_e(base)}/groups/{number}/close">'
             f'<input type="hidden" name="closed" value="{"0" if view["closed"] else "1"}">'
-            f'<button type="submit">{_e(action)}</button></form>{replay}</td></tr>')
+            f'<button type="submit">{_e(action)}</button></form>{replay}{exclude}</td></tr>')
+
+
+_SIZED: t.Final = re.compile(r'<svg xmlns="http://www.w3.org/2000/svg" width="(\d+)"'
+                             r' height="(\d+)"')
 
 
 def pool_html(room: Classroom, lang: str) -> str:
-    """The class pooled, as ``aces stats`` words and numbers it, with its charts."""
+    """The class pooled, as ``aces stats`` words and numbers it, with its charts,
+    which the projector's style scales to its width (for the back row): each
+    drawn at its own size, its box kept as a view box."""
     from aces.notebook import stats_html
 
-    return stats_html(room.pooled(), lang)
+    return _SIZED.sub(lambda found: f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0'
+                      f' {found.group(1)} {found.group(2)}" class="chart"',
+                      stats_html(room.pooled(), lang))

@@ -11,7 +11,7 @@ second) and the class itself (``class``: paused, a group joined); each
 holds JSON, and, for the projector's script, the same rendered as HTML
 in the projector's language.
 
-Streams are bounded (:data:`STREAMS` at once); a client that stops
+Streams are bounded (``--max-projectors`` at once); a client that stops
 reading is dropped (its send times out) and catches up when it comes back.
 """
 
@@ -21,7 +21,7 @@ import json
 import time
 import typing as t
 
-from aces.errors import ClassError
+from aces.errors import ClassError, Plural
 
 if t.TYPE_CHECKING:
     from collections.abc import AsyncIterator
@@ -31,19 +31,19 @@ if t.TYPE_CHECKING:
 
     from aces.classroom.service import Classroom
 
-__all__ = ["BATCH", "POOL_EVERY", "STREAMS", "stream"]
+__all__ = ["BATCH", "POOL_EVERY", "stream"]
 
-#: Streams open at once, over the whole class: ten projectors and the
-#: teacher's own tools.
-STREAMS: t.Final = 32
+# Translators: the live class refuses another projector's stream. {limit}:
+# the most streams at once.
+_TOO_MANY: t.Final = Plural("{limit} projector is open already, as many as the class serves",
+                            "{limit} projectors are open already, as many as the class serves",
+                            by="limit")
 #: Blocks read from the store at a time.
 BATCH: t.Final = 256
 #: The least time between two ``pool`` events of one stream, in seconds.
 POOL_EVERY: t.Final = 0.5
 #: A client that has not taken an event in this many seconds is dropped.
 SEND_TIMEOUT: t.Final = 10.0
-
-_open = 0
 
 
 def _cursor(request: Request, position: int) -> int:
@@ -59,21 +59,16 @@ async def stream(request: Request, room: Classroom, base: str = "") -> Response:
 
     from aces.server.answers import caller_lang, refusal
 
-    global _open
-    if _open >= STREAMS:
-        # Translators: the live class refuses another projector's stream.
-        # {limit}: the most streams at once.
-        error = ClassError("{limit} projectors are open already, as many as the class serves",
-                           limit=STREAMS).coded("too_many_streams")
+    if room.streams >= room.settings.streams:
+        error = ClassError(_TOO_MANY, limit=room.settings.streams).coded("too_many_streams")
         return refusal(error, caller_lang(request, None, room.class_record.lang))
     cursor = _cursor(request, room.store.position)
-    _open += 1
+    room.streams += 1
     return EventSourceResponse(_events(room, cursor, base), ping=15,
                                send_timeout=SEND_TIMEOUT, headers={"cache-control": "no-store"})
 
 
 async def _events(room: Classroom, cursor: int, base: str) -> AsyncIterator[dict[str, str]]:
-    global _open
     try:
         seen = room.version
         seen_class = room.class_version
@@ -107,7 +102,7 @@ async def _events(room: Classroom, cursor: int, base: str) -> AsyncIterator[dict
                 continue
             seen = await room.wait(seen, wait)
     finally:
-        _open -= 1
+        room.streams -= 1
 
 
 def _tables(room: Classroom, groups: list[int], base: str) -> str:

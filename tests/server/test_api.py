@@ -11,6 +11,7 @@ import zipfile
 from io import BytesIO
 
 import pytest
+
 from classtest import Player, Server, join
 
 if t.TYPE_CHECKING:
@@ -230,6 +231,35 @@ def test_the_teachers_results_are_the_numbers_of_aces_stats(
     assert pooled.json() == json.loads(done.stdout)
 
 
+def test_a_game_taken_out_of_the_pool_is_an_event_aces_stats_honours(
+        server: Server, client: httpx.Client) -> None:
+    group, token, state = join(client, server.code, "Excluded", ["Ada", "Bo"])
+    player = Player(client, group, token, state, seed=6)
+    while player.state["games_finished"] < 2:
+        player.roll()
+    url = f"/api/v1/class/groups/{group}/exclude"
+    assert client.post(url, json={"game": 1}).status_code == 403
+    taken = client.post(url, headers=server.teacher, json={"game": 1})
+    assert taken.status_code == 200, taken.text
+    assert taken.json()["excluded"] == [1]
+    log = server.folder / f"group-{group:03d}.jsonl"
+    assert lines(log)[-1]["type"] == "game_excluded"
+    again = client.post(url, headers=server.teacher, json={"game": 1})
+    assert again.status_code == 422
+    assert again.json()["error"]["code"] == "no_game"
+    assert client.post(url, headers=server.teacher, json={"game": 9}).status_code == 422
+    # The group goes on recording after it.
+    player.state = client.get(f"/api/v1/groups/{group}", headers=player.auth).json()
+    player.roll()
+    pooled = client.get("/api/v1/class/stats", headers=server.teacher).json()
+    names = sorted(path.name for path in server.folder.glob("*.jsonl"))
+    done = subprocess.run([sys.executable, "-m", "aces", "stats", "--json", *names],
+                          cwd=server.folder, capture_output=True, text=True, check=True)
+    assert pooled == json.loads(done.stdout)
+    mine = next(entry for entry in pooled["logs"] if entry["log"] == log.name)
+    assert mine["games"] == 1
+
+
 def test_pause_and_close_stop_recording(server: Server, client: httpx.Client) -> None:
     group, token, state = join(client, server.code, "Paused", ["Ada", "Bo"])
     player = Player(client, group, token, state, seed=4)
@@ -295,3 +325,15 @@ def test_the_stream_resumes_from_last_event_id(server: Server, client: httpx.Cli
     written = lines(server.folder / f"group-{group:03d}.jsonl")
     streamed = [line for _, block in seen + following for line in block["lines"]]
     assert streamed == written[-len(streamed):]
+
+
+def test_open_streams_are_bounded(tmp_path: Path) -> None:
+    with Server(tmp_path / "class", "--max-projectors", "1") as server, \
+            server.client(**server.teacher) as client, \
+            client.stream("GET", "/api/v1/class/events") as first:
+        assert first.status_code == 200
+        second = client.get("/api/v1/class/events", headers={"accept-language": "nb"})
+        assert second.status_code == 503
+        assert second.json()["error"] == {
+            "code": "too_many_streams", "status": 503,
+            "message": "én projektor er åpen allerede, så mange som klassen betjener"}

@@ -1,0 +1,270 @@
+"""The live class in a real Chromium: three groups and a projector, against a
+real ``aces class serve`` on loopback.
+
+One group records with the big buttons, one types its dice, and one records
+at 360 px with JavaScript off (plain forms, post and redirect). The
+projector follows them live and its numbers are those of ``aces stats`` on
+the logs written. Undo and pause work; no page asks another host for
+anything, none logs an error, and hostile names stay text.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import re
+import subprocess
+import sys
+import time
+import typing as t
+from dataclasses import dataclass, field
+
+import pytest
+
+from browser import assert_accessible
+from classtest import Server
+
+if t.TYPE_CHECKING:
+    from collections.abc import Iterator
+    from pathlib import Path
+
+    from playwright.sync_api import Browser, BrowserContext, Page
+
+#: How long a page may take to answer a click, in milliseconds.
+WAIT: t.Final = 10_000
+
+
+@dataclass
+class Pupil:
+    """One group's browser: its page, and what it did that it must not."""
+
+    page: Page
+    context: BrowserContext
+    outside: list[str] = field(default_factory=list)
+    errors: list[str] = field(default_factory=list)
+    dialogs: list[str] = field(default_factory=list)
+
+
+def opened(browser: Browser, server: Server, path: str, *, width: int = 1280,
+           script: bool = True) -> Pupil:
+    """A fresh context on ``path`` of the server that lets no request leave it."""
+    context = browser.new_context(viewport={"width": width, "height": 900},
+                                  java_script_enabled=script, base_url=server.base)
+    page = context.new_page()
+    pupil = Pupil(page, context)
+    own = server.base
+
+    def route(route: t.Any) -> None:
+        if route.request.url.startswith(own):
+            route.continue_()
+        else:
+            pupil.outside.append(route.request.url)
+            route.abort()
+
+    context.route("**/*", route)
+    page.on("console", lambda message: pupil.errors.append(message.text)
+            if message.type in ("error", "warning") else None)
+    page.on("pageerror", lambda error: pupil.errors.append(str(error)))
+
+    def dialog(shown: t.Any) -> None:
+        pupil.dialogs.append(shown.message)
+        shown.dismiss()
+
+    page.on("dialog", dialog)
+    page.goto(path)
+    return pupil
+
+
+def accessible(page: Page, label: str) -> None:
+    """WCAG 2.1 AA by axe-core, through the suite's one check (tests/browser.py)."""
+    assert_accessible(page, label=label)
+
+
+def join(pupil: Pupil, server: Server, label: str, players: list[str],
+         lang: str = "nb") -> None:
+    page = pupil.page
+    # The page's language first (the browser's is English): the group's.
+    page.select_option("header select[name=lang]", lang)
+    page.locator("header form.lang button").click()
+    page.wait_for_url(f"**/?lang={lang}", timeout=WAIT)
+    page.fill("#code", server.code.lower())
+    page.fill("#label", label)
+    for seat, name in enumerate(players):
+        page.fill(f"#player-{seat}", name)
+    page.locator("form.join button[type=submit]").click()
+    page.wait_for_url("**/group**", timeout=WAIT)
+
+
+def state(page: Page) -> dict[str, str]:
+    main = page.locator("#main")
+    return {name: main.get_attribute(f"data-{name}") or ""
+            for name in ("seq", "game", "over", "dice")}
+
+
+def moved(page: Page, before: str) -> None:
+    """Wait until the page shows the log past ``before`` (a CSS selector: the
+    page's policy forbids the scripts Playwright's own waits would run)."""
+    page.locator(f'#main[data-seq]:not([data-seq="{before}"])').wait_for(timeout=WAIT)
+
+
+def poll(condition: t.Callable[[], bool]) -> None:
+    deadline = time.monotonic() + WAIT / 1000
+    while not condition():
+        assert time.monotonic() < deadline, "timed out"
+        time.sleep(0.05)
+
+
+def roll_by_buttons(page: Page, dice: list[int]) -> None:
+    before = state(page)["seq"]
+    if len(dice) == 1 and page.locator("#main button.face").count():
+        page.locator(f"#main button.face[value='{dice[0]}']").click()
+    else:
+        for die, face in enumerate(dice):
+            page.locator(f"#main input[name='die-{die}'][value='{face}']").check(force=True)
+        page.locator("#main form.roll button.primary").click()
+    moved(page, before)
+
+
+def roll_by_typing(page: Page, dice: list[int]) -> None:
+    before = state(page)["seq"]
+    page.fill("#notation", "-".join(map(str, dice)))
+    page.press("#notation", "Enter")
+    moved(page, before)
+
+
+def roll_without_script(page: Page, dice: list[int]) -> None:
+    if len(dice) == 1 and page.locator("#main button.face").count():
+        page.locator(f"#main button.face[value='{dice[0]}']").click()
+    else:
+        for die, face in enumerate(dice):
+            page.locator(f"#main input[name='die-{die}'][value='{face}']").check(force=True)
+        page.locator("#main form.roll button.primary").click()
+    page.wait_for_load_state()
+
+
+def play_a_game(page: Page, roll: t.Callable[[Page, list[int]], None], seed: int,
+                undo_at: int | None = None) -> int:
+    """Roll random dice until the game is over; the rolls it took."""
+    dice = random.Random(seed)
+    rolls = 0
+    while state(page)["over"] != "1":
+        count = int(state(page)["dice"])
+        roll(page, [dice.randint(1, 6) for _ in range(count)])
+        rolls += 1
+        if rolls == undo_at:
+            undo(page)
+        assert rolls < 400, "a game of Aces in the Pot ends long before"
+    return rolls
+
+
+def undo(page: Page) -> None:
+    before = state(page)["seq"]
+    page.locator("#main form.undo button").click()
+    moved(page, before)
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    # One chip each: games of a dozen rolls, so the test is quick.
+    with Server(tmp_path_factory.mktemp("browser") / "class", "--lang", "nb",
+                "--chips", "1") as running:
+        yield running
+
+
+def aces_stats(folder: Path) -> dict[str, t.Any]:
+    logs = sorted(path.name for path in folder.glob("*.jsonl"))
+    done = subprocess.run([sys.executable, "-m", "aces", "stats", "--json", *logs], cwd=folder,
+                          capture_output=True, text=True, check=True)
+    found: dict[str, t.Any] = json.loads(done.stdout)
+    return found
+
+
+def test_three_groups_and_a_projector(browser: Browser, server: Server) -> None:
+    projector = opened(browser, server, f"/teacher/{server.secret}")
+    projector.page.wait_for_selector("body[data-ready]")
+    accessible(projector.page, "the projector before anyone joins")
+
+    buttons = opened(browser, server, "/")
+    accessible(buttons.page, "the join page")
+    join(buttons, server, "Ulvene", ["Kari", "Ola", "Per"])
+    buttons.page.wait_for_selector("body[data-ready]")
+    accessible(buttons.page, "a group's page")
+    assert buttons.page.locator("#prompt").inner_text() == "Kari kaster én terning (åpningskast)"
+
+    typing = opened(browser, server, f"/join/{server.code}")
+    join(typing, server, "Revene", ["Ada", "Bo"], lang="nn")
+
+    scriptless = opened(browser, server, "/", width=360, script=False)
+    join(scriptless, server, "Bjørnene", ["Åse", "Emil", "Siri"])
+
+    # The projector follows: three rows, without being reloaded.
+    poll(lambda: projector.page.locator("#rows tr[id]").count() == 3)
+
+    # A roll taken back on the way; the page goes on at the right roll.
+    play_a_game(buttons.page, roll_by_buttons, seed=1, undo_at=3)
+    assert "Partiet er over." in buttons.page.locator("#main").inner_text()
+    play_a_game(typing.page, roll_by_typing, seed=2)
+    play_a_game(scriptless.page, roll_without_script, seed=3)
+    width = scriptless.page.evaluate("document.documentElement.scrollWidth")
+    assert width <= 360, "nothing wider than a phone's page"
+
+    # The narration of the last roll is read out, in the group's language.
+    told = buttons.page.locator("#announce").inner_text()
+    assert told
+    assert told in buttons.page.locator("#main .story").inner_text().replace("\n", " ")
+
+    expected = aces_stats(server.folder)
+    assert sum(group["games"] for group in expected["groups"]) == 3
+    poll(lambda: json.loads(projector.page.locator("body").get_attribute("data-pooled")
+                            or "null") == expected)
+    shown = projector.page.locator("#pool").inner_text()
+    assert "Seire etter plass" in shown
+    accessible(projector.page, "the projector with three groups")
+
+    for pupil in (projector, buttons, typing, scriptless):
+        assert pupil.outside == [], "no request leaves the class"
+        assert pupil.errors == [], pupil.errors
+        pupil.context.close()
+    for log in sorted(server.folder.glob("*.jsonl")):
+        done = subprocess.run([sys.executable, "-m", "aces", "verify", str(log)],
+                              capture_output=True, text=True, check=False)
+        assert done.returncode == 0, done.stderr
+
+
+def test_pause_stops_every_group_until_the_teacher_goes_on(browser: Browser,
+                                                           server: Server) -> None:
+    projector = opened(browser, server, f"/teacher/{server.secret}")
+    pupil = opened(browser, server, "/")
+    join(pupil, server, "Pausen", ["Kari", "Ola"])
+    projector.page.locator("form[action$='/pause'] button").click()
+    projector.page.wait_for_selector("text=Innføringen står på pause.")
+    before = state(pupil.page)["seq"]
+    pupil.page.locator("#main button.face[value='4']").click()
+    pupil.page.wait_for_selector("#refused", timeout=WAIT)
+    assert "pause" in pupil.page.locator("#refused").inner_text()
+    assert state(pupil.page)["seq"] == before
+    projector.page.locator("form[action$='/pause'] button").click()
+    projector.page.wait_for_selector("text=Innføringen står på pause.", state="detached")
+    roll_by_buttons(pupil.page, [4])
+    assert pupil.errors == []
+    assert projector.errors == []
+    pupil.context.close()
+    projector.context.close()
+
+
+def test_hostile_names_stay_text(browser: Browser, server: Server) -> None:
+    hostile = '<img src=x onerror="alert(1)">'
+    pupil = opened(browser, server, "/")
+    join(pupil, server, hostile, ["<b>Bo</b>", "Cy"])
+    assert pupil.page.locator("header h1").inner_text().startswith(hostile)
+    assert pupil.page.locator("#main img").count() == 0
+    assert pupil.page.locator("#main b").count() == 0
+    projector = opened(browser, server, f"/teacher/{server.secret}")
+    row = projector.page.locator("#rows tr", has_text="<img")
+    assert row.count() == 1
+    assert projector.page.locator("#rows img").count() == 0
+    assert pupil.dialogs == []
+    assert projector.dialogs == []
+    assert re.search(r"&lt;img", projector.page.content())
+    pupil.context.close()
+    projector.context.close()
