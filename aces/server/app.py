@@ -344,9 +344,8 @@ async def _replay(request: Request, room: Classroom, base: str) -> Response:
     number = int(game) if game is not None and game.isdigit() else None
     lang = room.class_record.lang
 
-    async with group.lock:
-        with room.store.reading(group.record.id) as lines:
-            data = b"".join(lines)
+    async with group.lock, room.store.reading(group.record.id) as lines:
+        data = b"".join(lines)
 
     def made() -> str:
         import io

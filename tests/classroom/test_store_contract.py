@@ -60,8 +60,8 @@ async def opened(make: Make, folder: Path, streams: int = 1) -> Store:
     return store
 
 
-def verified(store: Store, stream: int) -> int:
-    with store.reading(stream) as lines:
+async def verified(store: Store, stream: int) -> int:
+    async with store.reading(stream) as lines:
         reader = read(lines, "log")
         return sum(1 for _ in reader)
 
@@ -76,7 +76,7 @@ def test_of_two_appends_at_one_seq_exactly_one_wins(make: Make, tmp_path: Path) 
         assert len(won) == 1
         assert len(lost) == 1
         assert lost[0].seq == 2
-        assert verified(store, 1) == 2
+        assert await verified(store, 1) == 2
         await store.close()
 
     run(test)
@@ -112,7 +112,7 @@ def test_ten_writers_and_a_tailing_reader(make: Make, tmp_path: Path) -> None:
         assert acknowledged <= set(seen)
         assert len(seen) == len(set(seen)) == 150
         for stream in range(1, 11):
-            assert verified(store, stream) == 16
+            assert await verified(store, stream) == 16
         await store.close()
 
     run(test)
@@ -123,10 +123,10 @@ def test_an_append_of_nothing_changes_nothing(make: Make, tmp_path: Path) -> Non
         store = await opened(make, tmp_path)
         position = store.position
         await store.append(1, 1, [])
-        assert (store.position, store.seq(1), verified(store, 1)) == (position, 1, 1)
+        assert (store.position, store.seq(1), await verified(store, 1)) == (position, 1, 1)
         with pytest.raises(StaleAppendError):
             await store.append(1, 5, [roll(2)])
-        assert verified(store, 1) == 1
+        assert await verified(store, 1) == 1
         await store.close()
 
     run(test)
@@ -139,7 +139,7 @@ def test_a_retried_submission_is_appended_once(make: Make, tmp_path: Path) -> No
         first = await store.append(1, 1, [roll(3)], sent)
         again = await store.append(1, 1, [roll(3)], sent)
         assert again == first._replace(again=True)
-        assert verified(store, 1) == 2
+        assert await verified(store, 1) == 2
         with pytest.raises(ReusedSubmissionError):
             await store.append(1, 1, [roll(4)], Submission("page-1", "roll 4 at 1"))
         await store.append(1, 2, [roll(5)], Submission("page-2", "roll 5 at 2"))
@@ -149,10 +149,10 @@ def test_a_retried_submission_is_appended_once(make: Make, tmp_path: Path) -> No
         # And after a restart.
         reopened = make(tmp_path)
         await reopened.open()
-        assert reopened.find(1, sent) == first._replace(again=True)
+        assert await reopened.find(1, sent) == first._replace(again=True)
         with pytest.raises(ReusedSubmissionError):
-            reopened.find(1, Submission("page-1", "another"))
-        assert verified(reopened, 1) == 3
+            await reopened.find(1, Submission("page-1", "another"))
+        assert await verified(reopened, 1) == 3
         await reopened.close()
 
     run(test)
@@ -168,7 +168,7 @@ def test_a_subscriber_resumes_after_its_last_position(make: Make, tmp_path: Path
         resumed = await store.entries(3, 100)
         assert resumed == everything[3:]
         lines = await store.lines(resumed[0].stream, resumed[0].first, resumed[0].last)
-        with store.reading(resumed[0].stream) as whole:
+        async with store.reading(resumed[0].stream) as whole:
             assert lines == list(whole)[resumed[0].first - 1:resumed[0].last]
         await store.close()
         reopened = make(tmp_path)
