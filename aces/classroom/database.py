@@ -38,8 +38,8 @@ from aces.errors import AcesError, ClassError, OptionError
 if t.TYPE_CHECKING:
     from collections.abc import AsyncIterator, Callable
 
-__all__ = ["POLL", "Database", "StoreSettings", "StoreUnavailableError", "place",
-           "unavailable"]
+__all__ = ["POLL", "Database", "StoreSettings", "StoreUnavailableError", "UnreachableError",
+           "place", "unavailable"]
 
 #: Seconds a follower waits for a doorbell before it looks for itself; far
 #: less while the listening connection is down.
@@ -67,6 +67,11 @@ class StoreUnavailableError(ClassError):
     """The class's database cannot be reached now: nothing was recorded."""
 
     code = "unavailable"
+
+
+class UnreachableError(OptionError):
+    """A database that does not answer at all (not one that refuses): it may
+    be starting, or the network may be down."""
 
 
 def unavailable() -> StoreUnavailableError:
@@ -119,8 +124,8 @@ def _refused(url: str, error: psycopg.Error) -> AcesError:
                            store=where)
     # Translators: "aces class serve --store": the database server cannot be
     # reached. {store}: where it is; {reason}: the database's own words.
-    return OptionError("cannot reach the class store {store}: {reason}", store=where,
-                       reason=_first_line(error))
+    return UnreachableError("cannot reach the class store {store}: {reason}", store=where,
+                            reason=_first_line(error))
 
 
 def _first_line(error: BaseException) -> str:

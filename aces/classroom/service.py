@@ -50,7 +50,8 @@ if t.TYPE_CHECKING:
     from aces.experiment.pool import Pooled
     from aces.rules import OptionValue, Roll
 
-__all__ = ["RECONCILE", "Answer", "Classroom", "Group", "Opening", "Settings"]
+__all__ = ["RECONCILE", "Answer", "Classroom", "Group", "Opening", "Settings", "class_closed",
+           "not_your_group", "teacher_only", "unknown_code"]
 
 #: How far before the ``seq`` a group was resumed at a retry may be decided
 #: again and matched with the log: a page's retry after a crash lags a few
@@ -224,12 +225,9 @@ class Classroom:
         """
         now = self.clock()
         self.guesses.check(device, now)
-        if not matches(normal_code(code), self.class_record.code):
+        if not matches(normal_code(code), self.class_record.code) or self.class_record.closed:
             self.guesses.wrong(device, now)
-            # Translators: the live class refuses a class code. The code is
-            # what the teacher shows on the projector.
-            raise ClassError("no class has this code here; check the code on the"
-                             " projector").coded("unknown_code")
+            raise unknown_code()
 
     def group(self, group: int, token: str, device: str) -> Group:
         """The group ``group``, for the holder of its token alone.
@@ -242,11 +240,7 @@ class Classroom:
         found = self.groups.get(group)
         if found is None or not matches(token_digest(token), found.record.token):
             self.guesses.wrong(device, now)
-            # Translators: the live class refuses a page or a program that
-            # does not hold the group's token (it joined another group, or
-            # the class was served anew).
-            raise ClassError("this device does not belong to that group of the class; join"
-                             " the class again").coded("not_your_group")
+            raise not_your_group()
         return found
 
     def is_teacher(self, secret: str) -> bool:
@@ -463,6 +457,8 @@ class Classroom:
         group.table = table
 
     def _check_open(self, group: Group) -> None:
+        if self.class_record.closed:
+            raise class_closed()
         if group.record.closed:
             # Translators: the live class refuses a roll of a group the
             # teacher has closed.
@@ -727,6 +723,34 @@ def _same_rules(record: ClassRecord, game: str | None,
 
 def _without(record: ClassRecord, group: int) -> None:
     record.groups = [kept for kept in record.groups if kept.id != group]
+
+
+def class_closed() -> ClassError:
+    # Translators: the live class on a school's server refuses a roll or a
+    # new group once the teacher has closed the class.
+    return ClassError("the teacher has closed this class, so nothing more is recorded in"
+                      " it").coded("class_closed")
+
+
+def unknown_code() -> ClassError:
+    # Translators: the live class refuses a class code. The code is
+    # what the teacher shows on the projector.
+    return ClassError("no class has this code here; check the code on the"
+                      " projector").coded("unknown_code")
+
+
+def not_your_group() -> ClassError:
+    # Translators: the live class refuses a page or a program that
+    # does not hold the group's token (it joined another group, or
+    # the class was served anew).
+    return ClassError("this device does not belong to that group of the class; join"
+                      " the class again").coded("not_your_group")
+
+
+def teacher_only() -> ClassError:
+    # Translators: the live class refuses what only the teacher may see
+    # or do, asked without the teacher's secret address.
+    return ClassError("only the teacher's own address can do this").coded("teacher_only")
 
 
 def _reused() -> ClassError:

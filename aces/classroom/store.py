@@ -80,6 +80,9 @@ class ClassRecord(msgspec.Struct, kw_only=True):
     lang: str
     paused: bool = False
     groups: list[GroupRecord] = msgspec.field(default_factory=list)
+    #: Closed by its teacher on a school's server: nothing more is recorded,
+    #: and its code may be given to another class.
+    closed: bool = False
 
 
 class Submission(t.NamedTuple):
