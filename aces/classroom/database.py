@@ -102,16 +102,22 @@ def place(url: str) -> str:
 
 
 def _refused(url: str, error: psycopg.Error) -> AcesError:
-    """The one-line message for a database that will not take us."""
+    """The one-line message for a database that will not take us.
+
+    A refusal at connection comes with no SQLSTATE, only the server's words:
+    those of a server that answered begin ``FATAL:``.
+    """
     state = getattr(error, "sqlstate", None)
+    text = str(error)
     where = place(url)
-    if state in ("28P01", "28000"):
+    if state in ("28P01", "28000") or "password authentication failed" in text or (
+            "role" in text and "does not exist" in text) or "no pg_hba.conf entry" in text:
         # Translators: "aces class serve --store": the database refused the
         # user or password in the store's address. {store}: where it is
         # (host, port, database, user; never the password).
         return OptionError("the class store {store} refused the user name or password given;"
                            " check them in --store (or ACES_STORE)", store=where)
-    if state == "3D000":
+    if state == "3D000" or ("database" in text and "does not exist" in text):
         # Translators: "aces class serve --store": no such database on the
         # server. {store}: where it is.
         return OptionError("the class store {store} has no such database; create it first"
@@ -122,10 +128,25 @@ def _refused(url: str, error: psycopg.Error) -> AcesError:
         return OptionError("the class store {store} does not let this user create aces's"
                            " tables; give the user the database (ALTER DATABASE … OWNER TO)",
                            store=where)
+    if "FATAL:" in text:
+        # Translators: "aces class serve --store": the database server answered
+        # but would not take the connection. {store}: where it is; {reason}:
+        # the database's own words.
+        return OptionError("the class store {store} refused the connection: {reason}",
+                           store=where, reason=_reason(text))
     # Translators: "aces class serve --store": the database server cannot be
     # reached. {store}: where it is; {reason}: the database's own words.
     return UnreachableError("cannot reach the class store {store}: {reason}", store=where,
-                            reason=_first_line(error))
+                            reason=_reason(text))
+
+
+def _reason(text: str) -> str:
+    """The database's own words, on one line, without libpq's preamble."""
+    line = " ".join(text.split())
+    for cut in ("FATAL: ", "failed: "):
+        if cut in line:
+            line = line.split(cut, 1)[1]
+    return line[:300]
 
 
 def _first_line(error: BaseException) -> str:

@@ -11,6 +11,7 @@ CREATE TABLE aces.teachers (
     label text NOT NULL,
     created timestamptz NOT NULL DEFAULT now()
 );
+CREATE UNIQUE INDEX teachers_label ON aces.teachers (lower(label));
 
 CREATE TABLE aces.classes (
     id bigserial PRIMARY KEY,
