@@ -171,8 +171,12 @@ def migrations() -> list[tuple[int, str]]:
 class Database:
     """One process's connections to the school's class store (see the module)."""
 
-    def __init__(self, url: str, settings: StoreSettings | None = None) -> None:
+    def __init__(self, url: str, settings: StoreSettings | None = None,
+                 notice: Callable[[bool], None] | None = None) -> None:
         self.url = url
+        #: Told when the database goes away (``False``) and when it is back
+        #: (``True``), as the listening connection finds it.
+        self.notice = notice
         self.settings = StoreSettings() if settings is None else settings
         self.pool: AsyncConnectionPool[psycopg.AsyncConnection[t.Any]] = AsyncConnectionPool(
             url, min_size=1, max_size=self.settings.pool, open=False,
@@ -267,6 +271,7 @@ class Database:
 
     async def _listen(self) -> None:
         delay = 0.2
+        lost = False
         while not self._closed:
             try:
                 connection = await psycopg.AsyncConnection.connect(
@@ -275,12 +280,18 @@ class Database:
                     await connection.execute(f"LISTEN {CHANNEL}")
                     self.listening = True
                     delay = 0.2
+                    if lost and self.notice is not None:
+                        self.notice(True)
+                    lost = False
                     # Whatever rang while no one listened: every follower looks.
                     self._ring_all()
                     async for note in connection.notifies():
                         self._ring(note.payload)
             except (psycopg.Error, OSError):
                 pass
+            if not lost and not self._closed and self.notice is not None:
+                self.notice(False)
+            lost = True
             self.listening = False
             await asyncio.sleep(delay)
             delay = min(delay * 2, 5.0)

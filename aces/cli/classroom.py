@@ -86,11 +86,15 @@ def _given(command: click.Command, lang: str) -> dict[str, t.Any]:
               show_default=True,
               help="With --store: the most connections to the database this process opens"
                    " (or ACES_STORE_POOL).")
+@click.option("--store-timeout", envvar="ACES_STORE_TIMEOUT", type=click.FloatRange(0.1, 600),
+              default=5.0, show_default=True,
+              help="With --store: seconds a request waits for the database before it is"
+                   " answered 503 (or ACES_STORE_TIMEOUT).")
 @lang_option
 def serve(folder: str | None, store: str | None, host: str, port: int, public_url: str | None,
           proxies: tuple[str, ...], game_name: str | None, max_groups: int,
           max_projectors: int, retention_days: int, idle_days: int, pool: int,
-          lang: str | None, game_options: Given) -> None:
+          store_timeout: float, lang: str | None, game_options: Given) -> None:
     """Serve a class whose groups record their games in a browser.
 
     Prints the address pupils open with the class's code and a QR code,
@@ -129,7 +133,8 @@ def serve(folder: str | None, store: str | None, host: str, port: int, public_ur
             serve_school(store, listening, settings,
                          SchoolSettings(retention_days=retention_days, idle_days=idle_days,
                                         lang=chosen),
-                         StoreSettings(pool=pool), catalog, say=click.echo)
+                         StoreSettings(pool=pool, timeout=store_timeout), catalog,
+                         say=click.echo)
             return
         assert folder is not None
         from aces.cli._games import header_options

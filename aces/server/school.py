@@ -23,7 +23,6 @@ Any number of these processes may serve one database, on one host or many.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import os
 import sys
 import typing as t
@@ -105,7 +104,26 @@ async def _serve(url: str, listening: Listening, settings: Settings,
     from aces.server.serve import addresses, bind, hosts, run
 
     _ = catalog.gettext
-    database = Database(url, store)
+
+    def notice(back: bool) -> None:
+        # One line on the server's output, never the connection library's own
+        # warnings (they would repeat every second, with a traceback).
+        if back:
+            # Translators: "aces class serve --store": the database answers
+            # again. {store}: where it is.
+            line = _("The class store {store} answers again.")
+        else:
+            # Translators: "aces class serve --store": the database has gone
+            # away; the pages answer "try again in a moment" meanwhile.
+            line = _("The class store {store} cannot be reached; every page answers 503 until"
+                     " it is back.")
+        print("aces class serve: " + line.format(store=place(url)), file=sys.stderr)
+
+    import logging
+
+    logging.getLogger("psycopg").addHandler(logging.NullHandler())
+    logging.getLogger("psycopg").propagate = False
+    database = Database(url, store, notice)
     opening: asyncio.Task[None] | None = None
     try:
         await database.open()
@@ -136,12 +154,30 @@ async def _serve(url: str, listening: Listening, settings: Settings,
         sys.stdout.flush()
         await run(app, sock, listening.proxies)
     finally:
+        await _finish(opening, school, database)
+
+
+async def _finish(opening: asyncio.Task[None] | None, school: School, database: t.Any) -> None:
+    """Let every class and connection go, all of it, even though Ctrl-C has
+    cancelled this task meanwhile (uvicorn passes the signal on once it has
+    stopped); then end as Ctrl-C ends aces, if it did."""
+    async def steps() -> None:
         if opening is not None:
             opening.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await opening
+            await asyncio.gather(opening, return_exceptions=True)
         await school.close()
         await database.close()
+
+    job = asyncio.ensure_future(steps())
+    interrupted = False
+    while not job.done():
+        try:
+            await asyncio.shield(job)
+        except asyncio.CancelledError:
+            interrupted = True
+    job.result()
+    if interrupted:
+        raise asyncio.CancelledError
 
 
 async def _keep_opening(database: t.Any) -> None:
