@@ -33,7 +33,7 @@ from importlib import resources
 import psycopg
 from psycopg_pool import AsyncConnectionPool
 
-from aces.errors import AcesError, ClassError, OptionError
+from aces.errors import N_, AcesError, ClassError, OptionError
 
 if t.TYPE_CHECKING:
     from collections.abc import AsyncIterator, Callable
@@ -77,8 +77,8 @@ class UnreachableError(OptionError):
 def unavailable() -> StoreUnavailableError:
     # Translators: the live class on a school's server answers this while its
     # database cannot be reached (it is restarting, or the network is down).
-    return StoreUnavailableError("the class's database cannot be reached just now, so"
-                                 " nothing was recorded; try again in a moment")
+    return StoreUnavailableError(N_("the class's database cannot be reached just now, so"
+                                    " nothing was recorded; try again in a moment"))
 
 
 def place(url: str) -> str:
@@ -136,7 +136,7 @@ def _refused(url: str, error: psycopg.Error) -> AcesError:
                            store=where, reason=_reason(text))
     # Translators: "aces class serve --store": the database server cannot be
     # reached. {store}: where it is; {reason}: the database's own words.
-    return UnreachableError("cannot reach the class store {store}: {reason}", store=where,
+    return UnreachableError(N_("cannot reach the class store {store}: {reason}"), store=where,
                             reason=_reason(text))
 
 

@@ -50,7 +50,7 @@ from aces.classroom.store import (
     StaleAppendError,
     Submission,
 )
-from aces.errors import AcesError, SaveError
+from aces.errors import N_, AcesError, SaveError
 from aces.log import LogWriter
 
 if t.TYPE_CHECKING:
@@ -406,8 +406,8 @@ def _unique_violation() -> type[Exception]:
 def _unknown(cls: int) -> UnknownClassError:
     # Translators: the school's class server: a class that was deleted (its
     # retention passed) or never was. {number}: the class's number.
-    return UnknownClassError("the school's server holds no class number {number}; it may have"
-                             " been deleted once its time was up", number=cls)
+    return UnknownClassError(N_("the school's server holds no class number {number}; it may"
+                                " have been deleted once its time was up"), number=cls)
 
 
 def _taken() -> AcesError:

@@ -226,8 +226,12 @@ def _read_folder(folder: Path) -> tuple[ClassRecord, dict[int, list[bytes]]]:
     for group in record.groups:
         log = folder / group.log
         if group.log != log_name(group.id):
-            raise AcesError("{path} is not a class's record that aces can read: {detail}",
-                            path=str(path), detail=f"group {group.id} is kept in {group.log}")
+            # Translators: "aces class import DIR": the class's record names a
+            # log that a class does not keep. {path}: the record; {log}: the
+            # name it gives; {group}: the group's number; {expected}: the name.
+            raise AcesError("{path} gives group {group} the log {log}, but a class keeps it in"
+                            " {expected}", path=str(path), group=group.id, log=group.log,
+                            expected=log_name(group.id))
         try:
             raw = log.read_bytes()
         except OSError as exc:

@@ -179,7 +179,7 @@ def teacher(ctx: click.Context, lang: str | None) -> None:
 
 
 @teacher.command("add", short_help="Give a teacher a key.")
-@click.argument("label")
+@click.argument("label", metavar="LABEL")
 @click.option("--public-url", envvar="ACES_PUBLIC_URL", default=None, metavar="URL",
               help="The address pupils open, to print the teacher's whole address (or"
                    " ACES_PUBLIC_URL).")
@@ -214,14 +214,14 @@ def teacher_list(store: str, lang: str | None) -> None:
         for label, open_classes, all_classes in found:
             # Translators: "aces class teacher list": one teacher. {label}:
             # the teacher; {open}: their open classes; {count}: all of them.
-            click.echo(catalog.ngettext("{label}: {open} open of {count} class",
-                                        "{label}: {open} open of {count} classes",
+            click.echo(catalog.ngettext("{label}: {count} class, open now: {open}",
+                                        "{label}: {count} classes, open now: {open}",
                                         all_classes).format(
                 label=visible(label), open=open_classes, count=all_classes))
 
 
 @teacher.command("remove", short_help="Take a teacher's key away.")
-@click.argument("label")
+@click.argument("label", metavar="LABEL")
 @_store_option(required=True)
 @lang_option
 def teacher_remove(label: str, store: str, lang: str | None) -> None:
@@ -248,6 +248,8 @@ def list_classes(store: str, lang: str | None) -> None:
         from aces.classroom.teachers import overview
 
         for number, code, label, groups, closed in _with_database(store, overview):
+            # Translators: "aces class list": the state of an open class, and of
+            # a closed one ({date}: when it was closed).
             state = (catalog.gettext("open") if closed is None
                      else catalog.gettext("closed {date}").format(date=closed))
             # Translators: "aces class list": one class. {number}: its number;

@@ -59,9 +59,12 @@ _GAME: t.Final = N_("Game")
 _PROJECTOR_LANGUAGE: t.Final = N_("Language of the projector")
 # Translators: the button that makes a new class on the school's server.
 _MAKE_THE_CLASS: t.Final = N_("Make the class")
-# Translators: the headings of the table of a teacher's classes.
+# Translators: the headings of the table of a teacher's classes: how many
+# groups, when the class was made, whether it is open.
 _GROUPS: t.Final = N_("Groups")
+# Translators: a heading of the table of a teacher's classes: when it was made.
 _BEGUN: t.Final = N_("Begun")
+# Translators: a heading of the table of a teacher's classes: open or closed.
 _STATE: t.Final = N_("State")
 # Translators: a class in a teacher's table that is open (pupils may join).
 _OPEN: t.Final = N_("Open")

@@ -130,7 +130,7 @@ def test_a_connection_lost_after_the_commit_is_known_for_its_own(url: str) -> No
                 raise _LostError
             return await real(*args)
 
-        store._call = losing  # type: ignore[method-assign]
+        store._call = losing  # type: ignore[method-assign,assignment]
         second = await store.append(1, 2, [rolled(5)])
         assert (second.first, second.last) == (3, 3)
         assert second.position == first.position + 1

@@ -14,6 +14,7 @@ import typing as t
 
 import httpx
 import pytest
+
 from classtest import Player, due, join
 from pgtest import SchoolServer, new_class, teacher_key
 
@@ -211,12 +212,12 @@ def test_kill_9_of_one_process_under_load_loses_nothing_acknowledged(
              for log in logs}
     written: dict[str, int] = dict.fromkeys(lines, 1)
     for name, (first, last, events) in acknowledged.items():
-        log = f"group-{int(name[1:].split('-')[0]):03d}.jsonl"
+        kept_in = f"group-{int(name[1:].split('-')[0]):03d}.jsonl"
         # Its lines are where its answer said, with the events it told.
         kept = [{k: v for k, v in line.items() if k not in ("seq", "digest")}
-                for line in lines[log][first - 1:last]]
+                for line in lines[kept_in][first - 1:last]]
         assert kept == events
-        written[log] += last - first + 1
+        written[kept_in] += last - first + 1
     # And nothing else: every line of every log is an acknowledged roll's (or
     # the header), so no retry was written twice.
     assert written == {log: len(kept) for log, kept in lines.items()}
