@@ -381,15 +381,9 @@ class Classroom:
                 if known[0] != submission.digest:
                     raise _reused()
                 return known[1]
-            try:
-                found = await self.store.find(group.record.id, submission)
-            except ReusedSubmissionError:
-                raise _reused() from None
-            if found is not None:
-                answer = await self._decided_again(group, found.first - 1, decide)
-                if answer is not None:
-                    group.remember(submission, answer)
-                    return answer
+            answer = await self._found(group, submission, decide)
+            if answer is not None:
+                return answer
             if seq > group.table.seq and self.store.shared:
                 # The page saw a roll made on another process that this one
                 # has not folded in yet: the table is read again first.
@@ -399,6 +393,13 @@ class Classroom:
                     answer = await self._decided_again(group, seq, decide)
                     if answer is not None:
                         group.remember(submission, answer)
+                        return answer
+                if self.store.shared:
+                    # Its first sending may have been committed by another
+                    # process since it was looked for (that process killed
+                    # after its commit, and the page trying here).
+                    answer = await self._found(group, submission, decide)
+                    if answer is not None:
                         return answer
                 raise _stale()
             self._check_open(group)
@@ -426,6 +427,20 @@ class Classroom:
             group.remember(submission, answer)
             self._keep(group.record.id, appended, decision.block)
         self._changed()
+        return answer
+
+    async def _found(self, group: Group, submission: Submission,
+                     decide: Callable[[Table], Decision]) -> Answer | None:
+        """The answer of ``submission`` if the store holds it already (a retry)."""
+        try:
+            found = await self.store.find(group.record.id, submission)
+        except ReusedSubmissionError:
+            raise _reused() from None
+        if found is None:
+            return None
+        answer = await self._decided_again(group, found.first - 1, decide)
+        if answer is not None:
+            group.remember(submission, answer)
         return answer
 
     async def _decided_again(self, group: Group, seq: int,
