@@ -59,7 +59,7 @@ if t.TYPE_CHECKING:
     from aces.classroom.database import Database
     from aces.events import Event
 
-__all__ = ["PostgresStore", "UnknownClassError", "make_class"]
+__all__ = ["PostgresStore", "UnknownClassError", "make_class", "unknown_class"]
 
 _DECODER: t.Final = msgspec.json.Decoder(ClassRecord)
 _ENCODER: t.Final = msgspec.json.Encoder()
@@ -97,7 +97,7 @@ class PostgresStore:
                 " JOIN aces.feeds f ON f.class = c.id WHERE c.id = %s", (self.cls,))
             row = await cursor.fetchone()
             if row is None:
-                raise _unknown(self.cls)
+                raise unknown_class(self.cls)
             heads = await connection.execute(
                 "SELECT stream, seq, digest FROM aces.streams WHERE class = %s", (self.cls,))
             for stream, seq, last in await heads.fetchall():
@@ -136,7 +136,7 @@ class PostgresStore:
                 " ON f.class = c.id WHERE c.id = %s", (self.cls,))
             row = await cursor.fetchone()
         if row is None:
-            raise _unknown(self.cls)
+            raise unknown_class(self.cls)
         self._revision = max(self._revision, row[0])
         self._position = max(self._position, row[1])
 
@@ -164,7 +164,7 @@ class PostgresStore:
                 "SELECT record FROM aces.classes WHERE id = %s FOR UPDATE", (self.cls,))
             row = await cursor.fetchone()
             if row is None:
-                raise _unknown(self.cls)
+                raise unknown_class(self.cls)
             record = change(None if row[0] is None else _decoded(row[0]))
             try:
                 cursor = await connection.execute(
@@ -186,7 +186,7 @@ class PostgresStore:
                 "SELECT record, revision FROM aces.classes WHERE id = %s", (self.cls,))
             row = await cursor.fetchone()
         if row is None or row[0] is None:
-            raise _unknown(self.cls)
+            raise unknown_class(self.cls)
         self._revision = max(self._revision, row[1])
         return _decoded(row[0])
 
@@ -290,7 +290,7 @@ class PostgresStore:
         if outcome == "reused":
             raise ReusedSubmissionError(None if submission is None else submission.id)
         if outcome == "missing":
-            raise _unknown(self.cls)
+            raise unknown_class(self.cls)
         self._heads[stream] = (seq, last_digest.encode("ascii"))
         if events or seq != expected:
             raise StaleAppendError(stream, seq)
@@ -381,8 +381,13 @@ class PostgresStore:
                 with contextlib.suppress(TimeoutError):
                     await asyncio.wait_for(self._changed.wait_for(moved), self.database.poll)
             if not moved():
-                with contextlib.suppress(AcesError):
+                try:
                     await self._look()
+                except UnknownClassError:
+                    # Deleted (its retention passed): its followers stop.
+                    raise
+                except AcesError:
+                    pass
 
     async def close(self) -> None:
         self.database.unfollow(self.cls, self._ring)
@@ -403,7 +408,8 @@ def _unique_violation() -> type[Exception]:
     return psycopg.errors.UniqueViolation
 
 
-def _unknown(cls: int) -> UnknownClassError:
+def unknown_class(cls: int) -> UnknownClassError:
+    """The refusal of class ``cls``, which the database does not (or no longer) hold."""
     # Translators: the school's class server: a class that was deleted (its
     # retention passed) or never was. {number}: the class's number.
     return UnknownClassError(N_("the school's server holds no class number {number}; it may"

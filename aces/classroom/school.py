@@ -143,7 +143,7 @@ class SchoolSettings(t.NamedTuple):
     retention_days: int = 30
     #: Days without a roll after which an open class is closed (``ACES_IDLE_DAYS``).
     idle_days: int = 14
-    #: Open classes one teacher may have at once (``ACES_CLASSES_PER_TEACHER``).
+    #: Open classes one teacher may have at once (``ACES_MAX_CLASSES``).
     classes_per_teacher: int = 30
     #: Classes one process holds in memory at once; the longest unused is let
     #: go first, never one with a projector open (``ACES_CLASSES_HELD``).
@@ -248,6 +248,11 @@ class School:
             try:
                 await room.follow()
             except UnknownClassError:
+                # Deleted: let it go (a request for it finds no class).
+                for number, (held, _) in list(self._rooms.items()):
+                    if held is room:
+                        del self._rooms[number]
+                await room.close()
                 return
             except AcesError:
                 # The database is away: the follower looks again in a moment.
@@ -413,6 +418,8 @@ class School:
     async def purge(self) -> tuple[list[int], list[int]]:
         """Close the classes left idle, and delete those closed longer than
         the retention: (closed, deleted), by number."""
+        from aces.classroom.teachers import ring_deleted
+
         async with self.database.connection() as connection:
             cursor = await connection.execute(
                 "UPDATE aces.classes c SET closed = now(),"
@@ -428,6 +435,8 @@ class School:
                 "DELETE FROM aces.classes WHERE closed < now() - make_interval(days => %s)"
                 " RETURNING id", (self.school.retention_days,))
             deleted = [int(row[0]) for row in await cursor.fetchall()]
+            for number in deleted:
+                await ring_deleted(connection, number)
         for number in deleted:
             held = self._rooms.pop(number, None)
             if held is not None:

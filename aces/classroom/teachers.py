@@ -18,7 +18,8 @@ from aces.errors import OptionError, visible
 if t.TYPE_CHECKING:
     from aces.classroom.database import Database
 
-__all__ = ["add_teacher", "overview", "remove_teacher", "teacher_named", "teachers"]
+__all__ = ["add_teacher", "delete_class", "overview", "remove_teacher", "ring_deleted",
+           "teacher_named", "teachers"]
 
 #: The longest label of a teacher.
 LABEL: t.Final = 80
@@ -100,3 +101,24 @@ async def overview(database: Database) -> list[tuple[int, str, str | None, int, 
         return [(int(number), str(code), label, int(groups),
                  None if closed is None else closed.isoformat(timespec="minutes"))
                 for number, code, label, groups, closed in await cursor.fetchall()]
+
+
+async def delete_class(database: Database, number: int) -> str:
+    """Delete class ``number`` now, with every line of its logs; its code."""
+    async with database.connection() as connection:
+        cursor = await connection.execute(
+            "DELETE FROM aces.classes WHERE id = %s RETURNING record->>'code'", (number,))
+        row = await cursor.fetchone()
+        if row is None:
+            # Deleted a moment ago, by the retention or another operator.
+            from aces.classroom.postgres import unknown_class
+
+            raise unknown_class(number)
+        await ring_deleted(connection, number)
+    return str(row[0])
+
+
+async def ring_deleted(connection: t.Any, number: int) -> None:
+    """Tell every process that holds class ``number`` that it has gone: its
+    followers read the class again, find nothing, and let it go."""
+    await connection.execute("SELECT pg_notify('aces', %s)", (f"{number} r0",))

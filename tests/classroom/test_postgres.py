@@ -299,3 +299,106 @@ def test_a_listener_dropped_misses_nothing(url: str) -> None:
         await writer.close()
 
     run(url, test)
+
+
+def test_idle_classes_close_and_closed_ones_go_when_their_retention_has_passed(
+        url: str) -> None:
+    """The hourly purge closes a class left without a roll for the idle days,
+    and deletes, with every line of its logs, one closed for longer than the
+    retention; another process that holds it lets it go; a fresh class stays."""
+    from aces.classroom.school import School, SchoolSettings
+
+    async def test(database: Database) -> None:
+        other = Database(url)
+        await other.open()
+        settings = SchoolSettings(idle_days=3, retention_days=10)
+        here, there = School(database, school=settings), School(other, school=settings)
+        try:
+            old, new = await make_class(database, record()), await make_class(database, record())
+            for number in (old, new):
+                store = PostgresStore(database, number)
+                await store.open()
+                await store.create(1, "group-001.jsonl")
+                await store.append(1, 0, [HEADER])
+                await store.close()
+            held = await there.room(old)
+            await database_sql(database, "UPDATE aces.feeds SET active = now() - interval"
+                               " '4 days' WHERE class = %s", old)
+            assert await here.purge() == ([old], [])
+            await asyncio.wait_for(_until(lambda: held.record is not None
+                                          and held.record.closed), 10)
+            # Closed nine days ago: kept. Eleven: deleted, lines and all.
+            await database_sql(database, "UPDATE aces.classes SET closed = now() - interval"
+                               " '9 days' WHERE id = %s", old)
+            assert await here.purge() == ([], [])
+            await database_sql(database, "UPDATE aces.classes SET closed = now() - interval"
+                               " '11 days' WHERE id = %s", old)
+            assert await here.purge() == ([], [old])
+            for table in ("classes", "lines", "blocks"):
+                column = "id" if table == "classes" else "class"
+                assert await database_sql(
+                    database, f"SELECT count(*) FROM aces.{table} WHERE {column} = %s",
+                    old) == 0
+            # The other process's follower found it gone, and let it go.
+            await asyncio.wait_for(_until(lambda: old not in there._rooms), 10)
+            fresh = PostgresStore(database, new)
+            assert (await fresh.open()).record is not None
+            await fresh.close()
+        finally:
+            await here.close()
+            await there.close()
+            await other.close()
+
+    run(url, test)
+
+
+async def database_sql(database: Database, statement: str, number: int) -> int:
+    async with database.connection() as connection:
+        cursor = await connection.execute(statement, (number,))
+        row = await cursor.fetchone() if cursor.description else None
+    return 0 if row is None else int(row[0])
+
+
+def test_a_retry_committed_elsewhere_while_it_was_looked_for_is_answered(url: str) -> None:
+    """A page's roll reached a process that committed it and was killed
+    before answering; the page tries the other process, which looked for the
+    submission a moment before that commit was seen. The retry is the first
+    roll's answer, not a conflict, and nothing is written twice."""
+    async def test(first: Database) -> None:
+        second = Database(url)
+        await second.open()
+        number = await make_class(first, record())
+        one = Classroom(PostgresStore(first, number))
+        two = Classroom(PostgresStore(second, number))
+        await one.open(None, None, "en")
+        await two.open(None, None, "en")
+        try:
+            group, _ = await joined(one, "Retried")
+            await two.catch_up()
+            await roll_on(two, group, 3)
+            table = two.groups[group].table
+            seq, game = table.seq, table.game
+            request = table.request()
+            assert request is not None
+            dice = Roll(tuple(range(1, request.dice + 1)))
+            sent = await two.roll(two.groups[group], "lost", seq, game, dice)
+            # One has heard of neither roll, and its first look for "lost"
+            # comes before that commit is seen.
+            looked = one.store.find
+            calls: list[str] = []
+
+            async def late(stream: int, submission: Submission) -> t.Any:
+                calls.append(submission.id)
+                return None if len(calls) == 1 else await looked(stream, submission)
+
+            one.store.find = late  # type: ignore[method-assign]
+            again = await one.roll(one.groups[group], "lost", seq, game, dice)
+            assert again == sent
+            assert calls == ["lost", "lost"]
+            assert await one.store.latest() == 3
+        finally:
+            await one.close()
+            await two.close()
+            await second.close()
+
+    run(url, test)
