@@ -176,7 +176,7 @@ def start() -> Iterator[Cluster]:
         shutil.rmtree(folder, ignore_errors=True)
 
 
-_SERVING: t.Final = re.compile(r"(http://127\.0\.0\.1:(\d+));")
+_SERVING: t.Final = re.compile(r"(http://127\.0\.0\.1:(\d+))\b")
 
 
 class SchoolServer:

@@ -82,6 +82,10 @@ def _given(command: click.Command, lang: str) -> dict[str, t.Any]:
               show_default=True,
               help="With --store: days without a roll after which a class is closed (or"
                    " ACES_IDLE_DAYS).")
+@click.option("--max-classes", envvar="ACES_MAX_CLASSES", type=click.IntRange(1, 1000),
+              default=30, show_default=True,
+              help="With --store: the most open classes one teacher may have (or"
+                   " ACES_MAX_CLASSES).")
 @click.option("--pool", envvar="ACES_STORE_POOL", type=click.IntRange(1, 1000), default=10,
               show_default=True,
               help="With --store: the most connections to the database this process opens"
@@ -93,8 +97,8 @@ def _given(command: click.Command, lang: str) -> dict[str, t.Any]:
 @lang_option
 def serve(folder: str | None, store: str | None, host: str, port: int, public_url: str | None,
           proxies: tuple[str, ...], game_name: str | None, max_groups: int,
-          max_projectors: int, retention_days: int, idle_days: int, pool: int,
-          store_timeout: float, lang: str | None, game_options: Given) -> None:
+          max_projectors: int, retention_days: int, idle_days: int, max_classes: int,
+          pool: int, store_timeout: float, lang: str | None, game_options: Given) -> None:
     """Serve a class whose groups record their games in a browser.
 
     Prints the address pupils open with the class's code and a QR code,
@@ -132,7 +136,7 @@ def serve(folder: str | None, store: str | None, host: str, port: int, public_ur
                                   tuple(part for given in proxies for part in given.split()))
             serve_school(store, listening, settings,
                          SchoolSettings(retention_days=retention_days, idle_days=idle_days,
-                                        lang=chosen),
+                                        classes_per_teacher=max_classes, lang=chosen),
                          StoreSettings(pool=pool, timeout=store_timeout), catalog,
                          say=click.echo)
             return
@@ -288,6 +292,29 @@ def export(name: str, folder: str, store: str, lang: str | None) -> None:
                                     "{count} logs written into {folder}.",
                                     len(done.logs)).format(count=len(done.logs),
                                                            folder=folder))
+
+
+@classroom.command("delete", short_help="Delete a class of a school's server now.")
+@click.argument("name", metavar="CLASS")
+@_store_option(required=True)
+@lang_option
+def delete(name: str, store: str, lang: str | None) -> None:
+    """Delete class CLASS (its number, or the code of an open class) of the
+    school's server now, with every log in it, without waiting for its
+    retention: for a request to delete a pupil's data. Export it first if
+    it is to be kept."""
+    with reported(lang):
+        _, catalog = translations(lang)
+        from aces.classroom.teachers import delete_class
+        from aces.classroom.transfer import find_class
+
+        async def work(database: Database) -> str:
+            return await delete_class(database, await find_class(database, name))
+
+        code = _with_database(store, work)
+        # Translators: "aces class delete": done. {code}: the class's code.
+        click.echo(catalog.gettext("The class {code} is deleted, with every log in it.")
+                   .format(code=code))
 
 
 @classroom.command("import", short_help="Bring a laptop's class into a school's server.")

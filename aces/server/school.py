@@ -143,7 +143,7 @@ async def _serve(url: str, listening: Listening, settings: Settings,
         base = (listening.public or f"http://{addresses(listening.host)[0]}:{bound}").rstrip("/")
         names = hosts(listening.host, bound)
         if listening.public:
-            names.append(_netloc(listening.public))
+            names.extend(_names(listening.public))
         app = make_app(school, names, base, os.urandom(32), extra=routes())
         app.state.school = school
         # Translators: "aces class serve --store": the school's server has
@@ -152,6 +152,12 @@ async def _serve(url: str, listening: Listening, settings: Settings,
         say(_("Serving the classes of {store}. Pupils open {address}; each teacher opens the"
               " address of their own that the operator gave them (aces class teacher"
               " add).").format(store=place(url), address=base))
+        if listening.public:
+            # Translators: "aces class serve --store --public-url": where this
+            # process itself listens, for the operator's proxy. {address}: it.
+            say(_("This process listens at {address}; the proxy in front of it passes the"
+                  " requests on.").format(
+                address=f"http://{addresses(listening.host)[0]}:{bound}"))
         # Translators: "aces class serve --store": how it stops.
         say(_("Ctrl-C stops this process; the classes are kept in the database."))
         sys.stdout.flush()
@@ -198,12 +204,20 @@ async def _keep_opening(database: t.Any) -> None:
         return
 
 
-def _netloc(address: str) -> str:
+def _names(address: str) -> list[str]:
+    """The ``Host`` headers a proxy may send for ``address``: with its port, and
+    without one where the port is the scheme's own.
+
+    >>> _names("https://klasse.skolen.no"), _names("http://x.no:8080")
+    (['klasse.skolen.no:443', 'klasse.skolen.no'], ['x.no:8080'])
+    """
     from urllib.parse import urlsplit
 
     parts = urlsplit(address)
-    port = parts.port or (443 if parts.scheme == "https" else 80)
-    return f"{(parts.hostname or '').lower()}:{port}"
+    name = (parts.hostname or "").lower()
+    default = 443 if parts.scheme == "https" else 80
+    port = parts.port or default
+    return [f"{name}:{port}"] + ([name] if port == default else [])
 
 
 # -- The teachers' pages and API ------------------------------------------------------

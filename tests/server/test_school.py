@@ -33,8 +33,9 @@ def school(postgresql: Cluster) -> str:
 @pytest.fixture(scope="module")
 def servers(school: str) -> Iterator[tuple[SchoolServer, SchoolServer]]:
     # A database that does not answer is told within a second.
-    with SchoolServer(school, "--store-timeout", "1") as one, \
-            SchoolServer(school, "--store-timeout", "1") as two:
+    behind = ("--store-timeout", "1", "--public-url", "https://klasse.skolen.example",
+              "--trusted-proxy", "127.0.0.1")
+    with SchoolServer(school, *behind) as one, SchoolServer(school, *behind) as two:
         yield one, two
         for server in (one, two):
             if server.process.poll() is None:
@@ -295,6 +296,15 @@ def test_a_teacher_sees_only_their_own_classes(servers: tuple[SchoolServer, Scho
         # One class's secret admits to that class alone.
         seen = client.get("/api/v1/class", headers={"authorization": f"Bearer {mine['secret']}"})
         assert seen.json()["code"] == mine["code"]
+        # Through the school's proxy: its public name is the server's, and the
+        # projector shows the public address to join.
+        proxied = client.get(f"/teacher/{mine['secret']}",
+                             headers={"host": "klasse.skolen.example",
+                                      "x-forwarded-for": "10.1.2.3",
+                                      "x-forwarded-proto": "https"})
+        assert proxied.status_code == 200
+        assert "Open https://klasse.skolen.example and type the code" in proxied.text
+        assert client.get("/health", headers={"host": "elsewhere.example"}).status_code == 421
         group, token, _ = join(client, theirs["code"], "Theirs", ["Ada", "Bo"])
         wrong_group = client.get(f"/api/v1/groups/{group}",
                                  headers={"authorization": "Bearer " + mine["secret"]})
@@ -322,6 +332,47 @@ def test_a_teacher_sees_only_their_own_classes(servers: tuple[SchoolServer, Scho
                            json={"id": "late", "seq": state["seq"], "game": 1, "dice": "4"})
         assert roll.status_code == 409
         assert roll.json()["error"]["code"] == "class_closed"
+
+
+def test_a_class_deleted_by_the_operator_is_gone_from_every_process(
+        servers: tuple[SchoolServer, SchoolServer], school: str, key: str) -> None:
+    """aces class delete CLASS: the class and its logs go at once, not at the
+    end of the retention, and the processes holding it let it go."""
+    one, two = servers
+    with one.client() as client:
+        made = new_class(client, key)
+        group, token, state = join(client, made["code"], "Erased", ["Ada", "Bo"])
+        Player(client, group, token, state, seed=2).roll()
+    with two.client() as client:
+        # The other process holds it too.
+        assert client.get(f"/api/v1/groups/{group}",
+                          headers={"authorization": f"Bearer {token}"}).status_code == 200
+    done = subprocess.run([sys.executable, "-m", "aces", "class", "delete", made["code"],
+                           "--store", school], capture_output=True, text=True, check=False)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout == f"The class {made['code']} is deleted, with every log in it.\n"
+    for server in servers:
+        with server.client() as client:
+            deadline = time.monotonic() + 10
+            while True:
+                seen = client.get(f"/api/v1/groups/{group}",
+                                  headers={"authorization": f"Bearer {token}"})
+                if seen.status_code != 200 or time.monotonic() > deadline:
+                    break
+                time.sleep(0.05)
+            assert seen.status_code == 403
+            refused = client.post("/api/v1/join", json={"code": made["code"], "label": "Late",
+                                                        "players": ["Ada", "Bo"]})
+            assert refused.json()["error"]["code"] == "unknown_code"
+    listed = subprocess.run([sys.executable, "-m", "aces", "class", "list", "--store", school],
+                            capture_output=True, text=True, check=False)
+    assert made["code"] not in listed.stdout
+    # Deleted once, it is not there to delete again.
+    again = subprocess.run([sys.executable, "-m", "aces", "class", "delete",
+                            str(made["number"]), "--store", school], capture_output=True,
+                           text=True, check=False)
+    assert again.returncode == 2
+    assert "has no class" in again.stderr
 
 
 def test_the_database_gone_answers_503_and_the_server_comes_back(
