@@ -103,30 +103,25 @@ def bars(labels: Sequence[str], values: Sequence[float],
          exact: Sequence[float] | None = None,
          intervals: Sequence[tuple[float, float]] | None = None, *, label: int = 50,
          shown: Callable[[float], str], exact_shown: Callable[[float], str] | None = None,
-         ) -> str:
+         name: str) -> str:
     """Horizontal bars of shares (0 to 1), with the exact value as a black
     mark and the 95 % interval as a line, in inline SVG; ``label`` pixels
     are kept for the labels on the left. ``shown`` and ``exact_shown`` write
     a bar's value and the exact value, in the reader's language, where a
-    pointer rests on them; a screen reader hears each label with its bar's
-    value, the exact one after it (the chart's accessible name).
+    pointer rests on them. ``name`` is what a screen reader calls the picture:
+    its numbers are in the table it stands under, its text alternative.
 
-    >>> svg = bars(["1", "2"], [0.4, 0.6], [0.5, 0.5], [(0.3, 0.5), (0.5, 0.7)], shown=str)
-    >>> svg.startswith("<svg") and "<script" not in svg
+    >>> svg = bars(["1", "2"], [0.4, 0.6], [0.5, 0.5], [(0.3, 0.5), (0.5, 0.7)], shown=str,
+    ...            name="Wins by seat")
+    >>> svg.startswith("<svg") and 'aria-label="Wins by seat"' in svg and "<script" not in svg
     True
-    >>> svg[svg.index("aria-label"):].split(">")[0]
-    'aria-label="1: 0.4 (0.5); 2: 0.6 (0.5)"'
     """
     top = max([*values, *(exact or []), *(high for _, high in intervals or [])], default=1.0)
     width = _WIDTH + label - 50
     scale = (width - label - 10) / max(top, 1e-9)
     height = _BAR * len(values) + 10
-    named = "; ".join(
-        f"{name}: {shown(value)}"
-        + ("" if exact is None else f" ({(exact_shown or shown)(exact[i])})")
-        for i, (name, value) in enumerate(zip(labels, values, strict=True)))
     parts = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}"'
-             f' role="img" aria-label="{escape(named)}">']
+             f' role="img" aria-label="{escape(name)}">']
     for i, (name, value) in enumerate(zip(labels, values, strict=True)):
         y = 5 + i * _BAR
         parts.append(f'<text x="0" y="{y + 15}" font-size="12">{escape(name)}</text>')
@@ -180,17 +175,18 @@ def stats_html(pooled: Pooled, lang: str = "en") -> str:
         exact = [s.exact for s in shares]
         known = all(value is not None for value in exact)
         fit = result.seats.fit
+        by_seat = _("Losses by seat") if group.rules.game == "five-dice" else _("Wins by seat")
         parts = [paragraph(_("Games: {games}; rolls after the opening: {rolls}; logs: {logs}.")
                            .format(games=w.integer(result.games), rolls=w.integer(result.rolls),
                                    logs=w.integer(len(group.logs)))),
-                 heading(_("Losses by seat") if group.rules.game == "five-dice"
-                         else _("Wins by seat")),
+                 heading(by_seat),
                  table(*_split(seat_rows(result, w))),
                  bars([str(seat) for seat in range(1, len(shares) + 1)],
                       [s.observed or 0.0 for s in shares],
                       t.cast("list[float]", exact) if known else None,
                       [(s.interval.low, s.interval.high) if s.interval else (0.0, 0.0)
-                       for s in shares], shown=w.percent, exact_shown=_exact_shown(w))]
+                       for s in shares], shown=w.percent, exact_shown=_exact_shown(w),
+                      name=by_seat)]
         if fit is not None:
             parts.append(paragraph(conclusion(fit, lang, catalog)))
         if result.length.mean is not None:
@@ -233,9 +229,10 @@ def _scatter(group: Group, w: Writer) -> str:
     ends = [(t.cast("Interval", log.intervals[0]).low, t.cast("Interval", log.intervals[0]).high)
             for log in logs] + [(first.interval.low, first.interval.high)]
     exact = None if first.exact is None else [first.exact] * len(values)
-    return (heading(w._("seat {seat}").format(seat=1))
+    seat = w._("seat {seat}").format(seat=1)
+    return (heading(seat)
             + bars(labels, values, exact, ends, label=min(_LABEL, 7 * max(map(len, labels)) + 10),
-                   shown=w.percent, exact_shown=_exact_shown(w)))
+                   shown=w.percent, exact_shown=_exact_shown(w), name=seat))
 
 
 def _exact_shown(w: Writer) -> Callable[[float], str]:
@@ -373,7 +370,7 @@ def odds_html(odds: Odds) -> str:
                         .format(mean=w.decimal(odds.expected_rolls), sd=w.decimal(odds.sd_rolls)))
     rows = [[label, w.percent(value, 2)] for label, value in zip(labels, values, strict=True)]
     return section(title, " ".join(said),
-                   table(head, rows) + bars(labels, values, shown=w.percent))
+                   table(head, rows) + bars(labels, values, shown=w.percent, name=title))
 
 
 def simulated_html(simulated: Simulated) -> str:
@@ -391,7 +388,8 @@ def simulated_html(simulated: Simulated) -> str:
     labels = [row[0] for row in rows[1:]]
     picture = bars(labels, summary.win_by_seat,
                    exact.win_by_seat if exact is not None else None,
-                   list(summary.win_intervals), shown=w.percent, exact_shown=_exact_shown(w))
+                   list(summary.win_intervals), shown=w.percent, exact_shown=_exact_shown(w),
+                   name=title)
     return section(title, details, "".join(paragraph(line) for line in rest if line)
                    + table(rows[0], rows[1:]) + picture
                    + "".join(paragraph(line) for line in below if line))

@@ -66,6 +66,7 @@ from aces.narrate.chances import (
 )
 from aces.narrate.phrasebook import LARGE_TABLE, changed_seats, few_holders
 from aces.narrate.voice import Voice
+from aces.odds import budget
 from aces.rules import fivedice, pot
 from aces.walk import UNDO_DEPTH, Visitor, drive, undo_depth
 
@@ -90,8 +91,9 @@ TURNING_POINTS: t.Final = "turning-points"
 #: simulation), so that what waits stays bounded however long the game.
 CHANCES_CHUNK: t.Final = 256
 #: The most rolls of one log whose chances a walkthrough estimates, a few
-#: seconds of simulation; the games after them are told without turning points.
-MOST_ESTIMATED: t.Final = 2_000
+#: seconds of simulation (:class:`aces.odds.position.Budget`, which bounds the
+#: simulated rolls too); the games after them are told without turning points.
+MOST_ESTIMATED: t.Final = budget.MOST_ESTIMATED
 
 #: The output formats of ``aces walkthrough``.
 FORMATS: t.Final = ("markdown", "rst", "text")
@@ -437,8 +439,8 @@ class Walkthrough(Visitor[list[Part]]):
         #: Settled rolls (number, roll, state after it; roll ``None`` for the
         #: game's start) whose chances are still to be worked out.
         self._unsettled: list[tuple[int, Rolled | None, t.Any]] = []
-        #: Rolls of the log whose chances were estimated, against :data:`MOST_ESTIMATED`.
-        self._estimated = 0
+        #: What the estimated chances of the log may still cost.
+        self._budget = budget.Budget(rolls=MOST_ESTIMATED)
         #: The game's chances are followed (not a game past the estimates' budget).
         self._following = False
         self._past_budget = False
@@ -503,7 +505,7 @@ class Walkthrough(Visitor[list[Part]]):
             # The game starting is the narrator's next.
             told = self.game is None or self.game == self.narrator.games + 1
             self._following = told and odds is not None and (
-                odds.exact or self._estimated < MOST_ESTIMATED)
+                odds.exact or not self._budget.spent)
             self._past_budget = told and odds is not None and not self._following
             if self._following:
                 self._unsettled.append((0, None, teller.start_state()))
@@ -521,13 +523,12 @@ class Walkthrough(Visitor[list[Part]]):
         odds, pending, self._unsettled = self._teller.odds, self._unsettled, []
         if odds is None or not pending or not self._following:
             return
-        if not odds.exact:
-            self._estimated += len(pending)
-            if self._estimated > MOST_ESTIMATED:
-                self._following, self._past_budget, self._turns = False, True, None
-                return
+        states = [state for _, _, state in pending]
+        if self._budget.grant(odds, states) < len(states):
+            self._following, self._past_budget, self._turns = False, True, None
+            return
         for (number, roll, _), chances in zip(
-                pending, odds.chances_of([state for _, _, state in pending]), strict=True):
+                pending, odds.chances_of(states), strict=True):
             if roll is None:
                 self._turns = TurningPoints(chances)
             elif self._turns is not None:
@@ -558,7 +559,8 @@ class Walkthrough(Visitor[list[Part]]):
                 said = self.voice.gettext(
                     "From this game on, no turning points: the chances of a game this large"
                     " are estimated by simulation, which a walkthrough does for at most"
-                    " {count} rolls of a log.").format(count=self.voice.number(MOST_ESTIMATED))
+                    " {count} rolls of a log or a few seconds of simulation.").format(
+                        count=self.voice.number(MOST_ESTIMATED))
                 self._pending.append(Aside(TURNING_POINTS, label, said))
             return
         if turns is None or header is None:

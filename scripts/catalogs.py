@@ -5,6 +5,7 @@ The one way to refresh the translations::
     .venv/bin/python scripts/catalogs.py extract   # locales/aces.pot from aces/
     .venv/bin/python scripts/catalogs.py update    # extract, then merge into each .po
     .venv/bin/python scripts/catalogs.py check     # fail if anything is out of step
+    .venv/bin/python scripts/catalogs.py resolve   # in a merge: join both sides' catalogs
 
 ``update`` keeps every translation whose message is unchanged, adds new
 messages untranslated (no fuzzy guesses: a changed message is a new one to
@@ -31,6 +32,7 @@ from __future__ import annotations
 import argparse
 import io
 import string
+import subprocess
 import sys
 import typing as t
 from pathlib import Path
@@ -169,6 +171,64 @@ def update(root: Path = ROOT) -> None:
         path.write_bytes(render(catalog))
 
 
+def unmerged(root: Path = ROOT) -> list[Path]:
+    """The catalogs (``.po``, ``.pot``) that a merge left in conflict."""
+    names = subprocess.run(["git", "diff", "--name-only", "--diff-filter=U"], cwd=root,
+                           capture_output=True, text=True, check=True).stdout.split()
+    return [root / name for name in names if name.endswith((".po", ".pot"))]
+
+
+def _side(root: Path, path: Path, stage: int) -> Catalog | None:
+    """One side of a conflicted catalog (2: ours, 3: theirs), or None if it lacks it."""
+    shown = subprocess.run(["git", "show", f":{stage}:{path.relative_to(root).as_posix()}"],
+                           cwd=root, capture_output=True, check=False)
+    if shown.returncode != 0:
+        return None
+    return read_po(io.BytesIO(shown.stdout), domain=DOMAIN, abort_invalid=True)
+
+
+def join(ours: Catalog, theirs: Catalog) -> tuple[Catalog, list[str]]:
+    """Both sides' messages in one catalog, and the messages they translate apart.
+
+    Two branches that each add messages conflict in the whole file (its date
+    and its sorted entries); what each translated is kept. Where both sides
+    translate one message differently, theirs (the branch merged in) stays,
+    and the message is named so that a person can decide.
+    """
+    joined = theirs
+    apart = []
+    for message in ours:
+        if not message.id:
+            continue
+        kept = joined.get(message.id, context=message.context)
+        if kept is None:
+            joined[message.id] = message
+        elif not any(forms(kept.string)) and any(forms(message.string)):
+            kept.string = message.string
+        elif any(forms(message.string)) and forms(kept.string) != forms(message.string):
+            apart.append(forms(message.id)[0])
+    return joined, apart
+
+
+def resolve(root: Path = ROOT) -> list[str]:
+    """Join both sides of every conflicted catalog; the messages translated apart.
+
+    Run ``update`` (and ``scripts/docs.py update`` for the documentation's
+    catalogs) afterwards, so that the catalogs hold exactly the messages the
+    merged source uses.
+    """
+    apart: list[str] = []
+    for path in unmerged(root):
+        ours, theirs = _side(root, path, 2), _side(root, path, 3)
+        if ours is None or theirs is None:
+            continue
+        joined, differ = join(ours, theirs)
+        path.write_bytes(render(joined))
+        apart.extend(f"{path.relative_to(root)}: {msgid!r} is translated apart on the two"
+                     " sides; theirs is kept" for msgid in differ)
+    return apart
+
+
 # -- Checks -------------------------------------------------------------------
 
 
@@ -284,10 +344,13 @@ def problems(root: Path = ROOT) -> list[str]:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("command", choices=["extract", "update", "check"])
+    parser.add_argument("command", choices=["extract", "update", "check", "resolve"])
     command = parser.parse_args(argv).command
     if command == "extract":
         write_template()
+    elif command == "resolve":
+        for line in resolve():
+            print(line, file=sys.stderr)
     elif command == "update":
         update()
     else:

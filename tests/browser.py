@@ -25,15 +25,16 @@ import re
 import shutil
 import typing as t
 import weakref
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import pytest
 
 if t.TYPE_CHECKING:
-    from collections.abc import Iterator, Sequence
+    from collections.abc import Iterator
 
-    from playwright.sync_api import Browser, ConsoleMessage, Dialog, Page, Request, Route
+    from playwright.sync_api import Browser, ConsoleMessage, Dialog, Frame, Page, Request, Route
 
 REQUIRED: t.Final = "ACES_BROWSER_REQUIRED"
 #: axe-core's tags for the success criteria of WCAG 2.0 and 2.1, levels A and AA:
@@ -111,17 +112,19 @@ _SHOW_NOSCRIPT: t.Final = """() => {
 def visit(browser: Browser, path: Path, fragment: str = "", *, width: int = 1280,
           height: int = 900, script: bool | t.Literal["blocked"] = True,
           color_scheme: t.Literal["light", "dark"] = "light",
-          reduced_motion: bool = False) -> Visit:
+          reduced_motion: bool = False, scale: float = 1) -> Visit:
     """Open ``path`` (with ``fragment``) from ``file://`` in a fresh, offline context.
 
     ``script=False`` turns JavaScript off, as a browser set so would; axe-core
     cannot run there (no timer fires), so ``script="blocked"`` shows the same
     page (its own scripts refused by a Content-Security-Policy, ``<noscript>``
     shown) with JavaScript on for the tests' own scripts. ``color_scheme`` and
-    ``reduced_motion`` are what the reader's system asks for.
+    ``reduced_motion`` are what the reader's system asks for; ``scale`` is the
+    pixels to a CSS pixel (2, with ``width`` halved, is a window zoomed to 200 %).
     """
     context = browser.new_context(
-        viewport={"width": width, "height": height}, java_script_enabled=script is not False,
+        viewport={"width": width, "height": height}, device_scale_factor=scale,
+        java_script_enabled=script is not False,
         offline=True, color_scheme=color_scheme,
         reduced_motion="reduce" if reduced_motion else "no-preference")
     page = context.new_page()
@@ -207,10 +210,11 @@ def _axe_script() -> str:
 #: Runs axe-core on the page (or on the part named by a selector) with only the
 #: rules of the given tags, and returns its violations, trimmed to what a report
 #: needs. Passing checks are not returned: they are most of axe's work to serialize.
-_RUN: t.Final = """async ([within, tags, disabled]) => {
+_RUN: t.Final = """async ([within, tags, only, disabled]) => {
   const rules = Object.fromEntries(disabled.map(rule => [rule, {enabled: false}]));
+  const runOnly = only ? {type: 'rule', values: only} : {type: 'tag', values: tags};
   const found = await axe.run(within ? {include: [within]} : document,
-    {runOnly: {type: 'tag', values: tags}, rules, resultTypes: ['violations']});
+    {runOnly, rules, resultTypes: ['violations'], iframes: false});
   return found.violations.map(v => ({
     rule: v.id, impact: v.impact || '', help: v.help, url: v.helpUrl,
     nodes: v.nodes.map(n => [n.target.join(' '), n.html, n.failureSummary || ''])}));
@@ -222,38 +226,77 @@ _SCRIPTLESS: weakref.WeakSet[Page] = weakref.WeakSet()
 
 
 def axe_violations(page: Page, within: str | None = None, *,
-                   tags: Sequence[str] = WCAG21_AA,
-                   disabled: Sequence[str] = ()) -> list[Violation]:
+                   tags: Sequence[str] = WCAG21_AA, rules: Sequence[str] | None = None,
+                   disabled: Sequence[str] = (), frames: bool = True) -> list[Violation]:
     """The WCAG 2.1 A and AA violations axe-core finds on ``page`` as it is now.
 
     ``within`` limits the check to the elements a CSS selector names (and what
-    they hold); ``disabled`` names rules to leave out, each of which must be
-    justified where it is passed. Every frame of the page is checked too,
-    where axe can reach it (a frame of another origin it cannot).
+    they hold), in the page itself, not its frames; ``rules`` runs only the
+    rules it names (instead of all those of ``tags``), where a setting can
+    change no other's result; ``disabled`` names rules to leave out, each of
+    which must be justified where it is passed. Every frame of the page is checked too, each
+    by itself (a notebook's sandboxed frame has an origin of its own, which
+    axe-core's messages between frames cannot reach), its findings marked
+    with the frame's address; ``frames=False`` leaves them out, for a page
+    whose frames are checked as pages of their own.
     """
-    if page in _SCRIPTLESS:
-        pytest.fail("axe-core cannot run in a page without JavaScript (no timer fires "
-                    'there): open it with visit(..., script="blocked")', pytrace=False)
-    if not page.evaluate("typeof window.axe === 'object'"):
-        # Evaluated through the DevTools protocol, not as a <script>: a page's
-        # Content-Security-Policy does not stop it, and no request is made.
-        for frame in page.frames:
-            if not frame.is_detached():
+    return axe_at_once([page], within, tags=tags, rules=rules, disabled=disabled,
+                       frames=frames)[0]
+
+
+#: Starts axe-core in a document without waiting for it: the promise is kept in
+#: the document, for :data:`_TAKE` to wait for.
+_START: t.Final = f"args => {{ window.__acesAxe = ({_RUN})(args); }}"
+_TAKE: t.Final = "() => window.__acesAxe"
+
+
+def axe_at_once(pages: Sequence[Page], within: str | None = None, *,
+                tags: Sequence[str] = WCAG21_AA, rules: Sequence[str] | None = None,
+                disabled: Sequence[str] = (), frames: bool = True) -> list[list[Violation]]:
+    """:func:`axe_violations` of several pages, checked side by side: every
+    check starts before the first is waited for, so that pages of different
+    contexts, each in a renderer process of its own, are checked in parallel."""
+    started: list[tuple[int, Frame, str]] = []
+    for index, page in enumerate(pages):
+        if page in _SCRIPTLESS:
+            pytest.fail("axe-core cannot run in a page without JavaScript (no timer fires "
+                        'there): open it with visit(..., script="blocked")', pytrace=False)
+        for frame in page.frames if within is None and frames else [page.main_frame]:
+            if frame.is_detached():
+                continue
+            if not frame.evaluate("typeof window.axe === 'object'"):
+                # Evaluated through the DevTools protocol, not as a <script>: the page's
+                # Content-Security-Policy does not stop it, and no request is made.
                 frame.evaluate(_axe_script())
-    found = page.evaluate(_RUN, [within, list(tags), list(disabled)])
-    return [Violation(v["rule"], v["impact"], v["help"], v["url"],
-                      tuple((n[0], n[1], n[2]) for n in v["nodes"])) for v in found]
+            main = frame is page.main_frame
+            frame.evaluate(_START, [within if main else None, list(tags),
+                                    None if rules is None else list(rules), list(disabled)])
+            started.append((index, frame, "" if main else f"(frame {frame.url}) "))
+    found: list[list[Violation]] = [[] for _ in pages]
+    for index, frame, where in started:
+        for v in frame.evaluate(_TAKE):
+            found[index].append(Violation(v["rule"], v["impact"], v["help"], v["url"], tuple(
+                (where + n[0], n[1], n[2]) for n in v["nodes"])))
+    return found
 
 
-def assert_accessible(page: Page, within: str | None = None, *, label: str = "",
-                      disabled: Sequence[str] = ()) -> None:
+def assert_accessible(page: Page | Sequence[tuple[Page, str]], within: str | None = None, *,
+                      label: str = "", rules: Sequence[str] | None = None,
+                      disabled: Sequence[str] = (), frames: bool = True) -> None:
     """Fail, listing every violation readably, unless axe-core finds none of
     the WCAG 2.0 and 2.1 A and AA rules broken on ``page`` (see
     :func:`axe_violations`). ``label`` says which page and setting failed,
-    beside the page's address."""
-    violations = axe_violations(page, within, disabled=disabled)
-    if violations:
-        where = f"{label} ({page.url})" if label else page.url
-        listed = "\n".join(str(v) for v in violations)
-        pytest.fail(f"{where}: {len(violations)} WCAG 2.1 A/AA rule(s) broken "
-                    f"(axe-core):\n{listed}", pytrace=False)
+    beside the page's address. Given pairs of a page and its label instead,
+    it checks them side by side (:func:`axe_at_once`)."""
+    labelled = [(page, label)] if not isinstance(page, Sequence) else list(page)
+    every = axe_at_once([each for each, _ in labelled], within, rules=rules,
+                        disabled=disabled, frames=frames)
+    failed = []
+    for (each, name), violations in zip(labelled, every, strict=True):
+        if violations:
+            where = f"{name} ({each.url})" if name else each.url
+            listed = "\n".join(str(v) for v in violations)
+            failed.append(f"{where}: {len(violations)} WCAG 2.1 A/AA rule(s) broken "
+                          f"(axe-core):\n{listed}")
+    if failed:
+        pytest.fail("\n".join(failed), pytrace=False)

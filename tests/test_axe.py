@@ -127,6 +127,23 @@ def test_a_page_without_its_scripts_is_checked_as_a_reader_sees_it(browser: Brow
         axe_violations(off)
 
 
+def test_a_fault_inside_a_sandboxed_frame_is_found(browser: Browser, tmp_path: Path) -> None:
+    """A notebook shows a page in an ``<iframe srcdoc sandbox>``, an origin of its
+    own: the page inside is checked too, and its findings say where."""
+    inner = CLEAN.format(fault=FAULTS["button-name"]).replace("&", "&amp;").replace('"', "&quot;")
+    path = tmp_path / "notebook.html"
+    path.write_text('<!DOCTYPE html><html lang="en"><head><meta charset="utf-8">'
+                    "<title>A notebook</title></head><body data-ready><main>"
+                    f'<iframe srcdoc="{inner}" sandbox="allow-scripts" title="A game">'
+                    "</iframe></main></body></html>", encoding="utf-8")
+    opened = visit(browser, path)
+    opened.page.frames[1].wait_for_selector("body[data-ready]")
+    found = axe_violations(opened.page)
+    assert [v.rule for v in found] == ["button-name"]
+    assert found[0].nodes[0][0].startswith("(frame about:srcdoc) ")
+    assert axe_violations(opened.page, "main") == []  # the page itself, without its frames
+
+
 def test_only_the_rules_of_wcag_2_1_a_and_aa_are_run(browser: Browser, tmp_path: Path) -> None:
     """Best practice beyond WCAG (a page without landmarks, say) is not a failure,
     and the tags are those of the 47 criteria."""

@@ -82,6 +82,22 @@ def test_the_template_keeps_its_date_when_no_message_changed(tmp_path: Path) -> 
     assert tool.write_template(tmp_path).creation_date.year != 2000
 
 
+def test_a_merge_keeps_what_each_side_translated() -> None:
+    # Two branches that each add messages conflict in the whole catalog;
+    # ``resolve`` joins them, and names a message the two translate apart.
+    ours, theirs = Catalog(locale="nb"), Catalog(locale="nb")
+    ours.add("Roll", "Kast")
+    ours.add("Pass", "Send")
+    ours.add("Pot", "Pott")
+    theirs.add("Pass", "")
+    theirs.add("Chip", "Sjetong")
+    theirs.add("Pot", "Potten")
+    joined, apart = tool.join(ours, theirs)
+    assert {m.id: m.string for m in joined if m.id} == {
+        "Roll": "Kast", "Pass": "Send", "Chip": "Sjetong", "Pot": "Potten"}
+    assert apart == ["Pot"]
+
+
 def test_extraction_has_nothing_to_warn_about(capsys: pytest.CaptureFixture[str]) -> None:
     # Babel skips, with a warning on standard error, any message it cannot
     # extract as written: an f-string, say, where a template belongs.

@@ -17,6 +17,7 @@ from aces.events import (
     DiceToCentre,
     Event,
     FinishStarted,
+    GameExcluded,
     GameOver,
     GameStarted,
     OpeningTied,
@@ -55,6 +56,7 @@ ONE_OF_EACH: t.Final[list[Event]] = [
     RollAgain(player="Cy"),
     Rolled(player="Cy", dice=(3, 4), stage="turn", to=("Bo",)),
     RollUndone(undoes=12, player="Ada", dice=(1, 6)),
+    GameExcluded(game=1),
 ]
 
 

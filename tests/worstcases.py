@@ -66,6 +66,26 @@ def long_game(path: Path, rolls: int) -> int:
     return _write(path, [engine.header(POT, ["Ada", "Bo"], {})], dice)
 
 
+def estimated_long(path: Path, rolls: int) -> int:
+    """A game of Aces in the Pot at a table of twelve with five chips each,
+    too large to solve, so every chance is estimated, with ``rolls`` rolls
+    that move nothing: every moment is the costliest to estimate, all sixty
+    chips still in play. Then each seat but the last puts its chips in the
+    pot, two at a time, and the last brings the chips in play down to one
+    and wins the finish."""
+    players = 12
+    dice = ["6", *(str(1 + n % 5) for n in range(players - 1))]
+    dice += ["2 3"] * rolls
+    # Back to the first seat, then five chips each: three rolls of 1-1 for
+    # eleven seats, each pass to the next seat that still holds any.
+    dice += ["2 3"] * ((players - rolls % players) % players)
+    for _ in range(3):
+        dice += ["1 1"] * (players - 1) + ["2 3"]
+    # The last seat alone: down to one chip, then a try without a six.
+    dice += ["1 1", "1 1", "2 3", "4 5", "2 2"]
+    return _write(path, [engine.header(POT, seat_names(players), {"chips": 5})], dice)
+
+
 def session(path: Path, games: int) -> int:
     """A session of ``games`` random games of Aces in the Pot for four players."""
     players = ["Ada", "Bo", "Cy", "Dag"]

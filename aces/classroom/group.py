@@ -24,13 +24,12 @@ from aces.walk import Step, Visitor
 if t.TYPE_CHECKING:
     from collections.abc import Iterable
 
-    from aces.events import Event
     from aces.experiment.observe import Counts, GameRecord, Rules
     from aces.log import LogWriter
     from aces.narrate import Narrator
     from aces.rules import Roll, RollRequest
 
-__all__ = ["STORY", "Decision", "Table", "Tally"]
+__all__ = ["STORY", "Decision", "Table", "Tally", "stale"]
 
 #: Lines of the current game's story kept to show, in each language.
 STORY: t.Final = 14
@@ -229,7 +228,7 @@ class Table(Visitor[None]):
             # is over. "undo": the word for it in the "command" context.
             raise AcesError("the game is over, so no roll is due; undo takes back its last"
                             " roll")
-        raise _stale()
+        raise stale()
 
     def decide_undo(self) -> Decision:
         """The step that takes back the last roll still standing.
@@ -306,11 +305,14 @@ class Table(Visitor[None]):
             self.story[lang].extend(lines)
         return Decision(steps, block, told)
 
-    def events(self, steps: list[Step[t.Any]]) -> list[Event]:
-        return [step.event for step in steps]
+    def begin(self, header: GameStarted) -> Decision:
+        """The first line of a new group's log: its first game's header."""
+        self.recording.begin(header)
+        return self._decided(self.recording.start())
 
 
-def _stale() -> ClassError:
+def stale() -> ClassError:
+    """The refusal of a submission for a moment of the game that has passed."""
     # Translators: the pupils' page of the live class: a roll or an undo sent
     # for a moment of the game that has passed, since another device of the
     # same group recorded something first.

@@ -30,7 +30,7 @@ import typing as t
 
 from aces.classroom.access import Guesses, matches, new_code, new_token, normal_code, token_digest
 from aces.classroom.files import log_name
-from aces.classroom.group import Table
+from aces.classroom.group import Table, stale
 from aces.classroom.store import (
     Appended,
     ClassRecord,
@@ -306,8 +306,7 @@ class Classroom:
                 raise
             table = Table(group.log)
             table.resume([])
-            table.recording.begin(first)
-            decision = table._decided(table.recording.start())
+            decision = table.begin(first)
             await self.store.append(number, 0, [step.event for step in decision.steps])
             joined = self.groups[number] = Group(group, table)
             joined.resumed = 0
@@ -401,7 +400,7 @@ class Classroom:
                     answer = await self._found(group, submission, decide)
                     if answer is not None:
                         return answer
-                raise _stale()
+                raise stale()
             self._check_open(group)
             decision = decide(group.table)
             events = [step.event for step in decision.steps]
@@ -409,7 +408,7 @@ class Classroom:
                 appended = await self.store.append(group.record.id, seq, events, submission)
             except StaleAppendError:
                 await self._reload(group)
-                raise _stale() from None
+                raise stale() from None
             except BaseException:
                 # Nothing is appended: the table goes back to what the log holds.
                 await self._reload(group)
@@ -420,7 +419,7 @@ class Classroom:
                 await self._reload(group)
                 again = await self._decided_again(group, appended.first - 1, decide)
                 if again is None:
-                    raise _stale()
+                    raise stale()
                 group.remember(submission, again)
                 return again
             answer = Answer(appended.first, appended.last, tuple(events), decision.told)
@@ -533,7 +532,7 @@ class Classroom:
                 # Another process appended to the group first: decided again on
                 # its table as the log holds it now.
                 await self._reload(found)
-                raise _stale() from None
+                raise stale() from None
             except BaseException:
                 await self._reload(found)
                 raise
@@ -773,12 +772,6 @@ def _reused() -> ClassError:
     # for another roll (a program's mistake; a page never does it).
     return ClassError("this submission id was used before for something else; send a new"
                       " one").coded("reused_id")
-
-
-def _stale() -> ClassError:
-    from aces.classroom.group import _stale as stale
-
-    return stale()
 
 
 def _no_group() -> ClassError:

@@ -49,8 +49,9 @@ SHOWN: t.Final = 0.0005
 
 @click.command()
 @click.option("--players", type=int, required=True, metavar="N",
-              help="Number of players (2 or more; 8 with 2 chips each is the largest"
-                   " the exact solver takes).")
+              help="Number of players (2 or more). The exact solver takes games of up to"
+                   " 25 million states, which need up to about 10 GB of memory: 10 players"
+                   " with 2 chips each, or 14 with 1.")
 @click.option("--chips", type=int, default=2, show_default=True,
               help="Chips each player starts with.")
 @click.option("--finish", type=click.Choice(["last-chip", "last-holder"]), default="last-chip",
@@ -83,7 +84,7 @@ def odds(players: int, chips: int, finish: str, quantile: float, as_json: bool,
     with reported(lang):
         chosen, catalog = translations(lang)
         options = pot.options({"finish": finish, "chips": chips})
-        with _progress(None if as_json else players, chips, catalog) as progress:
+        with _progress(None if as_json else players, chips, catalog, chosen) as progress:
             answer = exact(players, chips, t.cast("pot.Finish", options["finish"]),
                            quantile, progress)
         text = json.dumps(as_dict(answer), indent=2) if as_json else report(answer, chosen,
@@ -94,25 +95,64 @@ def odds(players: int, chips: int, finish: str, quantile: float, as_json: bool,
 
 @contextlib.contextmanager
 def _progress(players: int | None, chips: int, catalog: gettext.NullTranslations,
-              ) -> Iterator[Callable[[float], None] | None]:
+              lang: str) -> Iterator[Callable[[float], None] | None]:
     """A progress bar on standard error while a big game is solved: on a
     terminal only, and never for --json (``players`` is ``None``), so that
     what a program reads is only the answer."""
     if players is None or not sys.stderr.isatty():
         yield None
         return
-    from aces.odds import check_size
+    from aces.cli._numbers import integer
+    from aces.odds import check_size, memory_needed
 
-    if check_size(players, chips) < PROGRESS_FROM:
+    states = check_size(players, chips)
+    if states < PROGRESS_FROM:
         yield None
         return
-    # Translators: the label of the progress bar while the exact odds are worked out.
-    label = catalog.gettext("Solving")
-    with click.progressbar(length=_STEPS, file=sys.stderr, label=label) as bar:
+    # Translators: the label of the progress bar while the exact odds are worked
+    # out. {states}: how many states the game has; {memory}: about how much memory
+    # the solve needs, such as "1.3 GB".
+    label = catalog.gettext("Solving {states} states (needs about {memory})").format(
+        states=integer(states, lang), memory=_bytes(memory_needed(players, states), lang))
+
+    def in_use(_: object) -> str:
+        used = _memory_in_use()
+        # Translators: after the progress bar: the memory the solve holds now, "1.1 GB".
+        return "" if used is None else catalog.gettext("{memory} in use").format(
+            memory=_bytes(used, lang))
+
+    with click.progressbar(length=_STEPS, file=sys.stderr, label=label,
+                           item_show_func=in_use) as bar:
         def advance(done: float) -> None:
-            bar.update(min(_STEPS, round(done * _STEPS)) - bar.pos)
+            bar.update(min(_STEPS, round(done * _STEPS)) - bar.pos, current_item=done)
 
         yield advance
+
+
+def _bytes(count: int, lang: str) -> str:
+    """A size in megabytes or gigabytes, as ``lang`` writes numbers: "200 MB", "1.3 GB".
+
+    >>> _bytes(1_277_963_036, "en"), _bytes(200_067_696, "nb")
+    ('1.3\xa0GB', '200\xa0MB')
+    """
+    from aces.cli._numbers import decimal
+
+    if count >= 10**9:
+        return f"{decimal(count / 1e9, lang, 1)}\xa0GB"
+    return f"{decimal(count / 1e6, lang, 0)}\xa0MB"
+
+
+def _memory_in_use() -> int | None:
+    """Bytes this process holds in memory now (its resident set), where the
+    system tells (Linux); ``None`` elsewhere."""
+    import os
+    from pathlib import Path
+
+    try:
+        pages = int(Path("/proc/self/statm").read_text(encoding="ascii").split()[1])
+    except (OSError, ValueError, IndexError):
+        return None
+    return pages * os.sysconf("SC_PAGE_SIZE")
 
 
 def as_dict(answer: Odds) -> dict[str, t.Any]:

@@ -29,7 +29,7 @@ if t.TYPE_CHECKING:
     from aces.games import Option
     from aces.rules import Game, OptionValue
 
-__all__ = ["record"]
+__all__ = ["Arguments", "record"]
 
 @click.command(cls=GameCommand, typed=True)
 # A plain string: the log is opened (and a folder refused) by LogStore, in
@@ -118,7 +118,11 @@ class Arguments(t.NamedTuple):
             header(game, self.players, options)
 
     def header(self, last: GameStarted | None) -> GameStarted:
-        """The header of a new game: as given, the rest as in the last game."""
+        """The header of a new game: as given, the rest as in the last game.
+
+        :raises ~aces.errors.OptionError: for a new log without players, or
+            players or options the game refuses.
+        """
         from aces.cli._games import header_options
         from aces.engine import header
 

@@ -45,7 +45,8 @@ PROGRESS_FROM: t.Final = 200_000
 @click.option("--games", type=int, default=100_000, show_default=True,
               help="How many games to play.")
 @click.option("--seed", type=int, default=None,
-              help="Seed for the dice; the same seed gives the same results.")
+              help="Seed for the dice; the same seed gives the same results, on any"
+                   " number of cores (a long run uses them all).")
 @click.option("--game", "game_name", type=GameChoice(), default="pot",
               show_default=True, help=GAME_HELP)
 @click.option("--exact/--no-exact", "with_exact", default=None,

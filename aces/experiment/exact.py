@@ -88,7 +88,7 @@ def exact(rules: Rules) -> Expected:
 
 
 def _pot(rules: Rules) -> Expected:
-    from aces.odds import check_size
+    from aces.odds import QUICK_STATES, check_size
     from aces.odds.outcomes import CHANCES, NO_SIX, Outcome
 
     six = 1 - NO_SIX
@@ -97,7 +97,7 @@ def _pot(rules: Rules) -> Expected:
     chips = t.cast("int", rules.option("chips"))
     finish = t.cast("t.Literal['last-chip', 'last-holder']", rules.option("finish"))
     try:
-        check_size(rules.players, chips)
+        check_size(rules.players, chips, QUICK_STATES)
     except OptionError:
         return Expected(None, None, None, None, 0.0, nothing, tries, None, None)
     from aces.odds.chain import build

@@ -36,8 +36,8 @@ if t.TYPE_CHECKING:
     from aces.walk import Step
 
 __all__ = ["ChanceNarrator", "ChanceTeller", "Measure", "Moment", "Turn", "TurningPoints",
-           "measure_of", "percent", "percent_in", "say_chances", "say_turning_point",
-           "turning_points"]
+           "measure_of", "percent", "percent_in", "say_chances", "say_chances_stop",
+           "say_turning_point", "turning_points"]
 
 Measure = t.Literal["win", "lose"]
 
@@ -144,19 +144,11 @@ class ChanceTeller:
             self._number = 0
             self._roll = None
 
-    def moment(self, state: t.Any, *, over: bool = False) -> Moment | None:
-        """The roll just settled, in ``state``, and the chances after it, once;
-        ``None`` when there is none, or when the game is over (unless ``over``)."""
-        settled = self.settled(state, over=over)
-        if settled is None or self.odds is None:
-            return None
-        number, roll, state = settled
-        return Moment(number, roll, self.odds.chances(state))
-
     def settled(self, state: t.Any, *, over: bool = False) -> tuple[int, Rolled, t.Any] | None:
         """The roll just settled, once: its number, the roll and ``state``, the
-        state it settled in, for a caller that works out the chances of many
-        rolls together."""
+        state it settled in; ``None`` when there is none, or when the game is
+        over (unless ``over``). The caller works out the chances, of many rolls
+        together where it can."""
         roll, self._roll = self._roll, None
         if roll is None or self.odds is None:
             return None
@@ -174,14 +166,6 @@ class ChanceTeller:
         assert self.odds is not None
         assert self.header is not None
         return self.odds.chances(self._game.start(self.header))
-
-    def line(self, voice: Voice, state: t.Any) -> str | None:
-        """The chances of the roll just settled, in ``state``, in words."""
-        moment = self.moment(state)
-        if moment is None or self.header is None:
-            return None
-        return say_chances(voice, self.header.players, moment.chances,
-                           measure_of(self.header.game))
 
 
 def say_turning_point(voice: Voice, players: t.Sequence[str], moment: Moment, seat: int,
@@ -223,13 +207,32 @@ def say_turning_point(voice: Voice, players: t.Sequence[str], moment: Moment, se
                      " {before} to {after}.").format(**values)
 
 
+def say_chances_stop(voice: Voice) -> str:
+    """Said once where estimated chances stop being shown: past the budget of
+    an output (:class:`aces.odds.position.Budget`)."""
+    from aces.odds.budget import MOST_ESTIMATED
+
+    # Translators: said once, in "aces replay --odds" and on a replay page, at
+    # the first roll whose chances are no longer shown. {count}: the most rolls
+    # whose chances one replay or page estimates.
+    return voice.gettext(
+        "From here on, no chances are shown: in a game this large they are estimated by"
+        " simulation, which is done for at most {count} rolls or a few seconds of"
+        " simulation.").format(count=voice.number(MOST_ESTIMATED))
+
+
 class ChanceNarrator(Narrator):
     """The replay's narrator, with every player's chance after each settled roll
-    (``aces replay --odds``)."""
+    (``aces replay --odds``), estimated ones within a budget: past it, the
+    replay says once that they stop."""
 
     def __init__(self, catalog: gettext.NullTranslations, lang: str) -> None:
+        from aces.odds.budget import Budget
+
         super().__init__(catalog, lang)
         self.teller = ChanceTeller()
+        self.budget = Budget()
+        self._stop_said = False
 
     def visit(self, step: Step[t.Any]) -> None:
         if self.teller.due(step):
@@ -244,10 +247,19 @@ class ChanceNarrator(Narrator):
     def _chances(self) -> None:
         self.settle()
         # The roll settled in the state of the last step told.
-        last = self._last
-        said = None if last is None else self.teller.line(self.voice, last.state)
-        if said is not None:
-            self.lines.append(said)
+        last, teller = self._last, self.teller
+        settled = None if last is None else teller.settled(last.state)
+        if settled is None or teller.odds is None or teller.header is None:
+            return
+        state = settled[2]
+        if not self.budget.grant(teller.odds, [state]):
+            if not self._stop_said:
+                self._stop_said = True
+                self.lines.append(say_chances_stop(self.voice))
+            return
+        self.lines.append(say_chances(self.voice, teller.header.players,
+                                      teller.odds.chances(state),
+                                      measure_of(teller.header.game)))
 
 
 class Turn(t.NamedTuple):

@@ -28,12 +28,28 @@ if t.TYPE_CHECKING:
 
     from aces.odds.solve import Solution
 
-__all__ = ["MAX_STATES", "Odds", "check_players", "check_size", "exact", "most_players"]
+__all__ = ["BYTES_PER_STATE", "MAX_STATES", "MAX_WORK", "QUICK_STATES", "Odds", "check_players",
+           "check_size", "exact", "memory_needed", "most_players", "work_needed"]
 
-#: The most states solved exactly: eight players with two chips each (about
-#: 490,000 states) take a few seconds; nine need 3.1 million, a minute and
-#: gigabytes, which is the simulation's job.
-MAX_STATES: t.Final = 1_000_000
+#: The most states ``aces odds`` solves exactly: ten players with two chips
+#: each (20 million states) take minutes and some gigabytes of memory
+#: (:func:`memory_needed`); eleven would need 130 million.
+MAX_STATES: t.Final = 25_000_000
+#: The most states solved where the chances are wanted at once, without a
+#: progress bar (a replay's or a page's chances, a class's pooled
+#: statistics): eight players with two chips each (490,000 states), a few
+#: seconds; larger tables are estimated.
+QUICK_STATES: t.Final = 1_000_000
+#: Bytes of memory a solve needs for each state, roughly, besides one byte per
+#: player: the transitions, every state's answers, and the working arrays of
+#: the largest layer (measured: 1.35 GiB for nine players with two chips each).
+BYTES_PER_STATE: t.Final = 450
+#: The most work a solve is allowed, in states times the rolls a game lasts:
+#: the length of a game is carried over every state one roll at a time, so
+#: that a game of few states but thousands of rolls (two players with
+#: hundreds of chips) costs as much as a table of millions. Ten players with
+#: two chips each need about 2.4 thousand million.
+MAX_WORK: t.Final = 3_000_000_000
 
 
 class Odds(t.NamedTuple):
@@ -59,23 +75,45 @@ def check_players(players: int) -> None:
                           option=Term("--players"), minimum=pot.MIN_PLAYERS, players=players)
 
 
-def most_players() -> int:
-    """The most players solved exactly: one more has too many states even
-    with one chip each (twelve players need 1.35 million).
+def most_players(limit: int = MAX_STATES) -> int:
+    """The most players solved exactly within ``limit`` states: one more has
+    too many even with one chip each (fifteen players need 77 million).
 
-    >>> most_players()
-    11
+    >>> most_players(), most_players(QUICK_STATES)
+    (14, 11)
     """
     from aces.odds.chain import state_count
 
     players = pot.MIN_PLAYERS
-    while state_count(players + 1, 1) <= MAX_STATES:
+    while state_count(players + 1, 1) <= limit:
         players += 1
     return players
 
 
-def check_size(players: int, chips: int) -> int:
-    """The states a game needs.
+def memory_needed(players: int, states: int) -> int:
+    """Bytes of memory a solve of ``states`` states needs, roughly.
+
+    >>> round(memory_needed(10, 20_030_070) / 1e9, 1)
+    9.2
+    """
+    return states * (BYTES_PER_STATE + players)
+
+
+def work_needed(players: int, chips: int, states: int) -> int:
+    """The work of a solve, in states times rolls: a game loses a third of a
+    chip to the pot a roll, on average (:func:`aces.odds.outcomes.roll_cost`),
+    so its length is carried over some three rolls a chip, and more for the
+    finish and the spread of its length.
+
+    >>> work_needed(10, 2, 20_030_070) < MAX_WORK < work_needed(2, 705, 998_985)
+    True
+    """
+    return states * (4 * players * chips + 40)
+
+
+def check_size(players: int, chips: int, limit: int = MAX_STATES) -> int:
+    """The states a game needs, when they are at most ``limit`` and the work
+    at most :data:`MAX_WORK`.
 
     Too many players are refused before their states are counted: the count
     grows so fast with the players that for a class of a thousand it is a
@@ -87,24 +125,34 @@ def check_size(players: int, chips: int) -> int:
     from aces.odds.chain import state_count
 
     check_players(players)
-    limit = most_players()
-    if players > limit:
+    most = most_players(limit)
+    if players > most:
         # Translators: an error of "aces odds". {limit}: the most players the
         # exact solver takes; {players}: the number asked for; {simulate}: the
         # command aces simulate, or aces.simulate in Python.
         raise OptionError(
             "exact odds can be worked out for at most {limit} players, not {players}: with"
             " more, even one chip each gives too many states to solve; try {simulate} instead",
-            limit=limit, players=players, simulate=Term("aces simulate"))
+            limit=most, players=players, simulate=Term("aces simulate"))
     states = state_count(players, chips)
-    if states > MAX_STATES:
+    if states > limit:
         # Translators: an error of "aces odds". {players} (2 or more) players with
         # {chips} (2 or more) chips each; {simulate}: the command aces simulate, or
         # aces.simulate in Python.
         raise OptionError(
             "exact odds for {players} players with {chips} chips each need {states} states,"
             " more than the limit of {limit}; try {simulate} instead",
-            players=players, chips=chips, states=states, limit=MAX_STATES,
+            players=players, chips=chips, states=states, limit=limit,
+            simulate=Term("aces simulate"))
+    if work_needed(players, chips, states) > MAX_WORK:
+        # Translators: an error of "aces odds". {players} players with {chips} chips
+        # each; {rolls}: about how many rolls such a game lasts; {simulate}: the
+        # command aces simulate, or aces.simulate in Python.
+        raise OptionError(
+            "exact odds for {players} players with {chips} chips each would take too long:"
+            " a game lasts some {rolls} rolls, and its length is worked out over all"
+            " {states} states roll by roll; try {simulate} instead",
+            players=players, chips=chips, rolls=3 * players * chips, states=states,
             simulate=Term("aces simulate"))
     return states
 

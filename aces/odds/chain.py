@@ -95,8 +95,8 @@ class Chain:
     #: ``rot[s, o]``: seats to the left of the roller where the next state's
     #: roller sits (for the end of the game, where the winner sits).
     rot: NDArray[np.int8]
-    _sorted_keys: NDArray[np.int64]
-    _sorted_index: NDArray[np.int64]
+    #: ``_ways[i, r]``: the ways to share ``r - 1`` chips among ``i`` seats, for ranking.
+    _ways: NDArray[np.int64]
 
     @property
     def size(self) -> int:
@@ -131,12 +131,15 @@ class Chain:
         return (layer,) + (0,) * (self.players - 1), "try", index - first_try
 
     def _lookup(self, chips: NDArray[np.int64]) -> NDArray[np.int64]:
-        keys = _keys(chips, self.total)
-        where = np.searchsorted(self._sorted_keys, keys)
-        where = np.minimum(where, len(self._sorted_keys) - 1)
-        if not np.array_equal(self._sorted_keys[where], keys):
+        """The index of each normal state, worked out from its chips (see :func:`_ranks`)."""
+        sums = chips.sum(axis=1, dtype=np.int64)
+        if not ((chips[:, 0] >= 1) & (sums >= 2) & (sums <= self.total)).all():
             raise AssertionError("a transition leads to a state that was not enumerated")
-        return self._sorted_index[where]
+        # last-holder: a layer's first composition, all the chips with the
+        # roller, is the finish, not a normal state.
+        skipped = 1 if self.finish == "last-holder" else 0
+        index: NDArray[np.int64] = self.layers[sums] + _ranks(chips, sums, self._ways) - skipped
+        return index
 
     def locate(self, state: pot.PotState) -> tuple[int, int]:
         """The chain's state for a state of the rules, and its rotation."""
@@ -177,19 +180,21 @@ def build(players: int, chips: int, finish: pot.Finish) -> Chain:
     total = players * chips
     normal = _normal_states(players, total, finish)
     sums = normal.sum(axis=1, dtype=np.int64)
-    keys = _keys(normal, total)
-    order = np.lexsort((keys, sums))
-    normal, sums, keys = normal[order], sums[order], keys[order]
+    ways = _ways_table(players, total)
+    # Fewest chips first, and in each layer by rank: the states' own order.
+    skipped = 1 if finish == "last-holder" else 0
+    per_layer = np.bincount(sums, minlength=total + 1)
+    first_normal = np.concatenate([[0], np.cumsum(per_layer)])[:-1]
+    order = np.empty(len(normal), dtype=np.int64)
+    order[first_normal[sums] + _ranks(normal, sums, ways) - skipped] = np.arange(len(normal))
+    normal, sums = normal[order], sums[order]
 
     try_layers = [1] if finish == "last-chip" else list(range(1, total + 1))
-    per_layer = np.bincount(sums, minlength=total + 1)
     tries = np.zeros(total + 1, dtype=np.int64)
     tries[try_layers] = pot.TRY_ROLLS
     layers = np.concatenate([[0], np.cumsum(per_layer + tries)]).astype(np.int64)
     try_start = np.where(tries > 0, layers[:-1] + per_layer, -1).astype(np.int64)
-    first_normal = np.concatenate([[0], np.cumsum(per_layer)])[:-1]
     play_index = layers[sums] + np.arange(len(sums)) - first_normal[sums]
-    by_key = np.argsort(keys)
     size = int(layers[-1])
     chain = Chain(
         players=players,
@@ -201,8 +206,7 @@ def build(players: int, chips: int, finish: pot.Finish) -> Chain:
         try_start=try_start,
         nxt=np.full((size, len(OUTCOMES)), -1, dtype=np.int32),
         rot=np.zeros((size, len(OUTCOMES)), dtype=np.int8),
-        _sorted_keys=keys[by_key],
-        _sorted_index=play_index[by_key],
+        _ways=ways,
     )
     _normal_moves(chain)
     for layer in try_layers:
@@ -215,14 +219,43 @@ def build(players: int, chips: int, finish: pot.Finish) -> Chain:
     return chain
 
 
-def _keys(chips: NDArray[t.Any], total: int) -> NDArray[np.int64]:
-    """A number for each row of chips, distinct for distinct rows."""
-    base = total + 1
+def _ways_table(players: int, total: int) -> NDArray[np.int64]:
+    """``[i, r]``: the ways for ``i`` seats to hold ``r`` chips in all, the
+    first of them one or more: ``C(r - 1 + i - 1, i - 1)``, cumulated over
+    ``r`` so that :func:`_ranks` sums a run of them with one subtraction.
+
+    Row ``i`` column ``r`` of the result is the count for every total below
+    ``r``; the counts fit in 64 bits for any table small enough to solve.
+    """
+    ways = np.zeros((players + 1, total + 2), dtype=np.int64)
+    for i in range(1, players + 1):
+        for r in range(1, total + 1):
+            ways[i, r + 1] = ways[i, r] + math.comb(r - 1 + i - 1, i - 1)
+    return ways
+
+
+def _ranks(chips: NDArray[t.Any], sums: NDArray[np.int64],
+           ways: NDArray[np.int64]) -> NDArray[np.int64]:
+    """The place of each row of chips among the rows with the same sum, the
+    roller holding one or more, ordered by the last seat's chips, then the
+    one before, and so on (the combinatorial number system): for each seat
+    from the last, the rows that agree on the seats after it and hold fewer
+    chips in it are counted, which is a run of :func:`_ways_table`.
+
+    >>> chips = np.array([[2, 0], [1, 1], [3, 0], [2, 1], [1, 2]])
+    >>> _ranks(chips, chips.sum(axis=1), _ways_table(2, 3)).tolist()
+    [0, 1, 0, 1, 2]
+    """
     players = chips.shape[1]
-    if players * math.log2(base) >= 62:
-        raise AssertionError("too many chips to number the states")
-    powers = base ** np.arange(players, dtype=np.int64)
-    return chips.astype(np.int64) @ powers
+    left = sums.copy()
+    rank = np.zeros(len(chips), dtype=np.int64)
+    for seat in range(players - 1, 0, -1):
+        held = chips[:, seat].astype(np.int64)
+        # Rows holding v < held here leave left - v for the seats before:
+        # totals from left - held + 1 to left, among ``seat`` seats.
+        rank += ways[seat, left + 1] - ways[seat, left - held + 1]
+        left -= held
+    return rank
 
 
 def _normal_states(players: int, total: int, finish: pot.Finish) -> NDArray[np.int16]:

@@ -47,12 +47,19 @@ if t.TYPE_CHECKING:
     from aces.rules.pot import PotState
     from aces.simulate import fivedice_chain
 
-__all__ = ["ESTIMATE_GAMES", "GAMES", "Chances", "FiveDiceOdds", "PositionOdds", "PotOdds",
-           "odds_for", "odds_of", "starters"]
+__all__ = ["ESTIMATE_GAMES", "FEWEST_GAMES", "GAMES", "ROLL_WORK", "Chances", "FiveDiceOdds",
+           "PositionOdds", "PotOdds", "odds_for", "odds_of", "starters"]
 
 #: Games played on from each position whose chances are estimated: a
 #: margin of under 2 points at a chance of one half.
 ESTIMATE_GAMES: t.Final = 3000
+#: The per-roll budget: rolls simulated for the estimate of one position, at
+#: most (a fiftieth of a second or so). A position whose games have many
+#: rolls still to come is played on fewer times, down to
+#: :data:`FEWEST_GAMES`, and its margin says so.
+ROLL_WORK: t.Final = 200_000
+#: The fewest games an estimate plays on: a margin of about 5 points at one half.
+FEWEST_GAMES: t.Final = 375
 #: Seed of the estimates, so that a page written twice is the same page.
 ESTIMATE_SEED: t.Final = 20261201
 #: Bytes the estimates of one table may hold before they are worked out afresh.
@@ -83,6 +90,11 @@ class PositionOdds(t.Protocol):
     def chances_of(self, states: Sequence[t.Any]) -> list[Chances]:
         """Each seat's chance from each of ``states``: estimates of them all
         share one simulation, which costs far less than one each."""
+        ...
+
+    def cost(self, states: Sequence[t.Any]) -> int:
+        """The rolls :meth:`chances_of` would simulate for ``states``: 0 when
+        exact, or when their estimates are remembered."""
         ...
 
 
@@ -144,37 +156,56 @@ def _odds(key: tuple[str, int, tuple[tuple[str, t.Any], ...]]) -> PositionOdds:
 def starters(opening: Opening, values: dict[int, Fraction]) -> dict[int, Fraction]:
     """The chance of each seat to win the opening, from the round so far.
 
-    ``values`` is the chance of each value a contender can roll. The
-    contenders still to roll are added one at a time, keeping the chance of
-    every highest value and the seats sharing it. A round that ends in a tie
-    is rolled again by those seats alone, all alike, so each of them starts
-    with the same chance.
+    ``values`` is the chance of each value a contender can roll. A round
+    that ends in a tie is rolled again by those seats alone, all alike, so
+    each of them starts with the same chance: a seat's chance is its
+    expected share of the round's leaders, one over their number when it is
+    among them (:func:`_share`). The seats leading now are alike, and so
+    are the contenders still to roll, who roll the same dice: one of each
+    is worked out, with the waiting one rolling first (the order of rolls
+    changes nothing). The work grows with the contenders, never with the
+    ways they can tie.
 
     >>> from aces.rules.opening import Opening
     >>> die = {face: Fraction(1, 6) for face in range(1, 7)}
     >>> starters(Opening((0, 1, 2)).record(4).record(6), die)  # Bo has 6, Cy still to roll
     {1: Fraction(11, 12), 2: Fraction(1, 12)}
     """
-    ways: dict[tuple[int, tuple[int, ...]], Fraction] = {}
-    ways[(opening.top(), opening.leaders())] = Fraction(1)
-    for seat in opening.contenders[opening.rolled:]:
-        after: dict[tuple[int, tuple[int, ...]], Fraction] = {}
-        for (top, seats), chance in ways.items():
-            for value, p in values.items():
-                step: tuple[int, tuple[int, ...]]
-                if value > top:
-                    step = (value, (seat,))
-                elif value == top:
-                    step = (top, (*seats, seat))
-                else:
-                    step = (top, seats)
-                after[step] = after.get(step, Fraction(0)) + chance * p
-        ways = after
+    leaders = opening.leaders()
+    waiting = opening.contenders[opening.rolled:]
     chances: dict[int, Fraction] = {}
-    for (_, seats), chance in ways.items():
-        for seat in seats:
-            chances[seat] = chances.get(seat, Fraction(0)) + chance / len(seats)
+    if leaders:
+        share = _share(opening.top(), len(leaders), len(waiting), values)
+        chances.update(dict.fromkeys(leaders, share))
+    if waiting:
+        top, count = opening.top(), len(leaders)
+        share = Fraction(0)
+        for value, p in values.items():
+            if value > top:
+                share += p * _share(value, 1, len(waiting) - 1, values)
+            elif value == top:
+                share += p * _share(top, count + 1, len(waiting) - 1, values)
+        chances.update(dict.fromkeys(waiting, share))
     return dict(sorted(chances.items()))
+
+
+def _share(top: int, count: int, waiting: int, values: dict[int, Fraction]) -> Fraction:
+    """A seat's expected share of a round's leaders, the seat now one of
+    ``count`` on ``top``, with ``waiting`` others still to roll: each of them
+    beats the top (and the seat is out), ties it (one more to share with)
+    or falls short, so with ``j`` ties of ``waiting`` the share is
+    ``1 / (count + j)``, a binomial sum.
+
+    >>> half = {1: Fraction(1, 2), 2: Fraction(1, 2)}
+    >>> _share(2, 1, 1, half), _share(1, 1, 1, half)   # a tie at the top, or beaten
+    (Fraction(3, 4), Fraction(1, 4))
+    """
+    import math
+
+    ties = values.get(top, Fraction(0))
+    below = sum((p for value, p in values.items() if value < top), Fraction(0))
+    return sum((math.comb(waiting, j) * ties**j * below**(waiting - j) / (count + j)
+                for j in range(waiting + 1)), Fraction(0))
 
 
 @functools.lru_cache(maxsize=256)
@@ -253,29 +284,43 @@ class _Estimates:
     by seat; the positions asked for together share its batches.
     """
 
-    def __init__(self, play: Callable[[list[t.Any]], NDArray[np.int64]]) -> None:
+    def __init__(self, play: Callable[[list[t.Any], int], NDArray[np.int64]],
+                 games: Callable[[t.Any], int]) -> None:
         from aces.memo import Memo
 
         self._play = play
+        self._games = games
         self._memo: Memo[t.Any, Chances] = Memo(ESTIMATE_MEMO)
 
+    def missing(self, keys: Sequence[t.Any]) -> list[t.Any]:
+        """The positions of ``keys`` not remembered, each once."""
+        seen: set[t.Any] = set()
+        missing = []
+        for key in keys:
+            if key not in seen:
+                seen.add(key)
+                if self._memo.get(key) is None:
+                    missing.append(key)
+        return missing
+
     def lookup(self, keys: Sequence[t.Any]) -> dict[t.Any, Chances]:
-        """The estimate of every position of ``keys``: remembered, or played now."""
+        """The estimate of every position of ``keys``: remembered, or played now,
+        those with as many games to play together (:meth:`_Answers._games`)."""
         from aces.memo import OBJECT, REF
 
         found: dict[t.Any, Chances] = {}
-        missing: list[t.Any] = []
+        by_games: dict[int, list[t.Any]] = {}
         for key in keys:
             if key in found:
                 continue
             known = self._memo.get(key)
             if known is None:
-                missing.append(key)
+                by_games.setdefault(self._games(key), []).append(key)
                 found[key] = Chances((), False)  # a place held until played
             else:
                 found[key] = known
-        if missing:
-            for key, wins in zip(missing, self._play(missing), strict=True):
+        for games, missing in sorted(by_games.items(), reverse=True):
+            for key, wins in zip(missing, self._play(missing, games), strict=True):
                 chances = _from_wins(wins)
                 found[key] = chances
                 self._memo.keep(key, chances, 2 * OBJECT + 4 * REF * len(wins))
@@ -319,7 +364,7 @@ class _Answers:
         self.chain = chain
         self.values = values
         self.exact = chain is not None
-        self._estimates = _Estimates(self._play_on)
+        self._estimates = _Estimates(self._play_on, self._games)
         #: Exact chances already worked out: of openings, and of positions of play.
         self._openings: dict[tuple[t.Any, ...], Chances] = {}
         self._looked_up: dict[tuple[t.Any, ...], Chances] = {}
@@ -340,8 +385,30 @@ class _Answers:
     def _look_up(self, key: tuple[t.Any, ...]) -> Chances:
         raise NotImplementedError
 
-    def _play_on(self, keys: list[tuple[t.Any, ...]]) -> NDArray[np.int64]:
+    def _play_on(self, keys: list[tuple[t.Any, ...]], games: int) -> NDArray[np.int64]:
         raise NotImplementedError
+
+    def _rolls_left(self, key: tuple[t.Any, ...]) -> float:
+        """About how many rolls a game played on from ``key`` still has
+        (measured by simulation: see the games' own methods)."""
+        raise NotImplementedError
+
+    def _games(self, key: tuple[t.Any, ...]) -> int:
+        """Games played on from a position: :data:`ESTIMATE_GAMES`, halved
+        until their rolls fit :data:`ROLL_WORK`, but never below
+        :data:`FEWEST_GAMES`."""
+        games = ESTIMATE_GAMES
+        rolls = self._rolls_left(key)
+        while games > FEWEST_GAMES and games * rolls > ROLL_WORK:
+            games //= 2
+        return games
+
+    def cost(self, states: Sequence[t.Any]) -> int:
+        """The rolls :meth:`chances_of` would simulate for ``states``."""
+        if self.values is not None:
+            return 0
+        keys = self._estimates.missing([key for state in states for key in self._positions(state)])
+        return int(sum(self._games(key) * self._rolls_left(key) for key in keys))
 
     def chances(self, state: t.Any) -> Chances:
         """Each seat's chance from ``state``, a state of the rules."""
@@ -406,11 +473,11 @@ class PotOdds(_Answers):
     @classmethod
     def of(cls, players: int, chips: int, finish: t.Any) -> PotOdds:
         """Solve the table when it is small enough (as ``aces odds`` would)."""
-        from aces.odds import MAX_STATES, most_players
+        from aces.odds import QUICK_STATES, most_players
         from aces.odds.chain import build, state_count
         from aces.odds.solve import state_values
 
-        if players > most_players() or state_count(players, chips) > MAX_STATES:
+        if players > most_players(QUICK_STATES) or state_count(players, chips) > QUICK_STATES:
             return cls(players, chips, finish, None, None)
         chain = build(players, chips, finish)
         return cls(players, chips, finish, chain, state_values(chain))
@@ -439,7 +506,15 @@ class PotOdds(_Answers):
             index = self.chain.index_of(relative)
         return Chances(_turned(self.values[index, :self.players], turn), True)
 
-    def _play_on(self, keys: list[tuple[t.Any, ...]]) -> NDArray[np.int64]:
+    def _rolls_left(self, key: tuple[t.Any, ...]) -> float:
+        # A roll sends about a third of a chip to the pot, a little less with
+        # one chip each (simulated: 3.1 rolls a chip at five chips each, 3.5 at
+        # one), and the finish takes a few more.
+        chips = int(sum(key[0]))
+        each = max(chips / self.players, 1.0)
+        return chips * (3.0 + 0.5 / each) + 5.0
+
+    def _play_on(self, keys: list[tuple[t.Any, ...]], games: int) -> NDArray[np.int64]:
         from aces.simulate.batch import RandomRolls, tally_each
         from aces.simulate.chips import ChipEngine, ChipStarts
 
@@ -447,9 +522,9 @@ class PotOdds(_Answers):
                             turn=np.array([key[1] for key in keys], dtype=np.int64),
                             trying=np.array([key[2] == "try" for key in keys]),
                             tries=np.array([key[3] for key in keys], dtype=np.int64),
-                            each=ESTIMATE_GAMES)
+                            each=games)
         engine = ChipEngine(self.players, self.chips, self.finish, starts)
-        return tally_each(engine, len(keys), ESTIMATE_GAMES, RandomRolls(_rng(), 6 * 6))
+        return tally_each(engine, len(keys), games, RandomRolls(_rng(), 6 * 6))
 
 
 # -- Aces, the five-dice game ----------------------------------------------------
@@ -495,12 +570,19 @@ class FiveDiceOdds(_Answers):
         relative = held[turn:] + held[:turn]
         return Chances(_turned(self.values[self._index[relative]], turn), True)
 
-    def _play_on(self, keys: list[tuple[t.Any, ...]]) -> NDArray[np.int64]:
+    def _rolls_left(self, key: tuple[t.Any, ...]) -> float:
+        # A die leaves for the centre after some rolls: about 2.5 with five
+        # dice each, 3.8 with two, 5 with one (simulated, for 3 to 12 players).
+        dice = int(sum(key[0]))
+        each = min(max(dice / self.players, 1.0), 5.0)
+        return dice * (2.0 + 3.0 / each)
+
+    def _play_on(self, keys: list[tuple[t.Any, ...]], games: int) -> NDArray[np.int64]:
         from aces.simulate.batch import tally_each
         from aces.simulate.fivedice import FairDice, FiveDiceEngine, Starts
 
         starts = Starts(held=np.array([key[0] for key in keys], dtype=np.int64),
                         turn=np.array([key[1] for key in keys], dtype=np.int64),
-                        each=ESTIMATE_GAMES)
+                        each=games)
         engine = FiveDiceEngine(self.players, self.dice, self.threes, self.threes_to, starts)
-        return tally_each(engine, len(keys), ESTIMATE_GAMES, FairDice(_rng()))
+        return tally_each(engine, len(keys), games, FairDice(_rng()))

@@ -30,7 +30,7 @@ if t.TYPE_CHECKING:
     from collections.abc import Sequence
 
 __all__ = ["DASHES", "PALETTE", "SRCDOC_BASE", "chart", "mark", "markup_text", "render",
-           "render_simulation", "script_json", "write_atomically"]
+           "render_simulation", "roll_name", "script_json", "write_atomically"]
 
 #: The Okabe-Ito palette, which colour-blind readers can tell apart, darkest
 #: first; each player's line also has its own dash pattern.
@@ -123,14 +123,18 @@ def chart(positions: Sequence[dict[str, t.Any]], players: int, lang: str,
         return f"{(1 - p) * HEIGHT:.1f}"
 
     parts = [f'<svg class="chart" id="chart-{index}" viewBox="-4 -4 {WIDTH + 8} {HEIGHT + 8}"'
-             f' role="group" aria-labelledby="chart-title-{index}" preserveAspectRatio="none">',
-             f'<title id="chart-title-{index}">{markup_text(labels["chart"])}</title>']
+             f' role="group" aria-labelledby="chart-title-{index}"'
+             f' aria-describedby="chart-hint-{index}" preserveAspectRatio="none">',
+             f'<title id="chart-title-{index}" data-label="chart">'
+             f'{markup_text(labels["chart"])}</title>']
     for level in (0.0, 0.25, 0.5, 0.75, 1.0):
         parts.append(f'<line x1="0" x2="{WIDTH}" y1="{y(level)}" y2="{y(level)}"'
                      f' stroke="#bbb" stroke-width="1" vector-effect="non-scaling-stroke"/>')
     for seat in range(players if positions[0]["chances"] is not None else 0):
+        # Where estimated chances stop (past their budget), the lines stop.
         points = " ".join(f"{x(k)},{y(position['chances'][seat]['chance'])}"
-                          for k, position in enumerate(positions))
+                          for k, position in enumerate(positions)
+                          if position["chances"] is not None)
         dash = DASHES[seat % len(DASHES)]
         dashed = f' stroke-dasharray="{dash}"' if dash else ""
         parts.append(f'<polyline class="player-{seat}" points="{points}" fill="none"'
@@ -144,11 +148,20 @@ def chart(positions: Sequence[dict[str, t.Any]], players: int, lang: str,
         left = max(0.0, k * step - step / 2)
         right = min(float(WIDTH), k * step + step / 2)
         parts.append(f'<a href="#{link}roll={k}"'
-                     f' aria-label="{markup_text(position["label"][lang])}">'
+                     f' aria-label="{markup_text(roll_name(position, labels, lang))}">'
                      f'<rect class="col" x="{left:.1f}" y="0" width="{right - left:.1f}"'
                      f' height="{HEIGHT}"/></a>')
     parts.append("</svg>")
     return "\n".join(parts)
+
+
+def roll_name(position: dict[str, t.Any], labels: dict[str, str], lang: str) -> str:
+    """What a screen reader says of a moment on the chart: "Roll 9 of 40: Kari
+    rolls 1 and 6" (the page's script names them so again in another language)."""
+    if "said" not in position:
+        return str(position["label"][lang])
+    return labels["chart_roll"].format(moment=position["label"][lang],
+                                       roll=position["said"][lang])
 
 
 def _game(data: dict[str, t.Any], index: int, words: dict[str, str], several: bool) -> str:
@@ -174,7 +187,8 @@ def _game(data: dict[str, t.Any], index: int, words: dict[str, str], several: bo
             f'<div class="chart-box">\n<{level} data-label="chart">'
             f'{markup_text(words["chart"])}</{level}>\n'
             f'{chart(positions, len(game["players"]), lang, words, index, fragment)}\n'
-            f'<p class="note" data-label="chart_hint">{markup_text(words["chart_hint"])}</p>\n'
+            f'<p class="note" id="chart-hint-{index}" data-label="chart_hint">'
+            f'{markup_text(words["chart_hint"])}</p>\n'
             f'</div>\n<div class="list-box">\n<{level} data-label="rolls">'
             f'{markup_text(words["rolls"])}</{level}>\n'
             f'<ol class="rolls" start="0">\n' + "\n".join(items) + "\n</ol>\n</div>\n"

@@ -28,14 +28,15 @@ from aces.narrate.chances import percent_in
 from aces.walk import Visitor, drive
 
 if t.TYPE_CHECKING:
-    from collections.abc import Iterable
+    from collections.abc import Iterable, Sequence
 
     from aces.games import Registration
     from aces.log import Record
+    from aces.odds.budget import Budget
     from aces.odds.position import Chances, PositionOdds
     from aces.walk import Step
 
-__all__ = ["FORMAT", "MOST_ROLLS", "PageCollector", "collect", "labels", "shown"]
+__all__ = ["FORMAT", "MOST_ROLLS", "PageCollector", "collect", "labels", "said", "shown"]
 
 #: The version of the page's data; a change that breaks a reader raises it
 #: (2: the games of a page under ``games``, where 1 had one game's fields at
@@ -107,6 +108,9 @@ def labels(lang: str) -> dict[str, str]:
         # Translators: the keys of the replay page; keep the key names.
         "keys": _("Keys: ← and → one roll, Home and End the first and the last,"
                   " space plays and pauses."),
+        # Translators: what a screen reader says of a roll on the replay page's
+        # chart. {moment}: "Roll 9 of 40"; {roll}: "Kari rolls 1 and 6".
+        "chart_roll": catalog.pgettext("replay page", "{moment}: {roll}"),
     }
 
 
@@ -128,6 +132,15 @@ def shown(chances: Chances, lang: str) -> list[str]:
                 chance=text, margin=_percent(chances.margin, lang))
         out.append(text)
     return out
+
+
+def _say_chances_stop(position: dict[str, t.Any]) -> None:
+    """The first moment without chances says, in every language, why."""
+    from aces.narrate.chances import say_chances_stop
+    from aces.narrate.voice import Voice
+
+    for code in LANGUAGES:
+        position["text"][code].append(say_chances_stop(Voice(translations(code), code)))
 
 
 class _Game:
@@ -171,12 +184,21 @@ class _Game:
             self.pending.append((position, state))
         return position
 
-    def chances(self) -> None:
+    def chances(self, budget: Budget) -> None:
         """Each player's chance at every moment of the game, worked out together:
-        estimates share one simulation."""
+        estimates share one simulation, within the page's ``budget``, from the
+        start of the game on; past it, the first roll without them says so."""
         pending, self.pending = self.pending, []
         if self.odds is None or not pending:
             return
+        # The start waits last (its position is made last): the moments in the
+        # game's order go to the budget, and those granted keep their places.
+        moments = [pending[-1], *pending[:-1]]
+        granted = budget.grant(self.odds, [state for _, state in moments])
+        if granted < len(moments):
+            _say_chances_stop(moments[granted][0])
+            kept = moments[:granted]
+            pending = [*kept[1:], *kept[:1]]
         found = self.odds.chances_of([state for _, state in pending])
         for (position, _), chances in zip(pending, found, strict=True):
             position["chances"] = [{"chance": round(p, 6), "exact": chances.exact,
@@ -184,14 +206,15 @@ class _Game:
                                    for p in chances.by_seat]
             position["shown"] = {code: shown(chances, code) for code in LANGUAGES}
 
-    def data(self, games: int) -> dict[str, t.Any]:
-        """The game as the page carries it; ``games``: the games of the log."""
+    def data(self, games: int, budget: Budget) -> dict[str, t.Any]:
+        """The game as the page carries it; ``games``: the games of the log;
+        ``budget``: what its estimated chances may still cost."""
         header = self.header
         start = self.position({}, self.start_state)
         start["text"] = self.intro
-        self.chances()
+        self.chances(budget)
         positions = [start, *self.rolls]
-        _label(positions)
+        _label(positions, header.players)
         return {
             "number": self.number,
             "name": {lang: _game_name(lang, self.number, games) for lang in LANGUAGES},
@@ -308,13 +331,16 @@ class PageCollector(Visitor[dict[str, t.Any]]):
                               " than one page holds", number=self.asked or 1, limit=limit)
         if not self._kept:
             raise OptionError(_MISSING_GAME, number=self.asked, count=self.games)
+        from aces.odds.budget import Budget
+
+        budget = Budget()
         return {
             "format": FORMAT,
             "source": self.source,
             "lang": self.lang,
             "languages": list(LANGUAGES),
             "labels": {code: labels(code) for code in LANGUAGES},
-            "games": [game.data(self.games) for game in self._kept],
+            "games": [game.data(self.games, budget) for game in self._kept],
         }
 
 
@@ -327,8 +353,9 @@ def _game_name(lang: str, number: int, count: int) -> str:
         number=format_decimal(number, locale=locale), count=format_decimal(count, locale=locale))
 
 
-def _label(positions: list[dict[str, t.Any]]) -> None:
-    """The name of each moment, in every language: the start, or roll k of n."""
+def _label(positions: list[dict[str, t.Any]], players: Sequence[str]) -> None:
+    """The name of each moment, in every language: the start, or roll k of n;
+    and of each roll, the dice as a screen reader says them (:func:`said`)."""
     count = len(positions) - 1
     for lang in LANGUAGES:
         catalog = translations(lang)
@@ -342,6 +369,33 @@ def _label(positions: list[dict[str, t.Any]]) -> None:
                 number=format_decimal(k, locale=locale),
                 count=format_decimal(count, locale=locale))
             position.setdefault("label", {})[lang] = name
+            if k:
+                position.setdefault("said", {})[lang] = said(
+                    players[position["player"]], position["dice"],
+                    position["type"] == "roll_undone", lang)
+
+
+def said(player: str, dice: Sequence[int], undone: bool, lang: str) -> str:
+    """A roll as the replay page names its dice for a screen reader, in ``lang``.
+
+    >>> said("Kari", [1, 6], False, "nb"), said("Ada", [1, 3, 3, 5, 6], False, "en")
+    ('Kari kaster 1 og 6', 'Ada rolls 1, 3, 3, 5, and 6')
+    """
+    from babel.lists import format_list
+
+    catalog = translations(lang)
+    values = format_list([str(value) for value in dice], locale=babel_locale(lang))
+    if undone:
+        # Translators: the name of the dice of a roll taken back (aces record's
+        # undo), as a screen reader says it on the replay page.
+        # {player}: who rolled; {dice}: the dice, as a list ("1 and 6").
+        template = catalog.pgettext("replay page", "Taken back: {player} rolled {dice}")
+    else:
+        # Translators: the name of the dice of a roll, as a screen reader says it
+        # on the replay page. {player}: who rolls; {dice}: the dice, as a list
+        # ("1 and 6", "1, 3, 3, 5 and 6").
+        template = catalog.pgettext("replay page", "{player} rolls {dice}")
+    return template.format(player=player, dice=values)
 
 
 def collect(records: Iterable[Record], source: str, number: int | None,

@@ -74,6 +74,9 @@ def labels(lang: str, game: str = "pot", dice: int = 5) -> dict[str, str]:
         "last-chip": finish_name("last-chip", _),
         "last-holder": finish_name("last-holder", _),
         "run": _("Run"),
+        # Translators: the simulation page's button that pauses the games being
+        # played, and plays on when pressed again (the replay page's word).
+        "pause": _("Pause"),
         "language": _("Language"),
         "games": _("Games played"),
         "rolls": _("Mean length (rolls)"),

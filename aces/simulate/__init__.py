@@ -27,6 +27,8 @@ from aces.errors import OptionError, Term
 if t.TYPE_CHECKING:
     from collections.abc import Callable, Mapping
 
+    import numpy as np
+
     from aces.rules import OptionValue
     from aces.simulate.batch import Tally
 
@@ -65,9 +67,17 @@ class Simulation(t.Protocol):
         """The game's options, complete."""
         ...
 
-    def run(self, games: int, seed: int,
-            progress: Callable[[int], None] | None = None) -> Tally:
-        """Play ``games`` games from ``seed``; ``progress`` hears of games done."""
+    def run(self, games: int, seed: int, progress: Callable[[int], None] | None = None,
+            jobs: int | None = None) -> Tally:
+        """Play ``games`` games from ``seed``, on ``jobs`` cores (default: all);
+        ``progress`` hears of games done. The answers are the same on any
+        number of cores."""
+        ...
+
+    def play(self, games: int, rng: np.random.Generator,
+             progress: Callable[[int], None] | None = None) -> Tally:
+        """Play ``games`` games with dice from ``rng``, in this process (a
+        chunk of :meth:`run`, see :mod:`aces.simulate.cores`)."""
         ...
 
     def exact(self, most_states: int | None = None) -> Exact | None:

@@ -185,10 +185,14 @@ def next_holder(hands: NDArray[np.integer[t.Any]], rows: NDArray[np.intp],
     # Flat indices: a little faster than indexing by row and column.
     flat = hands.reshape(-1)
     first = rows * seat_count
-    empty = flat[first + seats] == 0
-    while empty.any():
-        seats[empty] = (seats[empty] + 1) % seat_count
-        empty[empty] = flat[first[empty] + seats[empty]] == 0
+    empty = np.flatnonzero(flat[first + seats] == 0)
+    if len(empty):
+        # Where the next seat holds nothing, every seat after it is looked at
+        # once, at once, and the first that holds any is taken: a table of many
+        # empty-handed players costs one look, not one a seat.
+        after = (seats[empty, None] + np.arange(1, seat_count)) % seat_count
+        holds = flat[first[empty, None] + after] > 0
+        seats[empty] = after[np.arange(len(empty)), holds.argmax(axis=1)]
     return seats
 
 

@@ -354,12 +354,21 @@ class FiveDiceSimulation:
         return FiveDiceEngine(self.seats, dice, threes=bool(self.options["threes"]),
                               threes_to=t.cast("fivedice.Policy", self.options["threes_to"]))
 
-    def run(self, games: int, seed: int,
-            progress: Callable[[int], None] | None = None) -> Tally:
-        """Play ``games`` games with dice from ``seed``; ``wins`` counts losers."""
+    def run(self, games: int, seed: int, progress: Callable[[int], None] | None = None,
+            jobs: int | None = None) -> Tally:
+        """Play ``games`` games with dice from ``seed``, on ``jobs`` cores
+        (default: all); ``wins`` counts losers. The answers are the same on
+        any number of cores (:mod:`aces.simulate.cores`)."""
+        from aces.simulate import cores
+
+        return cores.run(self, games, seed, progress, jobs)
+
+    def play(self, games: int, rng: np.random.Generator,
+             progress: Callable[[int], None] | None = None) -> Tally:
+        """Play ``games`` games with dice from ``rng``, here."""
         from aces.simulate.batch import tally
 
-        return tally(self.engine, games, FairDice(np.random.default_rng(seed)), progress)
+        return tally(self.engine, games, FairDice(rng), progress)
 
     def solvable(self, by_seat: bool = False) -> bool:
         """Whether the game has exact answers: from the chain for small games, else

@@ -23,7 +23,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from aces.errors import OptionError
-from aces.odds import MAX_STATES as MAX_EXACT_STATES
+from aces.odds import QUICK_STATES
 from aces.odds.outcomes import OUTCOME_INDEX
 from aces.rules import pot
 from aces.simulate import Exact, check_seats
@@ -40,7 +40,11 @@ __all__ = ["MAX_CHIPS", "MAX_TABLE_STATES", "PotSimulation", "table_of"]
 
 #: Up to this many states, games are played by the chain's transition table
 #: (eight players with two chips each have about 490,000); beyond, by chips.
-MAX_TABLE_STATES: t.Final = MAX_EXACT_STATES
+MAX_TABLE_STATES: t.Final = QUICK_STATES
+#: The most states solved for the exact answers beside a simulation, even
+#: with ``--exact``: a solve without a progress bar of its own must not take
+#: minutes (``aces odds`` solves larger tables, with one).
+MAX_EXACT_STATES: t.Final = QUICK_STATES
 #: The most chips in all a simulation takes: a game of 100 players with 10
 #: chips each lasts some 4,000 rolls.
 MAX_CHIPS: t.Final = 1000
@@ -100,16 +104,24 @@ class PotSimulation:
             return table_of(self.chain)
         return ChipEngine(self.seats, self._chips(self.options), self.finish)
 
-    def run(self, games: int, seed: int,
-            progress: Callable[[int], None] | None = None) -> Tally:
-        """Play ``games`` games with dice from ``seed``."""
+    def run(self, games: int, seed: int, progress: Callable[[int], None] | None = None,
+            jobs: int | None = None) -> Tally:
+        """Play ``games`` games with dice from ``seed``, on ``jobs`` cores
+        (default: all); the answers are the same on any number
+        (:mod:`aces.simulate.cores`)."""
+        from aces.simulate import cores
+
+        return cores.run(self, games, seed, progress, jobs)
+
+    def play(self, games: int, rng: np.random.Generator,
+             progress: Callable[[int], None] | None = None) -> Tally:
+        """Play ``games`` games with dice from ``rng``, here."""
         from aces.simulate.batch import RandomRolls, tally
 
-        rolls = RandomRolls(np.random.default_rng(seed), len(OUTCOME_INDEX))
-        return tally(self.engine, games, rolls, progress)
+        return tally(self.engine, games, RandomRolls(rng, len(OUTCOME_INDEX)), progress)
 
     def solvable(self) -> bool:
-        """Whether the game is small enough for ``aces odds``."""
+        """Whether the game is small enough to solve beside a simulation."""
         return self.states <= MAX_EXACT_STATES
 
     def exact(self, most_states: int | None = None) -> Exact | None:

@@ -53,10 +53,16 @@ class _Flat(t.NamedTuple):
 
     #: Next state times the row width, by ``state * width + column``.
     steps: NDArray[np.int32]
-    turns: NDArray[np.int8]
+    #: Seats turned by each step; ``None`` when the states carry the turn
+    #: themselves (see :attr:`Table._flat`).
+    turns: NDArray[np.int8] | None
     width: int
     #: Rolls to outcomes, when the rows are by outcome; ``None`` when by roll.
     outcome_of: NDArray[np.uint8] | None
+    #: Where the end states start, times the width.
+    ended: int
+    #: The first state, times the width.
+    start: int
 
 
 @dataclass(frozen=True, eq=False)
@@ -85,20 +91,40 @@ class Table:
     def _flat(self) -> _Flat:
         """The tables flattened, with the end states added.
 
-        End state ``a`` (at index ``size + a``) is a game that ended ``a``
-        rolls ago; it moves to ``a + 1``, and the last one stays.
+        A small table carries the turn in its states: state ``s`` with the
+        roller ``r`` seats from the first is row ``s * seats + r``, so that a
+        roll costs one look-up and nothing more. End state ``a`` (``a``
+        rolls since the game ended) is then a row for each winner; it moves
+        to ``a + 1``, and the last one stays. A large table keeps its rows
+        and a separate table of the seats each step turns.
         """
         size = len(self.nxt)
-        wide = size * self.rolls <= WIDE_CELLS
-        nxt, rot = self.nxt, self.rot
+        carried = size * self.seats * len(self.outcome_of_roll) <= WIDE_CELLS
+        wide = size * self.rolls * (self.seats if carried else 1) <= WIDE_CELLS
+        nxt, rot = self.nxt.astype(np.int64), self.rot.astype(np.int64)
         if wide:
             nxt, rot = nxt[:, self.outcome_of_roll], rot[:, self.outcome_of_roll]
         width = nxt.shape[1]
-        ages = np.minimum(np.arange(CHECK_EVERY + 1) + 1, CHECK_EVERY) + size
-        steps = np.concatenate([nxt.astype(np.int64), np.repeat(ages[:, None], width, axis=1)])
-        turns = np.concatenate([rot, np.zeros((CHECK_EVERY + 1, width), dtype=np.int8)])
-        return _Flat((steps * width).astype(np.int32).ravel(), turns.ravel(), width,
-                     None if wide else self.outcome_of_roll)
+        ages = np.minimum(np.arange(CHECK_EVERY + 1) + 1, CHECK_EVERY)
+        if not carried:
+            steps = np.concatenate([nxt, np.repeat(ages[:, None] + size, width, axis=1)])
+            turns = np.concatenate([rot, np.zeros((CHECK_EVERY + 1, width), dtype=np.int64)])
+            return _Flat((steps * width).astype(np.int32).ravel(), turns.astype(np.int8).ravel(),
+                         width, None if wide else self.outcome_of_roll, size * width,
+                         self.start * width)
+        n = self.seats
+        # Row (s, r): the next state, its roller r + rot seats on; the end's
+        # rows, by winner, follow all the states.
+        turned = (np.arange(n)[None, :, None] + rot[:, None, :]) % n
+        following = np.where(nxt[:, None, :] < size, nxt[:, None, :] * n + turned,
+                             size * n + turned)
+        ended = (size * n + ages[:, None] * n + np.arange(n)[None, :])[:, :, None]
+        steps = np.concatenate([following.reshape(size * n, width),
+                                np.broadcast_to(ended, (CHECK_EVERY + 1, n, width)).reshape(
+                                    (CHECK_EVERY + 1) * n, width)])
+        return _Flat((steps * width).astype(np.int32).ravel(), None, width,
+                     None if wide else self.outcome_of_roll, size * n * width,
+                     self.start * n * width)
 
     def play(self, games: NDArray[np.int64], rolls: Rolls) -> Iterator[Finished]:
         """Step a batch of games to their ends, yielding those that finish.
@@ -106,9 +132,9 @@ class Table:
         States are stored multiplied by the row width, so that a state plus
         a roll is the flat index of the table cell to read.
         """
-        steps, turns, width, outcome_of = self._flat
-        ended = len(self.nxt) * width
-        state = np.full(len(games), self.start * width, dtype=np.int32)
+        steps, turns, width, outcome_of, ended, start = self._flat
+        n = self.seats
+        state = np.full(len(games), start, dtype=np.int32)
         turned = np.zeros(len(games), dtype=np.int32)
         cell = np.empty(len(games), dtype=np.int32)
         turn = np.empty(len(games), dtype=np.int8)
@@ -118,8 +144,9 @@ class Table:
             if outcome_of is not None:
                 rolled = np.take(outcome_of, rolled)
             np.add(state, rolled, out=cell)
-            np.take(turns, cell, out=turn)
-            turned += turn
+            if turns is not None:
+                np.take(turns, cell, out=turn)
+                turned += turn
             np.take(steps, cell, out=state)
             k += 1
             if k % CHECK_EVERY:
@@ -127,9 +154,14 @@ class Table:
             over = state >= ended
             if not over.any():
                 continue
-            age = (state[over] - ended) // width
-            yield Finished(games[over], turned[over].astype(np.int64) % self.seats,
-                           (k - age).astype(np.int64))
+            end = (state[over].astype(np.int64) - ended) // width
+            if turns is None:
+                age, winner = end // n, end % n
+            else:
+                age, winner = end, turned[over].astype(np.int64) % n
+            yield Finished(games[over], winner, k - age)
             going = ~over
-            games, state, turned = games[going], state[going], turned[going]
+            games, state = games[going], state[going]
+            if turns is not None:
+                turned = turned[going]
             cell, turn = cell[: len(games)], turn[: len(games)]

@@ -28,6 +28,9 @@ Formulas
 ``.. aces-stats:: LOG...`` and ``.. aces-api::``
     A class's logs pooled by ``aces stats``, and the reference of the
     public API (:mod:`sphinxext.experiment`).
+Accessible HTML
+    Toctree captions with a heading level, and boxes that scroll sideways
+    reached by keyboard (:mod:`sphinxext.access`).
 
 They share the package's machinery (:mod:`aces.sphinxext.build`): loud
 failure at a document's line, and what they keep of each document merged
@@ -50,7 +53,7 @@ __all__ = ["EXTENSIONS", "setup"]
 EXTENSIONS: t.Final = ("aces.sphinxext", "sphinxext.quantities", "sphinxext.tables",
                        "sphinxext.plots", "sphinxext.commands", "sphinxext.languages",
                        "sphinxext.mathjax", "sphinxext.teaching", "sphinxext.sheets",
-                       "sphinxext.experiment")
+                       "sphinxext.experiment", "sphinxext.access")
 
 
 def setup(app: Sphinx) -> ExtensionMetadata:

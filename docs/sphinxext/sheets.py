@@ -10,7 +10,9 @@ sheet speaks to pupils only. When the HTML builder has resolved the lesson, thos
 sections, already in the build's language, are copied into a page of their
 own, ``NAME-sheet.html`` beside the lesson: one offline file with a print
 stylesheet for A4, which the browser prints as it stands. The same page is
-typeset as ``NAME-sheet.pdf`` by WeasyPrint, which needs no TeX.
+typeset as ``NAME-sheet.pdf`` by WeasyPrint, which needs no TeX: a tagged
+PDF/UA-1 file, its language, headings, lists and tables marked for a screen
+reader, and each formula's picture with its TeX as the text beside it.
 
 Everything else (the exact answer, the simulation, the answers, the notes
 for the teacher) stays out, because only marked sections are copied: a new
@@ -39,8 +41,8 @@ if t.TYPE_CHECKING:
 
     from sphinxext.languages import Alternate
 
-__all__ = ["LOCAL_LINK", "PUPIL", "STYLE", "SUFFIX", "TEACHER", "SheetDirective", "SheetError",
-           "pupil_sections", "setup", "sheet_html", "typeset", "unlinked", "write"]
+__all__ = ["LOCAL_LINK", "PDF_VARIANT", "PUPIL", "STYLE", "SUFFIX", "TEACHER", "SheetDirective",
+           "SheetError", "pupil_sections", "setup", "sheet_html", "typeset", "unlinked", "write"]
 
 #: The class that puts a section on the pupils' sheet.
 PUPIL: t.Final = "aces-pupil"
@@ -50,7 +52,8 @@ SUFFIX: t.Final = "-sheet"
 
 #: A4, black on white, the tally cells tall enough to write in; the link back to
 #: the lesson shows on the screen only, where a wide tally table scrolls sideways
-#: on a phone rather than the page.
+#: on a phone rather than the page, in a box the keyboard reaches
+#: (aces.sphinxext.access).
 STYLE: t.Final = """
 @page { size: A4; margin: 16mm 16mm 18mm; }
 html { font-family: "DejaVu Sans", "Liberation Sans", Arial, sans-serif; color: #111;
@@ -76,7 +79,8 @@ nav { margin-top: 2rem; font-size: .9rem; }
 .aces-languages ul { display: flex; gap: 1.5rem; list-style: none; padding: 0; }
 .aces-languages [aria-current] { font-weight: bold; }
 @media print { body { margin: 0; padding: 0; max-width: none; } nav { display: none; } }
-@media screen and (max-width: 40rem) { table { display: block; overflow-x: auto; } }
+@media screen and (max-width: 40rem) { .table-wrapper { overflow-x: auto; } }
+.table-wrapper:focus-visible { outline: 3px solid #0b4f8a; outline-offset: 2px; }
 """
 
 
@@ -231,8 +235,14 @@ def unlinked(page: str) -> str:
     return LOCAL_LINK.sub(r"\1", page)
 
 
+#: The PDF a sheet is: universally accessible (ISO 14289-1), as Norway's regulation
+#: on universal design asks of documents pupils download.
+PDF_VARIANT: t.Final = "pdf/ua-1"
+
+
 def typeset(page: str, base: Path) -> bytes:
-    """A sheet's page as PDF bytes, by WeasyPrint, with no link into the build's folder.
+    """A sheet's page as tagged PDF/UA bytes, by WeasyPrint, with no link into the
+    build's folder.
 
     :raises SheetError: without WeasyPrint or the system libraries it needs.
     """
@@ -249,7 +259,9 @@ def typeset(page: str, base: Path) -> bytes:
         raise SheetError(f"WeasyPrint cannot find its system libraries (Pango): {exc}"
                          " (Debian: apt-get install libpango-1.0-0 libpangoft2-1.0-0)") from None
     printed = HTML(string=unlinked(page), base_url=str(base) + "/")
-    return t.cast("bytes", printed.write_pdf())
+    # PDF/UA-1: tagged, so that a screen reader finds the headings, lists and
+    # tables in their order, the page's language and every formula's text.
+    return t.cast("bytes", printed.write_pdf(pdf_variant=PDF_VARIANT))
 
 
 def setup(app: Sphinx) -> ExtensionMetadata:

@@ -68,13 +68,18 @@ class Run:
         self.blocks: list[dict[tuple[int, int], int]] = []
 
 
-async def _group(client: httpx.AsyncClient, server: Server, number: int, every: float,
-                 until: float, run: Run, seed: int) -> None:
-    dice = random.Random(seed)
+async def _join(client: httpx.AsyncClient, server: Server, number: int) -> dict[str, t.Any]:
     joined = await client.post("/api/v1/join", json={"code": server.code,
                                                      "label": f"Group {number}",
                                                      "players": ["Ada", "Bo", "Cy", "Dag"]})
-    data = joined.json()
+    assert joined.status_code == 201, joined.text
+    data: dict[str, t.Any] = joined.json()
+    return data
+
+
+async def _group(client: httpx.AsyncClient, data: dict[str, t.Any], every: float,
+                 until: float, run: Run, seed: int) -> None:
+    dice = random.Random(seed)
     group, state = data["group"], data["state"]
     auth = {"authorization": f"Bearer {data['token']}"}
     run.answers[group] = []
@@ -132,15 +137,21 @@ async def _projector(server: Server, run: Run, until: float, ready: asyncio.Even
 async def _load(server: Server, groups: int, every: float, seconds: float,
                 projectors: int) -> Run:
     run = Run()
-    until = time.monotonic() + seconds
     limits = httpx.Limits(max_connections=groups + 10, max_keepalive_connections=groups + 10)
-    readies = [asyncio.Event() for _ in range(projectors)]
-    watching = [asyncio.create_task(_projector(server, run, until, ready)) for ready in readies]
-    for ready in readies:
-        await ready.wait()
     async with httpx.AsyncClient(base_url=server.base, timeout=30, limits=limits) as client:
-        await asyncio.gather(*(_group(client, server, n, every, until, run, n)
-                               for n in range(1, groups + 1)))
+        # The groups join first, a few at a time, as a class arrives.
+        joined: list[dict[str, t.Any]] = []
+        for first in range(1, groups + 1, 10):
+            joined += await asyncio.gather(*(_join(client, server, n)
+                                             for n in range(first, min(first + 10, groups + 1))))
+        until = time.monotonic() + seconds
+        readies = [asyncio.Event() for _ in range(projectors)]
+        watching = [asyncio.create_task(_projector(server, run, until, ready))
+                    for ready in readies]
+        for ready in readies:
+            await ready.wait()
+        await asyncio.gather(*(_group(client, data, every, until, run, n)
+                               for n, data in enumerate(joined, 1)))
     await asyncio.gather(*watching)
     return run
 

@@ -9,13 +9,21 @@ Reports, side by side and in one process:
 * their ratio (target: at least 50);
 * with ``--exact``, the time ``aces odds --players 8`` needs for each finish
   (building the chain, solving it, the length distribution to 99 %);
+* the same engine on one core and on every core (``jobs=1``, ``jobs=2``:
+  :mod:`aces.simulate.cores`), whole runs of ``--cores-games`` games,
+  their answers checked equal; and beside them a tight single-threaded C
+  loop of the same game, built here with the system's C compiler (``cc``)
+  where there is one: the same transition table, one look-up per roll, a
+  xoshiro256** generator. The report gives the engine's rate per core as a
+  share of the C loop's (target: 25 %); without a compiler it says so and
+  gives no share. The C loop is never part of the package;
 * for Aces, the five-dice game (:mod:`aces.simulate.fivedice`), the fast
   engine and the plain loop side by side, with their ratio, for four
   players with five dice each and for the pub version, three players with
   one die each. It has no target: a roll of many dice costs more than a
   table look-up, and the report says how much.
 
-Run it with ``python tests/benchmarks/simulate.py [GAMES] [--exact]``. It is
+Run it with ``python tests/benchmarks/simulate.py [GAMES] [--exact] [--cores-games N]``. It is
 a script, not a test: shared machines are too noisy for timed assertions.
 NumPy is held to one thread, so the rates are for one core.
 """
@@ -30,6 +38,8 @@ for _variable in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
 import statistics  # noqa: E402 - after the thread settings, before NumPy loads
 import sys  # noqa: E402
 import time  # noqa: E402
+import typing as t  # noqa: E402
+from pathlib import Path  # noqa: E402
 
 from aces import engine  # noqa: E402
 from aces.dice import RandomDice  # noqa: E402
@@ -107,6 +117,102 @@ def five_dice_rates() -> None:
               f" plain loop {plain:,.0f} games/s, ratio {fast / plain:,.0f} x")
 
 
+#: The C loop: reads a transition table (state * width + roll -> next cell,
+#: the turn carried in the state, as aces.simulate.tables lays it out) and
+#: plays games one after another.
+C_LOOP: t.Final = r"""
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <time.h>
+static uint64_t s[4];
+static inline uint64_t rotl(uint64_t x, int k) { return (x << k) | (x >> (64 - k)); }
+static inline uint64_t next(void) {
+    uint64_t r = rotl(s[1] * 5, 7) * 9, t = s[1] << 17;
+    s[2] ^= s[0]; s[3] ^= s[1]; s[1] ^= s[2]; s[0] ^= s[3]; s[2] ^= t; s[3] = rotl(s[3], 45);
+    return r;
+}
+int main(int argc, char **argv) {
+    long games = atol(argv[2]), cells, width, ended, start, seats;
+    FILE *f = fopen(argv[1], "rb");
+    if (fread(&cells, 8, 1, f) != 1 || fread(&width, 8, 1, f) != 1 ||
+        fread(&ended, 8, 1, f) != 1 || fread(&start, 8, 1, f) != 1 ||
+        fread(&seats, 8, 1, f) != 1) return 1;
+    int32_t *steps = malloc(cells * 4);
+    if (fread(steps, 4, cells, f) != (size_t)cells) return 1;
+    s[0] = 1; s[1] = 2; s[2] = 3; s[3] = 4;
+    long wins[64] = {0}, rolls = 0;
+    struct timespec a, b;
+    clock_gettime(CLOCK_MONOTONIC, &a);
+    for (long g = 0; g < games; g++) {
+        int32_t state = start;
+        while (state < ended) {
+            uint64_t m = (uint64_t)(uint32_t)next() * (uint64_t)width;  /* Lemire, no bias test */
+            state = steps[state + (int32_t)(m >> 32)];
+            rolls++;
+        }
+        wins[((state - ended) / width) % seats]++;
+    }
+    clock_gettime(CLOCK_MONOTONIC, &b);
+    printf("%.6f %ld %ld\n", (b.tv_sec - a.tv_sec) + (b.tv_nsec - a.tv_nsec) / 1e9, rolls, wins[0]);
+    return 0;
+}
+"""
+
+
+def c_loop_rate(games: int) -> float | None:
+    """Games per second of the C loop on this machine; ``None`` without a C compiler."""
+    import shutil
+    import subprocess
+    import tempfile
+
+    import numpy as np
+
+    from aces.simulate import simulation
+
+    compiler = shutil.which("cc") or shutil.which("gcc")
+    if compiler is None:
+        return None
+    flat = simulation("pot", PLAYERS, {}).engine._flat  # type: ignore[attr-defined]
+    # The C loop reads a wide table that carries the turn in its states.
+    assert flat.turns is None
+    assert flat.outcome_of is None
+    with tempfile.TemporaryDirectory() as folder:
+        source, program, table = (Path(folder) / name for name in ("loop.c", "loop", "table"))
+        source.write_text(C_LOOP, encoding="ascii")
+        subprocess.run([compiler, "-O2", "-o", str(program), str(source)], check=True)
+        header = np.array([len(flat.steps), flat.width, flat.ended, flat.start, PLAYERS],
+                          dtype=np.int64)
+        table.write_bytes(header.tobytes() + flat.steps.astype(np.int32).tobytes())
+        out = subprocess.run([str(program), str(table), str(games)], check=True,
+                             capture_output=True, text=True).stdout.split()
+    return games / float(out[0])
+
+
+def cores_rates(games: int) -> None:
+    """The engine on one core and on two, beside the C loop."""
+    from aces.simulate import simulation
+
+    rates = {}
+    answers = {}
+    for jobs in (1, 2):
+        start = time.perf_counter()
+        tally = simulation("pot", PLAYERS, {}).run(games, 1, jobs=jobs)
+        rates[jobs] = games / (time.perf_counter() - start)
+        answers[jobs] = (tally.wins.tolist(), tally.lengths.tolist())
+    c_rate = c_loop_rate(games)
+    same = "the same answers" if answers[1] == answers[2] else "DIFFERENT ANSWERS"
+    print(f"fast engine, {PLAYERS} players, {games:,} games: one core {rates[1]:,.0f} games/s,"
+          f" two cores {rates[2]:,.0f} games/s ({rates[2] / rates[1]:.2f} x), {same}")
+    if c_rate is None:
+        print("C loop: no C compiler here, no share")
+        return
+    share = rates[2] / 2 / c_rate
+    print(f"C loop, one core: {c_rate:,.0f} games/s; the engine per core on two cores:"
+          f" {share:.0%} of it, on one core {rates[1] / c_rate:.0%} (target 25 %)"
+          f"{'' if share >= 0.25 else '  BELOW TARGET'}")
+
+
 def exact_times() -> None:
     from aces.odds import exact
 
@@ -128,6 +234,8 @@ def main(argv: list[str]) -> int:
     print(f"plain loop (aces.engine.play), {PLAYERS} players: {plain:,.0f} games/s")
     print(f"ratio: {ratio:,.0f} x (target {TARGET_RATIO} x)"
           f"{'' if ratio >= TARGET_RATIO else '  BELOW TARGET'}")
+    cores_rates(int(argv[argv.index("--cores-games") + 1]) if "--cores-games" in argv
+                else 8 * 1_048_576)
     if "--exact" in argv:
         exact_times()
     five_dice_rates()

@@ -9,7 +9,19 @@ kernel's count) beside the baseline, ``json.loads`` of every line, timed
 in the same run. The time per line should stay the same as a log grows,
 whatever makes it grow, and memory stay flat.
 
-Run it with ``python tests/benchmarks/worst.py [--quick] [--before DIR]``.
+With ``--estimates`` it measures instead the outputs whose chances are
+estimated by simulation, the costliest per roll: ``replay --odds``,
+``replay --html`` and ``walkthrough`` of a game of Aces in the Pot at a
+table of twelve with five chips each, whose every roll leaves all sixty
+chips in play (200 and 2,000 rolls), and of a random five-dice game for
+twelve; and the notebook view of that five-dice game
+(``aces.play(12, game="five-dice", seed=1)._repr_html_()``). Each is
+bounded by the estimates' budget (:mod:`aces.odds.budget`), so its time
+stops growing with the rolls; ``--before DIR`` runs the same beside an
+older checkout (there, the time grows with the rolls, and with their
+square for a page).
+
+Run it with ``python tests/benchmarks/worst.py [--quick] [--estimates] [--before DIR]``.
 ``--quick`` makes every log ten times smaller; ``--before DIR`` also runs
 each command from another checkout of aces (an older commit, say), for a
 before-and-after table. It is a script, not a test: shared machines are
@@ -26,7 +38,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from benchmarks.logs import Used, measure, time_baseline
-from worstcases import long_game, many_players, session
+from worstcases import estimated_long, long_game, many_players, session
 
 if t.TYPE_CHECKING:
     from collections.abc import Callable
@@ -44,8 +56,59 @@ def show(figure: Used | None, lines: int) -> str:
     return f"{seconds:7.2f}s {seconds / lines * 1e6:6.1f}us {kib / 1024:5.0f}MiB"
 
 
+#: The commands of the estimates' cases, each with what it adds to ``aces CMD LOG``.
+ESTIMATED: t.Final = (("replay --odds", ["replay", "--odds"]),
+                      ("replay --html", ["replay", "--html", "{page}", "--force"]),
+                      ("walkthrough", ["walkthrough"]))
+NOTEBOOK: t.Final = ("import aces; aces.play(12, game='five-dice', seed=1)._repr_html_()")
+
+
+def five_dice_game(path: Path) -> int:
+    """A random five-dice game for twelve, as aces play writes it (seed 1)."""
+    import subprocess
+
+    subprocess.run([sys.executable, "-m", "aces", "play", "--game", "five-dice", "--players",
+                    "12", "--seed", "1", "-o", str(path)], check=True)
+    return len(path.read_bytes().splitlines())
+
+
+def estimates(before: str | None) -> None:
+    """The outputs whose chances are estimated, now and (with ``before``) then."""
+    aces = [sys.executable, "-m", "aces"]
+    print(f"{'log':<34} {'lines':>6}  " + "  ".join(
+        f"{label + ' now':>24}" + (f"  {label + ' before':>24}" if before else "")
+        for label, _ in ESTIMATED))
+    with tempfile.TemporaryDirectory() as folder:
+        page = str(Path(folder) / "page.html")
+        logs: list[tuple[str, Callable[[Path], int]]] = [
+            ("pot, 12 x 5 chips, 200 rolls", lambda path: estimated_long(path, 200)),
+            ("pot, 12 x 5 chips, 2,000 rolls", lambda path: estimated_long(path, 2_000)),
+            ("five-dice, 12 x 5 dice, seed 1", five_dice_game),
+        ]
+        for label, write in logs:
+            path = Path(folder) / "log.jsonl"
+            lines = write(path)
+            cells = []
+            for _, extra in ESTIMATED:
+                command = [*aces, extra[0], str(path),
+                           *(page if arg == "{page}" else arg for arg in extra[1:])]
+                cells.append(show(measure(command, None, LIMIT), lines))
+                if before:
+                    cells.append(show(measure(command, before, LIMIT), lines))
+            print(f"{label:<34} {lines:>6,}  " + "  ".join(cells), flush=True)
+            path.unlink()
+    view = [sys.executable, "-c", NOTEBOOK]
+    line = f"{'notebook view, five-dice for 12':<34} {'':>6}  {show(measure(view, None, LIMIT), 1)}"
+    if before:
+        line += f"  {show(measure(view, before, LIMIT), 1)}"
+    print(line)
+
+
 def main() -> None:
     args = sys.argv[1:]
+    if "--estimates" in args:
+        estimates(args[args.index("--before") + 1] if "--before" in args else None)
+        return
     quick = "--quick" in args
     before = args[args.index("--before") + 1] if "--before" in args else None
     scale = 10 if quick else 1

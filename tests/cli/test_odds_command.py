@@ -125,16 +125,37 @@ def test_too_few_players(players: str) -> None:
 
 
 def test_a_game_too_big_suggests_the_simulation() -> None:
-    line = one_line_error(run("--players", "9"))
-    assert "3,124,604 states" in line
-    assert "limit of 1,000,000" in line
+    line = one_line_error(run("--players", "11"))
+    assert "129,024,546 states" in line
+    assert "limit of 25,000,000" in line
     assert "aces simulate" in line
 
 
-@pytest.mark.parametrize("players", ["12", "40", "1000000", "9" * 4000])
+def test_a_game_of_few_states_but_thousands_of_rolls_is_refused_for_its_work() -> None:
+    # Two players with 705 chips each: under a million states, but a game
+    # lasts thousands of rolls, each carried over every state.
+    line = one_line_error(run("--players", "2", "--chips", "705"))
+    assert "would take too long" in line
+    assert "4,230 rolls" in line
+    assert "998,985 states" in line
+    assert "aces simulate" in line
+
+
+def test_the_help_gives_the_limit_in_states_and_memory() -> None:
+    from aces.odds import MAX_STATES, check_size, memory_needed
+
+    text = " ".join(run("--help").stdout.split())
+    assert f"{MAX_STATES // 10**6} million states" in text
+    assert "10 GB of memory: 10 players with 2 chips each, or 14 with 1" in text
+    # What the help says is what the solver takes.
+    assert memory_needed(10, check_size(10, 2)) < 10 * 10**9
+    assert check_size(14, 1) <= MAX_STATES
+
+
+@pytest.mark.parametrize("players", ["15", "40", "1000000", "9" * 4000])
 def test_too_many_players_for_any_chips_are_refused_at_once(players: str) -> None:
     line = one_line_error(run("--players", players))
-    assert line.startswith("aces: exact odds can be worked out for at most 11 players, not ")
+    assert line.startswith("aces: exact odds can be worked out for at most 14 players, not ")
     assert "aces simulate" in line
 
 
@@ -204,7 +225,9 @@ def on_a_terminal(*args: str) -> tuple[str, str]:
 
 def test_a_big_game_shows_a_progress_bar_on_a_terminal_only() -> None:
     out, drawn = on_a_terminal("odds", "--players", "7", "--quantile", "0.5")
-    assert "Solving" in drawn
+    # The bar says how big the solve is, and how much memory it holds as it goes.
+    assert "Solving 77,562 states (needs about 35\xa0MB)" in drawn
+    assert re.search(r"\d+\xa0MB in use", drawn), drawn
     assert "100%" in drawn
     assert "Solving" not in out
     assert "Seat 1 rolls first" in out

@@ -74,3 +74,23 @@ def test_states_are_seen_from_the_roller() -> None:
     assert rules_successor(chain, chain.start, (3, 4)) == (chain.start, 1)
     # Seat 0 rolls 6-6: both chips go left; seat 1 rolls holding four.
     assert rules_successor(chain, chain.start, (6, 6)) == (chain.index_of((4, 2, 0)), 1)
+
+
+@pytest.mark.parametrize(("players", "chips"), [*SMALL, (6, 2), (4, 4)])
+@pytest.mark.parametrize("finish", pot.FINISHES)
+def test_states_are_numbered_by_chips_in_play_then_from_the_last_seat(
+        players: int, chips: int, finish: pot.Finish) -> None:
+    # Each state's number is worked out from its chips (no search): it is its
+    # place when every normal state is listed and sorted by chips in play,
+    # then by the last seat's chips, the one before, and so on.
+    import itertools
+
+    chain = build(players, chips, finish)
+    total = players * chips
+    listed = [hand for hand in itertools.product(range(total + 1), repeat=players)
+              if hand[0] >= 1 and 2 <= sum(hand) <= total
+              and (finish == "last-chip" or sum(1 for c in hand if c) >= 2)]
+    listed.sort(key=lambda hand: (sum(hand), hand[::-1]))
+    assert [tuple(int(c) for c in row) for row in chain.play] == listed
+    assert [chain.index_of(hand) for hand in listed] == chain.play_index.tolist()
+    assert all(chain.describe(chain.index_of(hand)) == (hand, "play", 0) for hand in listed)

@@ -5,15 +5,19 @@ from __future__ import annotations
 
 import itertools
 import typing as t
+from fractions import Fraction
 
 import msgspec
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from aces.events import SCHEMA, GameStarted
 from aces.odds import exact
 from aces.odds.outcomes import ROLLS
-from aces.odds.position import FiveDiceOdds, PotOdds, odds_for
+from aces.odds.position import FiveDiceOdds, PotOdds, _totals, odds_for, starters
 from aces.rules import Roll, fivedice, game_named, pot
+from aces.rules.opening import Opening
 from aces.rules.seats import Seats
 from aces.simulate.fivedice import FiveDiceSimulation
 
@@ -213,3 +217,44 @@ def test_many_positions_estimated_together_each_hold_the_exact_answer(game: str)
     assert spread >= 0.25
     # Asked again, one by one, the estimates are the ones remembered.
     assert [guessed.chances(state) for state in states] == together
+
+
+def _every_way_to_end(opening: Opening, values: dict[int, Fraction]) -> dict[int, Fraction]:
+    """The starters' chances the long way: every way the round can end, with
+    its top value and the seats on it, each seat getting its share."""
+    ways = {(opening.top(), opening.leaders()): Fraction(1)}
+    for seat in opening.contenders[opening.rolled:]:
+        after: dict[tuple[int, tuple[int, ...]], Fraction] = {}
+        for (top, seats), chance in ways.items():
+            for value, p in values.items():
+                step = ((value, (seat,)) if value > top
+                        else (top, (*seats, seat)) if value == top else (top, seats))
+                after[step] = after.get(step, Fraction(0)) + chance * p
+        ways = after
+    chances: dict[int, Fraction] = {}
+    for (_, seats), chance in ways.items():
+        for seat in seats:
+            chances[seat] = chances.get(seat, Fraction(0)) + chance / len(seats)
+    return dict(sorted(chances.items()))
+
+
+@settings(max_examples=150, deadline=None)
+@given(contenders=st.sets(st.integers(0, 9), min_size=2, max_size=6),
+       dice=st.sampled_from([1, 2, 5]), rolled=st.lists(st.integers(0, 100), max_size=6))
+def test_the_starters_chances_are_those_of_every_way_the_round_can_end(
+        contenders: set[int], dice: int, rolled: list[int]) -> None:
+    values = _totals(dice)
+    faces = sorted(values)
+    opening = Opening(tuple(sorted(contenders)))
+    for pick in rolled[:len(contenders)]:
+        opening = opening.record(faces[pick % len(faces)])
+    assert starters(opening, values) == _every_way_to_end(opening, values)
+
+
+def test_the_opening_of_a_big_table_costs_little() -> None:
+    # Twelve players with five dice each: the ways they can tie are countless,
+    # the shares are a binomial sum (this took a minute when every way was kept).
+    values = _totals(5)
+    chances = starters(Opening(tuple(range(12))), values)
+    assert sum(chances.values()) == 1
+    assert set(chances.values()) == {Fraction(1, 12)}

@@ -30,7 +30,8 @@ def build(tmp_path: Path, body: str, builder: str = "html", conf: str = "") -> B
     (source / "index.rst").write_text(f"Games\n=====\n\nSome text.\n\n{body}\n",
                                       encoding="utf-8")
     shutil.copyfile(ROOT / "replays" / "session.jsonl", source / "session.jsonl")
-    done = subprocess.run([sys.executable, "-m", "sphinx", "-q", "-b", builder, str(source),
+    # -N: no colour, which Sphinx otherwise turns on wherever FORCE_COLOR is set (as in CI).
+    done = subprocess.run([sys.executable, "-m", "sphinx", "-N", "-q", "-b", builder, str(source),
                            str(tmp_path / "out")], capture_output=True, text=True, check=False)
     # Sphinx ends a warning with its kind, "[docutils]" for a directive's error.
     return Built(done.returncode, [line.removesuffix(" [docutils]")

@@ -15,7 +15,8 @@
   var lang = data.lang;
   var timer = null;
   var speeds = { slow: 3000, normal: 1500, fast: 600 };
-  var speed = "normal";
+  /* A reader who asked for less motion starts at the slowest speed. */
+  var speed = window.matchMedia("(prefers-reduced-motion: reduce)").matches ? "slow" : "normal";
   var PIPS = { 1: [[50, 50]], 2: [[25, 25], [75, 75]], 3: [[25, 25], [50, 50], [75, 75]],
     4: [[25, 25], [75, 25], [25, 75], [75, 75]],
     5: [[25, 25], [75, 25], [50, 50], [25, 75], [75, 75]],
@@ -106,7 +107,18 @@
         item.querySelector("a").textContent = now.label[lang];
         paragraphs(item.querySelector(".text"), now.text[lang]);
       });
+      part.querySelectorAll(".chart a").forEach(function (link, k) {
+        link.setAttribute("aria-label", rollName(k === 0 ? each.start : each.rolls[k - 1]));
+      });
     });
+  }
+
+  /* A moment as the chart names it: "Roll 9 of 40: Kari rolls 1 and 6", the
+     catalog's template filled with the data's words. */
+  function rollName(now) {
+    if (!now.said) { return now.label[lang]; }
+    return words().chart_roll.replace("{moment}", function () { return now.label[lang]; })
+      .replace("{roll}", function () { return now.said[lang]; });
   }
 
   function pick(i) {
@@ -130,6 +142,13 @@
     var dice = $("dice");
     dice.textContent = "";
     (now.dice || []).forEach(function (value) { dice.appendChild(die(value)); });
+    if (now.said) {
+      dice.setAttribute("role", "img");
+      dice.setAttribute("aria-label", now.said[lang]);
+    } else {
+      dice.removeAttribute("role");
+      dice.removeAttribute("aria-label");
+    }
     var box = $("narration");
     if (announce === false) { box.setAttribute("aria-live", "off"); }
     paragraphs(box, now.text[lang]);
@@ -236,6 +255,7 @@
     labelAll(true);
     show(pos, false);
   });
+  $("speed").value = speed;
   $("speed").addEventListener("change", function () {
     speed = $("speed").value;
     if (timer) { stop(); play(); }

@@ -9,6 +9,11 @@
   var data = JSON.parse(document.getElementById("aces-data").textContent);
   var lang = data.lang;
   var running = null;
+  /* The games under way (between frames, or paused), or null. */
+  var under = null;
+  /* A reader who asked for less motion sees the counts and bars move at each
+     row of the table (1, 10, 100... games), not at every frame. */
+  var calm = window.matchMedia("(prefers-reduced-motion: reduce)");
   function $(id) { return document.getElementById(id); }
   function words() { return data.labels[lang]; }
   /* Numbers the language's way: its own locale, or one Babel says writes
@@ -125,17 +130,34 @@
     cell(row, decimal(rolls / games, 2));
     $("rows").appendChild(row);
   }
+  /* The status is busy while games are played, so that a screen reader says
+     the count when they stop (done or paused), not at every frame. */
+  function busy(yes, paused) {
+    $("status").setAttribute("aria-busy", yes ? "true" : "false");
+    $("pause").disabled = !under;
+    $("pause").setAttribute("aria-pressed", paused ? "true" : "false");
+  }
+  function halt() {
+    if (running) { cancelAnimationFrame(running); running = null; }
+    under = null;
+    busy(false, false);
+  }
   function run(event) {
     if (event) { event.preventDefault(); }
-    if (running) { cancelAnimationFrame(running); running = null; }
+    halt();
     var table = chosen();
     var wins = [], rolls = 0, games = 0, next = 0;
     for (var seat = 0; seat < table.players; seat += 1) { wins.push(0); }
     var goal = data.checkpoints[data.checkpoints.length - 1];
     $("rows").textContent = "";
     heads(table);
+    function show() {
+      $("played").textContent = decimal(games, 0);
+      bars(table, wins, games);
+    }
     function step() {
       var until = Math.min(goal, games + 5000);
+      var reported = false;
       while (games < until) {
         var game = play(table);
         wins[game[0]] += 1;
@@ -144,15 +166,34 @@
         if (games === data.checkpoints[next]) {
           report(table, wins, rolls, games);
           next += 1;
+          reported = true;
         }
       }
-      $("played").textContent = decimal(games, 0);
-      bars(table, wins, games);
+      if (reported || !calm.matches || games === goal) { show(); }
       running = games < goal ? requestAnimationFrame(step) : null;
-      if (!running) { document.body.setAttribute("data-done", String(games)); }
+      if (!running) {
+        under = null;
+        busy(false, false);
+        document.body.setAttribute("data-done", String(games));
+      }
     }
+    under = step;
     document.body.removeAttribute("data-done");
+    busy(true, false);
     step();
+  }
+  /* Pause stops the games where they are, with the counts so far shown;
+     pressed again, the same run plays on. */
+  function pause() {
+    if (!under) { return; }
+    if (running) {
+      cancelAnimationFrame(running);
+      running = null;
+      busy(false, true);
+    } else {
+      running = requestAnimationFrame(under);
+      busy(true, false);
+    }
   }
   function relabel() {
     document.documentElement.lang = lang;
@@ -188,12 +229,16 @@
   $("language").value = lang;
   $("language").addEventListener("change", function () {
     lang = $("language").value;
+    halt();
     $("rows").textContent = "";
     relabel();
   });
-  $("players").addEventListener("change", function () { $("rows").textContent = ""; relabel(); });
-  $("finish").addEventListener("change", function () { $("rows").textContent = ""; relabel(); });
+  $("players").addEventListener("change", function () {
+    halt(); $("rows").textContent = ""; relabel(); });
+  $("finish").addEventListener("change", function () {
+    halt(); $("rows").textContent = ""; relabel(); });
   $("controls").addEventListener("submit", run);
+  $("pause").addEventListener("click", pause);
   $("controls").hidden = false;
   $("bars-box").hidden = false;
   relabel();

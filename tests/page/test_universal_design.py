@@ -1,0 +1,282 @@
+"""What axe-core cannot see on the replay and simulation pages, checked in a real
+Chromium: every control reached by the keyboard with its focus shown, the page
+reflowed at 320 px and at 200 % zoom, names a screen reader says for the dice and
+the chart, and motion that respects the reader's settings and can be paused
+(WCAG 2.1: 2.1.1, 2.4.7, 1.4.10, 1.4.4, 1.1.1, 4.1.2, 2.2.2)."""
+
+from __future__ import annotations
+
+import time
+import typing as t
+from pathlib import Path
+
+import pytest
+
+from aces.i18n import LANGUAGES
+
+from browser import page_data, visit
+from clitest import run
+
+if t.TYPE_CHECKING:
+    from playwright.sync_api import Browser, Page
+
+REPLAYS: t.Final = Path(__file__).resolve().parents[2] / "replays"
+
+
+@pytest.fixture(scope="module")
+def pages(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
+    folder = tmp_path_factory.mktemp("usable")
+    made = {}
+    for name, command in (("pot", ("replay", str(REPLAYS / "four-players.jsonl"))),
+                          ("five", ("replay", str(REPLAYS / "five-dice-four-players.jsonl"))),
+                          ("session", ("replay", str(REPLAYS / "session.jsonl"))),
+                          ("simulation", ("simulate", "--players", "4")),
+                          ("simulation-five", ("simulate", "--game", "five-dice",
+                                               "--players", "3"))):
+        page = folder / f"{name}.html"
+        result = run(*command, "--html", str(page), "--lang", "nb")
+        assert result.exit_code == 0, result.output
+        made[name] = page
+    return made
+
+
+#: Every element the keyboard should reach: visible, enabled, not taken out of the
+#: order; each is marked with a number, to tell links to the same place apart.
+FOCUSABLE: t.Final = """() => [...document.querySelectorAll(
+    'a[href], button, select, input, textarea, summary, [tabindex]')]
+  .filter(el => el.tabIndex >= 0 && !el.disabled && el.getClientRects().length
+          && getComputedStyle(el).visibility !== 'hidden')
+  .map((el, k) => {
+    el.setAttribute('data-reach', String(k));
+    return k + ' ' + (el.id || el.getAttribute('href') || el.outerHTML.slice(0, 60));
+  })"""
+#: The element with the focus, and whether its focus shows: an outline of at least
+#: 2 px, on it or (a link of the chart) on the shape inside it.
+FOCUSED: t.Final = """() => {
+  const el = document.activeElement;
+  if (!el || el === document.body) return null;
+  const shows = node => {
+    const style = getComputedStyle(node);
+    return style.outlineStyle !== 'none' && parseFloat(style.outlineWidth) >= 2;
+  };
+  const inside = el.querySelector('rect');
+  return [el.getAttribute('data-reach') + ' '
+            + (el.id || el.getAttribute('href') || el.outerHTML.slice(0, 60)),
+          shows(el) || (inside !== null && shows(inside))];
+}"""
+
+
+#: Run, and pause at once: after the first frame's games, before the next frame.
+RUN_AND_PAUSE: t.Final = ("() => { document.getElementById('run').click();"
+                          " document.getElementById('pause').click(); }")
+
+
+def _tab_through(page: Page) -> list[str]:
+    """Press Tab until the focus leaves the page; what it reached, in order. Each
+    element reached must show its focus."""
+    reached: list[str] = []
+    for _ in range(1000):  # out of the page first, so that Tab starts at its top
+        if page.evaluate("document.activeElement === document.body"):
+            break
+        page.keyboard.press("Tab")
+    for _ in range(1000):
+        page.keyboard.press("Tab")
+        found = page.evaluate(FOCUSED)
+        if found is None or (reached and found[0] == reached[0]):
+            break
+        name, shows = found
+        assert shows, f"the focus does not show on {name}"
+        reached.append(name)
+    return reached
+
+
+@pytest.mark.parametrize("name", ["pot", "session", "simulation-five"])
+def test_every_control_is_reached_by_the_keyboard_and_shows_its_focus(
+        browser: Browser, pages: dict[str, Path], name: str) -> None:
+    opened = visit(browser, pages[name], "#roll=3" if name == "pot" else "")
+    page = opened.page
+    if name == "simulation-five":
+        page.evaluate(RUN_AND_PAUSE)  # a run under way makes the Pause button a control
+    expected = page.evaluate(FOCUSABLE)
+    reached = _tab_through(page)
+    assert sorted(reached) == sorted(expected)
+    assert len(reached) == len(set(reached))
+
+
+def test_the_replay_is_played_by_the_keyboard_alone(browser: Browser,
+                                                    pages: dict[str, Path]) -> None:
+    """The keys the page lists are the keys it answers; the buttons answer Enter,
+    the pickers the arrow keys."""
+    opened = visit(browser, pages["pot"], "#roll=0&lang=nn")
+    page = opened.page
+    data = page_data(pages["pot"])
+    keys = page.inner_text("p[data-label=keys]")
+    assert keys == data["labels"]["nn"]["keys"]
+    assert all(key in keys for key in ("←", "→", "Home", "End"))
+    page.focus("#next")
+    page.keyboard.press("Enter")
+    assert page.evaluate("location.hash") == "#roll=1&lang=nn"
+    page.focus("#language")
+    page.keyboard.press("ArrowUp")  # nn to nb, as a pupil picks with the keys
+    assert page.evaluate("document.documentElement.lang") == "nb"
+    # A roll of the chart is opened with Enter, like any link.
+    page.focus("#chart-0 a[href='#roll=7']")
+    page.keyboard.press("Enter")
+    deadline = time.monotonic() + 5
+    while not page.evaluate("location.hash").startswith("#roll=7"):
+        assert time.monotonic() < deadline
+        page.wait_for_timeout(50)
+    assert page.inner_text("#position").startswith("Kast 7 av ")
+
+
+#: How far the page scrolls sideways, and every element cut off at the right
+#: edge that is not inside a box that scrolls sideways itself (a table's).
+REFLOW: t.Final = """() => {
+  const width = document.documentElement.clientWidth;
+  const scrolls = el => {
+    for (let up = el.parentElement; up; up = up.parentElement) {
+      const style = getComputedStyle(up);
+      if (['auto', 'scroll'].includes(style.overflowX)) return true;
+    }
+    return false;
+  };
+  const cut = [...document.body.querySelectorAll('*')]
+    .filter(el => el.getClientRects().length && !scrolls(el))
+    .filter(el => el.getBoundingClientRect().right > width + 1
+                  || (el.scrollWidth > el.clientWidth + 1
+                      && getComputedStyle(el).overflowX === 'hidden'))
+    .map(el => el.outerHTML.slice(0, 80));
+  return {sideways: document.documentElement.scrollWidth - width, cut};
+}"""
+
+
+@pytest.mark.parametrize("name", ["pot", "five", "session", "simulation", "simulation-five"])
+@pytest.mark.parametrize(("width", "height", "zoom"), [(320, 640, 1), (640, 450, 2)],
+                         ids=["320px", "zoom-200"])
+def test_the_page_reflows_at_320_px_and_at_200_percent(
+        browser: Browser, pages: dict[str, Path], name: str, width: int, height: int,
+        zoom: int) -> None:
+    """1.4.10 and 1.4.4: at 320 CSS px, and a 1280 px window zoomed to 200 % (640
+    CSS px at twice the pixels), nothing is cut and the page does not scroll sideways."""
+    fragment = "#roll=9" if name in ("pot", "five") else ""
+    opened = visit(browser, pages[name], fragment, width=width, height=height, scale=zoom)
+    page = opened.page
+    if name.startswith("simulation"):
+        page.click("#run")
+        page.wait_for_selector("#rows tr")
+    found = page.evaluate(REFLOW)
+    assert found["sideways"] <= 0, found
+    assert found["cut"] == [], found
+    without = visit(browser, pages[name], width=width, height=height, scale=zoom,
+                    script="blocked")
+    found = without.page.evaluate(REFLOW)
+    assert found["sideways"] <= 0, found
+    assert found["cut"] == [], found
+
+
+def test_the_dice_and_each_roll_on_the_chart_are_named(browser: Browser,
+                                                       pages: dict[str, Path]) -> None:
+    """1.1.1 and 4.1.2: the dice are a picture named by the roll, and each roll on
+    the chart is a link named by its moment and its dice, in the page's language."""
+    opened = visit(browser, pages["pot"], "#roll=7&lang=nb")
+    page = opened.page
+    assert page.get_by_role("img", name="Ada kaster 4 og 4", exact=True).count() == 1
+    count = page_data(pages["pot"])["games"][0]["rolls"]
+    link = page.get_by_role("link", name=f"Kast 8 av {len(count)}: Bo kaster 6 og 4",
+                            exact=True)
+    assert link.count() == 1
+    assert link.get_attribute("href") == "#roll=8"
+    page.select_option("#language", "nn")
+    assert page.get_by_role("img", name="Ada kastar 4 og 4", exact=True).count() == 1
+    assert page.get_by_role("link", name=f"Kast 8 av {len(count)}: Bo kastar 6 og 4",
+                            exact=True).count() == 1
+    page.select_option("#language", "en")
+    assert page.get_by_role("img", name="Ada rolls 4 and 4", exact=True).count() == 1
+    # Before the first roll there are no dice, and nothing named.
+    page.keyboard.press("Home")
+    assert page.get_attribute("#dice", "role") is None
+    # The chart says what it is and how to read it; the table beside it holds the
+    # chances it draws, at the roll opened.
+    chart = page.get_by_role("group", name="The chances over the game", exact=True)
+    assert chart.count() == 1
+    hint = page.inner_text("#chart-hint-0")
+    assert chart.get_attribute("aria-describedby") == "chart-hint-0"
+    assert "click a roll" in hint
+    # The five-dice game names all five dice, without a script too.
+    five = visit(browser, pages["five"], "#roll=1&lang=nb").page
+    assert five.get_by_role("img", name="Ada kaster 2, 5, 3, 2 og 6", exact=True).count() == 1
+    plain = visit(browser, pages["five"], script="blocked").page
+    assert plain.get_by_role("link", name="Kast 1 av "
+                             f"{len(page_data(pages['five'])['games'][0]['rolls'])}:"
+                             " Ada kaster 2, 5, 3, 2 og 6", exact=True).count() == 1
+
+
+def _hash(page: Page) -> str:
+    return t.cast("str", page.evaluate("location.hash"))
+
+
+def test_the_replay_plays_slowly_for_less_motion_and_pauses(browser: Browser,
+                                                            pages: dict[str, Path]) -> None:
+    calm = visit(browser, pages["pot"], "#roll=2", reduced_motion=True).page
+    assert calm.input_value("#speed") == "slow"
+    transition = "getComputedStyle(document.querySelector('.rolls li')).transitionDuration"
+    assert calm.evaluate(transition) == "0s"
+    moving = visit(browser, pages["pot"], "#roll=2").page
+    assert moving.input_value("#speed") == "normal"
+    assert moving.evaluate(transition) != "0s"
+    # Play, then pause: the page stays where it paused.
+    moving.select_option("#speed", "fast")
+    moving.click("#play")
+    deadline = time.monotonic() + 10
+    while _hash(moving).startswith("#roll=2&"):
+        assert time.monotonic() < deadline, "the page did not play"
+        moving.wait_for_timeout(50)
+    moving.click("#play")
+    assert moving.get_attribute("#play", "aria-pressed") == "false"
+    paused = _hash(moving)
+    moving.wait_for_timeout(1500)  # more than two steps at the fastest speed
+    assert _hash(moving) == paused
+
+
+def _played(page: Page) -> str:
+    return page.inner_text("#played")
+
+
+def test_the_simulation_pauses_and_moves_calmly_for_less_motion(
+        browser: Browser, pages: dict[str, Path]) -> None:
+    opened = visit(browser, pages["simulation-five"])
+    page = opened.page
+    assert page.is_disabled("#pause")
+    page.evaluate("() => document.getElementById('run').click()")
+    assert page.get_attribute("#status", "aria-busy") == "true"
+    page.evaluate(RUN_AND_PAUSE)  # run again, and pause
+    assert page.get_attribute("#pause", "aria-pressed") == "true"
+    assert page.get_attribute("#status", "aria-busy") == "false"
+    held = _played(page)
+    rows = len(page.query_selector_all("#rows tr"))
+    page.wait_for_timeout(500)
+    assert _played(page) == held
+    assert len(page.query_selector_all("#rows tr")) == rows
+    page.click("#pause")  # plays on, from where it was
+    assert page.get_attribute("#pause", "aria-pressed") == "false"
+    deadline = time.monotonic() + 60
+    while _played(page) == held:
+        assert time.monotonic() < deadline, "the games did not play on"
+        page.wait_for_timeout(50)
+    assert len(page.query_selector_all("#rows tr")) >= rows
+    # With less motion, the count moves only when a row of the table is added.
+    calm = visit(browser, pages["simulation"], reduced_motion=True).page
+    calm.click("#run")
+    seen = set()
+    deadline = time.monotonic() + 120
+    while calm.get_attribute("body", "data-done") is None:
+        assert time.monotonic() < deadline
+        seen.add(_played(calm))
+        calm.wait_for_timeout(20)
+    counts = [row.inner_text() for row in calm.query_selector_all("#rows th")]
+    assert seen <= {*counts, "0"}, seen
+    assert calm.get_attribute("#pause", "disabled") is not None
+    for lang in LANGUAGES:
+        calm.select_option("#language", lang)
+        words = page_data(pages["simulation"])["labels"][lang]
+        assert calm.inner_text("#pause") == words["pause"]
