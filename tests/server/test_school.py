@@ -272,6 +272,80 @@ def test_an_export_is_the_logs_byte_for_byte(servers: tuple[SchoolServer, School
         assert view["seq"] == player.state["seq"]
 
 
+def test_a_laptops_class_imported_goes_on_at_the_school(
+        servers: tuple[SchoolServer, SchoolServer], school: str, tmp_path: Path) -> None:
+    """aces class import DIR: the laptop's class comes whole (its groups, their
+    tokens, its secret, every log byte for byte), is the teacher's, and goes
+    on being recorded; a folder with a log that does not verify brings in
+    nothing, and one class is brought in once."""
+    from classtest import Server
+
+    folder = tmp_path / "laptop"
+    with Server(folder) as laptop, laptop.client() as client:
+        code = client.get("/api/v1/class",
+                          headers={"authorization": f"Bearer {laptop.secret}"}).json()["code"]
+        group, token, state = join(client, code, "Brought", ["Kari", "Ola"], "nb")
+        player = Player(client, group, token, state, seed=5)
+        for _ in range(6):
+            player.roll()
+        secret = laptop.secret
+    logs = {path.name: path.read_bytes() for path in folder.glob("*.jsonl")}
+    label = "Importer"
+    key = teacher_key(school, label)
+
+    def imported(source: Path) -> subprocess.CompletedProcess[str]:
+        return subprocess.run([sys.executable, "-m", "aces", "class", "import", str(source),
+                               "--teacher", label, "--store", school], capture_output=True,
+                              text=True, check=False)
+
+    # A log changed by hand (a die's face) is refused, at its line, and
+    # nothing of the class comes in.
+    tampered = tmp_path / "tampered"
+    tampered.mkdir()
+    for path in folder.iterdir():
+        if path.is_file():
+            (tampered / path.name).write_bytes(path.read_bytes())
+    log = tampered / "group-001.jsonl"
+    lines = log.read_bytes().splitlines(keepends=True)
+    changed = json.loads(lines[2])
+    changed["dice"] = [face % 6 + 1 for face in changed["dice"]]
+    lines[2] = json.dumps(changed).encode() + b"\n"
+    log.write_bytes(b"".join(lines))
+    refused = imported(tampered)
+    assert refused.returncode != 0
+    assert "group-001.jsonl" in refused.stderr, refused.stderr
+    assert "line 3" in refused.stderr, refused.stderr
+    assert "Traceback" not in refused.stderr
+    one, two = servers
+    with one.client() as client:
+        assert client.get("/api/v1/classes",
+                          headers={"authorization": f"Bearer {key}"}).json() == []
+    done = imported(folder)
+    assert done.returncode == 0, done.stderr
+    assert f"with the code {code}." in done.stdout
+    number = int(done.stdout.split("is class ", 1)[1].split()[0])
+    with two.client() as client:
+        mine = client.get("/api/v1/classes", headers={"authorization": f"Bearer {key}"}).json()
+        assert [made["number"] for made in mine] == [number]
+        # The teacher's address and the group's token are the laptop's.
+        assert client.get("/api/v1/class",
+                          headers={"authorization": f"Bearer {secret}"}).json()["code"] == code
+        view = client.get(f"/api/v1/groups/{group}",
+                          headers={"authorization": f"Bearer {token}"}).json()
+        assert view["seq"] == player.state["seq"]
+        player.client = client
+        player.roll()
+    exported = tmp_path / "back"
+    subprocess.run([sys.executable, "-m", "aces", "class", "export", str(number),
+                    str(exported), "--store", school], check=True, capture_output=True)
+    again = (exported / "group-001.jsonl").read_bytes()
+    assert again.startswith(logs["group-001.jsonl"])
+    assert len(again.splitlines()) > len(logs["group-001.jsonl"].splitlines())
+    twice = imported(folder)
+    assert twice.returncode != 0
+    assert "on this server already" in twice.stderr
+
+
 def test_a_teacher_sees_only_their_own_classes(servers: tuple[SchoolServer, SchoolServer],
                                                school: str, key: str) -> None:
     one, two = servers
