@@ -402,3 +402,23 @@ def test_a_retry_committed_elsewhere_while_it_was_looked_for_is_answered(url: st
             await second.close()
 
     run(url, test)
+
+
+def test_a_code_is_unique_among_the_open_classes(url: str) -> None:
+    """Two open classes never share a code; a closed class's code is free."""
+    from aces.errors import ClassError
+
+    async def test(database: Database) -> None:
+        first = record()
+        number = await make_class(database, first)
+        with pytest.raises(ClassError, match="another open class has this code") as refused:
+            await make_class(database, ClassRecord(code=first.code, secret=new_token(),
+                                                   game="pot", options={}, lang="en"))
+        assert refused.value.code == "code_taken"
+        await database_sql(database, "UPDATE aces.classes SET closed = now() WHERE id = %s",
+                           number)
+        again = await make_class(database, ClassRecord(code=first.code, secret=new_token(),
+                                                       game="pot", options={}, lang="en"))
+        assert again != number
+
+    run(url, test)
