@@ -39,7 +39,7 @@ if t.TYPE_CHECKING:
     from collections.abc import AsyncIterator, Callable
 
 __all__ = ["POLL", "Database", "StoreSettings", "StoreUnavailableError", "UnreachableError",
-           "place", "unavailable"]
+           "migrate", "migrations", "place", "unavailable"]
 
 #: Seconds a follower waits for a doorbell before it looks for itself; far
 #: less while the listening connection is down.
@@ -209,7 +209,11 @@ class Database:
 
     async def check(self) -> None:
         """Connect once, alone, and migrate: the errors an operator must read
-        at start come from here, before the pool retries in the background."""
+        at start come from here, before the pool retries in the background.
+
+        :raises ~aces.errors.AcesError: for a database that refuses us, is
+            not there, or is newer than this aces (one line each).
+        """
         try:
             connection = await psycopg.AsyncConnection.connect(
                 self.url, autocommit=True, connect_timeout=self._connect_timeout())

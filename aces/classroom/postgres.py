@@ -181,6 +181,10 @@ class PostgresStore:
         return record
 
     async def record(self) -> ClassRecord:
+        """The class's newest record, read again.
+
+        :raises UnknownClassError: for a class deleted meanwhile.
+        """
         async with self.database.connection() as connection:
             cursor = await connection.execute(
                 "SELECT record, revision FROM aces.classes WHERE id = %s", (self.cls,))
@@ -430,8 +434,8 @@ async def make_class(database: Database, record: ClassRecord | None,
     """Make a class on the school's server, with its record (``None``: a class
     begun by the first :meth:`PostgresStore.save`); its number.
 
-    :raises ~aces.errors.ClassError: (``code_taken``) for the code of an
-        open class.
+    :raises ~aces.errors.AcesError: (a ClassError ``code_taken``) for the
+        code of an open class.
     """
     encoded = None if record is None else _ENCODER.encode(record).decode()
     async with database.connection() as connection, connection.transaction():

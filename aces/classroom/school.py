@@ -121,6 +121,10 @@ class OneClass:
         return self.room, self.room.group(group, token, device)
 
     async def by_secret(self, secret: str, device: str) -> Classroom:
+        """The class, if ``secret`` is its teacher's.
+
+        :raises ~aces.errors.ClassError: (``teacher_only``, ``too_many_guesses``).
+        """
         room = self.room
         room.guesses.check(device, room.clock())
         if not room.is_teacher(secret):
@@ -336,7 +340,7 @@ class School:
             row = await cursor.fetchone()
         if row is None:
             self.guesses.wrong(device, now)
-            raise not_a_teacher()
+            raise _not_a_teacher()
         return Teacher(int(row[0]), str(row[1]))
 
     async def classes(self, teacher: Teacher) -> list[ClassSummary]:
@@ -402,7 +406,7 @@ class School:
                 (number, teacher.id))
             row = await cursor.fetchone()
             if row is None or row[0] is None:
-                raise no_class()
+                raise _no_class()
             cursor = await connection.execute(
                 "UPDATE aces.classes SET closed = coalesce(closed, now()),"
                 " record = jsonb_set(record, '{closed}', 'true'), revision = revision + 1"
@@ -454,14 +458,14 @@ def _summary(number: int, record: t.Any, created: t.Any, closed: t.Any) -> Class
                         None if closed is None else closed.isoformat(timespec="minutes"))
 
 
-def not_a_teacher() -> ClassError:
+def _not_a_teacher() -> ClassError:
     # Translators: a school's class server refuses a teacher's address whose
     # key it does not know (mistyped, or removed by the operator).
     return ClassError("this is not the address of a teacher on this server; ask the"
                       " server's operator for yours").coded("not_a_teacher")
 
 
-def no_class() -> ClassError:
+def _no_class() -> ClassError:
     # Translators: a school's class server: a class that is not the teacher's own.
     return ClassError("you have no such class on this server").coded("no_class")
 

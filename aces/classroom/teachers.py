@@ -104,7 +104,11 @@ async def overview(database: Database) -> list[tuple[int, str, str | None, int, 
 
 
 async def delete_class(database: Database, number: int) -> str:
-    """Delete class ``number`` now, with every line of its logs; its code."""
+    """Delete class ``number`` now, with every line of its logs; its code.
+
+    :raises ~aces.classroom.postgres.UnknownClassError: for a class deleted
+        meanwhile.
+    """
     async with database.connection() as connection:
         cursor = await connection.execute(
             "DELETE FROM aces.classes WHERE id = %s RETURNING record->>'code'", (number,))

@@ -314,7 +314,7 @@ def _page_route(handler: Callable[[Request, Teacher, str], Awaitable[Response]]
                 summaries = await _school(request).classes(teacher)
             except AcesError as again:
                 return _html(_refusal_page(lang, again), status_of(again))
-            return _html(teacher_page(summaries, base, lang,
+            return _html(_teacher_page(summaries, base, lang,
                                       _school(request).school.retention_days, error))
 
     return route
@@ -326,7 +326,7 @@ async def _page(request: Request, teacher: Teacher, base: str) -> Response:
 
     lang = caller_lang(request, None, _school(request).lang)
     summaries = await _school(request).classes(teacher)
-    return _html(teacher_page(summaries, base, lang, _school(request).school.retention_days))
+    return _html(_teacher_page(summaries, base, lang, _school(request).school.retention_days))
 
 
 @_page_route
@@ -386,7 +386,7 @@ def _refusal_page(lang: str, error: AcesError) -> str:
                 '</p></main>')
 
 
-def teacher_page(summaries: Sequence[ClassSummary], base: str, lang: str, retention: int,
+def _teacher_page(summaries: Sequence[ClassSummary], base: str, lang: str, retention: int,
                  error: AcesError | None = None) -> str:
     """A teacher's page: their classes, newest first, and a form for a new one."""
     from babel.core import Locale
