@@ -37,7 +37,7 @@ import httpx
 import pytest
 
 if t.TYPE_CHECKING:
-    from collections.abc import Iterator
+    from collections.abc import Generator
 
 __all__ = ["REQUIRED", "Cluster", "SchoolServer", "binaries", "new_class", "start",
            "teacher_key"]
@@ -145,7 +145,7 @@ class Cluster:
             os.chown(path, user.pw_uid, user.pw_gid)
 
 
-def start() -> Iterator[Cluster]:
+def start() -> Generator[Cluster, None, None]:
     """A server for a whole test session (see the module)."""
     found = binaries()
     if found is None:
