@@ -70,3 +70,13 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> dict[str, t.Any]:
     builds: dict[str, t.Any] = {result.name: result for result in tool.build(out)}
     builds["templates"] = tool.extract(out / "gettext")
     return builds
+
+
+@pytest.fixture(scope="session")
+def postgresql() -> t.Iterator[t.Any]:
+    """Debian's PostgreSQL, initdb'd in a temporary folder and served on a Unix
+    socket there (see tests/pgtest.py); skips, or fails where
+    ``ACES_POSTGRESQL_REQUIRED`` is set, when there is none."""
+    from pgtest import start
+
+    yield from start()

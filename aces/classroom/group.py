@@ -262,6 +262,37 @@ class Table(Visitor[None]):
 
         return self._decided(self.recording.note(Excluded(game=game)))
 
+    def take(self, block: bytes) -> bool:
+        """Take in a block another process appended to the log just after the
+        table's last line, as if it had been decided here: the roll, undo or
+        exclusion it begins with is decided again by the same rules, and must
+        give these very bytes. ``False`` when it does not, or the block is not
+        one such decision: the table is then spent, and read again from the log.
+        """
+        import msgspec
+
+        from aces.events import Event, GameExcluded, Rolled, RollUndone
+        from aces.rules import Roll
+
+        try:
+            # A line without its envelope ({"seq":N,"digest":"...",) is its event.
+            first, *more = (msgspec.json.decode(b"{" + line.split(b'",', 1)[1], type=Event)
+                            for line in block.splitlines()[:2])
+            if type(first) is GameStarted and more and type(more[0]) is Rolled:
+                rolled = more[0]
+                decision = self.decide_roll(self.game + 1, Roll(rolled.dice, rolled.to))
+            elif type(first) is Rolled:
+                decision = self.decide_roll(self.game, Roll(first.dice, first.to))
+            elif type(first) is RollUndone:
+                decision = self.decide_undo()
+            elif type(first) is GameExcluded:
+                decision = self.decide_exclusion(first.game)
+            else:
+                return False
+        except (AcesError, IndexError, ValueError, msgspec.MsgspecError):
+            return False
+        return decision.block == block
+
     def settle(self) -> Decision:
         """What the last roll settles that the log stopped before (a crash)."""
         return self._decided(self.recording.settle())
