@@ -31,14 +31,17 @@ __all__ = ["Game", "Log", "Odds", "Session", "Simulated", "Speaking", "Stats", "
 import typing as t
 
 from aces import engine
+from aces.arguments import flag, function, maybe_flag, names, parameter, text, whole, written
+from aces.arguments import path as a_path
+from aces.arguments import sources as logs_of
 from aces.engine import players_from
-from aces.errors import OptionError, Term
+from aces.errors import OptionError, Plural, Term
 from aces.events import GameStarted
 from aces.exact import check_size
 from aces.exact.chain import build
 from aces.exact.solve import state_values
 from aces.experiment.observe import GameObserver
-from aces.games import game_named, registered, registration
+from aces.games import declared, game_named, registered, registration
 from aces.log import Record
 from aces.reports.stats import pool_logs
 from aces.results import (
@@ -53,6 +56,7 @@ from aces.results import (
     language,
     speaks,
 )
+from aces.rules.fivedice import FiveDiceState
 from aces.rules.pot import PotState
 from aces.simulation import check_games, check_seed, run
 from aces.walk import walk
@@ -73,6 +77,7 @@ def load(path: PathLike, *, lang: str = "en") -> Log:
     ``lang`` (``"en"``, ``"nb"`` or ``"nn"``) is the language the log and its
     games speak in a notebook.
 
+    :raises aces.errors.AcesError: at once, for a file that cannot be read.
     :raises aces.errors.LogError: when a game is walked past a line that
         breaks the rules, or the file is not a log.
 
@@ -83,7 +88,7 @@ def load(path: PathLike, *, lang: str = "en") -> Log:
     >>> [game.winner for game in log]
     ['Ola', 'Kari', 'Siri', 'Per', 'Per']
     """
-    return Log(path, lang)
+    return Log(path, language(lang))
 
 
 @t.overload
@@ -125,22 +130,35 @@ def play(players: int | Sequence[str] = 3, *, game: str = "pot", seed: int | Non
     """
 
     lang = language(lang)
-    rules = game_named(game)
-    options = _options(options)
-    seats = players_from(str(players)) if isinstance(players, int) else list(players)
-    if games < 1:
-        raise OptionError("{option} must be at least 1, not {games}", option=Term("--games"),
-                          games=games)
+    rules = game_named(_game_name(game))
+    options = _options(options, rules.name)
+    if isinstance(players, (list, tuple, str)):
+        seats = names(players, "players")
+    else:
+        seats = players_from(str(_players(players, "a number of players or a list of names")))
+    games = whole(games, "games", least=1)
+    if seed is not None:
+        seed = whole(seed, "seed")
     lines = None
     if dice is not None:
-        lines = list(dice.replace("/", "\n").splitlines() if isinstance(dice, str) else dice)
+        lines = list(dice.replace("/", "\n").splitlines() if isinstance(dice, str)
+                     else names(dice, "dice"))
+    # Checked before a game is played: what a call holds in memory, and so what it saves.
+    engine.check_session(rules, seats, options, seed=seed, typed=lines is not None,
+                         games=games, limit=HELD_EVENTS, message=_TOO_MANY_HELD)
     played: list[Game] = []
     events: list[Event] = []
-    for event in engine.play_session(rules, seats, options, seed=seed, dice=lines, games=games):
-        if type(event) is GameStarted and events:
+    held = 0
+    for settled in engine.session_rolls(rules, seats, options, seed=seed, dice=lines,
+                                        games=games):
+        held += len(settled)
+        if held > HELD_EVENTS:
+            # Past the estimate: the games are longer than games of this table are.
+            raise OptionError(_TOO_MANY_HELD, games=games, events=held, limit=HELD_EVENTS)
+        if type(settled[0]) is GameStarted and events:
             played.append(_walked(events))
             events = []
-        events.append(event)
+        events.extend(settled)
     played.append(_walked(events))
     if games == 1:
         played[0].lang = lang
@@ -148,11 +166,60 @@ def play(players: int | Sequence[str] = 3, *, game: str = "pot", seed: int | Non
     return Session(played, lang)
 
 
-def _options(given: dict[str, OptionValue]) -> dict[str, OptionValue]:
-    """Options as the command line names them (``dice_each``) as the log names them."""
-    options = dict(given)
-    if "dice_each" in options:
-        options["dice"] = options.pop("dice_each")
+#: The most events :func:`play` holds in memory, its games together (some
+#: 500 bytes each): a session of some 5,000 games of two players, far less
+#: than a log may hold (:data:`aces.log.EVENT_LIMIT`), so whatever it plays
+#: it can save.
+HELD_EVENTS: t.Final = 250_000
+
+# Translators: an error of aces.play asked for games longer than it holds in memory.
+# {games}: the games asked for; {events}: the events they would hold, about; {limit}:
+# the most events it holds; aces.play and aces play stay as they are.
+_TOO_MANY_HELD: t.Final = Plural(
+    "a game of this table could hold some {events} events, more than the {limit} that"
+    " aces.play keeps in memory; aces play on the command line writes it to a file",
+    "{games} games of this table could hold some {events} events, more than the {limit}"
+    " that aces.play keeps in memory; play fewer at a time, or write them to a file with"
+    " aces play on the command line", by="games")
+
+
+def _game_name(game: object) -> str:
+    """``game`` as the name of a registered game."""
+    return registration(text(game, "game")).rules.name
+
+
+def _players(players: object, kinds: str) -> int:
+    """``players`` as a number of players (the game says how few it takes)."""
+    if isinstance(players, bool) or not hasattr(type(players), "__index__"):
+        if kinds == "a number of players or a list of names":
+            # Translators: an error of aces.play. {option}: players=; {value}: what was
+            # given, as Python writes it.
+            raise OptionError("{option} must be a number of players or a list of names, not"
+                              " {value}", option=Term("--players"), value=written(players))
+        # Translators: an error of aces.odds. {option}: players=; {value}: what was given,
+        # as Python writes it; a moment is one of Game.moments.
+        raise OptionError("{option} must be a number of players or a moment of a game, not"
+                          " {value}", option=Term("--players"), value=written(players))
+    return whole(players, "players", least=0)
+
+
+def _options(given: dict[str, OptionValue], game: str) -> dict[str, OptionValue]:
+    """The options of ``game`` as the command line names them (``dice_each``), or
+    as its log does (``dice``), as the log names them.
+
+    :raises aces.errors.OptionError: for an option the game does not have, by
+        the name it was given.
+    """
+    declares = declared().get(game, ())
+    own = {option.key: option.key for option in declares}
+    own.update((option.flag.removeprefix("--").replace("-", "_"), option.key)
+               for option in declares)
+    options: dict[str, OptionValue] = {}
+    for name, value in given.items():
+        if name not in own:
+            raise OptionError("{option} is not an option of the game {game}",
+                              option=parameter(name), game=game)
+        options[own[name]] = value
     return options
 
 
@@ -193,11 +260,14 @@ def odds(players: int | PotState = 3, *, game: str = "pot", exact: bool = False,
     """
 
     lang = language(lang)
-    if not isinstance(players, int):
+    game = _game_name(game)
+    exact = flag(exact, "exact")
+    if isinstance(players, (PotState, FiveDiceState)):
         moment = _state_odds(players)
         moment.lang = lang
         return moment
-    options = _options(options)
+    players = _players(players, "a number of players or a moment of a game")
+    options = _options(options, game)
 
     found = registration(game).odds
     if found is None:
@@ -252,10 +322,14 @@ def simulate(players: int = 3, *, game: str = "pot", games: int = 10_000,
     True
     """
 
-    check_games(games)
+    players = _players(players, "a number of players")
+    check_games(whole(games, "games"))
     lang = language(lang)
-    options = _options(options)
+    game = _game_name(game)
+    exact = maybe_flag(exact, "exact")
+    options = _options(options, game)
     if seed is not None:
+        seed = whole(seed, "seed")
         check_seed(seed)
     done = run(game, players, options, games, seed, exact)
     return Simulated(game, players, done.summary, done.exact, options=done.sim.options,
@@ -294,7 +368,13 @@ def stats(logs: Iterable[Source], *, csv: PathLike | None = None, rolls: bool = 
     """
 
     lang = language(lang)
-    return Stats(pool_logs(logs, csv=csv, rolls=rolls, by_log=by_log,
+    sources = logs_of(logs, "logs")
+    rolls, by_log = flag(rolls, "rolls"), flag(by_log, "by_log")
+    decimal_comma, force = flag(decimal_comma, "decimal_comma"), flag(force, "force")
+    progress = function(progress, "progress")
+    if csv is not None:
+        csv = a_path(csv, "csv")
+    return Stats(pool_logs(sources, csv=csv, rolls=rolls, by_log=by_log,
                            decimal_comma=decimal_comma, force=force, lang=lang,
                            progress=progress), lang)
 

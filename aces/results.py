@@ -13,12 +13,15 @@ from __future__ import annotations
 import contextlib
 import functools
 import inspect
+import itertools
 import os
 import typing as t
 from pathlib import Path
 
 from aces import notebook
-from aces.errors import AcesError
+from aces.arguments import flag, text, whole
+from aces.arguments import path as a_path
+from aces.errors import AcesError, GameNumberError, Names, OptionError, Plural, Term
 from aces.events import GameOver, Rolled
 from aces.experiment.observe import GameObserver
 from aces.files import cannot_write, os_reason
@@ -32,7 +35,7 @@ from aces.page.replay import PageCollector
 from aces.reports.export import as_dict
 from aces.reports.plot import check_path, plot
 from aces.reports.stats import report
-from aces.walk import walk
+from aces.walk import unfinished, walk
 
 if t.TYPE_CHECKING:
     from collections.abc import Callable, Iterable, Iterator, Sequence
@@ -170,6 +173,8 @@ class Game(Speaking):
         self._number = 1
         self._source = "<game>"
         self._walk: Callable[[], Iterable[Step[t.Any]]] = lambda: self.steps
+        #: The games of its log, for a game whose page is told from part of it.
+        self._count: Callable[[], int | None] = lambda: None
 
     @property
     def header(self) -> GameStarted:
@@ -214,9 +219,21 @@ class Game(Speaking):
         return [step.event for step in self.steps]
 
     @property
-    def starter(self) -> str:
-        """Who won the opening and rolled first."""
-        return self.players[self._record.starter]
+    def starter(self) -> str | None:
+        """Who won the opening and rolled first (``None`` while the opening of an
+        unfinished game goes on)."""
+        return None if self._record.starter < 0 else self.players[self._record.starter]
+
+    @property
+    def finished(self) -> bool:
+        """Whether the game is over: the last game of a log being recorded may
+        not be, and then it has no winner (or loser) yet."""
+        return self._record.over
+
+    @property
+    def waiting(self) -> str | None:
+        """Who rolls next in a game that is not over; ``None`` once it is."""
+        return unfinished(self.steps[-1])
 
     def seat(self, player: str) -> int:
         """``player``'s seat counted as the odds count seats: 1 for the player
@@ -226,19 +243,31 @@ class Game(Speaking):
         >>> game = aces.play(["Ada", "Bo", "Cy"], seed=3)
         >>> game.starter, game.seat(game.starter)
         ('Cy', 1)
+
+        :raises aces.errors.OptionError: for a name not at the table.
         """
+        if text(player, "player") not in self.players:
+            # Translators: an error of Game.seat. {name}: the name given;
+            # {players}: the players of the game, as a list.
+            raise OptionError("{name!r} is not at this table: the players are {players}",
+                              name=player, players=Names(self.players))
         seats = len(self.players)
-        return (self.players.index(player) - self._record.starter) % seats + 1
+        return (self.players.index(player) - max(self._record.starter, 0)) % seats + 1
 
     @property
     def winner(self) -> str | None:
-        """Aces in the Pot: who won the pot."""
-        return None if _losers(self.game) else self.players[self._record.result]
+        """Aces in the Pot: who won the pot (``None`` until the game is over)."""
+        if _losers(self.game) or not self.finished:
+            return None
+        return self.players[self._record.result]
 
     @property
     def loser(self) -> str | None:
-        """The five-dice game: who sent the last die to the centre."""
-        return self.players[self._record.result] if _losers(self.game) else None
+        """The five-dice game: who sent the last die to the centre (``None``
+        until the game is over)."""
+        if not _losers(self.game) or not self.finished:
+            return None
+        return self.players[self._record.result]
 
     @property
     def over(self) -> GameOver | None:
@@ -265,7 +294,7 @@ class Game(Speaking):
     def narrate(self, lang: str = "en") -> list[str]:
         """The game told in words, as ``aces replay`` tells it."""
 
-        chosen = negotiate(lang, {})
+        chosen = language(lang)
         narrator = Narrator(translations(chosen), chosen)
         for step in self.steps:
             narrator.visit(step)
@@ -274,7 +303,10 @@ class Game(Speaking):
 
     @speaks
     def save(self, path: PathLike) -> None:
-        """Write the game as a new log; an existing file is never overwritten."""
+        """Write the game as a new log; an existing file is never overwritten.
+
+        :raises aces.errors.OptionError: for a file that exists or cannot be written.
+        """
         save_events([step.event for step in self.steps], path)
 
     @speaks
@@ -291,7 +323,7 @@ class Game(Speaking):
         return render(self._page_data(self.lang if lang is None else language(lang)))
 
     def _page_data(self, lang: str) -> dict[str, t.Any]:
-        collector = PageCollector(self._number, self._source, lang)
+        collector = PageCollector(self._number, self._source, lang, count=self._count())
         for step in self._walk():
             collector.visit(step)
         collector.end()
@@ -307,6 +339,9 @@ class Game(Speaking):
         return f"<Game {self.game}, {_names(self.players)}: {self._result()}>"
 
     def _result(self) -> str:
+        if not self.finished:
+            # As aces verify tells a game still being recorded.
+            return f"not finished yet, {self.waiting} rolls next after {self.length} rolls"
         if _losers(self.game):
             return (f"{self.starter} starts, {self.loser} loses"
                     f" after {self.length} rolls")
@@ -351,7 +386,15 @@ class Session(Speaking, t.Sequence[Game]):
     def __getitem__(self, index: slice) -> Sequence[Game]: ...
 
     def __getitem__(self, index: int | slice) -> Game | Sequence[Game]:
-        return self.games[index]
+        """Game ``index`` of the session, counted from 0 (from the end, below 0),
+        or a slice of them.
+
+        :raises aces.errors.GameNumberError: for a game the session does not
+            hold (an :class:`IndexError` too), or an index that is no number.
+        """
+        if isinstance(index, slice):
+            return self.games[index]
+        return self.games[_game_index(index, len(self.games), "session[...]")]
 
     def __len__(self) -> int:
         return len(self.games)
@@ -368,13 +411,16 @@ class Session(Speaking, t.Sequence[Game]):
 
     @speaks
     def save(self, path: PathLike) -> None:
-        """Write the games as one new log; an existing file is never overwritten."""
+        """Write the games as one new log; an existing file is never overwritten.
+
+        :raises aces.errors.OptionError: for a file that exists or cannot be written.
+        """
         save_events([step.event for game in self.games for step in game.steps], path)
 
     def __repr__(self) -> str:
         verb = "losses" if self.games and _losers(self.games[0].game) else "wins"
         results = ", ".join(f"{name} {count}" for name, count in self.results().items())
-        return f"<Session of {len(self.games)} games; {verb}: {results}>"
+        return f"<Session of {_counted(len(self.games), 'game')}; {verb}: {results}>"
 
     def _repr_html_(self) -> str:
         return notebook.session_html(self.games, self.lang)
@@ -384,14 +430,28 @@ class Log(Speaking):
     """A log on disk: its games are read, and checked, each time they are walked
     (each speaks the log's :attr:`lang`).
 
-    Nothing is kept in memory but the game being read, so a log of any size
-    can be walked; ``len`` and ``repr`` read it once and remember the count.
+    Nothing is kept in memory but the game being read and, of each game
+    before it, its first and last step (what the page of a later game needs
+    of them: how many games came before, and who won them), so a log of any
+    size can be walked, and the page of each game it gives is made without
+    reading the log again; ``len`` and ``repr`` read it once and remember
+    the count.
+
+    :raises ~aces.errors.AcesError: at once, for a file that cannot be read.
     """
 
     def __init__(self, path: PathLike, lang: str = "en") -> None:
-        self.path = Path(path)
+        self.path = Path(a_path(path, "path"))
         self._games: int | None = None
         self.lang = lang
+        # A file that cannot be read is refused now, as aces verify refuses
+        # it, not later when the log is first walked or shown.
+        try:
+            with self.path.open("rb"):
+                pass
+        except OSError as exc:
+            raise AcesError("cannot read {path}: {reason}", path=str(self.path),
+                            reason=os_reason(exc)) from None
 
     @speaks
     def __iter__(self) -> Iterator[Game]:
@@ -402,13 +462,18 @@ class Log(Speaking):
         closed: list[GameRecord] = []
         observer = GameObserver(closed.append, keep_rows=True)
         steps: list[Step[t.Any]] = []
+        #: The first and the last step of each game handed on (see the class).
+        passed: list[Step[t.Any]] = []
         number = 1
         try:
             with self.path.open("rb") as stream:
-                for step in walk(read(stream, source), source):
+                # A game still being recorded is sound so far, as aces verify says.
+                for step in walk(read(stream, source), source, allow_unfinished=True,
+                                 allow_unsettled=False):
                     observer.visit(step)
                     if closed:
-                        yield self._game(steps, closed.pop(), number)
+                        yield self._game(steps, closed.pop(), number, passed, step)
+                        passed += _ends(steps)
                         number += 1
                         steps = []
                     steps.append(step)
@@ -416,26 +481,21 @@ class Log(Speaking):
             raise AcesError("cannot read {path}: {reason}", path=source,
                             reason=os_reason(exc)) from None
         observer.end()
-        if closed:
-            yield self._game(steps, closed.pop(), number)
+        last = closed.pop() if closed else observer.unfinished
+        if last is not None:
+            yield self._game(steps, last, number, passed, None)
 
-    def _game(self, steps: Sequence[Step[t.Any]], record: GameRecord, number: int) -> Game:
+    def _game(self, steps: Sequence[Step[t.Any]], record: GameRecord, number: int,
+              passed: list[Step[t.Any]], following: Step[t.Any] | None) -> Game:
         game = Game(steps, record)
         game._number = number
         game._source = str(self.path)
-        game._walk = self._steps
+        # Its page is told from the ends of the games before it, its own steps, and the
+        # start of the next (so that it is not told as the last): the log is not read again.
+        game._walk = functools.partial(_told_after, passed, len(passed), game, following)
+        game._count = self.__len__
         game.lang = self.lang
         return game
-
-    def _steps(self) -> Iterator[Step[t.Any]]:
-        """Every step of the log, read again: a game's page is made from them all."""
-
-        try:
-            with self.path.open("rb") as stream:
-                yield from walk(read(stream, str(self.path)), str(self.path))
-        except OSError as exc:
-            raise AcesError("cannot read {path}: {reason}", path=str(self.path),
-                            reason=os_reason(exc)) from None
 
     def __len__(self) -> int:
         if self._games is None:
@@ -443,14 +503,24 @@ class Log(Speaking):
         return self._games
 
     def __getitem__(self, number: int) -> Game:
-        """Game ``number`` of the log, counted from 0 as Python counts."""
-        for index, game in enumerate(self):
-            if index == number:
+        """Game ``number`` of the log, counted from 0 as Python counts (from the
+        end, below 0: the log is read once more to count its games).
+
+        :raises aces.errors.GameNumberError: for a game the log does not hold
+            (an :class:`IndexError` too), or an index that is no number.
+        """
+        where = Term("log[...]", "log[...]")
+        wanted = whole(number, where)
+        if wanted < 0:
+            wanted = _game_index(wanted, len(self), "log[...]")
+        count = 0
+        for count, game in enumerate(self, 1):
+            if count - 1 == wanted:
                 return game
-        raise IndexError(number)
+        raise _no_game(where, wanted, count)
 
     def __repr__(self) -> str:
-        return f"<Log {self.path.name}: {len(self)} {'game' if len(self) == 1 else 'games'}>"
+        return f"<Log {self.path.name}: {_counted(len(self), 'game')}>"
 
     def _repr_html_(self) -> str:
         if len(self) <= notebook.HTML_GAMES:
@@ -458,6 +528,49 @@ class Log(Speaking):
         return notebook.log_html(self.path.name, len(self), self.lang)
 
 
+def _ends(steps: Sequence[Step[t.Any]]) -> list[Step[t.Any]]:
+    """What a later game's page needs of a game: its first step, and its end
+    (the last game over, which no undo took back: a log's game closes only when
+    the next begins), without the rolls each step's walk keeps standing."""
+    over = next((step for step in reversed(steps) if type(step.event) is GameOver), None)
+    return [step._replace(standing=None, undone=None)
+            for step in (steps[0], over) if step is not None]
+
+
+def _told_after(passed: list[Step[t.Any]], before: int, game: Game,
+                following: Step[t.Any] | None) -> Iterator[Step[t.Any]]:
+    """The steps a log's game is told from on its page: the ends of the
+    ``before`` games' steps passed before it, its own, and the next game's start."""
+    yield from itertools.islice(passed, before)
+    yield from game.steps
+    if following is not None:
+        yield following
+
+
+def _game_index(index: object, count: int, name: str) -> int:
+    """``index`` as the index of one of ``count`` games (below 0: from the end)."""
+    where = Term(name, name)
+    wanted = whole(index, where)
+    if not -count <= wanted < count:
+        raise _no_game(where, wanted, count)
+    return wanted % count
+
+
+# Translators: an error of a Python program asking for a game a log (or a
+# session) does not hold. {option}: log[...] or session[...]; {index}: the
+# index asked for; {count}: the games it holds (counted from 0 in Python).
+_NO_GAME: t.Final = Plural("{option} counts its {count} game from 0, and has no game {index}",
+                           "{option} counts its {count} games from 0, and has no game {index}",
+                           by="count")
+
+
+def _no_game(where: object, index: int, count: int) -> Exception:
+    return GameNumberError(_NO_GAME, option=where, count=count, index=index)
+
+
+def _counted(count: int, thing: str) -> str:
+    """A count in a ``repr``, which speaks English as Python's own do: ``1 log``, ``2 logs``."""
+    return f"{count} {thing}" if count == 1 else f"{count} {thing}s"
 
 
 def _steps_of(games: Sequence[Game], number: int) -> Iterator[Step[t.Any]]:
@@ -486,7 +599,7 @@ def save_events(events: Sequence[Event], path: PathLike) -> None:
 
     :raises aces.errors.OptionError: when the file exists or cannot be written.
     """
-    with LogStore.open(path, new=True) as store:
+    with LogStore.open(a_path(path, "path"), new=True) as store:
         try:
             store.append(events)
         except LogWriteError as exc:
@@ -572,8 +685,9 @@ class Simulated(Speaking):
 
     def __repr__(self) -> str:
         seats = _by_seat(self.win_by_seat)
-        return (f"<Simulated {self.game}, {self.players} players, {self.games} games: {seats};"
-                f" {self.expected_rolls:.2f} rolls on average>")
+        return (f"<Simulated {self.game}, {self.players} players,"
+                f" {_counted(self.games, 'game')}: {seats}; {self.expected_rolls:.2f} rolls"
+                " on average>")
 
     def _repr_html_(self) -> str:
         return notebook.simulated_html(self)
@@ -589,7 +703,7 @@ class Stats(Speaking):
     >>> import aces
     >>> result = aces.stats(["replays/session.jsonl", "replays/four-players.jsonl"], lang="nn")
     >>> result.report().splitlines()[0]
-    'Klasseforsøket: 2 loggar lesne, 2 slått saman, 0 forkasta.'
+    'Klasseforsøket: 2 loggar, 2 slått saman, 0 forkasta.'
     >>> result.lang = "nb"
     >>> "Seire etter plass" in result._repr_html_()
     True
@@ -627,7 +741,8 @@ class Stats(Speaking):
         """
 
         chosen = self.lang if lang is None else language(lang)
-        output = check_path(path, force=force, reads=[log.source for log in self.pooled.logs])
+        output = check_path(a_path(path, "path"), force=flag(force, "force"),
+                            reads=[log.source for log in self.pooled.logs])
         plot(self.pooled, output, chosen, translations(chosen))
 
     def __repr__(self) -> str:
@@ -635,8 +750,8 @@ class Stats(Speaking):
         left = len(self.pooled.left_out)
         games = sum(group.pooled.games for group in self.pooled.groups)
         groups = len(self.pooled.groups)
-        return (f"<Stats: {logs} logs ({left} left out), {games} games in {groups}"
-                f" {'group' if groups == 1 else 'groups'} of rules>")
+        return (f"<Stats: {_counted(logs, 'log')} ({left} left out), {_counted(games, 'game')}"
+                f" in {_counted(groups, 'group')} of rules>")
 
     def _repr_html_(self) -> str:
         return notebook.stats_html(self.pooled, self.lang)
@@ -644,7 +759,6 @@ class Stats(Speaking):
 
 def language(lang: str) -> str:
     """An offered language for ``lang`` (``"no"`` is Bokmål), or the error naming them."""
-
-    return negotiate(lang, {})
+    return negotiate(text(lang, "lang"), {})
 
 

@@ -41,12 +41,12 @@ from aces.classroom.store import (
     Submission,
 )
 from aces.errors import AcesError, SaveError, TruncatedLogError
-from aces.files import os_reason
+from aces.files import file_name, os_reason
 from aces.logstore import LogBusyError, LogStore, lock_file, sync_folder, unlock_file
 from aces.page.html import write_atomically
 
 if t.TYPE_CHECKING:
-    from collections.abc import Iterable, Iterator, Sequence
+    from collections.abc import AsyncIterator, Callable, Iterable, Iterator, Sequence
 
     from aces.events import Event
 
@@ -80,10 +80,16 @@ def digest(text: str) -> str:
 
 
 class FileStore:
-    """The store of one class, in ``folder`` (see the module)."""
+    """The store of one class, in ``folder`` (see the module): its only
+    writer, since the folder is locked for it."""
+
+    shared: t.ClassVar[bool] = False
 
     def __init__(self, folder: str) -> None:
-        self.folder = Path(folder)
+        # Not "": as a path it is the current folder, which a class would fill.
+        self.folder = Path(file_name(folder))
+        self._record: ClassRecord | None = None
+        self._revision = 0
         self._feed = Feed(str(self.folder / ".feed"))
         self._stack = contextlib.ExitStack()
         self._logs: dict[int, LogStore] = {}
@@ -144,6 +150,7 @@ class FileStore:
                 record.groups = kept
                 self._write_record(record)
         self._level(self._feed.open())
+        self._record = record
         return Opened(record, repaired)
 
     def _read_record(self) -> ClassRecord | None:
@@ -221,6 +228,31 @@ class FileStore:
 
     async def save(self, record: ClassRecord) -> None:
         await asyncio.to_thread(self._write_record, record)
+        self._record = record
+        self._revision += 1
+        if self._changed is not None:
+            async with self._changed:
+                self._changed.notify_all()
+
+    async def update(self, change: Callable[[ClassRecord], None]) -> ClassRecord:
+        """Apply ``change`` to a copy of the class's record, and keep it.
+
+        :raises ~aces.errors.SaveError: if it cannot be written (the record
+            stays as it was).
+        """
+        assert self._record is not None, "a class's record is saved before it is changed"
+        changed = _copy(self._record)
+        change(changed)
+        await self.save(changed)
+        return changed
+
+    async def record(self) -> ClassRecord:
+        assert self._record is not None, "a class's record is saved before it is read"
+        return self._record
+
+    @property
+    def revision(self) -> int:
+        return self._revision
 
     def _write_record(self, record: ClassRecord) -> None:
         path = self.folder / RECORD
@@ -250,20 +282,23 @@ class FileStore:
             lambda: self._stack.enter_context(LogStore.open(str(path))))
         self._add(stream, book)
 
-    @contextlib.contextmanager
-    def reading(self, stream: int) -> Iterator[Iterable[bytes]]:
+    @contextlib.asynccontextmanager
+    async def reading(self, stream: int) -> AsyncIterator[Iterable[bytes]]:
         with self._logs[stream].handle() as handle:
             yield handle
 
     def seq(self, stream: int) -> int:
         return self._seq[stream]
 
-    def find(self, stream: int, submission: Submission) -> Appended | None:
+    async def find(self, stream: int, submission: Submission) -> Appended | None:
         """Where ``submission`` was appended, if it was.
 
         :raises ~aces.classroom.store.ReusedSubmissionError: for its id with
             another payload.
         """
+        return self._found(stream, submission)
+
+    def _found(self, stream: int, submission: Submission) -> Appended | None:
         known = self._submitted[stream].get(digest(submission.id))
         if known is None:
             return None
@@ -282,7 +317,7 @@ class FileStore:
         """
         async with self._locks[stream]:
             if submission is not None:
-                found = self.find(stream, submission)
+                found = self._found(stream, submission)
                 if found is not None:
                     return found
             if self._broken is not None:
@@ -344,6 +379,9 @@ class FileStore:
     def position(self) -> int:
         return self._durable
 
+    async def latest(self) -> int:
+        return self._durable
+
     async def entries(self, after: int, limit: int) -> list[FeedEntry]:
         durable = self._durable
         lines = await asyncio.to_thread(self._feed.after, after, min(limit, durable - after))
@@ -358,20 +396,28 @@ class FileStore:
             start = _offset(book, first) if offset is None else offset
             with book.handle() as handle:
                 handle.seek(start)
-                return [handle.readline() for _ in range(last - first + 1)]
+                read = (handle.readline() for _ in range(last - first + 1))
+                return [line for line in read if line]
 
         return await asyncio.to_thread(read)
 
-    async def changed(self, after: int) -> None:
+    async def changed(self, after: int, revision: int | None = None) -> None:
         assert self._changed is not None
         async with self._changed:
-            await self._changed.wait_for(lambda: self._durable > after)
+            await self._changed.wait_for(
+                lambda: self._durable > after or (revision is not None
+                                                  and self._revision > revision))
 
     async def close(self) -> None:
         while self._writing:
             await asyncio.sleep(0.01)
         self._feed.close()
         self._stack.close()
+
+
+def _copy(record: ClassRecord) -> ClassRecord:
+    """A record that shares nothing with ``record``, to change."""
+    return msgspec.json.decode(msgspec.json.encode(record), type=ClassRecord)
 
 
 def _offset(book: LogStore, line: int) -> int:

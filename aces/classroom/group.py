@@ -17,23 +17,26 @@ import collections
 import itertools
 import typing as t
 
+import msgspec
+
 from aces.dice import check_count
 from aces.engine import header
 from aces.errors import AcesError, ClassError
-from aces.events import GameExcluded, GameStarted
+from aces.events import Event, GameExcluded, GameStarted, Rolled, RollUndone
 from aces.experiment.observe import Counts, GameObserver
 from aces.games import game_named
 from aces.i18n import languages, translations
 from aces.log import LogWriter, read
 from aces.narrate import Narrator
 from aces.record import Recording
+from aces.rules import Roll
 from aces.walk import Step, Visitor, drive
 
 if t.TYPE_CHECKING:
     from collections.abc import Iterable
 
     from aces.experiment.observe import GameRecord, Rules
-    from aces.rules import Roll, RollRequest
+    from aces.rules import RollRequest
 
 __all__ = ["STORY", "Decision", "GroupTable", "Tally", "stale"]
 
@@ -84,6 +87,12 @@ class Tally(Visitor[None]):
         if current is not None:
             games[self._number] = (current.rules, Counts.of(current))
         return games
+
+    @property
+    def unfinished(self) -> bool:
+        """Whether the log's last game is under way (``aces stats`` says so)."""
+        return self._number > 0 and self._number not in self.games \
+            and self._observer.current() is None
 
     def counts(self) -> tuple[dict[Rules, Counts], int, int]:
         """The counts by rules of the finished games not taken out of the pool,
@@ -243,6 +252,32 @@ class GroupTable(Visitor[None]):
             raise ClassError("game {game} is out of the pool already",
                              game=game).coded("no_game")
         return self._decided(self.recording.note(GameExcluded(game=game)))
+
+    def take(self, block: bytes) -> bool:
+        """Take in a block another process appended to the log just after the
+        table's last line, as if it had been decided here: the roll, undo or
+        exclusion it begins with is decided again by the same rules, and must
+        give these very bytes. ``False`` when it does not, or the block is not
+        one such decision: the table is then spent, and read again from the log.
+        """
+        try:
+            # A line without its envelope ({"seq":N,"digest":"...",) is its event.
+            first, *more = (msgspec.json.decode(b"{" + line.split(b'",', 1)[1], type=Event)
+                            for line in block.splitlines()[:2])
+            if type(first) is GameStarted and more and type(more[0]) is Rolled:
+                rolled = more[0]
+                decision = self.decide_roll(self.game + 1, Roll(rolled.dice, rolled.to))
+            elif type(first) is Rolled:
+                decision = self.decide_roll(self.game, Roll(first.dice, first.to))
+            elif type(first) is RollUndone:
+                decision = self.decide_undo()
+            elif type(first) is GameExcluded:
+                decision = self.decide_exclusion(first.game)
+            else:
+                return False
+        except (AcesError, IndexError, ValueError, msgspec.MsgspecError):
+            return False
+        return decision.block == block
 
     def settle(self) -> Decision:
         """What the last roll settles that the log stopped before (a crash)."""

@@ -33,6 +33,7 @@ from aces.classroom.access import Guesses, matches, new_code, new_token, normal_
 from aces.classroom.files import log_name
 from aces.classroom.group import GroupTable, stale
 from aces.classroom.store import (
+    Appended,
     ClassRecord,
     GroupRecord,
     ReusedSubmissionError,
@@ -44,17 +45,19 @@ from aces.errors import AcesError, ClassError, OptionError, visible
 from aces.experiment.pool import Pooling
 from aces.games import game_named
 from aces.i18n import languages, translations, unknown_language
+from aces.log import full_log
 
 if t.TYPE_CHECKING:
     from collections.abc import Callable, Mapping, Sequence
 
     from aces.classroom.group import Decision
-    from aces.classroom.store import Appended, FeedEntry, Store
+    from aces.classroom.store import FeedEntry, Store
     from aces.events import Event
     from aces.experiment.pool import Pooled
     from aces.rules import OptionValue, Roll
 
-__all__ = ["RECONCILE", "Answer", "Classroom", "Group", "Opening", "Settings"]
+__all__ = ["RECONCILE", "Answer", "Classroom", "Group", "Opening", "Settings", "class_closed",
+           "not_your_group", "teacher_only", "unknown_code"]
 
 #: How far before the ``seq`` a group was resumed at a retry may be decided
 #: again and matched with the log: a page's retry after a crash lags a few
@@ -64,6 +67,8 @@ RECONCILE: t.Final = 64
 _ANSWERS: t.Final = 256
 #: Blocks' lines kept ready for projectors, whatever the group.
 _RECENT: t.Final = 4096
+#: Blocks of the feed folded in at a time, following other processes.
+_FOLD: t.Final = 256
 
 
 class Settings(t.NamedTuple):
@@ -111,6 +116,8 @@ class Group:
         #: earlier one that is not among :attr:`answers` may be a retry of a
         #: block appended before a crash.
         self.resumed = table.seq
+        #: Whether its log holds as many events as a log may: nothing more is decided.
+        self.full = False
 
     def remember(self, submission: Submission, answer: Answer) -> None:
         self.answers[submission.id] = (submission.digest, answer)
@@ -139,6 +146,12 @@ class Classroom:
         self._pooled: tuple[int, Pooled] | None = None
         #: Streams open now (see :attr:`Settings.streams`).
         self.streams = 0
+        #: The feed's position up to which every block is in its group's
+        #: table, and the record's revision this process holds: a store that
+        #: other processes write too is followed (:meth:`follow`).
+        self.applied = 0
+        self.revision = 0
+        self._following = asyncio.Lock()
 
     # -- Serving ---------------------------------------------------------------
 
@@ -162,23 +175,38 @@ class Classroom:
         else:
             _same_rules(record, game, options)
         self.record = record
+        self.revision = self.store.revision
+        # Every block up to here is in the tables read below (and perhaps more).
+        self.applied = await self.store.latest()
         repaired = dict(opened.repaired)
         notices = []
         for group in record.groups:
-            table = GroupTable(group.log)
-            with self.store.reading(group.id) as lines:
-                await asyncio.to_thread(table.resume, lines)
-            self.groups[group.id] = Group(group, table)
-            if table.unsettled:
-                # The log stops part-way through what its last roll settles
-                # (a crash between its lines): the rest is written now.
-                decision = table.settle()
-                await self.store.append(group.id, table.seq - len(decision.steps),
-                                        [step.event for step in decision.steps])
-                self.groups[group.id].resumed = table.seq
+            await self._load(group)
             if group.id in repaired:
                 notices.append((group.label, group.log, repaired[group.id]))
         return Opening(record, new, notices)
+
+    async def _load(self, record: GroupRecord) -> Group | None:
+        """Read a group's table from its log; ``None`` for a group whose log is
+        not begun yet (it is joining, in another process)."""
+        table = GroupTable(record.log)
+        async with self.store.reading(record.id) as lines:
+            await asyncio.to_thread(table.resume, lines)
+        if table.seq == 0:
+            return None
+        group = self.groups[record.id] = Group(record, table)
+        if table.unsettled:
+            # The log stops part-way through what its last roll settles
+            # (a crash between its lines): the rest is written now.
+            decision = table.settle()
+            try:
+                await self.store.append(record.id, table.seq - len(decision.steps),
+                                        [step.event for step in decision.steps])
+            except StaleAppendError:
+                # Another process settled it first.
+                await self._reload(group)
+            group.resumed = group.table.seq
+        return group
 
     async def close(self) -> None:
         await self.store.close()
@@ -202,12 +230,9 @@ class Classroom:
         """
         now = self.clock()
         self.guesses.check(device, now)
-        if not matches(normal_code(code), self.class_record.code):
+        if not matches(normal_code(code), self.class_record.code) or self.class_record.closed:
             self.guesses.wrong(device, now)
-            # Translators: the live class refuses a class code. The code is
-            # what the teacher shows on the projector.
-            raise ClassError("no class has this code here; check the code on the"
-                             " projector").coded("unknown_code")
+            raise unknown_code()
 
     def group(self, group: int, token: str, device: str) -> Group:
         """The group ``group``, for the holder of its token alone.
@@ -220,11 +245,7 @@ class Classroom:
         found = self.groups.get(group)
         if found is None or not matches(token_digest(token), found.record.token):
             self.guesses.wrong(device, now)
-            # Translators: the live class refuses a page or a program that
-            # does not hold the group's token (it joined another group, or
-            # the class was served anew).
-            raise ClassError("this device does not belong to that group of the class; join"
-                             " the class again").coded("not_your_group")
+            raise not_your_group()
         return found
 
     def is_teacher(self, secret: str) -> bool:
@@ -243,14 +264,17 @@ class Classroom:
         """
 
         self.check_code(code, device)
-        record = self.class_record
         label = self._label(label)
         names = self._players(players)
         if lang not in languages():
             raise unknown_language(lang)
-        rules = game_named(record.game)
-        first = header(rules, names, record.options)
-        async with self._lock:
+        rules = game_named(self.class_record.game)
+        first = header(rules, names, self.class_record.options)
+        token = new_token()
+        made: list[GroupRecord] = []
+
+        def joined_to(record: ClassRecord) -> None:
+            # The newest record: a group may have joined on another process.
             if len(record.groups) >= self.settings.groups:
                 # Translators: the live class refuses a new group. {limit}: the
                 # most groups a class takes.
@@ -263,15 +287,22 @@ class Classroom:
                 raise ClassError("another group is called {label!r}; choose another name for"
                                  " the group", label=label).coded("label_taken")
             number = max((group.id for group in record.groups), default=0) + 1
-            token = new_token()
-            group = GroupRecord(id=number, log=log_name(number), label=label,
-                                players=tuple(names), token=token_digest(token), lang=lang)
-            record.groups.append(group)
+            made.append(GroupRecord(id=number, log=log_name(number), label=label,
+                                    players=tuple(names), token=token_digest(token),
+                                    lang=lang))
+            record.groups.append(made[-1])
+
+        async with self._lock:
+            self._take(await self.store.update(joined_to))
+            group = made[-1]
+            number = group.id
             try:
-                await self.store.save(record)
                 await self.store.create(number, group.log)
             except BaseException:
-                record.groups.remove(group)
+                # No one was given the group's token: the group goes again.
+                with contextlib.suppress(Exception):
+                    self._take(await self.store.update(
+                        lambda record: _without(record, number)))
                 raise
             table = GroupTable(group.log)
             table.resume([])
@@ -348,24 +379,29 @@ class Classroom:
                 if known[0] != submission.digest:
                     raise _reused()
                 return known[1]
-            try:
-                found = self.store.find(group.record.id, submission)
-            except ReusedSubmissionError:
-                raise _reused() from None
-            if found is not None:
-                answer = await self._decided_again(group, found.first - 1, decide)
-                if answer is not None:
-                    group.remember(submission, answer)
-                    return answer
+            answer = await self._found(group, submission, decide)
+            if answer is not None:
+                return answer
+            if seq > group.table.seq and self.store.shared:
+                # The page saw a roll made on another process that this one
+                # has not folded in yet: the table is read again first.
+                await self._reload(group)
             if seq != group.table.seq:
                 if group.resumed - RECONCILE <= seq < group.resumed:
                     answer = await self._decided_again(group, seq, decide)
                     if answer is not None:
                         group.remember(submission, answer)
                         return answer
+                if self.store.shared:
+                    # Its first sending may have been committed by another
+                    # process since it was looked for (that process killed
+                    # after its commit, and the page trying here).
+                    answer = await self._found(group, submission, decide)
+                    if answer is not None:
+                        return answer
                 raise stale()
             self._check_open(group)
-            decision = decide(group.table)
+            decision = await self._decided(group, decide)
             events = [step.event for step in decision.steps]
             try:
                 appended = await self.store.append(group.record.id, seq, events, submission)
@@ -376,10 +412,33 @@ class Classroom:
                 # Nothing is appended: the table goes back to what the log holds.
                 await self._reload(group)
                 raise
+            if appended.again:
+                # Another process appended this very submission meanwhile (a
+                # retry sent to both): its lines stand, and are answered.
+                await self._reload(group)
+                again = await self._decided_again(group, appended.first - 1, decide)
+                if again is None:
+                    raise stale()
+                group.remember(submission, again)
+                return again
             answer = Answer(appended.first, appended.last, tuple(events), decision.told)
             group.remember(submission, answer)
             self._keep(group.record.id, appended, decision.block)
         self._changed()
+        return answer
+
+    async def _found(self, group: Group, submission: Submission,
+                     decide: Callable[[GroupTable], Decision]) -> Answer | None:
+        """The answer of ``submission`` if the store holds it already (a retry)."""
+        try:
+            found = await self.store.find(group.record.id, submission)
+        except ReusedSubmissionError:
+            raise _reused() from None
+        if found is None:
+            return None
+        answer = await self._decided_again(group, found.first - 1, decide)
+        if answer is not None:
+            group.remember(submission, answer)
         return answer
 
     async def _decided_again(self, group: Group, seq: int,
@@ -387,7 +446,7 @@ class Classroom:
         """The answer of a submission decided again at ``seq`` if the log holds
         exactly its lines there; ``None`` if it does not (a stale submission)."""
         table = GroupTable(group.table.name)
-        with self.store.reading(group.record.id) as lines:
+        async with self.store.reading(group.record.id) as lines:
             await asyncio.to_thread(table.resume, lines, upto=seq)
         if table.seq != seq:
             return None
@@ -396,21 +455,42 @@ class Classroom:
         except AcesError:
             return None
         last = seq + len(decision.steps)
-        if not decision.steps or last > self.store.seq(group.record.id):
+        if not decision.steps:
             return None
         written = await self.store.lines(group.record.id, seq + 1, last)
-        if b"".join(written) != decision.block:
+        if len(written) != len(decision.steps) or b"".join(written) != decision.block:
             return None
         return Answer(seq + 1, last, tuple(step.event for step in decision.steps),
                       decision.told)
 
+    async def _decided(self, group: Group, decide: Callable[[GroupTable], Decision]) -> Decision:
+        """``decide`` on the group's table, which a log too full for the block
+        leaves as the log stands.
+
+        :raises ~aces.errors.OptionError: (:func:`aces.log.full_log`) once the
+            log holds as many events as a log may, and whatever ``decide`` raises.
+        """
+        if group.full:
+            raise full_log()
+        try:
+            return decide(group.table)
+        except AcesError:
+            if group.table.seq != self.store.seq(group.record.id):
+                # Only a block the log cannot take (it is full) leaves the table
+                # past its log, having told what is not recorded; a log only grows.
+                group.full = True
+                await self._reload(group)
+            raise
+
     async def _reload(self, group: Group) -> None:
         table = GroupTable(group.table.name)
-        with self.store.reading(group.record.id) as lines:
+        async with self.store.reading(group.record.id) as lines:
             await asyncio.to_thread(table.resume, lines)
         group.table = table
 
     def _check_open(self, group: Group) -> None:
+        if self.class_record.closed:
+            raise class_closed()
         if group.record.closed:
             # Translators: the live class refuses a roll of a group the
             # teacher has closed.
@@ -425,9 +505,11 @@ class Classroom:
     # -- The teacher -------------------------------------------------------------------
 
     async def pause(self, paused: bool) -> None:
+        def paused_to(record: ClassRecord) -> None:
+            record.paused = paused
+
         async with self._lock:
-            self.class_record.paused = paused
-            await self.store.save(self.class_record)
+            self._take(await self.store.update(paused_to))
         self._changed(whole=True)
 
     async def close_group(self, group: int, closed: bool = True) -> None:
@@ -435,12 +517,16 @@ class Classroom:
 
         :raises ~aces.errors.ClassError: (``no_group``) for a group not in the class.
         """
-        found = self.groups.get(group)
-        if found is None:
+        if group not in self.groups:
             raise _no_group()
+
+        def closed_to(record: ClassRecord) -> None:
+            for kept in record.groups:
+                if kept.id == group:
+                    kept.closed = closed
+
         async with self._lock:
-            found.record.closed = closed
-            await self.store.save(self.class_record)
+            self._take(await self.store.update(closed_to))
         self._changed(whole=True)
 
     async def exclude(self, group: int, game: int) -> None:
@@ -452,11 +538,19 @@ class Classroom:
         """
         found = self.group_by_id(group)
         async with found.lock:
+            if self.store.shared:
+                # Rolls made on other processes count: the table as the log holds it.
+                await self._reload(found)
+            decision = await self._decided(found, lambda table: table.decide_exclusion(game))
             table = found.table
-            decision = table.decide_exclusion(game)
             try:
                 appended = await self.store.append(group, table.seq - 1,
                                                    [step.event for step in decision.steps])
+            except StaleAppendError:
+                # Another process appended to the group first: decided again on
+                # its table as the log holds it now.
+                await self._reload(found)
+                raise stale() from None
             except BaseException:
                 await self._reload(found)
                 raise
@@ -471,13 +565,29 @@ class Classroom:
 
         if lang not in languages():
             raise unknown_language(lang)
+        number = None if group is None else group.record.id
+
+        def spoken_in(record: ClassRecord) -> None:
+            if number is None:
+                record.lang = lang
+            for kept in record.groups:
+                if kept.id == number:
+                    kept.lang = lang
+
         async with self._lock:
-            if group is None:
-                self.class_record.lang = lang
-            else:
-                group.record.lang = lang
-            await self.store.save(self.class_record)
+            self._take(await self.store.update(spoken_in))
         self._changed(whole=group is None)
+
+    def _take(self, record: ClassRecord) -> None:
+        """Hold ``record``, the newest, in place of the one before: every group
+        known here is given its entry of it (a group that joined on another
+        process is read from its log by :meth:`follow`)."""
+        self.record = record
+        self.revision = max(self.revision, self.store.revision)
+        for kept in record.groups:
+            found = self.groups.get(kept.id)
+            if found is not None:
+                found.record = kept
 
     def group_by_id(self, group: int) -> Group:
         """The group numbered ``group``, for the teacher.
@@ -488,6 +598,81 @@ class Classroom:
         if found is None:
             raise _no_group()
         return found
+
+    # -- Other processes ----------------------------------------------------------------
+
+    @property
+    def position(self) -> int:
+        """The feed's position up to which this process shows the class: every
+        block up to it is in its group's table."""
+        return self.applied if self.store.shared else self.store.position
+
+    async def entries(self, after: int, limit: int) -> list[FeedEntry]:
+        """The feed's blocks after ``after``, up to :attr:`position`."""
+        if after >= self.position:
+            return []
+        entries = await self.store.entries(after, min(limit, self.position - after))
+        return [entry for entry in entries if entry.position <= self.position]
+
+    async def follow(self) -> None:
+        """Keep this process level with a store that other processes write too,
+        until cancelled: every block appended elsewhere is folded into its
+        group's table, and a record changed elsewhere is taken in, so the
+        projector shows the same class on every process. The store's
+        notifications only wake this; what changed is read from the store,
+        so one that is lost only delays."""
+        while True:
+            await self.store.changed(self.applied, self.revision)
+            await self.catch_up()
+
+    async def catch_up(self) -> None:
+        """Fold in everything other processes have done to the class until now
+        (nothing to do for a store that this process alone writes)."""
+        if not self.store.shared:
+            return
+        async with self._following:
+            moved = False
+            if self.store.revision != self.revision:
+                async with self._lock:
+                    self._take(await self.store.record())
+                moved = True
+            while True:
+                entries = await self.store.entries(self.applied, _FOLD)
+                for entry in entries:
+                    await self._fold(entry)
+                    self.applied = entry.position
+                moved = moved or bool(entries)
+                if len(entries) < _FOLD:
+                    break
+        if moved:
+            self._changed(whole=True)
+
+    async def _fold(self, entry: FeedEntry) -> None:
+        """Bring the table of ``entry``'s group level with it."""
+        group = self.groups.get(entry.stream)
+        if group is None:
+            record = next((kept for kept in self.class_record.groups
+                           if kept.id == entry.stream), None)
+            if record is None:
+                async with self._lock:
+                    self._take(await self.store.record())
+                record = next((kept for kept in self.class_record.groups
+                               if kept.id == entry.stream), None)
+            if record is not None:
+                await self._load(record)
+            return
+        async with group.lock:
+            table = group.table
+            if table.seq >= entry.last:
+                return
+            if table.seq == entry.first - 1:
+                lines = await self.store.lines(entry.stream, entry.first, entry.last)
+                block = b"".join(lines)
+                if table.take(block):
+                    self._keep(entry.stream, Appended(entry.position, entry.first, entry.last),
+                               block)
+                    return
+            await self._reload(group)
 
     # -- Results ------------------------------------------------------------------------
 
@@ -500,8 +685,9 @@ class Classroom:
             return cached[1]
         pooling = Pooling()
         for group in sorted(self.groups.values(), key=lambda group: group.record.log):
-            counts, games, rolls = group.table.tally.counts()
-            pooling.add(group.record.log, counts, games, rolls)
+            tally = group.table.tally
+            counts, games, rolls = tally.counts()
+            pooling.add(group.record.log, counts, games, rolls, unfinished=tally.unfinished)
         pooled = pooling.result()
         self._pooled = (self.version, pooled)
         return pooled
@@ -563,6 +749,38 @@ def _same_rules(record: ClassRecord, game: str | None,
         raise OptionError("this folder holds a class of {game} begun with other options; serve"
                           " it as it is, without --game and the game's options, or give"
                           " another folder", game=record.game)
+
+
+def _without(record: ClassRecord, group: int) -> None:
+    record.groups = [kept for kept in record.groups if kept.id != group]
+
+
+def class_closed() -> ClassError:
+    # Translators: the live class on a school's server refuses a roll or a
+    # new group once the teacher has closed the class.
+    return ClassError("the teacher has closed this class, so nothing more is recorded in"
+                      " it").coded("class_closed")
+
+
+def unknown_code() -> ClassError:
+    # Translators: the live class refuses a class code. The code is
+    # what the teacher shows on the projector.
+    return ClassError("no class has this code here; check the code on the"
+                      " projector").coded("unknown_code")
+
+
+def not_your_group() -> ClassError:
+    # Translators: the live class refuses a page or a program that
+    # does not hold the group's token (it joined another group, or
+    # the class was served anew).
+    return ClassError("this device does not belong to that group of the class; join"
+                      " the class again").coded("not_your_group")
+
+
+def teacher_only() -> ClassError:
+    # Translators: the live class refuses what only the teacher may see
+    # or do, asked without the teacher's secret address.
+    return ClassError("only the teacher's own address can do this").coded("teacher_only")
 
 
 def _reused() -> ClassError:

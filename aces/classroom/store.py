@@ -34,7 +34,7 @@ import msgspec
 
 if t.TYPE_CHECKING:
     import contextlib
-    from collections.abc import Iterable, Sequence
+    from collections.abc import Callable, Iterable, Sequence
 
     from aces.events import Event
 
@@ -80,6 +80,9 @@ class ClassRecord(msgspec.Struct, kw_only=True):
     lang: str
     paused: bool = False
     groups: list[GroupRecord] = msgspec.field(default_factory=list)
+    #: Closed by its teacher on a school's server: nothing more is recorded,
+    #: and its code may be given to another class.
+    closed: bool = False
 
 
 class Submission(t.NamedTuple):
@@ -132,19 +135,42 @@ class ReusedSubmissionError(Exception):
 
 
 class Store(t.Protocol):
-    """The event store of one class (see the module's promises)."""
+    """The event store of one class (see the module's promises).
+
+    A store that other processes write too (:attr:`shared`: PostgreSQL)
+    may know less than the store holds: :meth:`append` and :meth:`update`
+    are the exact checks, :meth:`latest` and :meth:`record` ask the store,
+    and :meth:`changed` wakes when another process appended or changed the
+    class's record.
+    """
+
+    #: Whether other processes may write this class too.
+    shared: t.ClassVar[bool]
 
     async def open(self) -> Opened:
         """Open the store, repair what a crash left, and give the class's record."""
 
     async def save(self, record: ClassRecord) -> None:
-        """Keep the class's record, durably, in place of the one before."""
+        """Keep the record of a class begun now, durably."""
 
-    def reading(self, stream: int) -> contextlib.AbstractContextManager[Iterable[bytes]]:
+    async def update(self, change: Callable[[ClassRecord], None]) -> ClassRecord:
+        """Apply ``change`` to the newest record of the class under the store's
+        lock, keep it durably, and give it; an exception from ``change``
+        keeps the record as it was, and goes on to the caller."""
+
+    async def record(self) -> ClassRecord:
+        """The newest record of the class."""
+
+    @property
+    def revision(self) -> int:
+        """How many times the class's record was kept, as this store knows it."""
+
+    def reading(self, stream: int) -> contextlib.AbstractAsyncContextManager[Iterable[bytes]]:
         """The lines of a stream from its first, to walk (:func:`aces.log.read`)."""
 
     def seq(self, stream: int) -> int:
-        """The ``seq`` of the stream's last line (0 for none)."""
+        """The ``seq`` of the stream's last line (0 for none), as this store
+        last saw it."""
 
     async def create(self, stream: int, log: str) -> None:
         """Make a new, empty stream; its log is named ``log``."""
@@ -155,7 +181,7 @@ class Store(t.Protocol):
         as :class:`aces.log.LogWriter` writes them, all of them durably or none;
         or raise :class:`StaleAppendError` or :class:`ReusedSubmissionError`."""
 
-    def find(self, stream: int, submission: Submission) -> Appended | None:
+    async def find(self, stream: int, submission: Submission) -> Appended | None:
         """Where ``submission`` was appended, if it was.
 
         :raises ReusedSubmissionError: for its id with another digest.
@@ -163,16 +189,22 @@ class Store(t.Protocol):
 
     @property
     def position(self) -> int:
-        """The position of the last block in the feed (0 for none)."""
+        """The position of the last block in the feed (0 for none), as this
+        store knows it."""
+
+    async def latest(self) -> int:
+        """The position of the last block in the feed, asked of the store."""
 
     async def entries(self, after: int, limit: int) -> list[FeedEntry]:
         """The feed's blocks after position ``after``, at most ``limit`` of them."""
 
     async def lines(self, stream: int, first: int, last: int) -> list[bytes]:
-        """Lines ``first`` to ``last`` of a stream, as written."""
+        """Lines ``first`` to ``last`` of a stream, as written (fewer if the
+        stream ends before ``last``)."""
 
-    async def changed(self, after: int) -> None:
-        """Wait until the feed holds a block after position ``after``."""
+    async def changed(self, after: int, revision: int | None = None) -> None:
+        """Wait until the feed holds a block after position ``after``, or the
+        record's :attr:`revision` is past ``revision``."""
 
     async def close(self) -> None:
         """Let go of every stream; nothing appended is lost."""

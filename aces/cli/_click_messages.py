@@ -142,8 +142,23 @@ PLACEHOLDERS: t.Final = (
     N_("NAMES|N"),
     # Translators: the placeholder for a number ("--players N").
     N_("N"),
+    # Translators: the placeholder for the names of examples, which may be left
+    # out ("aces examples [NAME]..."). Keep the brackets and the dots.
+    N_("[NAME]..."),
     # Translators: the placeholder for a folder ("aces class serve DIR"). Capitals.
     N_("DIR"),
+    # Translators: the placeholder for the address of a database or a web
+    # page ("--store URL", "--public-url URL"). Capitals.
+    N_("URL"),
+    # Translators: the placeholder for the network address of a reverse proxy
+    # ("--trusted-proxy ADDRESS"). Capitals.
+    N_("ADDRESS"),
+    # Translators: the placeholder for a class of a school's server, its
+    # number or its code ("aces class export CLASS DIR"). Capitals.
+    N_("CLASS"),
+    # Translators: the placeholder for the label of a teacher ("aces class
+    # teacher add LABEL"). Capitals.
+    N_("LABEL"),
 )
 
 #: Click's names for the kinds of value an option takes, as its help shows

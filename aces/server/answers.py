@@ -30,6 +30,9 @@ STATUS: t.Final = {
     "names": 422, "bad_request": 400, "too_large": 413, "wrong_host": 421, "no_group": 404,
     "not_found": 404, "no_game": 422,
     "too_many_streams": 503, "unknown_language": 422, "saving": 503,
+    # A school's server (aces class serve --store).
+    "unavailable": 503, "class_closed": 409, "not_a_teacher": 403, "no_class": 404,
+    "too_many_classes": 409, "code_taken": 409,
 }
 
 

@@ -31,6 +31,7 @@ if t.TYPE_CHECKING:
     from starlette.requests import Request
     from starlette.responses import Response
 
+    from aces.classroom.school import Classes
     from aces.classroom.service import Classroom, Group
     from aces.rules import Roll
 
@@ -43,10 +44,11 @@ _SUBMISSION: t.Final = re.compile(r"[A-Za-z0-9_.:-]{1,64}")
 
 
 class Served:
-    """What the routes share: the class, and the key that names devices."""
+    """What the routes share: the classes served (one, or a school's many),
+    and the key that names devices."""
 
-    def __init__(self, room: Classroom, key: bytes) -> None:
-        self.room = room
+    def __init__(self, classes: Classes, key: bytes) -> None:
+        self.classes = classes
         self.key = key
 
 
@@ -130,9 +132,8 @@ def _bearer(request: Request) -> str | None:
     return token.strip() if scheme.lower() == "bearer" and token.strip() else None
 
 
-def group_of(request: Request) -> Group:
-    """The group the path names, for the holder of its token alone."""
-    room = served(request).room
+async def group_of(request: Request) -> tuple[Classroom, Group]:
+    """The group the path names and its class, for the holder of its token alone."""
     try:
         number = int(request.path_params["group"])
     except (KeyError, ValueError):
@@ -142,19 +143,13 @@ def group_of(request: Request) -> Group:
         held, _, token = request.cookies.get(COOKIE, "").partition(".")
         if held != str(number):
             token = ""
-    return room.group(number, token, device(request))
+    return await served(request).classes.by_group(number, token, device(request))
 
 
-def teacher_of(request: Request, secret: str | None = None) -> Classroom:
+async def teacher_of(request: Request, secret: str | None = None) -> Classroom:
     """The class, for the holder of the teacher's secret alone."""
-    room = served(request).room
     given = secret if secret is not None else _bearer(request)
-    if given is None or not room.is_teacher(given):
-        room.guesses.wrong(device(request), room.clock())
-        # Translators: the live class refuses what only the teacher may see
-        # or do, asked without the teacher's secret address.
-        raise ClassError("only the teacher's own address can do this").coded("teacher_only")
-    return room
+    return await served(request).classes.by_secret(given or "", device(request))
 
 
 def entry(group: Group, dice: str | list[int], to: list[str]) -> Roll | None:
@@ -199,7 +194,7 @@ def _answering(handler: Callable[[Request, Served], Awaitable[Response]]) -> Han
         try:
             return await handler(request, here)
         except AcesError as error:
-            return refusal(error, caller_lang(request, None, here.room.class_record.lang))
+            return refusal(error, caller_lang(request, None, here.classes.lang))
 
     return route
 
@@ -209,8 +204,8 @@ def _answering(handler: Callable[[Request, Served], Awaitable[Response]]) -> Han
 
 @_answering
 async def _join(request: Request, here: Served) -> Response:
-    room = here.room
     body = await parsed(request, _JoinBody)
+    room = await here.classes.by_code(body.code, device(request))
     lang = body.lang or caller_lang(request, None, room.class_record.lang)
     group, token = await room.join(body.code, body.label, body.players, lang, device(request))
     return reply({"group": group.record.id, "token": token,
@@ -219,14 +214,13 @@ async def _join(request: Request, here: Served) -> Response:
 
 @_answering
 async def _read_group(request: Request, here: Served) -> Response:
-    group = group_of(request)
-    lang = caller_lang(request, group.record.lang, here.room.class_record.lang)
-    return reply(group_view(here.room, group, lang))
+    room, group = await group_of(request)
+    lang = caller_lang(request, group.record.lang, room.class_record.lang)
+    return reply(group_view(room, group, lang))
 
 
 async def _recorded(request: Request, here: Served, undo: bool) -> Response:
-    room = here.room
-    group = group_of(request)
+    room, group = await group_of(request)
     lang = caller_lang(request, group.record.lang, room.class_record.lang)
     try:
         if undo:
@@ -257,10 +251,10 @@ async def _undo(request: Request, here: Served) -> Response:
 
 @_answering
 async def _group_lang(request: Request, here: Served) -> Response:
-    group = group_of(request)
+    room, group = await group_of(request)
     body = await parsed(request, _LangBody)
-    await here.room.speak(body.lang, group)
-    return reply(group_view(here.room, group, body.lang))
+    await room.speak(body.lang, group)
+    return reply(group_view(room, group, body.lang))
 
 
 # -- The teacher ------------------------------------------------------------------
@@ -268,19 +262,19 @@ async def _group_lang(request: Request, here: Served) -> Response:
 
 @_answering
 async def _read_class(request: Request, here: Served) -> Response:
-    room = teacher_of(request)
+    room = await teacher_of(request)
     return reply(class_view(room, caller_lang(request, None, room.class_record.lang)))
 
 
 @_answering
 async def _stats(request: Request, here: Served) -> Response:
-    room = teacher_of(request)
+    room = await teacher_of(request)
     return reply(as_dict(room.pooled()))
 
 
 @_answering
 async def _pause(request: Request, here: Served) -> Response:
-    room = teacher_of(request)
+    room = await teacher_of(request)
     body = await parsed(request, _PauseBody)
     await room.pause(body.paused)
     return reply(class_view(room, room.class_record.lang))
@@ -288,7 +282,7 @@ async def _pause(request: Request, here: Served) -> Response:
 
 @_answering
 async def _class_lang(request: Request, here: Served) -> Response:
-    room = teacher_of(request)
+    room = await teacher_of(request)
     body = await parsed(request, _LangBody)
     await room.speak(body.lang)
     return reply(class_view(room, room.class_record.lang))
@@ -296,7 +290,7 @@ async def _class_lang(request: Request, here: Served) -> Response:
 
 @_answering
 async def _close(request: Request, here: Served) -> Response:
-    room = teacher_of(request)
+    room = await teacher_of(request)
     body = await parsed(request, _CloseBody)
     group = room.group_by_id(int(request.path_params["group"]))
     await room.close_group(group.record.id, body.closed)
@@ -305,7 +299,7 @@ async def _close(request: Request, here: Served) -> Response:
 
 @_answering
 async def _exclude(request: Request, here: Served) -> Response:
-    room = teacher_of(request)
+    room = await teacher_of(request)
     body = await parsed(request, _ExcludeBody)
     number = int(request.path_params["group"])
     await room.exclude(number, body.game)
@@ -314,15 +308,15 @@ async def _exclude(request: Request, here: Served) -> Response:
 
 @_answering
 async def _download(request: Request, here: Served) -> Response:
-    return await zipped(teacher_of(request))
+    return await zipped(await teacher_of(request))
 
 
 async def _events(request: Request) -> Response:
     here = served(request)
     try:
-        room = teacher_of(request)
+        room = await teacher_of(request)
     except AcesError as error:
-        return refusal(error, caller_lang(request, None, here.room.class_record.lang))
+        return refusal(error, caller_lang(request, None, here.classes.lang))
     return await stream(request, room)
 
 

@@ -10,12 +10,9 @@ teacher needs, on any device. The JSON API is :mod:`aces.server.api`.
 from __future__ import annotations
 
 import asyncio
-import base64
 import contextlib
-import hashlib
 import io
 import json
-import re
 import sys
 import typing as t
 from importlib import resources
@@ -24,7 +21,7 @@ from aces.errors import AcesError, ClassError
 from aces.escape import markup
 from aces.i18n import languages
 from aces.log import read
-from aces.page.html import render
+from aces.page.html import page_policy, render
 from aces.page.replay import PageCollector
 from aces.server import api
 from aces.server.answers import caller_lang, negotiated, refusal, reply, status_of
@@ -43,6 +40,7 @@ if t.TYPE_CHECKING:
     from starlette.responses import Response
     from starlette.types import Scope
 
+    from aces.classroom.school import Classes
     from aces.classroom.service import Classroom, Group
 
 __all__ = ["ASSETS", "make_app"]
@@ -52,7 +50,8 @@ ASSETS: t.Final = {"class.css": "text/css", "pupil.js": "text/javascript",
                    "projector.js": "text/javascript"}
 #: How long a group's cookie lasts on its devices: a school day.
 _COOKIE_AGE: t.Final = 12 * 3600
-_INLINE: t.Final = re.compile(r"<(script|style)>(.*?)</\1>", re.S)
+#: The most digits of ``?game=`` on a replay: more games than a log may hold.
+_GAME_DIGITS: t.Final = 8
 
 
 def _html(text: str, status: int = 200, csp: str | None = None) -> Response:
@@ -68,8 +67,8 @@ def _see(url: str) -> Response:
     return RedirectResponse(url, status_code=303)
 
 
-def _room(request: Request) -> Classroom:
-    return api.served(request).room
+def _classes(request: Request) -> Classes:
+    return api.served(request).classes
 
 
 async def _form(request: Request) -> FormData:
@@ -86,27 +85,37 @@ def _api_limit() -> int:
 # -- Joining --------------------------------------------------------------------
 
 
-def _page_lang(request: Request, room: Classroom) -> str:
-    return caller_lang(request, None, room.class_record.lang)
+def _page_lang(request: Request, room: Classroom | None) -> str:
+    lang = _classes(request).lang if room is None else room.class_record.lang
+    return caller_lang(request, None, lang)
 
 
-def _cookie_group(request: Request) -> Group | None:
-    room = _room(request)
+async def _cookie_group(request: Request) -> tuple[Classroom, Group] | None:
     held, _, token = request.cookies.get(api.COOKIE, "").partition(".")
-    if not held.isdigit() or not token:
+    if not held.isdigit() or len(held) > 9 or not token:
         return None
     try:
-        return room.group(int(held), token, api.device(request))
+        return await _classes(request).by_group(int(held), token, api.device(request))
     except AcesError:
         return None
 
 
 async def _home(request: Request) -> Response:
-    if _cookie_group(request) is not None:
+
+    if await _cookie_group(request) is not None:
         return _see("/group")
-    room = _room(request)
-    return _html(join_page(room, _page_lang(request, room),
-                           code=request.path_params.get("code", "")))
+    classes = _classes(request)
+    code = request.path_params.get("code", "")
+    room = classes.only()
+    error = None
+    if room is None and code:
+        # A school's server: the link names the class.
+        try:
+            room = await classes.by_code(code, api.device(request))
+        except AcesError as refused:
+            error = refused
+    return _html(join_page(room, _page_lang(request, room), code=code, error=error,
+                           settings=classes.settings))
 
 
 async def _join_language(request: Request) -> Response:
@@ -116,7 +125,9 @@ async def _join_language(request: Request) -> Response:
 
 
 async def _join(request: Request) -> Response:
-    room = _room(request)
+
+    classes = _classes(request)
+    room = classes.only()
     lang = _page_lang(request, room)
     form = await _form(request)
     chosen = str(form.get("lang", ""))
@@ -126,9 +137,11 @@ async def _join(request: Request) -> Response:
     label = str(form.get("label", ""))
     players = [str(name) for name in form.getlist("player")]
     try:
+        room = await classes.by_code(code, api.device(request))
         group, token = await room.join(code, label, players, lang, api.device(request))
     except AcesError as error:
-        return _html(join_page(room, lang, code, label, players, error))
+        return _html(join_page(room, lang, code, label, players, error,
+                               settings=classes.settings))
     answer = _see("/group")
     answer.set_cookie(api.COOKIE, f"{group.record.id}.{token}", max_age=_COOKIE_AGE,
                       httponly=True, samesite="strict", path="/")
@@ -143,10 +156,11 @@ def _status(error: AcesError) -> int:
 
 
 async def _group_page(request: Request) -> Response:
-    group = _cookie_group(request)
-    if group is None:
+
+    held = await _cookie_group(request)
+    if held is None:
         return _see("/")
-    room = _room(request)
+    room, group = held
     told = []
     shown = request.query_params.get("told")
     if shown is not None and shown.isdigit():
@@ -187,10 +201,11 @@ def _typed(form: FormData) -> tuple[str, list[str]]:
 
 
 async def _recorded(request: Request, undo: bool) -> Response:
-    group = _cookie_group(request)
-    if group is None:
+
+    held = await _cookie_group(request)
+    if held is None:
         return _see("/")
-    room = _room(request)
+    room, group = held
     lang = group.record.lang
     try:
         form = await _form(request)
@@ -229,21 +244,22 @@ async def _undo(request: Request) -> Response:
 
 
 async def _group_language(request: Request) -> Response:
-    group = _cookie_group(request)
-    if group is None:
+    held = await _cookie_group(request)
+    if held is None:
         return _see("/")
+    room, group = held
     form = await _form(request)
     with contextlib.suppress(AcesError):
-        await _room(request).speak(str(form.get("lang", "")), group)
+        await room.speak(str(form.get("lang", "")), group)
     return _see("/group")
 
 
 # -- The teacher ----------------------------------------------------------------------
 
 
-def _teacher(request: Request) -> tuple[Classroom, str]:
+async def _teacher(request: Request) -> tuple[Classroom, str]:
     secret = request.path_params["secret"]
-    room = api.teacher_of(request, secret)
+    room = await api.teacher_of(request, secret)
     return room, f"/teacher/{secret}"
 
 
@@ -256,14 +272,13 @@ def _teaching(handler: Callable[[Request, Classroom, str], Awaitable[Response]]
              ) -> Callable[[Request], Awaitable[Response]]:
     """A teacher's route: refused as a page without the secret."""
     async def route(request: Request) -> Response:
-        room = _room(request)
         try:
-            found, base = _teacher(request)
+            found, base = await _teacher(request)
             return await handler(request, found, base)
         except AcesError as error:
             from aces.server.pages import page
 
-            lang = _page_lang(request, room)
+            lang = _page_lang(request, _classes(request).only())
             text = page(lang, error.spoken(lang),
                         f'<main id="main"><p class="refused" role="alert">'
                         f'{_escape(error.spoken(lang))}</p></main>')
@@ -322,15 +337,14 @@ async def _download(request: Request, room: Classroom, base: str) -> Response:
 
 @_teaching
 async def _replay(request: Request, room: Classroom, base: str) -> Response:
-    """A group's log as the replay page of ``aces replay --html``."""
+    """A group's log as the replay page of ``aces replay --html``, held by the
+    page's own policy (its style and script alone, by their hashes)."""
     group = room.group_by_id(int(request.path_params["group"]))
-    game = request.query_params.get("game")
-    number = int(game) if game is not None and game.isdigit() else None
+    number = _game_asked(request.query_params.get("game"))
     lang = room.class_record.lang
 
-    async with group.lock:
-        with room.store.reading(group.record.id) as lines:
-            data = b"".join(lines)
+    async with group.lock, room.store.reading(group.record.id) as lines:
+        data = b"".join(lines)
 
     def made() -> str:
         collected = drive(read(io.BytesIO(data), group.record.log),
@@ -339,20 +353,22 @@ async def _replay(request: Request, room: Classroom, base: str) -> Response:
         return render(collected)
 
     text = await asyncio.to_thread(made)
-    return _html(text, csp=_hashed(text))
+    # Sent as the page states it, never read from the page: whatever found its
+    # way into the page would be read (and allowed) too.
+    return _html(text, csp=f"{page_policy('replay')}; frame-ancestors 'none'")
 
 
-def _hashed(text: str) -> str:
-    """The policy of a page with inline style and script: those alone, by their hashes."""
+def _game_asked(game: str | None) -> int | None:
+    """``?game=N`` of a replay: a game's number from 1, or the whole log without it.
 
-    found: dict[str, list[str]] = {"script": [], "style": []}
-    for kind, body in _INLINE.findall(text):
-        digest = base64.b64encode(hashlib.sha256(body.encode("utf-8")).digest()).decode()
-        found[kind].append(f"'sha256-{digest}'")
-    scripts = " ".join(found["script"]) or "'none'"
-    styles = " ".join(found["style"]) or "'none'"
-    return (f"default-src 'none'; script-src {scripts}; style-src {styles}; img-src data:;"
-            " form-action 'none'; frame-ancestors 'none'; base-uri 'none'")
+    :raises ~aces.errors.ClassError: (``not_found``) for anything else.
+    """
+    if game is None:
+        return None
+    if not (game.isascii() and game.isdigit() and 0 < len(game) <= _GAME_DIGITS
+            and int(game) > 0):
+        raise _no_page()
+    return int(game)
 
 
 # -- Everything else --------------------------------------------------------------------
@@ -373,14 +389,24 @@ async def _asset(request: Request) -> Response:
 
 
 async def _health(request: Request) -> Response:
+    """Whether the server can record rolls now: ``200 {"status": "ok"}``, or
+    ``503`` with the reason (the school's database cannot be reached)."""
+
+    try:
+        await _classes(request).health()
+    except AcesError as error:
+        return refusal(error, _page_lang(request, None), status="unavailable")
     return reply({"status": "ok"})
 
 
-async def _missing(request: Request, exc: Exception | None = None) -> Response:
-    room = _room(request)
+def _no_page() -> ClassError:
     # Translators: the live class answers an address it does not have.
-    error = ClassError("there is no such page in the class").coded("not_found")
-    lang = _page_lang(request, room)
+    return ClassError("there is no such page in the class").coded("not_found")
+
+
+async def _missing(request: Request, exc: Exception | None = None) -> Response:
+    error = _no_page()
+    lang = _page_lang(request, _classes(request).only())
     if request.url.path.startswith("/api/"):
         return refusal(error, lang)
 
@@ -416,13 +442,17 @@ async def _refuse(scope: Scope, error: ClassError, status: int
     return status, [(b"content-type", b"text/plain; charset=utf-8")], text.encode() + b"\n"
 
 
-def make_app(room: Classroom, hosts: Iterable[str], join_base: str, key: bytes) -> Starlette:
-    """The class server's application, answering at ``hosts`` (``name:port``)."""
+def make_app(classes: Classes, hosts: Iterable[str], join_base: str, key: bytes,
+             extra: Iterable[t.Any] = ()) -> Starlette:
+    """The class server's application for ``classes`` (one, or a school's),
+    answering at ``hosts`` (``name:port``); ``extra`` routes come first (a
+    school's teachers' pages)."""
     from starlette.applications import Starlette
     from starlette.middleware import Middleware
     from starlette.routing import Route
 
     routes = [
+        *extra,
         Route("/", _home, methods=["GET"]),
         Route("/join/{code}", _home, methods=["GET"]),
         Route("/join", _join, methods=["POST"]),
@@ -445,6 +475,6 @@ def make_app(room: Classroom, hosts: Iterable[str], join_base: str, key: bytes) 
     ]
     app = Starlette(routes=routes, middleware=[Middleware(Guard, hosts=hosts, refuse=_refuse)],
                     exception_handlers={404: _missing, 405: _not_allowed, Exception: _failed})
-    app.state.served = api.Served(room, key)
+    app.state.served = api.Served(classes, key)
     app.state.join_base = join_base
     return app

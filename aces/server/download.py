@@ -31,9 +31,8 @@ async def zipped(room: Classroom) -> Response:
 
     logs: list[tuple[str, bytes]] = []
     for group in sorted(room.groups.values(), key=lambda group: group.record.log):
-        async with group.lock:
-            with room.store.reading(group.record.id) as lines:
-                logs.append((group.record.log, b"".join(lines)))
+        async with group.lock, room.store.reading(group.record.id) as lines:
+            logs.append((group.record.log, b"".join(lines)))
     data = await asyncio.to_thread(_zip, logs, room.class_record.lang)
     # Translators: the name of the zip of a class's logs, without ".zip".
     name = f"class-{room.class_record.code}.zip"

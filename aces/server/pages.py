@@ -22,6 +22,7 @@ import uuid
 
 from babel.core import Locale
 
+from aces.classroom.service import Settings
 from aces.classroom.views import group_view
 from aces.errors import N_
 from aces.escape import markup
@@ -161,17 +162,22 @@ def _refused(error: AcesError | None, lang: str) -> str:
 # -- Joining --------------------------------------------------------------------
 
 
-def join_page(room: Classroom, lang: str, code: str = "", label: str | None = None,
-              players: t.Sequence[str] = (), error: AcesError | None = None) -> str:
-    """The page a pupil opens first: the class's code, the group, its players."""
+def join_page(room: Classroom | None, lang: str, code: str = "", label: str | None = None,
+              players: t.Sequence[str] = (), error: AcesError | None = None, *,
+              settings: Settings | None = None) -> str:
+    """The page a pupil opens first: the class's code, the group, its players.
+    Before the class is known (a school's server, without a code in the
+    link), nothing is suggested for the group's name."""
     _ = _catalog(lang).gettext
-    label = room.suggested_label(lang) if label is None else label
+    bounds = room.settings if room is not None else settings or Settings()
+    if label is None:
+        label = room.suggested_label(lang) if room is not None else ""
     seats = max(6, len(players))
     fields = "".join(
         f'<li><label for="player-{i}">{_e(_(_PLAYER_NUMBER).format(number=i + 1))}</label>'
-        f'<input id="player-{i}" name="player" maxlength="{room.settings.name}"'
+        f'<input id="player-{i}" name="player" maxlength="{bounds.name}"'
         f' autocomplete="off" value="{_e(players[i] if i < len(players) else "")}"></li>'
-        for i in range(min(seats, room.settings.players)))
+        for i in range(min(seats, bounds.players)))
     # Translators: the heading of the page where a group joins the live class.
     title = _("Join the class")
     # Translators: under the heading of the players' fields: no personal data is needed.
@@ -187,7 +193,7 @@ def join_page(room: Classroom, lang: str, code: str = "", label: str | None = No
         ' aria-describedby="code-hint">\n'
         f'<span class="hint" id="code-hint">{_e(_(_THE_CODE_ON_THE_PROJECTOR))}</span></p>\n'
         f'<p><label for="label">{_e(_(_NAME_OF_THE_GROUP))}</label>\n'
-        f'<input id="label" name="label" required maxlength="{room.settings.label}"'
+        f'<input id="label" name="label" required maxlength="{bounds.label}"'
         f' autocomplete="off" value="{_e(label)}"></p>\n'
         f'<fieldset><legend>{_e(_(_THE_PLAYERS_IN_SEAT_ORDER))}</legend>\n'
         f'<p class="hint">{_e(seats_hint)}</p>\n'

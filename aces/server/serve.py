@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import importlib.util
 import io
 import os
 import socket
@@ -18,18 +19,26 @@ import sys
 import typing as t
 
 from aces.classroom.files import FileStore
+from aces.classroom.school import OneClass
 from aces.classroom.service import Classroom
-from aces.errors import visible
+from aces.errors import OptionError, Term, visible
+from aces.files import os_reason
 from aces.server.app import make_app
 
 if t.TYPE_CHECKING:
     import gettext
-    from collections.abc import Callable, Mapping
+    from collections.abc import Callable, Mapping, Sequence
 
     from aces.classroom.service import Opening, Settings
     from aces.rules import OptionValue
 
-__all__ = ["addresses", "serve"]
+__all__ = ["EXTRA_MODULES", "addresses", "bind", "hosts", "run", "serve"]
+
+#: What the ``class`` extra brings, by the modules the server imports: the
+#: web framework, its server, its event streams, its forms (python-multipart,
+#: importable by either name) and the QR code.
+EXTRA_MODULES: t.Final = (("starlette",), ("uvicorn",), ("sse_starlette",),
+                          ("python_multipart", "multipart"), ("segno",))
 
 
 def addresses(host: str) -> list[str]:
@@ -67,7 +76,7 @@ def _interfaces() -> list[str]:
     return found
 
 
-def _hosts(host: str, port: int) -> list[str]:
+def hosts(host: str, port: int) -> list[str]:
     names = {"localhost", "127.0.0.1", "[::1]", socket.gethostname().lower()}
     names.update(addresses(host))
     if host not in ("0.0.0.0", "::", ""):
@@ -80,49 +89,37 @@ def serve(folder: str, host: str, port: int, game: str | None,
           catalog: gettext.NullTranslations,
           say: Callable[[str], None] = print) -> None:
     """Serve the class in ``folder`` until Ctrl-C."""
+    _require_the_extra()
     asyncio.run(_serve(folder, host, port, game, options, lang, settings, catalog, say))
+
+
+def _require_the_extra() -> None:
+    """Refuse at once, in one line, where the package was installed without the
+    ``class`` extra: nothing of the class is opened, and no traceback names a
+    module the teacher never asked for."""
+    if any(all(importlib.util.find_spec(name) is None for name in names)
+           for names in EXTRA_MODULES):
+        # Translators: an error of "aces class serve" where the package was
+        # installed without its class extra. {command}: aces class serve. Keep
+        # the command after the colon as it is: it is typed as it stands.
+        raise OptionError("{command} needs the server that comes with the class extra:"
+                          " pip install 'aces-dice[class]'", command=Term("aces class serve"))
 
 
 async def _serve(folder: str, host: str, port: int, game: str | None,
                  options: Mapping[str, OptionValue] | None, lang: str, settings: Settings,
                  catalog: gettext.NullTranslations, say: Callable[[str], None]) -> None:
-    import uvicorn
-
     room = Classroom(FileStore(folder), settings)
     opening = await room.open(game, options, lang)
     try:
-        family = socket.AF_INET6 if ":" in host else socket.AF_INET
-        # IPPROTO_TCP named, not 0: asyncio turns Nagle's algorithm off only
-        # on sockets that say they are TCP, and with it on, a response's body
-        # waits 40 ms for the acknowledgement of its headers.
-        sock = socket.socket(family, socket.SOCK_STREAM, socket.IPPROTO_TCP)
-        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-        sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
-        try:
-            sock.bind((host, port))
-        except OSError as exc:
-            sock.close()
-            from aces.errors import OptionError
-            from aces.files import os_reason
-
-            # Translators: an error of "aces class serve" when its address
-            # cannot be had. {address}: host and port; {reason}: why.
-            raise OptionError("cannot serve at {address}: {reason}",
-                              address=host + ":" + str(port), reason=os_reason(exc)) from None
-        sock.listen(512)
-        sock.set_inheritable(True)
+        sock = bind(host, port)
         bound = sock.getsockname()[1]
         shown = addresses(host)[0]
         base = f"http://{shown}:{bound}"
-        app = make_app(room, _hosts(host, bound), base, os.urandom(32))
+        app = make_app(OneClass(room), hosts(host, bound), base, os.urandom(32))
         _announce(opening, folder, base, catalog, say)
-        config = uvicorn.Config(app, access_log=False, log_level="warning", lifespan="off",
-                                timeout_graceful_shutdown=3, server_header=False,
-                                proxy_headers=False, limit_concurrency=2000,
-                                timeout_keep_alive=10)
-        server = uvicorn.Server(config)
         try:
-            await server.serve(sockets=[sock])
+            await run(app, sock)
         finally:
             # Translators: the last line of "aces class serve", after Ctrl-C.
             # {folder}: the class's folder.
@@ -130,6 +127,46 @@ async def _serve(folder: str, host: str, port: int, game: str | None,
                                 " serves it again.").format(folder=folder))
     finally:
         await room.close()
+
+
+def bind(host: str, port: int) -> socket.socket:
+    """A listening socket at ``host:port`` (``0``: a free port).
+
+    :raises ~aces.errors.OptionError: for an address that cannot be had.
+    """
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    # IPPROTO_TCP named, not 0: asyncio turns Nagle's algorithm off only
+    # on sockets that say they are TCP, and with it on, a response's body
+    # waits 40 ms for the acknowledgement of its headers.
+    sock = socket.socket(family, socket.SOCK_STREAM, socket.IPPROTO_TCP)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+    try:
+        sock.bind((host, port))
+    except OSError as exc:
+        sock.close()
+        # Translators: an error of "aces class serve" when its address
+        # cannot be had. {address}: host and port; {reason}: why.
+        raise OptionError("cannot serve at {address}: {reason}",
+                          address=host + ":" + str(port), reason=os_reason(exc)) from None
+    sock.listen(512)
+    sock.set_inheritable(True)
+    return sock
+
+
+async def run(app: t.Any, sock: socket.socket, proxies: Sequence[str] = ()) -> None:
+    """Serve ``app`` on ``sock`` under uvicorn until Ctrl-C or ``SIGTERM``,
+    with no access log; ``proxies`` are the addresses of reverse proxies
+    whose ``X-Forwarded-For`` names the client (kept in memory only, for
+    the limit of wrong guesses)."""
+    import uvicorn
+
+    config = uvicorn.Config(app, access_log=False, log_level="warning", lifespan="off",
+                            timeout_graceful_shutdown=3, server_header=False,
+                            proxy_headers=bool(proxies),
+                            forwarded_allow_ips=list(proxies) or None,
+                            limit_concurrency=2000, timeout_keep_alive=10)
+    await uvicorn.Server(config).serve(sockets=[sock])
 
 
 def _announce(opening: Opening, folder: str, base: str, catalog: gettext.NullTranslations,

@@ -64,7 +64,10 @@ async def stream(request: Request, room: Classroom, base: str = "") -> Response:
     if room.streams >= room.settings.streams:
         error = ClassError(_TOO_MANY, limit=room.settings.streams).coded("too_many_streams")
         return refusal(error, caller_lang(request, None, room.class_record.lang))
-    cursor = _cursor(request, room.store.position)
+    # A Last-Event-ID may come from another process of the school's server:
+    # this one first folds in all that the store holds.
+    await room.catch_up()
+    cursor = _cursor(request, room.position)
     room.streams += 1
     return EventSourceResponse(_events(room, cursor, base), ping=15,
                                send_timeout=SEND_TIMEOUT, headers={"cache-control": "no-store"})
@@ -78,7 +81,7 @@ async def _events(room: Classroom, cursor: int, base: str) -> AsyncIterator[dict
         pooled_at = 0.0
         pooled = -1
         while True:
-            entries = await room.store.entries(cursor, BATCH)
+            entries = await room.entries(cursor, BATCH)
             touched: dict[int, None] = {}
             for entry in entries:
                 yield {"id": str(entry.position), "event": "block",
@@ -100,7 +103,7 @@ async def _events(room: Classroom, cursor: int, base: str) -> AsyncIterator[dict
                     wait = POOL_EVERY - (now - pooled_at)
             if entries and len(entries) == BATCH:
                 continue
-            if room.store.position > cursor:
+            if room.position > cursor:
                 continue
             seen = await room.wait(seen, wait)
     finally:

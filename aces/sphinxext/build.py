@@ -162,6 +162,12 @@ class AcesDirective(SphinxDirective):
         except OptionError as exc:
             self.fail(exc)
 
+    def marked(self, lang: str) -> str | None:
+        """``lang``, where it is not the site's: what a part told in it is marked
+        with (``lang="nb"`` in a web page), for a screen reader to speak it in
+        its own language; ``None`` where it is the site's own."""
+        return None if lang == (self.config.language or "en") else lang
+
     def number(self, option: str) -> int | None:
         """The value of an option that takes a whole number from 1 (``:game: 2``), if given."""
 
@@ -299,14 +305,16 @@ def setup(app: Sphinx) -> ExtensionMetadata:
     return _metadata()
 
 
-def walkthrough_nodes(parts: Sequence[Part],
-                      shown: Collection[str] = DEFAULT_SHOWN) -> nodes.container:
+def walkthrough_nodes(parts: Sequence[Part], shown: Collection[str] = DEFAULT_SHOWN,
+                      lang: str | None = None) -> nodes.container:
     """A walkthrough as docutils nodes: each game's opening as a rubric, the
     narration as line blocks, the rules as admonitions, the standings as
     tables; only what ``shown`` names (see :data:`SHOWN`). It is told in its
-    own language, so none of it goes to the documentation's catalogs."""
-
-    box = nodes.container(classes=["aces-walkthrough"])
+    own language, so none of it goes to the documentation's catalogs; told in
+    ``lang``, another than the page's, it is marked so (docutils writes the
+    class ``language-nb`` as ``lang="nb"``)."""
+    box = nodes.container(classes=["aces-walkthrough",
+                                   *([f"language-{lang}"] if lang else [])])
     for part in parts:
         if isinstance(part, Told):
             if "narration" not in shown:

@@ -57,7 +57,7 @@ class WalkthroughDirective(AcesDirective):
             turning_points="turning-points" in shown))
         if not parts:
             self.fail(EmptyLogError("{source} is empty: it holds no events", source=name))
-        found: list[nodes.Node] = [walkthrough_nodes(parts, shown)]
+        found: list[nodes.Node] = [walkthrough_nodes(parts, shown, self.marked(lang))]
         if "page" in shown:
             found.append(replay_page(self, name, lang, game))
         return found

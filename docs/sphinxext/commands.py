@@ -64,6 +64,15 @@ def _words(catalog: gettext.NullTranslations) -> dict[str, str]:
                                                  "Optional argument(s)"),
         # Translators: the command reference: an option that must be given.
         "Required": catalog.pgettext("command reference", "Required"),
+        # Translators: a heading of the command reference: the environment
+        # variables a command reads (ACES_STORE for --store, say).
+        "Environment variables": catalog.pgettext("command reference",
+                                                  "Environment variables"),
+        # Translators: the command reference, before an option, under an
+        # environment variable: the variable gives the option's value when
+        # the option is not given. Keep the space at the end.
+        "Provide a default for ": catalog.pgettext("command reference",
+                                                   "Provide a default for "),
     }
 
 

@@ -1,5 +1,5 @@
 """The promises of a class's event store (aces.classroom.store), one suite for
-every store: the folder of files here, PostgreSQL's beside it when it comes.
+every store: the folder of files and the school's PostgreSQL alike.
 
 After pyeventsourcing's recorder test cases and EventStoreDB's idempotent
 appends: a conflict at one ``seq``, many writers and a tailing reader, a
@@ -16,6 +16,7 @@ from pathlib import Path
 
 import pytest
 
+from aces.classroom.access import new_code, new_token
 from aces.classroom.files import FileStore
 from aces.classroom.store import (
     ClassRecord,
@@ -32,17 +33,63 @@ from aces.log import read
 if t.TYPE_CHECKING:
     from collections.abc import Callable, Coroutine
 
-Make = t.Callable[[Path], Store]
-STORES: t.Final[dict[str, Make]] = {"files": lambda folder: FileStore(str(folder))}
+    from aces.classroom.database import Database
 
 
-@pytest.fixture(params=sorted(STORES))
-def make(request: pytest.FixtureRequest) -> Make:
-    return STORES[request.param]
+class Stores:
+    """The stores of one kind, each made in the event loop of the test that
+    uses them: a folder a class, or a class a folder on one PostgreSQL."""
+
+    def __init__(self, kind: str, url: str | None = None) -> None:
+        self.kind = kind
+        self.url = url
+        self.database: Database | None = None
+        self._classes: dict[Path, int] = {}
+
+    async def __call__(self, folder: Path) -> Store:
+        if self.kind == "files":
+            return FileStore(str(folder))
+        from aces.classroom.postgres import PostgresStore, make_class
+
+        assert self.database is not None
+        if folder not in self._classes:
+            self._classes[folder] = await make_class(self.database, None)
+        return PostgresStore(self.database, self._classes[folder])
+
+    def run(self, test: Callable[[], Coroutine[t.Any, t.Any, None]]) -> None:
+        asyncio.run(self._run(test))
+
+    async def _run(self, test: Callable[[], Coroutine[t.Any, t.Any, None]]) -> None:
+        if self.url is None:
+            await test()
+            return
+        from aces.classroom.database import Database
+
+        self.database = Database(self.url)
+        await self.database.open()
+        try:
+            await test()
+        finally:
+            await self.database.close()
 
 
-def run(test: Callable[[], Coroutine[t.Any, t.Any, None]]) -> None:
-    asyncio.run(test())
+@pytest.fixture(scope="module")
+def contract_database(request: pytest.FixtureRequest) -> str:
+    """One database for the contract: each test's classes are its own."""
+    cluster = request.getfixturevalue("postgresql")
+    url: str = cluster.database("contract")
+    return url
+
+
+@pytest.fixture(params=["files", "postgresql"])
+def make(request: pytest.FixtureRequest) -> Stores:
+    if request.param == "files":
+        return Stores("files")
+    return Stores("postgresql", request.getfixturevalue("contract_database"))
+
+
+Make = Stores
+FILES: t.Final = Stores("files")
 
 
 HEADER = header(game_named("pot"), ["Ada", "Bo"], {})
@@ -53,17 +100,19 @@ def roll(value: int) -> Rolled:
 
 
 async def opened(make: Make, folder: Path, streams: int = 1) -> Store:
-    store = make(folder)
+    store = await make(folder)
     await store.open()
-    await store.save(ClassRecord(code="ABCDEF", secret="s", game="pot", options={}, lang="en"))
+    # Codes are unique among a server's open classes: each class its own.
+    await store.save(ClassRecord(code=new_code(), secret=new_token(), game="pot", options={},
+                                 lang="en"))
     for stream in range(1, streams + 1):
         await store.create(stream, f"group-{stream:03d}.jsonl")
         await store.append(stream, 0, [HEADER])
     return store
 
 
-def verified(store: Store, stream: int) -> int:
-    with store.reading(stream) as lines:
+async def verified(store: Store, stream: int) -> int:
+    async with store.reading(stream) as lines:
         reader = read(lines, "log")
         return sum(1 for _ in reader)
 
@@ -78,10 +127,10 @@ def test_of_two_appends_at_one_seq_exactly_one_wins(make: Make, tmp_path: Path) 
         assert len(won) == 1
         assert len(lost) == 1
         assert lost[0].seq == 2
-        assert verified(store, 1) == 2
+        assert await verified(store, 1) == 2
         await store.close()
 
-    run(test)
+    make.run(test)
 
 
 def test_ten_writers_and_a_tailing_reader(make: Make, tmp_path: Path) -> None:
@@ -114,10 +163,10 @@ def test_ten_writers_and_a_tailing_reader(make: Make, tmp_path: Path) -> None:
         assert acknowledged <= set(seen)
         assert len(seen) == len(set(seen)) == 150
         for stream in range(1, 11):
-            assert verified(store, stream) == 16
+            assert await verified(store, stream) == 16
         await store.close()
 
-    run(test)
+    make.run(test)
 
 
 def test_an_append_of_nothing_changes_nothing(make: Make, tmp_path: Path) -> None:
@@ -125,13 +174,13 @@ def test_an_append_of_nothing_changes_nothing(make: Make, tmp_path: Path) -> Non
         store = await opened(make, tmp_path)
         position = store.position
         await store.append(1, 1, [])
-        assert (store.position, store.seq(1), verified(store, 1)) == (position, 1, 1)
+        assert (store.position, store.seq(1), await verified(store, 1)) == (position, 1, 1)
         with pytest.raises(StaleAppendError):
             await store.append(1, 5, [roll(2)])
-        assert verified(store, 1) == 1
+        assert await verified(store, 1) == 1
         await store.close()
 
-    run(test)
+    make.run(test)
 
 
 def test_a_retried_submission_is_appended_once(make: Make, tmp_path: Path) -> None:
@@ -141,7 +190,7 @@ def test_a_retried_submission_is_appended_once(make: Make, tmp_path: Path) -> No
         first = await store.append(1, 1, [roll(3)], sent)
         again = await store.append(1, 1, [roll(3)], sent)
         assert again == first._replace(again=True)
-        assert verified(store, 1) == 2
+        assert await verified(store, 1) == 2
         with pytest.raises(ReusedSubmissionError):
             await store.append(1, 1, [roll(4)], Submission("page-1", "roll 4 at 1"))
         await store.append(1, 2, [roll(5)], Submission("page-2", "roll 5 at 2"))
@@ -149,15 +198,15 @@ def test_a_retried_submission_is_appended_once(make: Make, tmp_path: Path) -> No
         assert late == first._replace(again=True)
         await store.close()
         # And after a restart.
-        reopened = make(tmp_path)
+        reopened = await make(tmp_path)
         await reopened.open()
-        assert reopened.find(1, sent) == first._replace(again=True)
+        assert await reopened.find(1, sent) == first._replace(again=True)
         with pytest.raises(ReusedSubmissionError):
-            reopened.find(1, Submission("page-1", "another"))
-        assert verified(reopened, 1) == 3
+            await reopened.find(1, Submission("page-1", "another"))
+        assert await verified(reopened, 1) == 3
         await reopened.close()
 
-    run(test)
+    make.run(test)
 
 
 def test_a_subscriber_resumes_after_its_last_position(make: Make, tmp_path: Path) -> None:
@@ -170,20 +219,20 @@ def test_a_subscriber_resumes_after_its_last_position(make: Make, tmp_path: Path
         resumed = await store.entries(3, 100)
         assert resumed == everything[3:]
         lines = await store.lines(resumed[0].stream, resumed[0].first, resumed[0].last)
-        with store.reading(resumed[0].stream) as whole:
+        async with store.reading(resumed[0].stream) as whole:
             assert lines == list(whole)[resumed[0].first - 1:resumed[0].last]
         await store.close()
-        reopened = make(tmp_path)
+        reopened = await make(tmp_path)
         await reopened.open()
         assert await reopened.entries(3, 100) == resumed
         await reopened.close()
 
-    run(test)
+    make.run(test)
 
 
 def test_subscribing_to_an_empty_store(make: Make, tmp_path: Path) -> None:
     async def test() -> None:
-        store = make(tmp_path)
+        store = await make(tmp_path)
         opened = await store.open()
         assert opened.record is None
         assert store.position == 0
@@ -197,7 +246,7 @@ def test_subscribing_to_an_empty_store(make: Make, tmp_path: Path) -> None:
         assert [entry.position for entry in await store.entries(0, 10)] == [1]
         await store.close()
 
-    run(test)
+    make.run(test)
 
 
 # -- The file store's own repairs ------------------------------------------------------
@@ -207,7 +256,7 @@ def test_a_block_written_before_a_crash_gets_the_next_position(tmp_path: Path) -
     """kill -9 after a block reached its log and before the feed: on start the
     block is given a place after every other, none twice."""
     async def test() -> None:
-        store = await opened(lambda folder: FileStore(str(folder)), tmp_path)
+        store = await opened(FILES, tmp_path)
         await store.append(1, 1, [roll(3)])
         await store.close()
         feed = tmp_path / ".feed"
@@ -223,12 +272,12 @@ def test_a_block_written_before_a_crash_gets_the_next_position(tmp_path: Path) -
         assert feed.stat().st_size == len(whole)
         await again.close()
 
-    run(test)
+    FILES.run(test)
 
 
 def test_a_torn_last_line_of_a_log_is_cut_off_on_start(tmp_path: Path) -> None:
     async def test() -> None:
-        store = await opened(lambda folder: FileStore(str(folder)), tmp_path)
+        store = await opened(FILES, tmp_path)
         await store.append(1, 1, [roll(3)])
         await store.close()
         log = tmp_path / "group-001.jsonl"
@@ -241,19 +290,19 @@ def test_a_torn_last_line_of_a_log_is_cut_off_on_start(tmp_path: Path) -> None:
         assert log.read_bytes() == kept
         await again.close()
 
-    run(test)
+    FILES.run(test)
 
 
 def test_a_second_server_on_the_folder_is_refused(tmp_path: Path) -> None:
     async def test() -> None:
         from aces.errors import AcesError
 
-        store = await opened(lambda folder: FileStore(str(folder)), tmp_path)
+        store = await opened(FILES, tmp_path)
         with pytest.raises(AcesError, match="being served by another"):
             await FileStore(str(tmp_path)).open()
         await store.close()
 
-    run(test)
+    FILES.run(test)
 
 
 #: Run in a fresh interpreter as Windows has it: no ``fcntl``, Windows' own

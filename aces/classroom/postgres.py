@@ -1,0 +1,449 @@
+"""The store of one class on the school's PostgreSQL, beside the folder of files.
+
+It keeps the promises of :mod:`aces.classroom.store` as the anchors do
+(pyeventsourcing's recorder, Message DB), in the tables of
+``aces/classroom/migrations``:
+
+- every line of a group's log is a row, keyed ``(class, stream, seq)``:
+  of two appends at one ``seq`` one wins, and the key would refuse the
+  other even if the lock below did not;
+- an append is one call of ``aces.append()``, one transaction: it locks
+  the class's row of ``aces.feeds`` (Message DB's advisory lock per
+  category, as a row), so the appends of one class commit in the order
+  of the positions they take, and a position is never skipped nor filled
+  in later; it looks the submission up first (a retry gets its first
+  block back, on any process, after any restart), checks the stream's
+  last ``seq`` and digest, writes the lines, the block and the
+  submission, and ``NOTIFY``\\ s the other processes, on commit only;
+- the lines are encoded here by :class:`aces.log.LogWriter`, chained on
+  the stream's last digest, so they are the bytes ``aces record`` and the
+  file store write, and an export is an ordinary log;
+- durable before acknowledged is the database's commit.
+
+A connection lost in the middle of an append (the database restarted, a
+``pg_terminate_backend``) is retried once on a new one: the submission's
+id makes the retry idempotent, and a block without one is known for ours
+when the stream holds exactly its bytes. Otherwise the caller gets
+:class:`~aces.classroom.database.StoreUnavailableError`.
+
+What this process knows of the class (its feed's position, the record's
+revision, each stream's last line) is only a hint: the calls that must be
+exact ask the database.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import typing as t
+
+import msgspec
+
+from aces.classroom.database import unavailable
+from aces.classroom.files import digest
+from aces.classroom.store import (
+    Appended,
+    ClassRecord,
+    FeedEntry,
+    Opened,
+    ReusedSubmissionError,
+    StaleAppendError,
+    Submission,
+)
+from aces.errors import N_, AcesError, ClassError, SaveError
+from aces.log import LogWriter
+
+if t.TYPE_CHECKING:
+    from collections.abc import AsyncIterator, Callable, Iterable, Sequence
+
+    from aces.classroom.database import Database
+    from aces.events import Event
+
+__all__ = ["PostgresStore", "UnknownClassError", "make_class", "unknown_class"]
+
+_DECODER: t.Final = msgspec.json.Decoder(ClassRecord)
+_ENCODER: t.Final = msgspec.json.Encoder()
+
+
+class UnknownClassError(AcesError):
+    """A class that is not, or no longer, in the database."""
+
+
+class PostgresStore:
+    """The store of class number ``cls`` in ``database`` (see the module)."""
+
+    shared: t.ClassVar[bool] = True
+
+    def __init__(self, database: Database, cls: int) -> None:
+        self.database = database
+        self.cls = cls
+        self._position = 0
+        self._revision = 0
+        #: Each stream's last line as this process saw it: (seq, digest).
+        self._heads: dict[int, tuple[int, bytes]] = {}
+        self._changed: asyncio.Condition | None = None
+
+    # -- Opening -------------------------------------------------------------------
+
+    async def open(self) -> Opened:
+        """Read the class's record and where its streams and feed are.
+
+        :raises UnknownClassError: for a class the database does not hold.
+        """
+        self._changed = asyncio.Condition()
+        async with self.database.connection() as connection:
+            cursor = await connection.execute(
+                "SELECT c.record, c.revision, f.position FROM aces.classes c"
+                " JOIN aces.feeds f ON f.class = c.id WHERE c.id = %s", (self.cls,))
+            row = await cursor.fetchone()
+            if row is None:
+                raise unknown_class(self.cls)
+            heads = await connection.execute(
+                "SELECT stream, seq, digest FROM aces.streams WHERE class = %s", (self.cls,))
+            for stream, seq, last in await heads.fetchall():
+                self._heads[stream] = (seq, last.encode("ascii"))
+        record = None if row[0] is None else _decoded(row[0])
+        self._revision = row[1]
+        self._position = row[2]
+        self.database.follow(self.cls, self._ring)
+        return Opened(record, [])
+
+    def _ring(self, position: int | None) -> None:
+        """The doorbell: a block at ``position``, or the record, changed."""
+        if position is not None and position <= self._position:
+            return
+        asyncio.get_running_loop().create_task(self._wake(position))
+
+    async def _wake(self, position: int | None) -> None:
+        if position is not None:
+            self._position = max(self._position, position)
+        else:
+            # The record changed, or no one knows what: look.
+            with contextlib.suppress(AcesError):
+                await self._look()
+        await self._notify()
+
+    async def _notify(self) -> None:
+        assert self._changed is not None
+        async with self._changed:
+            self._changed.notify_all()
+
+    async def _look(self) -> None:
+        """Read the feed's position and the record's revision."""
+        async with self.database.connection() as connection:
+            cursor = await connection.execute(
+                "SELECT c.revision, f.position FROM aces.classes c JOIN aces.feeds f"
+                " ON f.class = c.id WHERE c.id = %s", (self.cls,))
+            row = await cursor.fetchone()
+        if row is None:
+            raise unknown_class(self.cls)
+        self._revision = max(self._revision, row[0])
+        self._position = max(self._position, row[1])
+
+    # -- The class's record ----------------------------------------------------------
+
+    async def save(self, record: ClassRecord) -> None:
+        """Keep the record of a class begun now (the class was made empty)."""
+        def replaced(kept: ClassRecord | None) -> ClassRecord:
+            return record
+
+        await self._change(replaced)
+
+    async def update(self, change: Callable[[ClassRecord], None]) -> ClassRecord:
+        def changed(kept: ClassRecord | None) -> ClassRecord:
+            assert kept is not None, "a class's record is saved before it is changed"
+            change(kept)
+            return kept
+
+        return await self._change(changed)
+
+    async def _change(self, change: Callable[[ClassRecord | None], ClassRecord]
+                      ) -> ClassRecord:
+        async with self.database.connection() as connection, connection.transaction():
+            cursor = await connection.execute(
+                "SELECT record FROM aces.classes WHERE id = %s FOR UPDATE", (self.cls,))
+            row = await cursor.fetchone()
+            if row is None:
+                raise unknown_class(self.cls)
+            record = change(None if row[0] is None else _decoded(row[0]))
+            try:
+                cursor = await connection.execute(
+                    "UPDATE aces.classes SET record = %s::jsonb, revision = revision + 1"
+                    " WHERE id = %s RETURNING revision", (_ENCODER.encode(record).decode(),
+                                                          self.cls))
+            except _unique_violation() as exc:
+                raise _taken() from exc
+            revised = await cursor.fetchone()
+            assert revised is not None
+            await connection.execute("SELECT pg_notify(%s, %s)",
+                                     ("aces", f"{self.cls} r{revised[0]}"))
+        self._revision = max(self._revision, revised[0])
+        return record
+
+    async def record(self) -> ClassRecord:
+        """The class's newest record, read again.
+
+        :raises UnknownClassError: for a class deleted meanwhile.
+        """
+        async with self.database.connection() as connection:
+            cursor = await connection.execute(
+                "SELECT record, revision FROM aces.classes WHERE id = %s", (self.cls,))
+            row = await cursor.fetchone()
+        if row is None or row[0] is None:
+            raise unknown_class(self.cls)
+        self._revision = max(self._revision, row[1])
+        return _decoded(row[0])
+
+    @property
+    def revision(self) -> int:
+        return self._revision
+
+    # -- Streams -------------------------------------------------------------------------
+
+    async def create(self, stream: int, log: str) -> None:
+        """Begin the log of a new group.
+
+        :raises ~aces.errors.SaveError: for a stream the class has already.
+        """
+        async with self.database.connection() as connection:
+            try:
+                await connection.execute(
+                    "INSERT INTO aces.streams (class, stream, log) VALUES (%s, %s, %s)",
+                    (self.cls, stream, log))
+            except _unique_violation():
+                raise SaveError("{path} exists already, and a class never writes over a file;"
+                                " move it away", path=log) from None
+        self._heads[stream] = (0, b"")
+
+    @contextlib.asynccontextmanager
+    async def reading(self, stream: int) -> AsyncIterator[Iterable[bytes]]:
+        lines = await self._lines(stream, 1, None)
+        yield lines
+
+    def seq(self, stream: int) -> int:
+        return self._heads.get(stream, (0, b""))[0]
+
+    async def find(self, stream: int, submission: Submission) -> Appended | None:
+        """Where ``submission`` was appended, on any process, if it was.
+
+        :raises ~aces.classroom.store.ReusedSubmissionError: for its id with
+            another payload.
+        """
+        async with self.database.connection() as connection:
+            cursor = await connection.execute(
+                "SELECT s.payload, b.position, b.first, b.last FROM aces.submissions s"
+                " JOIN aces.blocks b ON b.class = s.class AND b.position = s.position"
+                " WHERE s.class = %s AND s.stream = %s AND s.id = %s",
+                (self.cls, stream, digest(submission.id)))
+            row = await cursor.fetchone()
+        if row is None:
+            return None
+        if row[0] != digest(submission.digest):
+            raise ReusedSubmissionError(submission.id)
+        return Appended(row[1], row[2], row[3], again=True)
+
+    async def append(self, stream: int, expected: int, events: Sequence[Event],
+                     submission: Submission | None = None) -> Appended:
+        """Append ``events`` after line ``expected``, durably (see the module).
+
+        :raises ~aces.classroom.store.StaleAppendError: for an ``expected`` that
+            has passed; :raises ~aces.classroom.store.ReusedSubmissionError:
+            for a submission's id with another payload;
+            :raises ~aces.classroom.database.StoreUnavailableError: for a
+            database that cannot be reached (nothing was appended).
+        """
+        keys = (None, None) if submission is None else (digest(submission.id),
+                                                        digest(submission.digest))
+        head = self._heads.get(stream)
+        if head is None or head[0] != expected or not events:
+            # Another process appended (or this one never saw the stream): the
+            # database says where the stream is, after the submission's check.
+            row = await self._probe(stream, expected, keys)
+            if row[0] != "stale" or row[4] != expected or not events:
+                return await self._outcome(stream, expected, row, submission, events)
+            head = (row[4], row[5].encode("ascii"))
+        writer = LogWriter(None, first_seq=expected + 1, previous=head[1])
+        block = writer.encode(events)
+        lines = block.splitlines(keepends=True)
+        last = writer.digest
+        try:
+            row = await self._call(stream, expected, head[1], lines, last, keys)
+        except _LostError:
+            # The connection went in the middle: the append may or may not have
+            # been committed. Asked again on another, the database says which.
+            try:
+                row = await self._call(stream, expected, head[1], lines, last, keys)
+            except _LostError:
+                raise unavailable() from None
+            if row[0] == "stale" and row[4] >= expected + len(lines):
+                written = await self._lines(stream, expected + 1, expected + len(lines))
+                if b"".join(written) == block:
+                    return await self._appended_at(stream, expected + 1, expected + len(lines))
+        return await self._outcome(stream, expected, row, submission, events)
+
+    async def _outcome(self, stream: int, expected: int, row: tuple[t.Any, ...],
+                       submission: Submission | None, events: Sequence[Event]) -> Appended:
+        outcome, block, first, last, seq, last_digest = row
+        if outcome == "appended":
+            self._heads[stream] = (seq, last_digest.encode("ascii"))
+            self._position = max(self._position, block)
+            await self._notify()
+            return Appended(block, first, last)
+        if outcome == "again":
+            return Appended(block, first, last, again=True)
+        if outcome == "reused":
+            raise ReusedSubmissionError(None if submission is None else submission.id)
+        if outcome == "missing":
+            raise unknown_class(self.cls)
+        self._heads[stream] = (seq, last_digest.encode("ascii"))
+        if events or seq != expected:
+            raise StaleAppendError(stream, seq)
+        # Nothing to append, at the right place: nothing changes.
+        return Appended(self._position, expected + 1, expected)
+
+    async def _probe(self, stream: int, expected: int, keys: tuple[str | None, str | None]
+                     ) -> tuple[t.Any, ...]:
+        """The submission's block, or where the stream is: a call that writes
+        nothing, so it is tried again on a connection lost."""
+        for _ in range(2):
+            with contextlib.suppress(_LostError):
+                return await self._call(stream, expected, None, [], b"", keys)
+        raise unavailable()
+
+    async def _call(self, stream: int, expected: int, previous: bytes | None,
+                    lines: list[bytes], last: bytes, keys: tuple[str | None, str | None]
+                    ) -> tuple[t.Any, ...]:
+        import psycopg
+
+        try:
+            async with self.database.pool.connection() as connection:
+                cursor = await connection.execute(
+                    "SELECT * FROM aces.append(%s, %s, %s, %s, %s, %s, %s, %s)",
+                    (self.cls, stream, expected,
+                     None if previous is None else previous.decode("ascii"), lines,
+                     last.decode("ascii"), *keys))
+                row = await cursor.fetchone()
+        except (psycopg.OperationalError, psycopg.InterfaceError):
+            raise _LostError from None
+        assert row is not None
+        return tuple(row)
+
+    async def _appended_at(self, stream: int, first: int, last: int) -> Appended:
+        async with self.database.connection() as connection:
+            cursor = await connection.execute(
+                "SELECT position FROM aces.blocks WHERE class = %s AND stream = %s"
+                " AND first = %s", (self.cls, stream, first))
+            row = await cursor.fetchone()
+        assert row is not None, "a block written has its place in the feed"
+        await self._look()
+        return Appended(row[0], first, last)
+
+    # -- The feed -----------------------------------------------------------------------
+
+    @property
+    def position(self) -> int:
+        return self._position
+
+    async def latest(self) -> int:
+        await self._look()
+        return self._position
+
+    async def entries(self, after: int, limit: int) -> list[FeedEntry]:
+        async with self.database.connection() as connection:
+            cursor = await connection.execute(
+                "SELECT position, stream, first, last FROM aces.blocks WHERE class = %s"
+                " AND position > %s ORDER BY position LIMIT %s", (self.cls, after, limit))
+            rows = await cursor.fetchall()
+        if rows:
+            self._position = max(self._position, rows[-1][0])
+        return [FeedEntry(*row) for row in rows]
+
+    async def lines(self, stream: int, first: int, last: int) -> list[bytes]:
+        return await self._lines(stream, first, last)
+
+    async def _lines(self, stream: int, first: int, last: int | None) -> list[bytes]:
+        async with self.database.connection() as connection:
+            cursor = await connection.execute(
+                "SELECT seq, line FROM aces.lines WHERE class = %s AND stream = %s"
+                " AND seq >= %s AND (%s::bigint IS NULL OR seq <= %s) ORDER BY seq",
+                (self.cls, stream, first, last, last))
+            rows = await cursor.fetchall()
+        return [bytes(line) for _, line in rows]
+
+    async def changed(self, after: int, revision: int | None = None) -> None:
+        """Wait for a block after ``after`` (or a record past ``revision``): rung
+        by the database's notifications, and looking for itself every
+        :attr:`Database.poll <aces.classroom.database.Database.poll>` seconds."""
+        assert self._changed is not None
+
+        def moved() -> bool:
+            return self._position > after or (revision is not None
+                                               and self._revision > revision)
+
+        while not moved():
+            async with self._changed:
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(self._changed.wait_for(moved), self.database.poll)
+            if not moved():
+                try:
+                    await self._look()
+                except UnknownClassError:
+                    # Deleted (its retention passed): its followers stop.
+                    raise
+                except AcesError:
+                    pass
+
+    async def close(self) -> None:
+        self.database.unfollow(self.cls, self._ring)
+
+
+class _LostError(Exception):
+    """The connection went in the middle of a call."""
+
+
+def _decoded(value: t.Any) -> ClassRecord:
+    data = value if isinstance(value, (bytes, str)) else msgspec.json.encode(value)
+    return _DECODER.decode(data)
+
+
+def _unique_violation() -> type[Exception]:
+    import psycopg
+
+    return psycopg.errors.UniqueViolation
+
+
+def unknown_class(cls: int) -> UnknownClassError:
+    """The refusal of class ``cls``, which the database does not (or no longer) hold."""
+    # Translators: the school's class server: a class that was deleted (its
+    # retention passed) or never was. {number}: the class's number.
+    return UnknownClassError(N_("the school's server holds no class number {number}; it may"
+                                " have been deleted once its time was up"), number=cls)
+
+
+def _taken() -> AcesError:
+    # Translators: the school's class server: a new class drew the code of an
+    # open class (it happens seldom, and trying again draws another).
+    return ClassError("another open class has this code; try again").coded("code_taken")
+
+
+
+async def make_class(database: Database, record: ClassRecord | None,
+                     teacher: int | None = None) -> int:
+    """Make a class on the school's server, with its record (``None``: a class
+    begun by the first :meth:`PostgresStore.save`); its number.
+
+    :raises ~aces.errors.AcesError: (a ClassError ``code_taken``) for the
+        code of an open class.
+    """
+    encoded = None if record is None else _ENCODER.encode(record).decode()
+    async with database.connection() as connection, connection.transaction():
+        try:
+            cursor = await connection.execute(
+                "INSERT INTO aces.classes (teacher, record) VALUES (%s, %s::jsonb)"
+                " RETURNING id", (teacher, encoded))
+        except _unique_violation() as exc:
+            raise _taken() from exc
+        row = await cursor.fetchone()
+        assert row is not None
+        await connection.execute("INSERT INTO aces.feeds (class) VALUES (%s)", (row[0],))
+    return int(row[0])

@@ -1,0 +1,425 @@
+"""The class store on PostgreSQL, beyond the contract it shares with the files
+(aces.classroom.postgres, aces.classroom.database): connections lost in the
+middle of an append, the schema's versions, refusals at start, a database
+that goes away and comes back, and two processes on one class."""
+
+from __future__ import annotations
+
+import asyncio
+import typing as t
+
+import pytest
+
+from aces.classroom.access import new_code, new_token
+from aces.classroom.database import Database, StoreSettings, StoreUnavailableError
+from aces.classroom.postgres import PostgresStore, make_class
+from aces.classroom.service import Classroom
+from aces.classroom.store import ClassRecord, Submission
+from aces.engine import header
+from aces.errors import OptionError
+from aces.events import Rolled
+from aces.games import game_named
+from aces.log import read
+from aces.rules import Roll
+
+if t.TYPE_CHECKING:
+    from collections.abc import Awaitable, Callable
+
+    from pgtest import Cluster
+
+HEADER = header(game_named("pot"), ["Ada", "Bo"], {})
+
+
+@pytest.fixture(scope="module")
+def url(postgresql: Cluster) -> str:
+    return postgresql.database("store")
+
+
+def run(url: str, test: Callable[[Database], Awaitable[None]], **settings: t.Any) -> None:
+    async def main() -> None:
+        database = Database(url, StoreSettings(**settings))
+        await database.open()
+        try:
+            await test(database)
+        finally:
+            await database.close()
+
+    asyncio.run(main())
+
+
+def record() -> ClassRecord:
+    return ClassRecord(code=new_code(), secret=new_token(), game="pot", options={}, lang="en")
+
+
+async def one_stream(database: Database) -> PostgresStore:
+    store = PostgresStore(database, await make_class(database, record()))
+    await store.open()
+    await store.create(1, "group-001.jsonl")
+    await store.append(1, 0, [HEADER])
+    return store
+
+
+def rolled(value: int) -> Rolled:
+    return Rolled(player="Ada", dice=(value,), stage="opening")
+
+
+async def verified(store: PostgresStore) -> int:
+    async with store.reading(1) as lines:
+        return sum(1 for _ in read(lines, "log"))
+
+
+async def backend_waiting(database: Database) -> int:
+    """The process of the connection waiting for the class's lock, in an append."""
+    for _ in range(200):
+        async with database.connection() as connection:
+            cursor = await connection.execute(
+                "SELECT pid FROM pg_stat_activity WHERE wait_event_type = 'Lock'"
+                " AND query LIKE '%aces.append%'")
+            row = await cursor.fetchone()
+        if row is not None:
+            return int(row[0])
+        await asyncio.sleep(0.02)
+    raise AssertionError("no append waits for the lock")
+
+
+@pytest.mark.parametrize("with_submission", [True, False])
+def test_a_connection_killed_in_the_middle_of_an_append_is_retried(
+        url: str, with_submission: bool) -> None:
+    """pg_terminate_backend while the append waits for the class's lock: the
+    store takes a new connection, and the block is appended once."""
+    async def test(database: Database) -> None:
+        store = await one_stream(database)
+        sent = Submission("s1", "roll 4") if with_submission else None
+        async with database.connection() as holder, holder.transaction():
+            # Another writer holds the class's feed: the append waits inside
+            # the database, in its transaction.
+            await holder.execute("SELECT 1 FROM aces.feeds WHERE class = %s FOR UPDATE",
+                                 (store.cls,))
+            appending = asyncio.ensure_future(store.append(1, 1, [rolled(4)], sent))
+            pid = await backend_waiting(database)
+            await holder.execute("SELECT pg_terminate_backend(%s)", (pid,))
+        appended = await asyncio.wait_for(appending, 20)
+        assert (appended.first, appended.last, appended.again) == (2, 2, False)
+        assert await verified(store) == 2
+        # Sent again (its answer was lost), it is the same block.
+        if sent is not None:
+            again = await store.append(1, 1, [rolled(4)], sent)
+            assert again == appended._replace(again=True)
+        assert [entry.position for entry in await store.entries(0, 10)] == [1, 2]
+        await store.close()
+
+    run(url, test)
+
+
+def test_a_connection_lost_after_the_commit_is_known_for_its_own(url: str) -> None:
+    """The retry finds the stream holding exactly the block it sent: appended,
+    once, and answered so (no submission to recognise it by)."""
+    async def test(database: Database) -> None:
+        store = await one_stream(database)
+        first = await store.append(1, 1, [rolled(4)])
+        # As if the answer of that append had been lost: the same block again.
+        from aces.classroom.postgres import _LostError
+
+        calls = 0
+        real = store._call
+
+        async def losing(*args: t.Any) -> tuple[t.Any, ...]:
+            nonlocal calls
+            calls += 1
+            if calls == 1:
+                await real(*args)
+                raise _LostError
+            return await real(*args)
+
+        store._call = losing  # type: ignore[method-assign,assignment]
+        second = await store.append(1, 2, [rolled(5)])
+        assert (second.first, second.last) == (3, 3)
+        assert second.position == first.position + 1
+        assert await verified(store) == 3
+        await store.close()
+
+    run(url, test)
+
+
+def test_a_store_newer_than_this_aces_is_refused_in_one_line(postgresql: Cluster) -> None:
+    fresh = postgresql.database("newer")
+
+    async def migrated(database: Database) -> None:
+        async with database.connection() as connection:
+            await connection.execute("INSERT INTO aces.versions (version) VALUES (99)")
+
+    run(fresh, migrated)
+    with pytest.raises(OptionError, match=r"is at version 99 of aces's tables, newer than this"
+                                          r" aces knows \(1\); upgrade aces"):
+        run(fresh, lambda database: asyncio.sleep(0))
+
+
+def test_tables_without_their_record_of_versions_are_refused(postgresql: Cluster) -> None:
+    fresh = postgresql.database("versions")
+    run(fresh, lambda database: asyncio.sleep(0))
+    name = fresh.rsplit("/", 1)[1].split("?")[0]
+    postgresql.sql("DROP TABLE aces.versions", database=name)
+    with pytest.raises(OptionError, match="holds aces's tables, but not the record of their"
+                                          " versions"):
+        run(fresh, lambda database: asyncio.sleep(0))
+
+
+@pytest.mark.parametrize(("change", "message"), [
+    ({"password": "wrong"}, "refused the user name or password given"),
+    ({"user": "nobody_here"}, "refused the user name or password given"),
+    ({"database": "no_such_database"}, "has no such database; create it first"),
+])
+def test_a_store_that_refuses_us_is_one_line(postgresql: Cluster, change: dict[str, str],
+                                             message: str) -> None:
+    given = postgresql.url(change.get("database", "postgres"), user=change.get("user"),
+                           password=change.get("password"))
+    with pytest.raises(OptionError, match=message) as caught:
+        run(given, lambda database: asyncio.sleep(0))
+    shown = caught.value.spoken("en")
+    assert "\n" not in shown
+    assert postgresql.password not in shown
+
+
+def test_the_database_gone_answers_unavailable_and_comes_back(
+        url: str, postgresql: Cluster) -> None:
+    """While the database is down, an append is refused as unavailable and
+    writes nothing; once it is back, the same pool appends again, no restart."""
+    async def test(database: Database) -> None:
+        store = await one_stream(database)
+        await store.append(1, 1, [rolled(3)])
+        await asyncio.to_thread(postgresql.halt)
+        try:
+            with pytest.raises(StoreUnavailableError) as caught:
+                await store.append(1, 2, [rolled(4)], Submission("down", "roll 4"))
+            assert "try again in a moment" in caught.value.spoken("en")
+        finally:
+            await asyncio.to_thread(postgresql.resume)
+        appended = await store.append(1, 2, [rolled(4)], Submission("down", "roll 4"))
+        assert (appended.first, appended.again) == (3, False)
+        assert await verified(store) == 3
+        await store.close()
+
+    run(url, test, timeout=2.0)
+
+
+async def joined(room: Classroom, label: str) -> tuple[int, str]:
+    group, token = await room.join(room.class_record.code, label, ["Ada", "Bo", "Cy"], "en",
+                                   "device")
+    return group.record.id, token
+
+
+async def roll_on(room: Classroom, number: int, dice: int) -> None:
+    group = room.groups[number]
+    request = group.table.request()
+    assert request is not None
+    value = tuple((dice + k) % 6 + 1 for k in range(request.dice))
+    await room.roll(group, f"r{group.table.seq}", group.table.seq, group.table.game,
+                    Roll(value))
+
+
+def test_two_processes_serve_one_class(url: str) -> None:
+    """Two processes' classrooms on one class: a group that joined on one rolls
+    on both in turn, each is refused nothing it should not be, and both
+    follow every block, so that their tables and pools are the same."""
+    async def test(first: Database) -> None:
+        second = Database(url)
+        await second.open()
+        number = await make_class(first, record())
+        one = Classroom(PostgresStore(first, number))
+        two = Classroom(PostgresStore(second, number))
+        await one.open(None, None, "en")
+        await two.open(None, None, "en")
+        followers = [asyncio.ensure_future(room.follow()) for room in (one, two)]
+        try:
+            group, _ = await joined(one, "Alternating")
+            # The other process hears of the group, and of its first block.
+            await asyncio.wait_for(_until(lambda: group in two.groups), 10)
+            for turn in range(12):
+                # The page rolls on either process, with what the last answer
+                # told it: the table of the process that answered.
+                told = (two, one)[turn % 2] if turn else one
+                await _roll_at((one, two)[turn % 2], group, told.groups[group].table, turn)
+            await asyncio.wait_for(_until(lambda: one.applied == two.applied == one.position
+                                          == two.position and one.applied >= 13), 10)
+            tables = [room.groups[group].table for room in (one, two)]
+            assert tables[0].seq == tables[1].seq >= 13
+            assert tables[0].story == tables[1].story
+            assert one.pooled() == two.pooled()
+            # A label taken on one process is taken on the other.
+            from aces.errors import ClassError
+
+            with pytest.raises(ClassError, match="another group is called"):
+                await joined(two, "Alternating")
+            # Paused on one, refused on the other once it has heard.
+            await one.pause(True)
+            await asyncio.wait_for(_until(lambda: two.paused), 10)
+        finally:
+            for follower in followers:
+                follower.cancel()
+            await one.close()
+            await two.close()
+            await second.close()
+
+    run(url, test)
+
+
+async def _roll_at(room: Classroom, group: int, told: t.Any, turn: int) -> None:
+    """Roll on ``room`` what ``told`` (the table a page last saw) asks for:
+    the process rolled on may not have heard of that table's last roll."""
+    request = told.request()
+    game = told.game if request is not None else told.game + 1
+    dice = request.dice if request is not None else told.following()[1].dice
+    await room.roll(room.groups[group], f"t{turn}", told.seq, game,
+                    Roll(tuple((turn + k) % 6 + 1 for k in range(dice))))
+
+
+async def _until(condition: Callable[[], bool]) -> None:
+    while not condition():
+        await asyncio.sleep(0.01)
+
+
+def test_a_listener_dropped_misses_nothing(url: str) -> None:
+    """The listening connection killed: notifications sent meanwhile are lost,
+    and the follower still reads every block, from the store."""
+    async def test(database: Database) -> None:
+        writer = Database(url)
+        await writer.open()
+        store = await one_stream(writer)
+        reading = PostgresStore(database, store.cls)
+        await reading.open()
+        async with database.connection() as connection:
+            await connection.execute(
+                "SELECT pg_terminate_backend(pid) FROM pg_stat_activity"
+                " WHERE query LIKE 'LISTEN%%' AND pid <> pg_backend_pid()")
+        for seq in range(1, 6):
+            await store.append(1, seq, [rolled(seq % 6 + 1)])
+        await asyncio.wait_for(reading.changed(5), 15)
+        assert [entry.position for entry in await reading.entries(0, 10)] == list(range(1, 7))
+        await reading.close()
+        await store.close()
+        await writer.close()
+
+    run(url, test)
+
+
+def test_idle_classes_close_and_closed_ones_go_when_their_retention_has_passed(
+        url: str) -> None:
+    """The hourly purge closes a class left without a roll for the idle days,
+    and deletes, with every line of its logs, one closed for longer than the
+    retention; another process that holds it lets it go; a fresh class stays."""
+    from aces.classroom.school import School, SchoolSettings
+
+    async def test(database: Database) -> None:
+        other = Database(url)
+        await other.open()
+        settings = SchoolSettings(idle_days=3, retention_days=10)
+        here, there = School(database, school=settings), School(other, school=settings)
+        try:
+            old, new = await make_class(database, record()), await make_class(database, record())
+            for number in (old, new):
+                store = PostgresStore(database, number)
+                await store.open()
+                await store.create(1, "group-001.jsonl")
+                await store.append(1, 0, [HEADER])
+                await store.close()
+            held = await there.room(old)
+            await database_sql(database, "UPDATE aces.feeds SET active = now() - interval"
+                               " '4 days' WHERE class = %s", old)
+            assert await here.purge() == ([old], [])
+            await asyncio.wait_for(_until(lambda: held.record is not None
+                                          and held.record.closed), 10)
+            # Closed nine days ago: kept. Eleven: deleted, lines and all.
+            await database_sql(database, "UPDATE aces.classes SET closed = now() - interval"
+                               " '9 days' WHERE id = %s", old)
+            assert await here.purge() == ([], [])
+            await database_sql(database, "UPDATE aces.classes SET closed = now() - interval"
+                               " '11 days' WHERE id = %s", old)
+            assert await here.purge() == ([], [old])
+            for table in ("classes", "lines", "blocks"):
+                column = "id" if table == "classes" else "class"
+                assert await database_sql(
+                    database, f"SELECT count(*) FROM aces.{table} WHERE {column} = %s",
+                    old) == 0
+            # The other process's follower found it gone, and let it go.
+            await asyncio.wait_for(_until(lambda: old not in there._rooms), 10)
+            fresh = PostgresStore(database, new)
+            assert (await fresh.open()).record is not None
+            await fresh.close()
+        finally:
+            await here.close()
+            await there.close()
+            await other.close()
+
+    run(url, test)
+
+
+async def database_sql(database: Database, statement: str, number: int) -> int:
+    async with database.connection() as connection:
+        cursor = await connection.execute(statement, (number,))
+        row = await cursor.fetchone() if cursor.description else None
+    return 0 if row is None else int(row[0])
+
+
+def test_a_retry_committed_elsewhere_while_it_was_looked_for_is_answered(url: str) -> None:
+    """A page's roll reached a process that committed it and was killed
+    before answering; the page tries the other process, which looked for the
+    submission a moment before that commit was seen. The retry is the first
+    roll's answer, not a conflict, and nothing is written twice."""
+    async def test(first: Database) -> None:
+        second = Database(url)
+        await second.open()
+        number = await make_class(first, record())
+        one = Classroom(PostgresStore(first, number))
+        two = Classroom(PostgresStore(second, number))
+        await one.open(None, None, "en")
+        await two.open(None, None, "en")
+        try:
+            group, _ = await joined(one, "Retried")
+            await two.catch_up()
+            await roll_on(two, group, 3)
+            table = two.groups[group].table
+            seq, game = table.seq, table.game
+            request = table.request()
+            assert request is not None
+            dice = Roll(tuple(range(1, request.dice + 1)))
+            sent = await two.roll(two.groups[group], "lost", seq, game, dice)
+            # One has heard of neither roll, and its first look for "lost"
+            # comes before that commit is seen.
+            looked = one.store.find
+            calls: list[str] = []
+
+            async def late(stream: int, submission: Submission) -> t.Any:
+                calls.append(submission.id)
+                return None if len(calls) == 1 else await looked(stream, submission)
+
+            one.store.find = late  # type: ignore[method-assign]
+            again = await one.roll(one.groups[group], "lost", seq, game, dice)
+            assert again == sent
+            assert calls == ["lost", "lost"]
+            assert await one.store.latest() == 3
+        finally:
+            await one.close()
+            await two.close()
+            await second.close()
+
+    run(url, test)
+
+
+def test_a_code_is_unique_among_the_open_classes(url: str) -> None:
+    """Two open classes never share a code; a closed class's code is free."""
+    from aces.errors import ClassError
+
+    async def test(database: Database) -> None:
+        first = record()
+        number = await make_class(database, first)
+        with pytest.raises(ClassError, match="another open class has this code") as refused:
+            await make_class(database, ClassRecord(code=first.code, secret=new_token(),
+                                                   game="pot", options={}, lang="en"))
+        assert refused.value.code == "code_taken"
+        await database_sql(database, "UPDATE aces.classes SET closed = now() WHERE id = %s",
+                           number)
+        again = await make_class(database, ClassRecord(code=first.code, secret=new_token(),
+                                                       game="pot", options={}, lang="en"))
+        assert again != number
+
+    run(url, test)
