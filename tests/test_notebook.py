@@ -13,6 +13,7 @@ from html.parser import HTMLParser
 import pytest
 
 import aces
+import aces.results
 from aces.errors import OptionError
 from aces.page.html import SRCDOC_BASE
 
@@ -473,24 +474,23 @@ def test_every_page_of_a_log_is_made_without_reading_it_again(
         monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     """Showing game k of a log once read and told the whole file again, so that
     showing every game cost the square of its length."""
-    import aces.log
-
     from clitest import run
 
     log = tmp_path / "session.jsonl"
     assert run("play", "--players", "3", "--games", "6", "--seed", "4", "-o",
                str(log)).exit_code == 0
     reads: list[str] = []
-    real = aces.log.read
+    real = aces.results.read
 
     def counted(lines: t.Any, source: str) -> t.Any:
         reads.append(source)
         return real(lines, source)
 
-    monkeypatch.setattr(aces.log, "read", counted)
+    # Where aces.load's Log reads a log (aces.log.read, imported there).
+    monkeypatch.setattr(aces.results, "read", counted)
     pages = [game.page() for game in aces.load(log)]
     assert len(reads) == 2  # the walk, and once the count of its games ("game 3 of 6")
-    monkeypatch.setattr(aces.log, "read", real)
+    monkeypatch.setattr(aces.results, "read", real)
     for number, page in enumerate(pages, 1):
         written = tmp_path / f"game-{number}.html"
         assert run("replay", str(log), "--html", str(written), "--game",
