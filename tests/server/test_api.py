@@ -383,4 +383,4 @@ def test_open_streams_are_bounded(tmp_path: Path) -> None:
         assert second.status_code == 503
         assert second.json()["error"] == {
             "code": "too_many_streams", "status": 503,
-            "message": "én projektor er åpen allerede, så mange som klassen betjener"}
+            "message": "én projektor er åpen allerede, så mange som klassen har plass til"}
