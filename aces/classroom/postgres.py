@@ -324,6 +324,7 @@ class PostgresStore:
                      last.decode("ascii"), *keys))
                 row = await cursor.fetchone()
         except (psycopg.OperationalError, psycopg.InterfaceError):
+            self.database.trouble()
             raise _LostError from None
         assert row is not None
         return tuple(row)
@@ -368,6 +369,13 @@ class PostgresStore:
                 " AND seq >= %s AND (%s::bigint IS NULL OR seq <= %s) ORDER BY seq",
                 (self.cls, stream, first, last, last))
             rows = await cursor.fetchall()
+        if rows and rows[-1][0] > self._heads.get(stream, (0, b""))[0]:
+            # Another process's lines, folded in here: the stream's head as
+            # they leave it, so that the next append here needs no probe.
+            import json
+
+            self._heads[stream] = (int(rows[-1][0]),
+                                   json.loads(bytes(rows[-1][1]))["digest"].encode("ascii"))
         return [bytes(line) for _, line in rows]
 
     async def changed(self, after: int, revision: int | None = None) -> None:
