@@ -235,7 +235,8 @@ def measure(groups: int, every: float, seconds: float, projectors: int) -> dict[
             "ack_p99_ms": 1000 * _quantile(run.acks, 0.99),
             "projector_p50_ms": 1000 * _quantile(run.seen, 0.5),
             "projector_p99_ms": 1000 * _quantile(run.seen, 0.99),
-            "cpu_share": cpu / wall, "rss_start_mb": rss0,
+            "cpu_share": cpu / wall, "cpu_ms_per_roll": 1000 * cpu / max(1, len(run.acks)),
+            "rss_start_mb": rss0,
             "rss_samples_mb": [round(sample, 1) for sample in samples], "rss_end_mb": rss,
             "errors": len(run.errors), "lost": lost, "twice": twice, "missed": missed}
 
