@@ -122,8 +122,6 @@ async def _projector(base: str, number: int, secret: str, run: Run, until: float
                 if sent is not None:
                     run.seen.append(time.monotonic() - sent)
             event = {}
-            if time.monotonic() > until + 3:
-                break
 
 
 async def _load(servers: list[SchoolServer], key: str, classes: int, groups: int,
@@ -160,7 +158,12 @@ async def _load(servers: list[SchoolServer], key: str, classes: int, groups: int
             await ready.wait()
         await asyncio.gather(*(_group(clients, number, data, every, until, run, n)
                                for n, (number, data) in enumerate(joined)))
-        await asyncio.gather(*watching)
+        # The projectors read on until every roll sent has been answered (a
+        # loaded server answers after the run's end), and a moment more.
+        await asyncio.sleep(3)
+        for task in watching:
+            task.cancel()
+        await asyncio.gather(*watching, return_exceptions=True)
     finally:
         for client in clients:
             await client.aclose()
@@ -208,8 +211,9 @@ def _database_cpu(data: Path) -> float:
 
 def measure_school(url: str, key: str, classes: int, groups: int, every: float,
                    seconds: float, data: Path) -> dict[str, t.Any]:
-    servers = [SchoolServer(url, "--pool", "20", "--max-groups", "1000"),
-               SchoolServer(url, "--pool", "20", "--max-groups", "1000")]
+    # One teacher makes every class: the limit of classes a teacher has is raised.
+    settings = ("--pool", "20", "--max-groups", "1000", "--max-classes", "1000")
+    servers = [SchoolServer(url, *settings), SchoolServer(url, *settings)]
     try:
         before = [_cpu(server.process.pid) for server in servers]
         database_before = _database_cpu(data)
