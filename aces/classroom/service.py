@@ -112,6 +112,10 @@ class Group:
         self.resumed = table.seq
         #: Whether its log holds as many events as a log may: nothing more is decided.
         self.full = False
+        #: The table may be ahead of the log: an append failed, and the log
+        #: could not be read again then (the store away). It is read again
+        #: before the table is next used.
+        self.unsure = False
 
     def remember(self, submission: Submission, answer: Answer) -> None:
         self.answers[submission.id] = (submission.digest, answer)
@@ -377,14 +381,20 @@ class Classroom:
     async def _submit(self, group: Group, submission: Submission, seq: int,
                       decide: Callable[[Table], Decision]) -> Answer:
         async with group.lock:
+            if group.unsure:
+                await self._reload(group)
             known = group.answers.get(submission.id)
             if known is not None:
                 if known[0] != submission.digest:
                     raise _reused()
                 return known[1]
-            answer = await self._found(group, submission, decide)
-            if answer is not None:
-                return answer
+            if seq != group.table.seq or not self.store.shared:
+                # A retry (its seq has passed). A shared store's append checks
+                # the submission itself, under its lock, so a roll at the
+                # table's seq goes straight to it: one round trip, not two.
+                answer = await self._found(group, submission, decide)
+                if answer is not None:
+                    return answer
             if seq > group.table.seq and self.store.shared:
                 # The page saw a roll made on another process that this one
                 # has not folded in yet: the table is read again first.
@@ -413,7 +423,7 @@ class Classroom:
                 raise stale() from None
             except BaseException:
                 # Nothing is appended: the table goes back to what the log holds.
-                await self._reload(group)
+                await self._restore(group)
                 raise
             if appended.again:
                 # Another process appended this very submission meanwhile (a
@@ -492,6 +502,21 @@ class Classroom:
         async with self.store.reading(group.record.id) as lines:
             await asyncio.to_thread(table.resume, lines)
         group.table = table
+        group.unsure = False
+
+    async def _restore(self, group: Group) -> None:
+        """After an append that failed: the table as the log holds it, now or,
+        if the store cannot say now, before the table is next used."""
+        group.unsure = True
+        with contextlib.suppress(AcesError, OSError):
+            await self._reload(group)
+
+    async def settled(self, group: Group) -> None:
+        """``group``'s table as its log holds it, if a failed append left it unsure."""
+        if group.unsure:
+            async with group.lock:
+                if group.unsure:
+                    await self._reload(group)
 
     def _check_open(self, group: Group) -> None:
         if self.class_record.closed:
@@ -557,7 +582,7 @@ class Classroom:
                 await self._reload(found)
                 raise stale() from None
             except BaseException:
-                await self._reload(found)
+                await self._restore(found)
                 raise
             self._keep(group, appended, decision.block)
         self._changed(whole=True)
@@ -668,6 +693,9 @@ class Classroom:
                 await self._load(record)
             return
         async with group.lock:
+            if group.unsure:
+                await self._reload(group)
+                return
             table = group.table
             if table.seq >= entry.last:
                 return
