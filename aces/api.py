@@ -25,9 +25,12 @@ from __future__ import annotations
 import contextlib
 import functools
 import inspect
+import itertools
 import os
 import typing as t
 from pathlib import Path
+
+from aces.errors import Plural
 
 if t.TYPE_CHECKING:
     from collections.abc import Callable, Iterable, Iterator, Sequence
@@ -169,6 +172,8 @@ class Game(Speaking):
         self._number = 1
         self._source = "<game>"
         self._walk: Callable[[], Iterable[Step[t.Any]]] = lambda: self.steps
+        #: The games of its log, for a game whose page is told from part of it.
+        self._count: Callable[[], int | None] = lambda: None
 
     @property
     def header(self) -> GameStarted:
@@ -214,9 +219,23 @@ class Game(Speaking):
         return [step.event for step in self.steps]
 
     @property
-    def starter(self) -> str:
-        """Who won the opening and rolled first."""
-        return self.players[self._record.starter]
+    def starter(self) -> str | None:
+        """Who won the opening and rolled first (``None`` while the opening of an
+        unfinished game goes on)."""
+        return None if self._record.starter < 0 else self.players[self._record.starter]
+
+    @property
+    def finished(self) -> bool:
+        """Whether the game is over: the last game of a log being recorded may
+        not be, and then it has no winner (or loser) yet."""
+        return self._record.over
+
+    @property
+    def waiting(self) -> str | None:
+        """Who rolls next in a game that is not over; ``None`` once it is."""
+        from aces.walk import unfinished
+
+        return unfinished(self.steps[-1])
 
     def seat(self, player: str) -> int:
         """``player``'s seat counted as the odds count seats: 1 for the player
@@ -226,19 +245,34 @@ class Game(Speaking):
         >>> game = aces.play(["Ada", "Bo", "Cy"], seed=3)
         >>> game.starter, game.seat(game.starter)
         ('Cy', 1)
+
+        :raises aces.errors.OptionError: for a name not at the table.
         """
+        from aces.arguments import text
+        from aces.errors import Names, OptionError
+
+        if text(player, "player") not in self.players:
+            # Translators: an error of Game.seat. {name}: the name given;
+            # {players}: the players of the game, as a list.
+            raise OptionError("{name!r} is not at this table: the players are {players}",
+                              name=player, players=Names(self.players))
         seats = len(self.players)
-        return (self.players.index(player) - self._record.starter) % seats + 1
+        return (self.players.index(player) - max(self._record.starter, 0)) % seats + 1
 
     @property
     def winner(self) -> str | None:
-        """Aces in the Pot: who won the pot."""
-        return None if self.game == "five-dice" else self.players[self._record.result]
+        """Aces in the Pot: who won the pot (``None`` until the game is over)."""
+        if self.game == "five-dice" or not self.finished:
+            return None
+        return self.players[self._record.result]
 
     @property
     def loser(self) -> str | None:
-        """The five-dice game: who sent the last die to the centre."""
-        return self.players[self._record.result] if self.game == "five-dice" else None
+        """The five-dice game: who sent the last die to the centre (``None``
+        until the game is over)."""
+        if self.game != "five-dice" or not self.finished:
+            return None
+        return self.players[self._record.result]
 
     @property
     def over(self) -> GameOver | None:
@@ -265,10 +299,10 @@ class Game(Speaking):
     @_speaks
     def narrate(self, lang: str = "en") -> list[str]:
         """The game told in words, as ``aces replay`` tells it."""
-        from aces.i18n import negotiate, translations
+        from aces.i18n import translations
         from aces.narrate import Narrator
 
-        chosen = negotiate(lang, {})
+        chosen = _language(lang)
         narrator = Narrator(translations(chosen), chosen)
         for step in self.steps:
             narrator.visit(step)
@@ -277,7 +311,10 @@ class Game(Speaking):
 
     @_speaks
     def save(self, path: PathLike) -> None:
-        """Write the game as a new log; an existing file is never overwritten."""
+        """Write the game as a new log; an existing file is never overwritten.
+
+        :raises aces.errors.OptionError: for a file that exists or cannot be written.
+        """
         _save([step.event for step in self.steps], path)
 
     @_speaks
@@ -297,7 +334,7 @@ class Game(Speaking):
     def _page_data(self, lang: str) -> dict[str, t.Any]:
         from aces.page.replay import PageCollector
 
-        collector = PageCollector(self._number, self._source, lang)
+        collector = PageCollector(self._number, self._source, lang, count=self._count())
         for step in self._walk():
             collector.visit(step)
         collector.end()
@@ -315,6 +352,9 @@ class Game(Speaking):
         return f"<Game {self.game}, {_names(self.players)}: {self._result()}>"
 
     def _result(self) -> str:
+        if not self.finished:
+            # As aces verify tells a game still being recorded.
+            return f"not finished yet, {self.waiting} rolls next after {self.length} rolls"
         if self.game == "five-dice":
             return (f"{self.starter} starts, {self.loser} loses"
                     f" after {self.length} rolls")
@@ -360,7 +400,15 @@ class Session(Speaking, t.Sequence[Game]):
     def __getitem__(self, index: slice) -> Sequence[Game]: ...
 
     def __getitem__(self, index: int | slice) -> Game | Sequence[Game]:
-        return self.games[index]
+        """Game ``index`` of the session, counted from 0 (from the end, below 0),
+        or a slice of them.
+
+        :raises aces.errors.GameNumberError: for a game the session does not
+            hold (an :class:`IndexError` too), or an index that is no number.
+        """
+        if isinstance(index, slice):
+            return self.games[index]
+        return self.games[_game_index(index, len(self.games), "session[...]")]
 
     def __len__(self) -> int:
         return len(self.games)
@@ -377,13 +425,16 @@ class Session(Speaking, t.Sequence[Game]):
 
     @_speaks
     def save(self, path: PathLike) -> None:
-        """Write the games as one new log; an existing file is never overwritten."""
+        """Write the games as one new log; an existing file is never overwritten.
+
+        :raises aces.errors.OptionError: for a file that exists or cannot be written.
+        """
         _save([step.event for game in self.games for step in game.steps], path)
 
     def __repr__(self) -> str:
         verb = "losses" if self.games and self.games[0].game == "five-dice" else "wins"
         results = ", ".join(f"{name} {count}" for name, count in self.results().items())
-        return f"<Session of {len(self.games)} games; {verb}: {results}>"
+        return f"<Session of {_counted(len(self.games), 'game')}; {verb}: {results}>"
 
     def _repr_html_(self) -> str:
         from aces import notebook
@@ -395,14 +446,32 @@ class Log(Speaking):
     """A log on disk: its games are read, and checked, each time they are walked
     (each speaks the log's :attr:`lang`).
 
-    Nothing is kept in memory but the game being read, so a log of any size
-    can be walked; ``len`` and ``repr`` read it once and remember the count.
+    Nothing is kept in memory but the game being read and, of each game
+    before it, its first and last step (what the page of a later game needs
+    of them: how many games came before, and who won them), so a log of any
+    size can be walked, and the page of each game it gives is made without
+    reading the log again; ``len`` and ``repr`` read it once and remember
+    the count.
+
+    :raises ~aces.errors.AcesError: at once, for a file that cannot be read.
     """
 
     def __init__(self, path: PathLike, lang: str = "en") -> None:
-        self.path = Path(path)
+        from aces.arguments import path as a_path
+
+        self.path = Path(a_path(path, "path"))
         self._games: int | None = None
         self.lang = lang
+        # A file that cannot be read is refused now, as aces verify refuses
+        # it, not later when the log is first walked or shown.
+        try:
+            with self.path.open("rb"):
+                pass
+        except OSError as exc:
+            from aces.errors import AcesError, os_reason
+
+            raise AcesError("cannot read {path}: {reason}", path=str(self.path),
+                            reason=os_reason(exc)) from None
 
     @_speaks
     def __iter__(self) -> Iterator[Game]:
@@ -416,13 +485,18 @@ class Log(Speaking):
         closed: list[GameRecord] = []
         observer = GameObserver(closed.append, keep_rows=True)
         steps: list[Step[t.Any]] = []
+        #: The first and the last step of each game handed on (see the class).
+        passed: list[Step[t.Any]] = []
         number = 1
         try:
             with self.path.open("rb") as stream:
-                for step in walk(read(stream, source), source):
+                # A game still being recorded is sound so far, as aces verify says.
+                for step in walk(read(stream, source), source, allow_unfinished=True,
+                                 allow_unsettled=False):
                     observer.visit(step)
                     if closed:
-                        yield self._game(steps, closed.pop(), number)
+                        yield self._game(steps, closed.pop(), number, passed, step)
+                        passed += _ends(steps)
                         number += 1
                         steps = []
                     steps.append(step)
@@ -432,30 +506,21 @@ class Log(Speaking):
             raise AcesError("cannot read {path}: {reason}", path=source,
                             reason=os_reason(exc)) from None
         observer.end()
-        if closed:
-            yield self._game(steps, closed.pop(), number)
+        last = closed.pop() if closed else observer.unfinished
+        if last is not None:
+            yield self._game(steps, last, number, passed, None)
 
-    def _game(self, steps: Sequence[Step[t.Any]], record: GameRecord, number: int) -> Game:
+    def _game(self, steps: Sequence[Step[t.Any]], record: GameRecord, number: int,
+              passed: list[Step[t.Any]], following: Step[t.Any] | None) -> Game:
         game = Game(steps, record)
         game._number = number
         game._source = str(self.path)
-        game._walk = self._steps
+        # Its page is told from the ends of the games before it, its own steps, and the
+        # start of the next (so that it is not told as the last): the log is not read again.
+        game._walk = functools.partial(_told_after, passed, len(passed), game, following)
+        game._count = self.__len__
         game.lang = self.lang
         return game
-
-    def _steps(self) -> Iterator[Step[t.Any]]:
-        """Every step of the log, read again: a game's page is made from them all."""
-        from aces.log import read
-        from aces.walk import walk
-
-        try:
-            with self.path.open("rb") as stream:
-                yield from walk(read(stream, str(self.path)), str(self.path))
-        except OSError as exc:
-            from aces.errors import AcesError, os_reason
-
-            raise AcesError("cannot read {path}: {reason}", path=str(self.path),
-                            reason=os_reason(exc)) from None
 
     def __len__(self) -> int:
         if self._games is None:
@@ -463,14 +528,27 @@ class Log(Speaking):
         return self._games
 
     def __getitem__(self, number: int) -> Game:
-        """Game ``number`` of the log, counted from 0 as Python counts."""
-        for index, game in enumerate(self):
-            if index == number:
+        """Game ``number`` of the log, counted from 0 as Python counts (from the
+        end, below 0: the log is read once more to count its games).
+
+        :raises aces.errors.GameNumberError: for a game the log does not hold
+            (an :class:`IndexError` too), or an index that is no number.
+        """
+        from aces.arguments import whole
+        from aces.errors import Term
+
+        where = Term("log[...]", "log[...]")
+        wanted = whole(number, where)
+        if wanted < 0:
+            wanted = _game_index(wanted, len(self), "log[...]")
+        count = 0
+        for count, game in enumerate(self, 1):
+            if count - 1 == wanted:
                 return game
-        raise IndexError(number)
+        raise _no_game(where, wanted, count)
 
     def __repr__(self) -> str:
-        return f"<Log {self.path.name}: {len(self)} {'game' if len(self) == 1 else 'games'}>"
+        return f"<Log {self.path.name}: {_counted(len(self), 'game')}>"
 
     def _repr_html_(self) -> str:
         from aces import notebook
@@ -487,6 +565,27 @@ _HTML_GAMES: t.Final = 200
 _PAGE_STEPS: t.Final = 1_000
 
 
+def _ends(steps: Sequence[Step[t.Any]]) -> list[Step[t.Any]]:
+    """What a later game's page needs of a game: its first step, and its end
+    (the last game over, which no undo took back: a log's game closes only when
+    the next begins), without the rolls each step's walk keeps standing."""
+    from aces.events import GameOver
+
+    over = next((step for step in reversed(steps) if type(step.event) is GameOver), None)
+    return [step._replace(standing=None, undone=None)
+            for step in (steps[0], over) if step is not None]
+
+
+def _told_after(passed: list[Step[t.Any]], before: int, game: Game,
+                following: Step[t.Any] | None) -> Iterator[Step[t.Any]]:
+    """The steps a log's game is told from on its page: the ends of the
+    ``before`` games' steps passed before it, its own, and the next game's start."""
+    yield from itertools.islice(passed, before)
+    yield from game.steps
+    if following is not None:
+        yield following
+
+
 def _steps_of(games: Sequence[Game], number: int) -> Iterator[Step[t.Any]]:
     """The steps a session's game ``number`` (from 1) is told from: the games
     before it, its own, and the start of the next (so it is not told as the last)."""
@@ -494,6 +593,11 @@ def _steps_of(games: Sequence[Game], number: int) -> Iterator[Step[t.Any]]:
         yield from game.steps
     if number < len(games):
         yield games[number].steps[0]
+
+
+def _counted(count: int, thing: str) -> str:
+    """A count in a ``repr``, which speaks English as Python's own do: ``1 log``, ``2 logs``."""
+    return f"{count} {thing}" if count == 1 else f"{count} {thing}s"
 
 
 def _names(players: Sequence[str]) -> str:
@@ -504,10 +608,11 @@ def _names(players: Sequence[str]) -> str:
 
 def _save(events: Sequence[Event], path: PathLike) -> None:
     """``events`` as a new log at ``path``, synced to disk, through the log store."""
+    from aces.arguments import path as a_path
     from aces.files import cannot_write
     from aces.logstore import LogStore, LogWriteError
 
-    with LogStore.open(path, new=True) as store:
+    with LogStore.open(a_path(path, "path"), new=True) as store:
         try:
             store.append(events)
         except LogWriteError as exc:
@@ -521,6 +626,7 @@ def load(path: PathLike, *, lang: str = "en") -> Log:
     ``lang`` (``"en"``, ``"nb"`` or ``"nn"``) is the language the log and its
     games speak in a notebook.
 
+    :raises aces.errors.AcesError: at once, for a file that cannot be read.
     :raises aces.errors.LogError: when a game is walked past a line that
         breaks the rules, or the file is not a log.
 
@@ -531,7 +637,7 @@ def load(path: PathLike, *, lang: str = "en") -> Log:
     >>> [game.winner for game in log]
     ['Ola', 'Kari', 'Siri', 'Per', 'Per']
     """
-    return Log(path, lang)
+    return Log(path, _language(lang))
 
 
 @t.overload
@@ -572,32 +678,43 @@ def play(players: int | Sequence[str] = 3, *, game: str = "pot", seed: int | Non
     10
     """
     from aces import engine
-    from aces.errors import OptionError, Term
+    from aces.arguments import names, whole
+    from aces.errors import OptionError
     from aces.events import GameStarted
     from aces.rules import game_named
 
     lang = _language(lang)
-    rules = game_named(game)
-    options = _options(options)
-    if isinstance(players, int):
+    rules = game_named(_game_name(game))
+    options = _options(options, rules.name)
+    if isinstance(players, (list, tuple, str)):
+        seats = names(players, "players")
+    else:
         from aces.cli.play import players_from
 
-        seats = players_from(str(players))
-    else:
-        seats = list(players)
-    if games < 1:
-        raise OptionError("{option} must be at least 1, not {games}", option=Term("--games"),
-                          games=games)
+        seats = players_from(str(_players(players, "a number of players or a list of names")))
+    games = whole(games, "games", least=1)
+    if seed is not None:
+        seed = whole(seed, "seed")
     lines = None
     if dice is not None:
-        lines = list(dice.replace("/", "\n").splitlines() if isinstance(dice, str) else dice)
+        lines = list(dice.replace("/", "\n").splitlines() if isinstance(dice, str)
+                     else names(dice, "dice"))
+    # Checked before a game is played: what a call holds in memory, and so what it saves.
+    engine.check_session(rules, seats, options, seed=seed, typed=lines is not None,
+                         games=games, limit=HELD_EVENTS, message=_TOO_MANY_HELD)
     played: list[Game] = []
     events: list[Event] = []
-    for event in engine.play_session(rules, seats, options, seed=seed, dice=lines, games=games):
-        if type(event) is GameStarted and events:
+    held = 0
+    for settled in engine.session_rolls(rules, seats, options, seed=seed, dice=lines,
+                                        games=games):
+        held += len(settled)
+        if held > HELD_EVENTS:
+            # Past the estimate: the games are longer than games of this table are.
+            raise OptionError(_TOO_MANY_HELD, games=games, events=held, limit=HELD_EVENTS)
+        if type(settled[0]) is GameStarted and events:
             played.append(_walked(events))
             events = []
-        events.append(event)
+        events.extend(settled)
     played.append(_walked(events))
     if games == 1:
         played[0].lang = lang
@@ -605,11 +722,72 @@ def play(players: int | Sequence[str] = 3, *, game: str = "pot", seed: int | Non
     return Session(played, lang)
 
 
-def _options(given: dict[str, OptionValue]) -> dict[str, OptionValue]:
-    """Options as the command line names them (``dice_each``) as the log names them."""
-    options = dict(given)
-    if "dice_each" in options:
-        options["dice"] = options.pop("dice_each")
+#: The most events :func:`play` holds in memory, its games together (some
+#: 500 bytes each): a session of some 5,000 games of two players, far less
+#: than a log may hold (:data:`aces.log.EVENT_LIMIT`), so whatever it plays
+#: it can save.
+HELD_EVENTS: t.Final = 250_000
+
+# Translators: an error of aces.play asked for games longer than it holds in memory.
+# {games}: the games asked for; {events}: the events they would hold, about; {limit}:
+# the most events it holds; aces.play and aces play stay as they are.
+_TOO_MANY_HELD: t.Final = Plural(
+    "a game of this table could hold some {events} events, more than the {limit} that"
+    " aces.play keeps in memory; aces play on the command line writes it to a file",
+    "{games} games of this table could hold some {events} events, more than the {limit}"
+    " that aces.play keeps in memory; play fewer at a time, or write them to a file with"
+    " aces play on the command line", by="games")
+
+
+def _game_name(game: object) -> str:
+    """``game`` as the name of a registered game."""
+    from aces.arguments import text
+    from aces.games import registration
+
+    return registration(text(game, "game")).rules.name
+
+
+def _players(players: object, kinds: str) -> int:
+    """``players`` as a number of players (the game says how few it takes)."""
+    from aces.arguments import written
+    from aces.errors import OptionError, Term
+
+    if isinstance(players, bool) or not hasattr(type(players), "__index__"):
+        if kinds == "a number of players or a list of names":
+            # Translators: an error of aces.play. {option}: players=; {value}: what was
+            # given, as Python writes it.
+            raise OptionError("{option} must be a number of players or a list of names, not"
+                              " {value}", option=Term("--players"), value=written(players))
+        # Translators: an error of aces.odds. {option}: players=; {value}: what was given,
+        # as Python writes it; a moment is one of Game.moments.
+        raise OptionError("{option} must be a number of players or a moment of a game, not"
+                          " {value}", option=Term("--players"), value=written(players))
+    from aces.arguments import whole
+
+    return whole(players, "players", least=0)
+
+
+def _options(given: dict[str, OptionValue], game: str) -> dict[str, OptionValue]:
+    """The options of ``game`` as the command line names them (``dice_each``), or
+    as its log does (``dice``), as the log names them.
+
+    :raises aces.errors.OptionError: for an option the game does not have, by
+        the name it was given.
+    """
+    from aces.arguments import parameter
+    from aces.errors import OptionError
+    from aces.games import declared
+
+    declares = declared().get(game, ())
+    own = {option.key: option.key for option in declares}
+    own.update((option.flag.removeprefix("--").replace("-", "_"), option.key)
+               for option in declares)
+    options: dict[str, OptionValue] = {}
+    for name, value in given.items():
+        if name not in own:
+            raise OptionError("{option} is not an option of the game {game}",
+                              option=parameter(name), game=game)
+        options[own[name]] = value
     return options
 
 
@@ -696,14 +874,25 @@ def odds(players: int | PotState = 3, *, game: str = "pot", exact: bool = False,
     >>> aces.odds(game.moments[0])  # doctest: +ELLIPSIS
     <Odds to win from here: ...>
     """
+    from aces.arguments import flag
     from aces.errors import OptionError, Term
+    from aces.rules.fivedice import FiveDiceState
+    from aces.rules.pot import PotState
 
     lang = _language(lang)
-    if not isinstance(players, int):
+    game = _game_name(game)
+    exact = flag(exact, "exact")
+    if isinstance(players, (PotState, FiveDiceState)):
         moment = _state_odds(players)
         moment.lang = lang
         return moment
-    options = _options(options)
+    players = _players(players, "a number of players or a moment of a game")
+    options = _options(options, game)
+    if game not in ("pot", "five-dice"):
+        # Translators: an error of aces.odds for a game registered without exact odds.
+        # {game}: its name; {simulate}: aces.simulate in Python.
+        raise OptionError("the game {game} has no exact odds; try {simulate}", game=game,
+                          simulate=Term("aces simulate"))
     if game == "five-dice":
         from aces.cli.simulate import EXACT
         from aces.simulate import answers
@@ -796,8 +985,9 @@ class Simulated(Speaking):
 
     def __repr__(self) -> str:
         seats = _by_seat(self.win_by_seat)
-        return (f"<Simulated {self.game}, {self.players} players, {self.games} games: {seats};"
-                f" {self.expected_rolls:.2f} rolls on average>")
+        return (f"<Simulated {self.game}, {self.players} players,"
+                f" {_counted(self.games, 'game')}: {seats}; {self.expected_rolls:.2f} rolls"
+                " on average>")
 
     def _repr_html_(self) -> str:
         from aces import notebook
@@ -828,12 +1018,18 @@ def simulate(players: int = 3, *, game: str = "pot", games: int = 10_000,
     >>> abs(sim.win_by_seat[0] - sim.exact.win_by_seat[0]) < 0.02
     True
     """
+    from aces.arguments import maybe_flag, whole
     from aces.simulate import answers, check_games, check_seed, simulation
     from aces.simulate.stats import summarize
 
-    check_games(games)
+    players = _players(players, "a number of players")
+    check_games(whole(games, "games"))
     lang = _language(lang)
-    options = _options(options)
+    game = _game_name(game)
+    exact = maybe_flag(exact, "exact")
+    options = _options(options, game)
+    if seed is not None:
+        seed = whole(seed, "seed")
     if seed is None:
         import secrets
 
@@ -856,7 +1052,7 @@ class Stats(Speaking):
     >>> import aces
     >>> result = aces.stats(["replays/session.jsonl", "replays/four-players.jsonl"], lang="nn")
     >>> result.report().splitlines()[0]
-    'Klasseforsøket: 2 loggar lesne, 2 slått saman, 0 forkasta.'
+    'Klasseforsøket: 2 loggar, 2 slått saman, 0 forkasta.'
     >>> result.lang = "nb"
     >>> "Seire etter plass" in result._repr_html_()
     True
@@ -895,11 +1091,14 @@ class Stats(Speaking):
         :raises aces.errors.OptionError: for a file of another kind, a file that
             exists already, or without matplotlib.
         """
+        from aces.arguments import flag
+        from aces.arguments import path as a_path
         from aces.experiment.plot import check_path, plot
         from aces.i18n import translations
 
         chosen = self.lang if lang is None else _language(lang)
-        output = check_path(path, force=force, reads=[log.source for log in self.pooled.logs])
+        output = check_path(a_path(path, "path"), force=flag(force, "force"),
+                            reads=[log.source for log in self.pooled.logs])
         plot(self.pooled, output, chosen, translations(chosen))
 
     def __repr__(self) -> str:
@@ -907,8 +1106,8 @@ class Stats(Speaking):
         left = len(self.pooled.left_out)
         games = sum(group.pooled.games for group in self.pooled.groups)
         groups = len(self.pooled.groups)
-        return (f"<Stats: {logs} logs ({left} left out), {games} games in {groups}"
-                f" {'group' if groups == 1 else 'groups'} of rules>")
+        return (f"<Stats: {_counted(logs, 'log')} ({left} left out), {_counted(games, 'game')}"
+                f" in {_counted(groups, 'group')} of rules>")
 
     def _repr_html_(self) -> str:
         from aces import notebook
@@ -918,9 +1117,36 @@ class Stats(Speaking):
 
 def _language(lang: str) -> str:
     """An offered language for ``lang`` (``"no"`` is Bokmål), or the error naming them."""
+    from aces.arguments import text
     from aces.i18n import negotiate
 
-    return negotiate(lang, {})
+    return negotiate(text(lang, "lang"), {})
+
+
+def _game_index(index: object, count: int, name: str) -> int:
+    """``index`` as the index of one of ``count`` games (below 0: from the end)."""
+    from aces.arguments import whole
+    from aces.errors import Term
+
+    where = Term(name, name)
+    wanted = whole(index, where)
+    if not -count <= wanted < count:
+        raise _no_game(where, wanted, count)
+    return wanted % count
+
+
+# Translators: an error of a Python program asking for a game a log (or a
+# session) does not hold. {option}: log[...] or session[...]; {index}: the
+# index asked for; {count}: the games it holds (counted from 0 in Python).
+_NO_GAME: t.Final = Plural("{option} counts its {count} game from 0, and has no game {index}",
+                           "{option} counts its {count} games from 0, and has no game {index}",
+                           by="count")
+
+
+def _no_game(where: object, index: int, count: int) -> Exception:
+    from aces.errors import GameNumberError
+
+    return GameNumberError(_NO_GAME, option=where, count=count, index=index)
 
 
 @_speaks
@@ -953,12 +1179,19 @@ def stats(logs: Iterable[Source], *, csv: PathLike | None = None, rolls: bool = 
     >>> result.groups[0].pooled.seats.shares[0].hits
     0
     """
+    from aces.arguments import flag, function, path
+    from aces.arguments import sources as logs_of
     from aces.errors import OptionError, Term
     from aces.experiment.pool import pool
     from aces.files import forced_alone
 
     lang = _language(lang)
-    sources = list(logs)
+    sources = logs_of(logs, "logs")
+    rolls, by_log = flag(rolls, "rolls"), flag(by_log, "by_log")
+    decimal_comma, force = flag(decimal_comma, "decimal_comma"), flag(force, "force")
+    progress = function(progress, "progress")
+    if csv is not None:
+        csv = path(csv, "csv")
     table = Term("--csv", "csv=")
     rows = Term("--rolls", "rolls=True")
     per_log = Term("--by-log", "by_log=True")

@@ -15,13 +15,14 @@ dice file: the loop ``aces play`` and :func:`aces.play` share.
 
 from __future__ import annotations
 
+import itertools
 import secrets
 import typing as t
 
 import msgspec
 
 from aces.dice import DiceFile, RandomDice
-from aces.errors import OptionError, RollError, Term
+from aces.errors import OptionError, Plural, RollError, Term
 from aces.events import SCHEMA, GameStarted, OpeningTied, Rolled
 from aces.games import declared
 from aces.log import ENVELOPE_WIDTH, LINE_LIMIT
@@ -34,8 +35,26 @@ if t.TYPE_CHECKING:
     from aces.events import Event
     from aces.rules import Game, OptionValue
 
-__all__ = ["check_session", "header", "play", "play_session", "seeded_and_typed", "too_wide",
-           "widest_line"]
+__all__ = ["EVENTS_PER_PIECE", "SEEDS", "check_length", "check_session", "expected_events",
+           "header", "play", "play_session", "rolls", "seeded_and_typed", "session_rolls",
+           "too_wide", "widest_line"]
+
+#: The seeds a header may record: whole numbers of 64 bits, signed or not,
+#: which every JSON reader of a log (and Python's ``str``) takes whole.
+SEEDS: t.Final = range(-(2**63), 2**64)
+#: A generous estimate of a game's events, for each chip (Aces in the Pot)
+#: or die (Aces) at the table: played games hold 5 to 10 a chip and 3 to 9 a
+#: die on average, and a few more for the opening.
+EVENTS_PER_PIECE: t.Final = 12
+
+# Translators: an error of "aces play" (and of aces.play) asked for more games than a
+# log holds. {games}: the games asked for; {events}: the events they would hold, about;
+# {limit}: the most events a log may hold.
+_TOO_LONG: t.Final = Plural(
+    "a game of this table could hold some {events} events, more than the {limit} a log"
+    " may hold; choose fewer players, chips or dice",
+    "{games} games of this table could hold some {events} events, more than the {limit} a"
+    " log may hold; play fewer games", by="games")
 
 
 def header(
@@ -50,8 +69,13 @@ def header(
     line of it may be longer than a reader accepts (see :func:`widest_line`).
 
     :raises ~aces.errors.OptionError: for players or options the game
-        refuses, or a game whose log could hold a line too long to read.
+        refuses, a seed that is not a whole number of 64 bits (:data:`SEEDS`),
+        or a game whose log could hold a line too long to read.
     """
+    if seed is not None:
+        from aces.arguments import whole
+
+        seed = whole(seed, "seed", least=SEEDS.start, most=SEEDS.stop - 1)
     game.check_players(players)
     start = GameStarted(
         schema=SCHEMA,
@@ -90,6 +114,35 @@ def widest_line(game: Game[t.Any], start: GameStarted) -> int:
     return ENVELOPE_WIDTH + max(len(encode(start)), tie, roll)
 
 
+def expected_events(game: Game[t.Any], start: GameStarted, games: int = 1) -> int:
+    """About how many events ``games`` games with this header hold, generously
+    (see :data:`EVENTS_PER_PIECE`).
+
+    >>> from aces.rules import game_named
+    >>> pot = game_named("pot")
+    >>> expected_events(pot, header(pot, ["Ada", "Bo"], {"chips": 3}), games=10)
+    760
+    """
+    pieces = len(start.players) if game.pieces is None else game.pieces(start)
+    return games * (2 * len(start.players) + EVENTS_PER_PIECE * pieces)
+
+
+def check_length(game: Game[t.Any], start: GameStarted, games: int = 1, *,
+                 limit: int | None = None, message: Plural = _TOO_LONG) -> None:
+    """Refuse to play ``games`` games that could hold more events than ``limit``
+    (what a log may hold, :data:`aces.log.EVENT_LIMIT`): said at once, before a
+    line is written, rather than once the disk is full or the log too long to read.
+
+    :raises ~aces.errors.OptionError: ``message``, saying how many events.
+    """
+    from aces import log
+
+    most = log.EVENT_LIMIT if limit is None else limit
+    events = expected_events(game, start, games)
+    if events > most:
+        raise OptionError(message, games=games, events=events, limit=most)
+
+
 def too_wide() -> OptionError:
     """The error for a game whose log could hold a line too long to read back."""
     # Translators: an error of "aces play" and "aces record". {limit}: the most
@@ -108,8 +161,18 @@ def play(game: Game[t.Any], start: GameStarted, dice: DiceSource) -> Iterator[Ev
         file, placed at its line; a generated one would be a bug of a
         ``choose`` policy.
     """
+    for settled in rolls(game, start, dice):
+        yield from settled
+
+
+def rolls(game: Game[t.Any], start: GameStarted, dice: DiceSource,
+          ) -> Iterator[tuple[Event, ...]]:
+    """Play one whole game, yielding its header, then each roll with all it
+    settles: after each of these the game waits for a roll, so a log cut
+    between two of them is sound (see :func:`play` for the errors).
+    """
     state = game.start(start)
-    yield start
+    yield (start,)
     while (request := game.next_roll(state)) is not None:
         roll = dice.roll(request)
         if game.choose is not None and isinstance(dice, RandomDice):
@@ -123,7 +186,7 @@ def play(game: Game[t.Any], start: GameStarted, dice: DiceSource) -> Iterator[Ev
             raise
         for event in events:
             state = game.evolve(state, event)
-            yield event
+        yield events
 
 
 # -- A session: games in a row at one table ---------------------------------------------
@@ -139,11 +202,15 @@ def seeded_and_typed() -> OptionError:
 
 def check_session(game: Game[t.Any], players: Sequence[str],
                   options: Mapping[str, OptionValue], *, seed: int | None = None,
-                  typed: bool = False) -> GameStarted:
+                  typed: bool = False, games: int = 1, limit: int | None = None,
+                  message: Plural = _TOO_LONG) -> GameStarted:
     """Refuse a session that cannot be played, before anything is opened or written:
     a seed with ``typed`` dice, an option for drawn dice only with them (the
-    five-dice ``threes_to``: a dice file names whom each 3 goes to), or a
-    header the game refuses (see :func:`header`).
+    five-dice ``threes_to``: a dice file names whom each 3 goes to), a
+    header the game refuses (see :func:`header`) for the first game or the
+    last (whose seed may be past :data:`SEEDS`), or ``games`` that could
+    hold more events than ``limit`` (see :func:`check_length`): whatever a
+    session writes, ``aces`` reads back.
 
     :func:`play_session` checks the same; a face calls this first when it
     has files to open, so that their errors come after these.
@@ -156,7 +223,11 @@ def check_session(game: Game[t.Any], players: Sequence[str],
         for option in declared().get(game.name, ()):
             if option.drawn_only is not None and option.key in options:
                 raise OptionError(option.drawn_only)
-    return header(game, players, options)
+    start = header(game, players, options, seed)
+    check_length(game, start, games, limit=limit, message=message)
+    if seed is not None:
+        header(game, players, options, seed + games - 1)
+    return start
 
 
 def play_session(game: Game[t.Any], players: Sequence[str],
@@ -188,7 +259,18 @@ def play_session(game: Game[t.Any], players: Sequence[str],
     >>> [event.seed for event in events if isinstance(event, GameStarted)]
     [1, 2]
     """
-    check_session(game, players, options, seed=seed, typed=dice is not None)
+    return itertools.chain.from_iterable(session_rolls(
+        game, players, options, seed=seed, dice=dice, source=source, games=games))
+
+
+def session_rolls(game: Game[t.Any], players: Sequence[str],
+                  options: Mapping[str, OptionValue], *, seed: int | None = None,
+                  dice: Iterable[str | bytes] | None = None, source: str = "<dice>",
+                  games: int = 1) -> Iterator[tuple[Event, ...]]:
+    """:func:`play_session` by steps: each game's header, then each roll with
+    all it settles (see :func:`rolls`), for a writer that keeps a log sound
+    wherever it stops."""
+    check_session(game, players, options, seed=seed, typed=dice is not None, games=games)
     typed = None if dice is None else DiceFile(dice, source, players)
     if typed is None and seed is None:
         seed = secrets.randbelow(2**32)
@@ -196,10 +278,11 @@ def play_session(game: Game[t.Any], players: Sequence[str],
 
 
 def _session(game: Game[t.Any], players: Sequence[str], options: Mapping[str, OptionValue],
-             seed: int | None, typed: DiceFile | None, games: int) -> Iterator[Event]:
+             seed: int | None, typed: DiceFile | None, games: int,
+             ) -> Iterator[tuple[Event, ...]]:
     for number in range(games):
         game_seed = None if seed is None else seed + number
         dice: DiceSource = typed if typed is not None else RandomDice(t.cast("int", game_seed))
-        yield from play(game, header(game, players, options, game_seed), dice)
+        yield from rolls(game, header(game, players, options, game_seed), dice)
     if typed is not None:
         typed.check_finished()

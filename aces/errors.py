@@ -48,6 +48,7 @@ __all__ = [
     "ClassError",
     "DiceFileError",
     "EmptyLogError",
+    "GameNumberError",
     "Gettext",
     "LocatedError",
     "LogError",
@@ -423,6 +424,11 @@ class OptionError(AcesError):
     """A command-line option or game option that the rules cannot accept."""
 
     exit_code = 2
+
+
+class GameNumberError(OptionError, IndexError):
+    """A game a log or a session does not hold, asked for by its index: an
+    :class:`IndexError` too, as Python's sequences raise."""
 
 
 class LocatedError(AcesError):

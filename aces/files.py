@@ -39,7 +39,7 @@ if t.TYPE_CHECKING:
     from collections.abc import Iterable, Iterator
 
 __all__ = ["FORCE", "LOG_EXISTS", "Output", "Read", "cannot_write", "create", "file_name",
-           "forced_alone", "is_log", "read_at", "target_name", "temporary_name"]
+           "forced_alone", "identity", "is_log", "read_at", "target_name", "temporary_name"]
 
 #: Why a log is not written: its file exists. {path}: the file.
 LOG_EXISTS: t.Final = N_("{path} already exists; logs are never overwritten, choose a new name")
@@ -145,8 +145,9 @@ def is_log(path: str | os.PathLike[str]) -> bool:
     return first.startswith(b"{") and b'"game_started"' in first
 
 
-def _identity(read: Read) -> tuple[int, int] | None:
-    """The device and inode of what a command reads, if it is a file."""
+def identity(read: Read) -> tuple[int, int] | None:
+    """The file a command reads, by its device and inode: ``None`` for a
+    stream with no file behind it, or a name that cannot be opened."""
     try:
         status = os.fstat(read[0].fileno()) if isinstance(read, tuple) else Path(read).stat()
     except (OSError, ValueError, AttributeError, TypeError):
@@ -162,7 +163,7 @@ def _not_read(path: str, reads: Iterable[Read]) -> None:
     except OSError:
         return
     for read in reads:
-        if _identity(read) == (target.st_dev, target.st_ino):
+        if identity(read) == (target.st_dev, target.st_ino):
             # Translators: an error of a command asked to write its output over a
             # file it reads (aces replay game.jsonl --html game.jsonl). {path}: the file.
             raise OptionError("{path} is read by this command, so it cannot also be"

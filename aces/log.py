@@ -40,7 +40,7 @@ import typing as t
 
 import msgspec
 
-from aces.errors import LogError, TruncatedLogError, shorten
+from aces.errors import LogError, OptionError, TruncatedLogError, shorten
 from aces.events import EVENT_TYPES, SCHEMA, Event, GameStarted
 from aces.files import read_at
 from aces.upgrade import TYPES, UPCASTS, upcast
@@ -49,8 +49,8 @@ if t.TYPE_CHECKING:
     from collections.abc import Iterable, Iterator
 
 __all__ = ["DIGEST_WIDTH", "ENVELOPE_WIDTH", "EVENT_LIMIT", "LINE_LIMIT", "SCHEMAS",
-           "LogWriter", "Reader", "Record", "Tail", "digest", "envelope", "read", "shorten",
-           "whole_length"]
+           "LogWriter", "Reader", "Record", "Tail", "digest", "envelope", "full_log", "read",
+           "shorten", "whole_length"]
 
 #: The longest line read, in bytes, its newline included: far more than any
 #: event needs (a header of a hundred long names), little enough to hold.
@@ -517,6 +517,14 @@ def envelope(seq: int, digest: bytes = b"") -> bytes:
 _HEAD: t.Final = b'{"seq":%d,"digest":"'
 
 
+def full_log() -> OptionError:
+    """The error of a log that holds as many events as a reader reads."""
+    # Translators: an error of "aces play" or "aces record" at a log that holds the most
+    # events a log may; what was written before stays, and reads back.
+    return OptionError("the log holds {limit} events, the most a log may hold, so it stops"
+                       " here; play fewer games, or start a new log", limit=EVENT_LIMIT)
+
+
 class LogWriter:
     """Appends events to a binary stream, numbering and chaining them as it goes.
 
@@ -549,6 +557,8 @@ class LogWriter:
         return b"".join(map(self._encode, events))
 
     def _encode(self, event: Event) -> bytes:
+        if self._seq >= EVENT_LIMIT:
+            raise full_log()
         self._seq += 1
         body = b"%s\n" % _ENCODER.encode(event)[1:]
         self._digest = digest(self._digest, envelope(self._seq) + body)

@@ -144,19 +144,25 @@ def bars(labels: Sequence[str], values: Sequence[float],
 
 def stats_html(pooled: Pooled, lang: str = "en") -> str:
     """The pooled results in ``lang``, as ``aces stats`` words and formats them:
-    for each set of rules the seats against the exact odds with the test's
-    conclusion, the length of a game, and each log beside the pool with its
-    95 % intervals (and a picture of seat 1's: small logs scatter)."""
+    for each set of rules the seats against the exact odds with the chi-square
+    test (χ², its degrees of freedom, p and the conclusion), the length of a
+    game with its test, the other shares the report tests (the rolls that
+    moved nothing, the tries that succeeded, the rolls again), and each log
+    beside the pool with its 95 % intervals (and a picture of seat 1's: small
+    logs scatter)."""
     from aces.experiment.report import (
+        SEATS_COUNTED,
         Writer,
         beside_rows,
-        conclusion,
         interval_rows,
         length_rows,
+        length_test,
         logs_read,
         narrowing,
         rules_name,
         seat_rows,
+        seat_test,
+        share_sections,
     )
     from aces.i18n import translations
 
@@ -174,12 +180,12 @@ def stats_html(pooled: Pooled, lang: str = "en") -> str:
         shares = result.seats.shares
         exact = [s.exact for s in shares]
         known = all(value is not None for value in exact)
-        fit = result.seats.fit
         by_seat = _("Losses by seat") if group.rules.game == "five-dice" else _("Wins by seat")
         parts = [paragraph(_("Games: {games}; rolls after the opening: {rolls}; logs: {logs}.")
                            .format(games=w.integer(result.games), rolls=w.integer(result.rolls),
                                    logs=w.integer(len(group.logs)))),
                  heading(by_seat),
+                 paragraph(_(SEATS_COUNTED)),
                  table(*_split(seat_rows(result, w))),
                  bars([str(seat) for seat in range(1, len(shares) + 1)],
                       [s.observed or 0.0 for s in shares],
@@ -187,11 +193,14 @@ def stats_html(pooled: Pooled, lang: str = "en") -> str:
                       [(s.interval.low, s.interval.high) if s.interval else (0.0, 0.0)
                        for s in shares], shown=w.percent, exact_shown=_exact_shown(w),
                       name=by_seat)]
-        if fit is not None:
-            parts.append(paragraph(conclusion(fit, lang, catalog)))
+        # The tests as aces stats words them: χ², its degrees of freedom, p, the conclusion.
+        parts += [paragraph(said) for said in seat_test(group, w)]
         if result.length.mean is not None:
             parts += [heading(_("Length of a game (rolls after the opening)")),
-                      table(*_split(length_rows(result.length, w)))]
+                      table(*_split(length_rows(result.length, w))),
+                      *(paragraph(said) for said in length_test(result.length, w))]
+        for title, said in share_sections(result, w):
+            parts += [heading(title), *(paragraph(sentence) for sentence in said)]
         title, intervals = interval_rows(group, w)
         parts += [heading(_("Each log beside the pooled result")),
                   table(*_split(beside_rows(group, w))),
@@ -275,6 +284,11 @@ def game_html(game: Game, page: str | None) -> str:
         said.append(w.catalog.ngettext("The game took {count} roll after the opening.",
                                        "The game took {count} rolls after the opening.",
                                        game.length).format(count=w.count(game.length)))
+    elif game.waiting is not None:
+        # As aces verify and aces replay end a log whose last game goes on.
+        from aces.narrate import UNFINISHED
+
+        said.append(_(UNFINISHED).format(player=game.waiting))
     if page is None:
         from aces.api import _PAGE_STEPS
 
@@ -316,6 +330,11 @@ def session_html(games: Sequence[Game], lang: str) -> str:
         # As aces replay: one game has no tally and no «most» to tell.
         if len(over) > 1:
             said += [book.tally(scores, len(over)), book.verdict(scores, len(over))]
+    if games and games[-1].waiting is not None:
+        # As aces verify and aces replay end a log whose last game goes on.
+        from aces.narrate import UNFINISHED
+
+        said.append(_(UNFINISHED).format(player=games[-1].waiting))
     losers = bool(games) and games[0].game == "five-dice"
     head = [csv("csv", "game"), csv("csv", "starter"),
             csv("csv", "loser") if losers else csv("csv", "winner"), csv("csv", "rolls")]

@@ -862,9 +862,17 @@ _MARKDOWN_INLINE: t.Final = re.compile(r"([\\`*_\[\]<>&|~])")
 #: What opens a block at the start of a line: a heading, a list item (also
 #: numbered), a quote, a thematic break or a setext underline.
 _MARKDOWN_BLOCK: t.Final = re.compile(r"^(\s*\d*)([#+\-=>]|(?<=\d)[.)])", re.MULTILINE)
-#: Whatever either of the two above would escape.
+#: What GitHub's Markdown turns into a link without any markup (its
+#: "autolinks" extension, and linkify's in other readers): ``https://``,
+#: ``www.``, a domain's dots before a letter (``evil.example``: a domain
+#: ends in letters, so every one has such a dot) and an e-mail's ``@``. A
+#: number's point (``59.1%``) is no domain, and stays as it reads.
+_MARKDOWN_LINK: t.Final = re.compile(
+    r"(:)(?=//)|(?<=\w)(\.)(?=[^\W\d_])|(?<=www)(\.)|(@)", re.IGNORECASE)
+#: Whatever the three above would escape.
 _MARKDOWN_ANY: t.Final = re.compile(
-    f"{_MARKDOWN_INLINE.pattern}|{_MARKDOWN_BLOCK.pattern}", re.MULTILINE)
+    f"{_MARKDOWN_INLINE.pattern}|{_MARKDOWN_BLOCK.pattern}|{_MARKDOWN_LINK.pattern}",
+    re.MULTILINE | re.IGNORECASE)
 
 
 def escape_rst(text: str) -> str:
@@ -881,19 +889,26 @@ def escape_markdown(text: str) -> str:
     walkthrough.
 
     Only what would start markup is escaped: the characters of inline markup
-    anywhere, and what opens a block at the start of a line. Full stops,
-    brackets and exclamation marks are left alone, so the source reads as
-    well as the page.
+    anywhere, what opens a block at the start of a line, and what GitHub
+    would make a link of by itself (an address, ``www.``, a domain, an
+    e-mail). Full stops between words, brackets and exclamation marks are
+    left alone, so the source reads as well as the page.
 
     >>> print(escape_markdown("<script>x</script> [a](b) 1-6."), escape_markdown("1. x"))
     \<script\>x\</script\> \[a\](b) 1-6. 1\. x
     >>> print(escape_markdown("Bo klarte det! (kast 1 av 3)"), escape_markdown("# Bo & *Cy_*"))
     Bo klarte det! (kast 1 av 3) \# Bo \& \*Cy\_\*
+    >>> print(escape_markdown("https://evil.example/p www.evil.example bo@evil.no"))
+    https\://evil\.example/p www\.evil\.example bo\@evil\.no
+    >>> print(escape_markdown("from 59.1% to 21.0%, www.123.no"))
+    from 59.1% to 21.0%, www\.123\.no
     """
     if _MARKDOWN_ANY.search(text) is None:
-        # Most lines hold nothing to escape: one search, not two substitutions.
+        # Most lines hold nothing to escape: one search, not three substitutions.
         return text
-    return _MARKDOWN_BLOCK.sub(r"\1\\\2", _MARKDOWN_INLINE.sub(r"\\\1", text))
+    text = _MARKDOWN_LINK.sub(lambda found: "\\" + found.group(0),
+                              _MARKDOWN_INLINE.sub(r"\\\1", text))
+    return _MARKDOWN_BLOCK.sub(r"\1\\\2", text)
 
 
 def _markdown(part: Part, new_game: bool) -> list[str]:

@@ -46,6 +46,10 @@ if t.TYPE_CHECKING:
     from collections.abc import Iterator
 
 ROOT: t.Final = Path(__file__).resolve().parent.parent
+# The command line's help is read from the package beside this script, not from
+# whichever aces is installed: an unpacked sdist checks its own catalogs.
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
 LOCALES: t.Final = ROOT / "locales"
 TEMPLATE: t.Final = LOCALES / "aces.pot"
 DOMAIN: t.Final = "aces"

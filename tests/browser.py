@@ -23,6 +23,7 @@ import json
 import os
 import re
 import shutil
+import time
 import typing as t
 import weakref
 from collections.abc import Sequence
@@ -34,7 +35,16 @@ import pytest
 if t.TYPE_CHECKING:
     from collections.abc import Iterator
 
-    from playwright.sync_api import Browser, ConsoleMessage, Dialog, Frame, Page, Request, Route
+    from playwright.sync_api import (
+        Browser,
+        ConsoleMessage,
+        Dialog,
+        ElementHandle,
+        Frame,
+        Page,
+        Request,
+        Route,
+    )
 
 REQUIRED: t.Final = "ACES_BROWSER_REQUIRED"
 #: axe-core's tags for the success criteria of WCAG 2.0 and 2.1, levels A and AA:
@@ -300,3 +310,21 @@ def assert_accessible(page: Page | Sequence[tuple[Page, str]], within: str | Non
                           f"(axe-core):\n{listed}")
     if failed:
         pytest.fail("\n".join(failed), pytrace=False)
+
+
+def ready_frame(frame_element: ElementHandle, timeout: float = 60.0) -> Frame:
+    """The frame of a page embedded in another (an ``<iframe>``), once its script
+    has run to the end (``body[data-ready]``). Frames load lazily, so it is
+    scrolled to first, as a reader would."""
+    frame_element.scroll_into_view_if_needed()
+    owner = frame_element.owner_frame()
+    assert owner is not None, "the frame is in no page"
+    deadline = time.monotonic() + timeout
+    while True:
+        frame = frame_element.content_frame()
+        if frame is not None and frame.url != "about:blank" and frame.query_selector(
+                "body[data-ready]") is not None:
+            return frame
+        assert time.monotonic() < deadline, (f"the frame {frame_element.get_attribute('src')}"
+                                             " did not get ready")
+        owner.page.wait_for_timeout(100)

@@ -43,6 +43,14 @@ def e1_log(tmp_path: Path) -> Path:
 
 
 @pytest.fixture(scope="session")
+def wheel(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The wheel of this checkout, built once for the session (tests/installs.py)."""
+    from installs import ROOT, build_wheel
+
+    return build_wheel(ROOT, tmp_path_factory.mktemp("wheel"))
+
+
+@pytest.fixture(scope="session")
 def browser() -> t.Iterator[t.Any]:
     """Debian's Chromium under Playwright (see tests/browser.py); skips, or
     fails where ``ACES_BROWSER_REQUIRED`` is set, when there is none."""

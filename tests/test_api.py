@@ -435,7 +435,7 @@ def test_stats_are_what_the_command_pools(tmp_path: Path) -> None:
                          str(tmp_path / "missing.jsonl")])
     assert repr(result) == "<Stats: 3 logs (1 left out), 6 games in 1 group of rules>"
     assert result.as_dict()["groups"][0]["games"] == 6
-    assert result.report().startswith("The class experiment: 3 logs read, 2 pooled")
+    assert result.report().startswith("The class experiment: 3 logs, 2 pooled")
 
 
 def test_every_object_shows_itself_as_html_without_scripts() -> None:
@@ -463,3 +463,32 @@ def test_reprs_are_one_short_line() -> None:
         text = repr(thing)
         assert "\n" not in text
         assert len(text) <= 160, text
+
+
+def test_a_log_still_being_recorded_is_shown_as_verify_shows_it(tmp_path: Path) -> None:
+    """``repr``, ``len`` and the notebook view of such a log once raised, where
+    ``aces verify`` and ``aces replay`` accept it."""
+    whole = tmp_path / "whole.jsonl"
+    aces.play(["Ada", "Bo", "Cy"], seed=2, games=2).save(whole)
+    lines = whole.read_bytes().splitlines(keepends=True)
+    last = max(n for n, line in enumerate(lines) if b'"game_started"' in line)
+    rolls = [n for n, line in enumerate(lines) if n > last and b'"rolled"' in line]
+    going = tmp_path / "going.jsonl"
+    going.write_bytes(b"".join(lines[:rolls[8]]))
+    said = run("verify", str(going)).stdout.strip()
+    waiting = said.rsplit(": ", 1)[1].removesuffix(" rolls next.")
+    log = aces.load(going)
+    assert len(log) == 2
+    assert repr(log) == "<Log going.jsonl: 2 games>"
+    first, second = log
+    assert first.finished
+    assert first.winner is not None
+    assert not second.finished
+    assert (second.winner, second.loser, second.pot, second.over) == (None, None, None, None)
+    assert second.waiting == waiting
+    assert repr(second).endswith(f"not finished yet, {waiting} rolls next after"
+                                 f" {second.length} rolls>")
+    shown = log._repr_html_()
+    assert f"The game is not finished yet: {waiting} rolls next." in html.unescape(shown)
+    assert f"{waiting} rolls next." in html.unescape(second._repr_html_())
+    assert "Ada" in second.page()

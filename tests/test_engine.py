@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+import aces.log
 from aces import engine
 from aces.dice import DiceFile, RandomDice
 from aces.errors import DiceFileError, OptionError
@@ -114,7 +115,11 @@ def test_events_before_a_bad_roll_are_all_handed_on() -> None:
 @pytest.mark.parametrize("seed", range(5))
 def test_no_line_is_wider_than_the_widest_line(
     game: Game[t.Any], players: tuple[str, ...], options: dict[str, OptionValue], seed: int,
+    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
+    # Lines numbered in ten digits, the widest an envelope is counted for (a
+    # writer stops at the reader's limit, far below).
+    monkeypatch.setattr(aces.log, "EVENT_LIMIT", 10**10)
     start = engine.header(game, players, options, seed)
     out = io.BytesIO()
     LogWriter(out, first_seq=10**9).write_all(engine.play(game, start, RandomDice(seed)))
@@ -122,7 +127,8 @@ def test_no_line_is_wider_than_the_widest_line(
     assert widest <= engine.widest_line(game, start)
 
 
-def test_the_widest_roll_is_counted_to_the_byte() -> None:
+def test_the_widest_roll_is_counted_to_the_byte(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(aces.log, "EVENT_LIMIT", 10**10)
     longest = "D" * 40
     start = engine.header(fivedice.GAME, ("Ada", "Bo", longest), {"dice": 4, "threes": True})
     roll = Rolled(player=longest, dice=(6,) * 12, stage="opening", to=(longest,) * 12)

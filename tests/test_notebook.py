@@ -56,8 +56,9 @@ def test_a_game_shows_its_replay_page_in_a_sandboxed_frame(hostile: aces.api.Gam
     # Scripts run in the frame, at an origin of their own: nothing else is allowed.
     assert frame["sandbox"] == "allow-scripts"
     # What the browser reads from the attribute is the very page aces replay --html writes,
-    # made to keep its links inside the frame.
-    assert frame["srcdoc"] == hostile.page().replace("<head>\n", f"<head>\n{SRCDOC_BASE}\n", 1)
+    # made to keep its links inside the frame (its policy allows that base alone).
+    assert frame["srcdoc"] == hostile.page().replace(
+        "<head>\n", f"<head>\n{SRCDOC_BASE}\n", 1).replace("base-uri 'none'", "base-uri about:")
     # Nothing from the names is markup, neither in the notebook nor in the page.
     assert {name for name, _ in outside.tags} <= {
         "div", "strong", "p", "iframe", "details", "summary", "table", "thead", "tbody", "tr",
@@ -183,6 +184,66 @@ def test_each_log_shows_its_interval_in_the_notebook() -> None:
     charts = Tags(shown).named("svg")
     assert len(charts) == 2
     assert shown.count("class-group-1.jsonl</text>") == 1
+
+
+@pytest.fixture(scope="module")
+def five_dice_evenings(tmp_path_factory: pytest.TempPathFactory) -> list[str]:
+    """Two sessions of the five-dice game, enough games for its tests."""
+    folder = tmp_path_factory.mktemp("evenings")
+    for seed in (1, 2):
+        aces.play(4, game="five-dice", games=30, seed=seed).save(folder / f"{seed}.jsonl")
+    return [str(folder / "1.jsonl"), str(folder / "2.jsonl")]
+
+
+@pytest.mark.parametrize("lang", ["en", "nb", "nn"])
+@pytest.mark.parametrize("game", ["pot", "five-dice"])
+def test_the_stats_view_carries_the_tests_the_command_line_prints(
+    lang: str, game: str, five_dice_evenings: list[str],
+) -> None:
+    from aces.experiment.report import Writer, length_test, seat_test, share_sections
+    from aces.i18n import translations
+
+    logs = (five_dice_evenings if game == "five-dice"
+            else ["replays/class-group-1.jsonl", "replays/class-group-2.jsonl"])
+    shares = 1 if game == "five-dice" else 2
+    result = aces.stats(logs, lang=lang)
+    shown = html.unescape(result._repr_html_())
+    report = result.report()
+    w = Writer(lang, translations(lang))
+    for group in result.groups:
+        # χ², its degrees of freedom and p, what was counted together, the conclusion.
+        said = [*seat_test(group, w), *length_test(group.pooled.length, w)]
+        assert sum("χ²" in sentence for sentence in said) >= 1
+        sections = share_sections(group.pooled, w)
+        assert len(sections) == shares
+        for heading, sentences in sections:
+            said += [heading, *sentences]
+        for sentence in said:
+            # The same words as aces stats prints.
+            assert sentence in report, sentence
+            assert f">{sentence}<" in shown, sentence
+
+
+def test_the_stats_view_counts_the_logs_as_the_language_counts() -> None:
+    one = aces.stats(["replays/session.jsonl"], lang="nb")
+    assert html.unescape(one._repr_html_()).startswith(
+        "<p>Klasseforsøket: én logg, 1 slått sammen, 0 utelatt.</p>")
+    assert one.report(lang="nn").startswith("Klasseforsøket: éin logg, 1 slått saman, 0 forkasta.")
+    assert one.report(lang="en").startswith("The class experiment: 1 log, 1 pooled, 0 left out.")
+    assert repr(one) == "<Stats: 1 log (0 left out), 5 games in 1 group of rules>"
+
+
+def test_a_log_that_cannot_be_read_is_refused_when_loaded(tmp_path: Path) -> None:
+    from aces.errors import AcesError
+
+    with pytest.raises(AcesError) as refused:
+        aces.load(tmp_path / "nope.jsonl", lang="nb")
+    assert str(refused.value) == (f"kan ikke lese {tmp_path / 'nope.jsonl'}: filen eller"
+                                  " mappen finnes ikke")
+    with pytest.raises(AcesError, match="is a folder"):
+        aces.load(tmp_path)
+    missing = aces.stats([str(tmp_path / "missing.jsonl")])
+    assert repr(missing) == "<Stats: 1 log (1 left out), 0 games in 0 groups of rules>"
 
 
 def test_a_language_not_offered_is_refused() -> None:
@@ -406,3 +467,32 @@ def test_names_stay_text_in_every_view() -> None:
         assert set(view.tags) <= {"div", "strong", "p", "table", "thead", "tbody", "tr", "th",
                                   "td", "svg", "text", "rect", "title", "line"}
         assert HOSTILE[0] in view.words
+
+
+def test_every_page_of_a_log_is_made_without_reading_it_again(
+        monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """Showing game k of a log once read and told the whole file again, so that
+    showing every game cost the square of its length."""
+    import aces.log
+
+    from clitest import run
+
+    log = tmp_path / "session.jsonl"
+    assert run("play", "--players", "3", "--games", "6", "--seed", "4", "-o",
+               str(log)).exit_code == 0
+    reads: list[str] = []
+    real = aces.log.read
+
+    def counted(lines: t.Any, source: str) -> t.Any:
+        reads.append(source)
+        return real(lines, source)
+
+    monkeypatch.setattr(aces.log, "read", counted)
+    pages = [game.page() for game in aces.load(log)]
+    assert len(reads) == 2  # the walk, and once the count of its games ("game 3 of 6")
+    monkeypatch.setattr(aces.log, "read", real)
+    for number, page in enumerate(pages, 1):
+        written = tmp_path / f"game-{number}.html"
+        assert run("replay", str(log), "--html", str(written), "--game",
+                   str(number)).exit_code == 0
+        assert page == written.read_text(encoding="utf-8")

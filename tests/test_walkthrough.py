@@ -594,3 +594,35 @@ def test_the_turning_points_are_left_out_when_not_asked_for() -> None:
         return [line for part in parts if isinstance(part, Told) for line in part.lines]
 
     assert told(without) == told(_session())
+
+
+def test_a_numbers_point_stays_as_it_reads_in_markdown() -> None:
+    """Only a dot before a letter can end a domain: the Markdown of every
+    chance once read ``59\\.1%``, a backslash in every number for the writer
+    whose docs hold it."""
+    text = render([Told(("Ada's chance went from 59.1% to 21.0%.",), opens_game=True)],
+                  "markdown")
+    assert "59.1% to 21.0%" in text
+
+
+@pytest.mark.parametrize("name", ["https://evil.example/p", "www.evil.example", "evil.com",
+                                  "ada@evil.no", "mailto:ada@evil.no", "http://x.no/a?b=c",
+                                  "WWW.1.2", "www.1.2", "x.1b.no", "evil.co.uk", "Evil.Com",
+                                  "http://10.0.0.1/a"])
+def test_no_name_becomes_a_link_in_githubs_markdown(name: str) -> None:
+    """GitHub makes links of bare addresses, without any markup: a player named
+    ``https://evil.example/p`` or ``www.evil.example`` once became one."""
+    from markdown_it import MarkdownIt
+
+    parts: list[Part] = [Told((f"Game 1: {name} and Cy.",), opens_game=True),
+                         Told((f"{name} rolls 1-6!",)),
+                         Aside("ace", "Rule", f"{name} (really)."),
+                         Standings((name, "Pot"), ("1", "2"))]
+    gfm = MarkdownIt("gfm-like")
+    tokens = gfm.parse(render(parts, "markdown"))
+    kinds = [child.type for token in tokens for child in token.children or []]
+    assert "link_open" not in kinds
+    texts = [inline_text(token) for token in tokens if token.type == "inline"]
+    assert texts[:3] == [f"Game 1: {name} and Cy.", f"{name} rolls 1-6!",
+                         f"Rule: {name} (really)."]
+    assert name in texts

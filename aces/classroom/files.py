@@ -84,7 +84,10 @@ class FileStore:
     shared: t.ClassVar[bool] = False
 
     def __init__(self, folder: str) -> None:
-        self.folder = Path(folder)
+        from aces.files import file_name
+
+        # Not "": as a path it is the current folder, which a class would fill.
+        self.folder = Path(file_name(folder))
         self._record: ClassRecord | None = None
         self._revision = 0
         self._feed = Feed(str(self.folder / ".feed"))

@@ -84,6 +84,12 @@ class Tally(Visitor[None]):
             games[self._number] = (current.rules, Counts.of(current))
         return games
 
+    @property
+    def unfinished(self) -> bool:
+        """Whether the log's last game is under way (``aces stats`` says so)."""
+        return self._number > 0 and self._number not in self.games \
+            and self._observer.current() is None
+
     def counts(self) -> tuple[dict[Rules, Counts], int, int]:
         """The counts by rules of the finished games not taken out of the pool,
         their number and their rolls, as ``aces stats`` counts the log."""

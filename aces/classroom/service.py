@@ -117,6 +117,8 @@ class Group:
         #: could not be read again then (the store away). It is read again
         #: before the table is next used.
         self.unsure = False
+        #: Whether its log holds as many events as a log may: nothing more is decided.
+        self.full = False
 
     def remember(self, submission: Submission, answer: Answer) -> None:
         self.answers[submission.id] = (submission.digest, answer)
@@ -420,7 +422,7 @@ class Classroom:
                         return answer
                 raise stale()
             self._check_open(group)
-            decision = decide(group.table)
+            decision = await self._decided(group, decide)
             events = [step.event for step in decision.steps]
             try:
                 appended = await self.store.append(group.record.id, seq, events, submission)
@@ -492,6 +494,27 @@ class Classroom:
             return None
         return Answer(seq + 1, last, tuple(step.event for step in decision.steps),
                       decision.told)
+
+    async def _decided(self, group: Group, decide: Callable[[Table], Decision]) -> Decision:
+        """``decide`` on the group's table, which a log too full for the block
+        leaves as the log stands.
+
+        :raises ~aces.errors.OptionError: (:func:`aces.log.full_log`) once the
+            log holds as many events as a log may, and whatever ``decide`` raises.
+        """
+        from aces.log import full_log
+
+        if group.full:
+            raise full_log()
+        try:
+            return decide(group.table)
+        except AcesError:
+            if group.table.seq != self.store.seq(group.record.id):
+                # Only a block the log cannot take (it is full) leaves the table
+                # past its log, having told what is not recorded; a log only grows.
+                group.full = True
+                await self._reload(group)
+            raise
 
     async def _reload(self, group: Group) -> None:
         table = Table(group.table.name)
@@ -567,8 +590,8 @@ class Classroom:
             if self.store.shared:
                 # Rolls made on other processes count: the table as the log holds it.
                 await self._reload(found)
+            decision = await self._decided(found, lambda table: table.decide_exclusion(game))
             table = found.table
-            decision = table.decide_exclusion(game)
             try:
                 appended = await self.store.append(group, table.seq - 1,
                                                    [step.event for step in decision.steps])
@@ -716,8 +739,9 @@ class Classroom:
             return cached[1]
         pooling = Pooling()
         for group in sorted(self.groups.values(), key=lambda group: group.record.log):
-            counts, games, rolls = group.table.tally.counts()
-            pooling.add(group.record.log, counts, games, rolls)
+            tally = group.table.tally
+            counts, games, rolls = tally.counts()
+            pooling.add(group.record.log, counts, games, rolls, unfinished=tally.unfinished)
         pooled = pooling.result()
         self._pooled = (self.version, pooled)
         return pooled

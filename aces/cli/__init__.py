@@ -21,6 +21,7 @@ from aces.cli._common import lang_option, message, reader_gone, reported
 from aces.cli._help import Context
 from aces.cli._language import AcesGroup, commands, version_option
 from aces.cli.classroom import classroom
+from aces.cli.examples import examples
 from aces.cli.logs import replay, verify
 from aces.cli.odds import odds
 from aces.cli.play import play
@@ -66,6 +67,7 @@ cli.add_command(odds)
 cli.add_command(simulate)
 cli.add_command(stats)
 cli.add_command(walkthrough)
+cli.add_command(examples)
 cli.add_command(classroom)
 
 
@@ -74,6 +76,7 @@ def _defaults(command: click.Command, lang: str) -> dict[str, t.Any]:
     if isinstance(command, click.Group):
         return {name: _defaults(sub, lang) for name, sub in command.commands.items()}
     return {"lang": lang}
+
 
 # Every command's help is laid out without breaking a word at a hyphen.
 for command in commands(cli):

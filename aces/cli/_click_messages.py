@@ -142,6 +142,9 @@ PLACEHOLDERS: t.Final = (
     N_("NAMES|N"),
     # Translators: the placeholder for a number ("--players N").
     N_("N"),
+    # Translators: the placeholder for the names of examples, which may be left
+    # out ("aces examples [NAME]..."). Keep the brackets and the dots.
+    N_("[NAME]..."),
     # Translators: the placeholder for a folder ("aces class serve DIR"). Capitals.
     N_("DIR"),
     # Translators: the placeholder for the address of a database or a web

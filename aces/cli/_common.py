@@ -137,20 +137,49 @@ def writing(path: str | None) -> Iterator[None]:
 
 
 @contextlib.contextmanager
-def open_log(path: str) -> Iterator[tuple[t.BinaryIO, str]]:
-    """A log to read, from a file or ``-`` for standard input, with its name."""
-    if path == "-":
+def open_log(path: str, example: bool = False) -> Iterator[tuple[t.BinaryIO, str]]:
+    """A log to read, from a file or ``-`` for standard input, with its name;
+    with ``example``, ``path`` is the name of an example (see :func:`log_path`)."""
+    if path == "-" and not example:
         yield stdin(), "<stdin>"
         return
     from aces.files import file_name
 
+    path, shown = log_path(path, example)
     try:
         handle = Path(file_name(path)).open("rb")  # noqa: SIM115 - closed below
     except OSError as exc:
         raise OptionError("cannot read {path}: {reason}", path=path,
                           reason=os_reason(exc)) from None
     with handle:
-        yield handle, path
+        yield handle, shown
+
+
+#: ``--example``: a log's name is an example's (:mod:`aces.examples`), on
+#: every command that reads logs.
+EXAMPLE_HELP: t.Final = ("LOG is the name of an example that comes with aces, not a file"
+                         " (aces examples lists them).")
+EXAMPLES_HELP: t.Final = ("Every LOG is the name of an example that comes with aces, not a"
+                          " file (aces examples lists them).")
+
+
+def example_option(help: str = EXAMPLE_HELP) -> Callable[[F], F]:
+    """The ``--example`` flag: the logs named are examples that come with aces."""
+    return click.option("--example", "example", is_flag=True, help=help)
+
+
+def log_path(name: str, example: bool) -> tuple[str, str]:
+    """Where the log ``name`` is, and how a message names it: the file as given,
+    or with ``example`` the example of that name, named by its file name.
+
+    :raises ~aces.errors.OptionError: for a name that is no example's.
+    """
+    if not example:
+        return name, name
+    from aces.examples import example as found
+
+    path = found(name)
+    return str(path), path.name
 
 
 def finish_name(finish: str, gettext: t.Callable[[str], str]) -> str:

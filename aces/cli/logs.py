@@ -10,6 +10,7 @@ import typing as t
 import click
 
 from aces.cli._common import (
+    example_option,
     lang_option,
     open_log,
     page_output,
@@ -31,8 +32,9 @@ __all__ = ["replay", "verify"]
 
 @click.command()
 @click.argument("log", metavar="LOG")
+@example_option()
 @lang_option
-def verify(log: str, lang: str | None) -> None:
+def verify(log: str, example: bool, lang: str | None) -> None:
     """Check a log against the rules, every event of it.
 
     Prints one summary line when the log is sound; otherwise the first line
@@ -44,7 +46,7 @@ def verify(log: str, lang: str | None) -> None:
 
     with reported(lang):
         chosen, catalog = translations(lang)
-        with open_log(log) as (stream, source):
+        with open_log(log, example) as (stream, source):
             # A game still being played is sound so far: the line says so.
             tally = drive(read(stream, source), source, summary.Tally(), allow_unfinished=True,
                           allow_unsettled=False)
@@ -74,8 +76,9 @@ def verify(log: str, lang: str | None) -> None:
               help="With --html: replace the file even if it is not a page of aces replay.")
 @click.option("--game", "number", type=click.IntRange(min=1), default=None, metavar="N",
               help="With --html: write only this game of the log (from 1).")
+@example_option()
 def replay(log: str, lang: str | None, stepwise: bool, odds: bool, page: str | None,
-           force: bool, number: int | None) -> None:
+           force: bool, number: int | None, example: bool) -> None:
     """Narrate the games of a log, event by event.
 
     Every roll and what it moves, the standings as they change, and how
@@ -98,7 +101,7 @@ def replay(log: str, lang: str | None, stepwise: bool, odds: bool, page: str | N
     from aces.walk import drive
 
     if page is not None or number is not None or force:
-        _page(log, lang, page, number, stepwise, force)
+        _page(log, example, lang, page, number, stepwise, force)
         return
     with reported(lang), contextlib.ExitStack() as held:
         chosen, catalog = translations(lang)
@@ -112,7 +115,7 @@ def replay(log: str, lang: str | None, stepwise: bool, odds: bool, page: str | N
             pause = functools.partial(_pause, prompt, keys, _stop_words(catalog))
         narrator = (ChanceNarrator if odds else Narrator)(catalog, chosen)
         printer = Printer(narrator, sys.stdout, pause)
-        with open_log(log) as (stream, source):
+        with open_log(log, example) as (stream, source):
             try:
                 try:
                     seen = drive(read(stream, source), source, printer,
@@ -134,7 +137,7 @@ def replay(log: str, lang: str | None, stepwise: bool, odds: bool, page: str | N
                 raise EmptyLogError("{source} is empty: it holds no events", source=source)
 
 
-def _page(log: str, lang: str | None, page: str | None, number: int | None,
+def _page(log: str, example: bool, lang: str | None, page: str | None, number: int | None,
           stepwise: bool, force: bool) -> None:
     """``aces replay --html``: the page of a log (or of one of its games), written
     whole or not at all, never over a file that is not a page of its own unless
@@ -156,7 +159,7 @@ def _page(log: str, lang: str | None, page: str | None, number: int | None,
             # Translators: an error of "aces replay"; keep the options as they are.
             raise OptionError("--step and --html cannot go together: a page has its own"
                               " controls")
-        with open_log(log) as (stream, source):
+        with open_log(log, example) as (stream, source):
             output = page_output(page, "replay", force, [(stream, source)])
             data = drive(read(stream, source), source, PageCollector(number, source, chosen),
                          allow_unfinished=True, allow_unsettled=False)

@@ -101,12 +101,18 @@ def play(
         game = game_named(game_name)
         options = header_options(game, game_options)
         seats = players_from(players)
-        # Check everything before a file is opened or a line is written.
-        engine.check_session(game, seats, options, seed=seed, typed=dice_file is not None)
+        # Check everything before a file is opened or a line is written: a log that aces
+        # reads back, each game's seed too.
+        engine.check_session(game, seats, options, seed=seed, typed=dice_file is not None,
+                             games=games)
         with contextlib.ExitStack() as files:
             rolls, source = (None, "<dice>") if dice_file is None else files.enter_context(
                 open_log(dice_file))
-            events = engine.play_session(game, seats, options, seed=seed, dice=rolls,
+            steps = engine.session_rolls(game, seats, options, seed=seed, dice=rolls,
                                          source=source, games=games)
             with writing(output), open_output(output) as stream:
-                LogWriter(stream).write_all(events)
+                writer = LogWriter(stream)
+                # A roll and all it settles in one write: a log stopped between two
+                # (at the most events a log holds) is one that aces reads.
+                for settled in steps:
+                    stream.write(writer.encode(settled))

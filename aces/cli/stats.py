@@ -2,12 +2,24 @@
 
 from __future__ import annotations
 
+import contextlib
 import sys
 import typing as t
+from pathlib import Path
 
 import click
 
-from aces.cli._common import lang_option, message, reported, stdin, translations, writing
+from aces.cli._common import (
+    EXAMPLES_HELP,
+    example_option,
+    lang_option,
+    log_path,
+    message,
+    reported,
+    stdin,
+    translations,
+    writing,
+)
 from aces.errors import AcesError, OptionError, Plural, Term, visible
 
 if t.TYPE_CHECKING:
@@ -21,6 +33,11 @@ __all__ = ["stats"]
 # Translators: the last line of "aces stats" when damaged logs were left out.
 _LEFT_OUT: t.Final = Plural("{count} log was left out; the others were pooled",
                             "{count} logs were left out; the others were pooled", by="count")
+# Translators: the last line of "aces stats" when no log given could be pooled
+# (none could be read, or every one is damaged).
+_ALL_LEFT_OUT: t.Final = Plural("{count} log was left out; there was nothing to pool",
+                                "{count} logs were left out; there was nothing to pool",
+                                by="count")
 
 
 @click.command()
@@ -45,9 +62,10 @@ _LEFT_OUT: t.Final = Plural("{count} log was left out; the others were pooled",
 @click.option("--force", is_flag=True,
               help="Let --csv and --plot replace a file that exists (never a log, nor one of"
                    " the logs read).")
+@example_option(EXAMPLES_HELP)
 @lang_option
 def stats(logs: tuple[str, ...], as_json: bool, csv_path: str | None, rolls: bool,
-          by_log: bool, decimal_comma: bool, plot_path: str | None, force: bool,
+          by_log: bool, decimal_comma: bool, plot_path: str | None, force: bool, example: bool,
           lang: str | None) -> None:
     """Pool the logs of a class and compare them with the exact odds.
 
@@ -60,7 +78,9 @@ def stats(logs: tuple[str, ...], as_json: bool, csv_path: str | None, rolls: boo
     may be '-' for standard input.
 
     A damaged log is named with its line and left out; the others are still
-    pooled, and the exit status is 1. --csv and --plot write a file whole
+    pooled, and the exit status is 1. A log given twice (or a copy of it) is
+    pooled once, and a log whose last game is still being played gives its
+    finished games; the report says so. --csv and --plot write a file whole
     or not at all, and never over one that exists unless --force. The keys
     of --json follow aces simulate: win_by_seat (loss_by_seat in five-dice)
     with _ci, expected_rolls with expected_rolls_ci, exact and exact_inside,
@@ -72,10 +92,10 @@ def stats(logs: tuple[str, ...], as_json: bool, csv_path: str | None, rolls: boo
     from aces.experiment.plot import check_path
     from aces.files import forced_alone
 
-    with reported(lang):
+    with reported(lang), contextlib.ExitStack() as held:
         chosen, catalog = translations(lang)
         # Options that need others are refused by api.stats, before a log is read.
-        if logs.count("-") > 1:
+        if logs.count("-") > 1 and not example:
             raise OptionError("standard input ('-') can be read only once")
         for path, option in ((csv_path, "--csv"), (plot_path, "--plot")):
             if path == "-":
@@ -85,8 +105,14 @@ def stats(logs: tuple[str, ...], as_json: bool, csv_path: str | None, rolls: boo
                                   option=Term(option))
         if force and csv_path is None and plot_path is None:
             raise forced_alone(Term("--csv"), Term("--plot"))
-        sources: list[Source] = [(stdin(), "<stdin>") if log == "-" else log
-                                 for log in logs]
+        sources: list[Source] = []
+        for name in logs:
+            if example:
+                # An example is named by its file's name, not its place in the package.
+                path, shown = log_path(name, example)
+                sources.append((held.enter_context(Path(path).open("rb")), shown))
+            else:
+                sources.append((stdin(), "<stdin>") if name == "-" else name)
         if plot_path is not None:
             check_path(plot_path, force=force, reads=sources)
         with _progress(len(sources), catalog) as progress:
@@ -107,7 +133,7 @@ def stats(logs: tuple[str, ...], as_json: bool, csv_path: str | None, rolls: boo
             result.plot(plot_path, chosen, force=force)
         left = len(result.pooled.left_out)
         if left:
-            raise AcesError(_LEFT_OUT, count=left)
+            raise AcesError(_ALL_LEFT_OUT if left == len(sources) else _LEFT_OUT, count=left)
 
 
 class _Progress:
@@ -128,8 +154,6 @@ class _Quiet:
 
 def _progress(total: int, catalog: gettext.NullTranslations) -> t.ContextManager[
         t.Callable[[int], None]]:
-    import contextlib
-
     @contextlib.contextmanager
     def shown() -> Iterator[t.Callable[[int], None]]:
         if total < 2 or not sys.stderr.isatty():

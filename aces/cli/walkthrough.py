@@ -8,7 +8,14 @@ import typing as t
 
 import click
 
-from aces.cli._common import lang_option, open_log, reported, translations, writing
+from aces.cli._common import (
+    example_option,
+    lang_option,
+    open_log,
+    reported,
+    translations,
+    writing,
+)
 from aces.errors import EmptyLogError
 
 if t.TYPE_CHECKING:
@@ -24,7 +31,8 @@ __all__ = ["walkthrough"]
 @click.option("--format", "fmt", type=click.Choice(["markdown", "rst", "text"]),
               default="markdown", show_default=True,
               help="Markdown, reStructuredText (for Sphinx) or plain text.")
-def walkthrough(log: str, lang: str | None, fmt: str) -> None:
+@example_option()
+def walkthrough(log: str, lang: str | None, fmt: str, example: bool) -> None:
     """Turn a log into a narrated walkthrough of the rules, for documentation.
 
     Every event is told as by aces replay; the first time a rule comes into
@@ -44,7 +52,7 @@ def walkthrough(log: str, lang: str | None, fmt: str) -> None:
 
     with reported(lang):
         chosen, catalog = translations(lang)
-        with open_log(log) as (handle, source):
+        with open_log(log, example) as (handle, source):
             parts = guide.stream(read(handle, source), source, catalog, chosen)
             if not _write(guide.render_stream(parts, t.cast("guide.Format", fmt)), sys.stdout):
                 # Translators: an error. {source}: the log's file name, or <stdin>.

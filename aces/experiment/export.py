@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import csv
 import io
+import re
 import tempfile
 import typing as t
 
@@ -42,8 +43,11 @@ __all__ = ["COMMA", "COUNTS_LOSERS", "GAME_COLUMNS", "LOG_COLUMNS", "POINT", "RO
 
 #: The game that counts the loser of each game rather than the winner.
 COUNTS_LOSERS: t.Final = frozenset({"five-dice"})
-#: What a spreadsheet would read as a formula at the start of a cell.
-_FORMULA: t.Final = ("=", "+", "-", "@", "\t", "\r")
+#: Where a spreadsheet could read a formula: at the start of a cell, which
+#: may begin at any delimiter a spreadsheet splits at (comma, semicolon,
+#: tab), after blanks or quotes, with any sign a formula may begin with.
+#: (Tabs and line breaks are never written raw: ``visible`` escapes them.)
+_FORMULA: t.Final = re.compile(r"(^|[,;\t])(?=[\s\"']*[=+\-@])")
 #: Bytes of a log's rows held in memory before they go to a temporary file.
 _SPOOL: t.Final = 1 << 20
 
@@ -96,7 +100,8 @@ def as_dict(pooled: Pooled) -> dict[str, t.Any]:
     return {
         "confidence": 0.95,
         "logs": [{"log": log.source, "games": log.games, "rolls": log.rolls,
-                  "left_out": None if log.error is None else str(log.error)}
+                  "left_out": None if log.error is None else str(log.error),
+                  "same_as": log.same_as, "unfinished": log.unfinished}
                  for log in pooled.logs],
         "groups": [{**result_dict(group.pooled),
                     "logs": [log_dict(log, group.rules) for log in group.logs]}
@@ -200,17 +205,19 @@ def headings(catalog: gettext.NullTranslations, columns: Sequence[str]) -> list[
 
 
 def cell(text: str) -> str:
-    """A cell a spreadsheet will not run as a formula: a leading ``'`` where
-    a name begins like one (``=SUM(...)``), as spreadsheets themselves do;
-    and no control character (:func:`~aces.errors.visible`).
+    """A cell a spreadsheet will not run as a formula, whichever delimiter it
+    splits the file at: a ``'`` (as spreadsheets themselves write it) before
+    every part that begins like a formula, the start of the text or after
+    any comma, semicolon or tab, since a file written with one delimiter may
+    be opened with another (``Ada;=1+1`` is two cells to Excel with Norwegian
+    settings); and no control character (:func:`~aces.errors.visible`).
 
-    >>> cell("=SUM(A1:A9)"), cell("Ada")
-    ("'=SUM(A1:A9)", 'Ada')
+    >>> cell("=SUM(A1:A9)"), cell("Ada"), cell("Ada;=1+1;x"), cell("x, -2")
+    ("'=SUM(A1:A9)", 'Ada', "Ada;'=1+1;x", "x,' -2")
     """
     from aces.errors import visible
 
-    text = visible(text)
-    return f"'{text}" if text.startswith(_FORMULA) else text
+    return _FORMULA.sub(r"\1'", visible(text))
 
 
 def options_text(rules: Rules) -> str:

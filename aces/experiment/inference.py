@@ -53,11 +53,13 @@ class Interval(t.NamedTuple):
 
 
 def wilson(successes: int, trials: int, z: float = Z95) -> Interval:
-    """The Wilson score interval for a share: it stays within 0 and 1 and
-    behaves for the small samples of one group.
+    """The Wilson score interval for a share: it stays within 0 and 1, holds
+    the share observed, and behaves for the small samples of one group.
 
     >>> [round(end, 4) for end in wilson(0, 10)]
     [0.0, 0.2775]
+    >>> wilson(0, 3).low, wilson(10, 10).high
+    (0.0, 1.0)
     """
     if trials <= 0:
         raise ValueError("an interval needs at least one trial")
@@ -65,7 +67,9 @@ def wilson(successes: int, trials: int, z: float = Z95) -> Interval:
     spread = z * z / trials
     centre = (share + spread / 2) / (1 + spread)
     half = z * math.sqrt(share * (1 - share) / trials + spread / (4 * trials)) / (1 + spread)
-    return Interval(max(0.0, centre - half), min(1.0, centre + half))
+    # Rounding can put an end a hair past the share itself (wilson(0, 3).low
+    # came out 5.55e-17): the interval always holds what was observed.
+    return Interval(max(0.0, min(centre - half, share)), min(1.0, max(centre + half, share)))
 
 
 def mean_interval(mean: float, sd: float, n: int, z: float = Z95) -> Interval:

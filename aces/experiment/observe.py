@@ -104,6 +104,9 @@ class GameRecord(t.NamedTuple):
     by_dice: tuple[int, ...]
     agains: tuple[int, ...]
     rows: tuple[RollRow, ...]
+    #: Whether the game is over: only the last game of a log may not be (one
+    #: still being recorded), and then it has no result (``result`` is -1).
+    over: bool = True
 
     @property
     def result_seat(self) -> int:
@@ -122,6 +125,10 @@ class GameObserver(Visitor[int]):
     standing, says it takes back (:attr:`~aces.walk.Step.undone`): that
     roll goes, by its line, with its marks. ``keep_rows`` also keeps what
     each roller holds after the roll, for the table of rolls.
+
+    Only games that are over are handed on; a last game the log leaves
+    unfinished is kept as :attr:`unfinished` once the walk ends, so that a
+    reader can count it apart, or show it.
     """
 
     def __init__(self, on_game: Callable[[GameRecord], None], keep_rows: bool = False) -> None:
@@ -147,6 +154,8 @@ class GameObserver(Visitor[int]):
         self._pot: int | None = None
         #: The line of the roll that ended the game (0 while it goes on).
         self._ended = 0
+        #: The last game of the log, if it is not over (once the walk ends).
+        self.unfinished: GameRecord | None = None
         #: The number of the game being walked (or just closed), from 1.
         self.number = 0
         handlers: dict[type[Event], Callable[[Step[t.Any]], None]] = {
@@ -233,25 +242,31 @@ class GameObserver(Visitor[int]):
         return self._record() if self._ended else None
 
     def _close(self) -> None:
-        record = self._record() if self._ended else None
+        record = self._record()
         self._header, self._rolls, self._held, self._line = None, {}, {}, 0
         self._named, self._try_end, self._again = {}, {}, set()
         self._ended = 0
-        if record is not None:
+        if record is not None and record.over:
             self.on_game(record)
+        elif record is not None:
+            # Only the last game may be left going on: the walk refuses a new
+            # game before the one under way is over.
+            self.unfinished = record
 
     def _record(self) -> GameRecord | None:
-        """The record of the game walked so far: a game still being played (a
-        log read as it is recorded) has none."""
+        """The record of the game walked so far; a game still being played (a
+        log read as it is recorded) is not :attr:`~GameRecord.over`, and has no
+        result."""
+        over = self._ended != 0
         header, rolls = self._header, self._rolls
         named, try_end, again, held = self._named, self._try_end, self._again, self._held
-        if header is None or not rolls:
+        if header is None:
             return None
         seats = self._seats
         starter = result = -1
         played = normal = nothing = 0
         tries = [0, 0, 0, 0, 0]
-        width = max(len(roll.dice) for roll in rolls.values()) + 1
+        width = max((len(roll.dice) for roll in rolls.values()), default=0) + 1
         by_dice = [0] * width
         agains = [0] * width
         pot = header.game == "pot"
@@ -272,8 +287,8 @@ class GameObserver(Visitor[int]):
             else:
                 by_dice[len(roll.dice)] += 1
                 agains[len(roll.dice)] += line in again
-        last = next(reversed(rolls))
-        if last in named:
+        last = next(reversed(rolls), 0)
+        if over and last in named:
             result = seats[named[last]]
         rows: tuple[RollRow, ...] = ()
         if self.keep_rows:
@@ -281,9 +296,9 @@ class GameObserver(Visitor[int]):
                                  roll.dice, held[line])
                          for number, (line, roll) in enumerate(rolls.items(), 1))
         return GameRecord(Rules.of(header), header.players, starter, result, played,
-                          self._pot if pot else None, normal, nothing,
+                          self._pot if pot and over else None, normal, nothing,
                           (tries[1], tries[2], tries[3], tries[4]),
-                          tuple(by_dice), tuple(agains), rows)
+                          tuple(by_dice), tuple(agains), rows, over)
 
 
 class Counts:

@@ -2,7 +2,8 @@
 
 One row of two panels for each set of rules: the share of games each seat
 won (lost, in the five-dice game) with its 95 % interval and the exact
-chance, and how long the games lasted beside the exact distribution. The
+chance, and how long the games lasted beside the exact distribution. At
+most :data:`MOST_GROUPS` rows fit; the figure names the sets it leaves out. The
 format is the file's: ``.svg`` or ``.png``. The file is written whole or
 not at all, and never over another file unless asked (:mod:`aces.files`).
 """
@@ -52,7 +53,7 @@ def check_path(path: str | os.PathLike[str], *, force: bool = False,
         import matplotlib  # noqa: F401
     except ImportError:
         # Translators: {option}: --plot on the command line, Stats.plot in Python.
-        raise OptionError("{option} needs matplotlib: pip install 'aces[docs]'",
+        raise OptionError("{option} needs matplotlib: pip install 'aces-dice[plot]'",
                           option=plot) from None
     return output
 
@@ -110,6 +111,13 @@ def plot(pooled: Pooled, output: Output, lang: str, catalog: gettext.NullTransla
                 mean=w.decimal(lengths.mean)), fontsize=9, loc="left")
         right.legend(fontsize=8, loc="upper right")
     suffix = Path(output.path).suffix.lower()
+    hidden = pooled.groups[MOST_GROUPS:]
+    if hidden:
+        # Translators: under a plot of "aces stats", which draws at most eight sets of
+        # rules. {rules}: the sets not drawn, each in words, split by semicolons.
+        note = _("Not drawn, for want of room (the report gives them all): {rules}.").format(
+            rules="; ".join(rules_name(group.rules, w) for group in hidden))
+        figure.supxlabel(note, fontsize=8, ha="left", x=0.01, wrap=True)
     with output.open() as out:
         figure.savefig(out, format=suffix.lstrip("."),
                        metadata={"Date": None} if suffix == ".svg" else None)

@@ -3,9 +3,16 @@
 A log is counted only when the whole of it is sound: its games are counted
 apart while it is read, and only a log that ends well is added to the pool.
 A damaged log (not a log, empty, a line against the rules, cut short) is
-left out and remembered with its error, which names the file and line.
+left out and remembered with its error, which names the file and line. A
+log whose last game is still going on (a game being recorded) is sound:
+its finished games are pooled, and the unfinished one is counted as such.
 Games with different rules or table sizes are never pooled together: each
 set of rules is a group of its own.
+
+A log given twice (the same file, or a copy of it: the same games, known
+by the digest that ends its chain) is pooled once, and the summary of the
+second says which log it repeats: counted twice, its games would weigh
+double and bias every test.
 
 Memory stays flat in the number of logs: a log costs its counts while it
 is read, and a few numbers (its result) once it is done.
@@ -51,6 +58,11 @@ class LogSummary(t.NamedTuple):
     rolls: int
     #: Why it was left out, naming its line; ``None`` for a sound log.
     error: AcesError | None
+    #: The log given before it that holds the same games (the same file, or
+    #: a copy): this one is not pooled again.
+    same_as: str | None = None
+    #: Whether its last game is not over (its finished games are pooled).
+    unfinished: bool = False
 
 
 class LogResult(t.NamedTuple):
@@ -111,6 +123,16 @@ class Pooled(t.NamedTuple):
     def left_out(self) -> list[LogSummary]:
         return [log for log in self.logs if log.error is not None]
 
+    @property
+    def repeated(self) -> list[LogSummary]:
+        """The logs given again, pooled once (:attr:`LogSummary.same_as`)."""
+        return [log for log in self.logs if log.same_as is not None]
+
+    @property
+    def unfinished(self) -> list[LogSummary]:
+        """The logs whose last game is not over."""
+        return [log for log in self.logs if log.unfinished]
+
 
 #: A log to read: a path, or an open binary stream with the name to call it by.
 Source = t.Union[str, "Path", tuple[t.BinaryIO, str]]
@@ -121,25 +143,50 @@ def pool(sources: Iterable[Source], sink: Sink | None = None, keep_rows: bool = 
     """Read every log and pool the sound ones by their rules.
 
     A log whose last game is still being played (a class's log fetched
-    while it is recorded) is sound: its finished games are pooled.
+    while it is recorded) is sound: its finished games are pooled. A log
+    given again (the same file, or a copy) is pooled once.
     """
+    from aces.files import identity
+
     pooling = Pooling()
     for done, source in enumerate(sources, 1):
         name = _name(source)
-        try:
-            with _collector_paused():
-                counts, games, rolls = _count(source, sink, keep_rows)
-        except AcesError as error:
-            if sink is not None:
-                sink.discard()
-            pooling.leave_out(name, error)
+        place = identity(source)
+        earlier = pooling.earlier(place)
+        if earlier is not None:
+            # The very file given before: not even read again.
+            pooling.repeat(name, earlier)
         else:
-            if sink is not None:
-                sink.commit()
-            pooling.add(name, counts, games, rolls)
+            _pool_one(pooling, source, name, place, sink, keep_rows)
         if progress is not None:
             progress(done)
     return pooling.result()
+
+
+def _pool_one(pooling: Pooling, source: Source, name: str, place: object,
+              sink: Sink | None, keep_rows: bool) -> None:
+    """One log read and, unless damaged or a copy of one before, pooled."""
+    try:
+        with _collector_paused():
+            log = _count(source, sink, keep_rows)
+    except AcesError as error:
+        if sink is not None:
+            sink.discard()
+        pooling.leave_out(name, error)
+        return
+    # By content only a log with games to count twice: two groups that have just
+    # sat down at the same names hold the same header, and nothing to count.
+    fingerprint = log.fingerprint if log.games else None
+    earlier = pooling.earlier(fingerprint)
+    if earlier is not None:
+        if sink is not None:
+            sink.discard()
+        pooling.repeat(name, earlier, log.games, log.rolls)
+        return
+    if sink is not None:
+        sink.commit()
+    pooling.add(name, log.counts, log.games, log.rolls, unfinished=log.unfinished,
+                known_by=(place, fingerprint))
 
 
 class Pooling:
@@ -150,18 +197,34 @@ class Pooling:
         self._totals: dict[Rules, Counts] = {}
         self._each: dict[Rules, list[LogResult]] = {}
         self._summaries: list[LogSummary] = []
+        #: The first log of each file and of each content (see the module's doc).
+        self._seen: dict[object, str] = {}
 
-    def add(self, name: str, counts: dict[Rules, Counts], games: int, rolls: int) -> None:
-        """A sound log: its counts by rules, and its games and rolls."""
+    def add(self, name: str, counts: dict[Rules, Counts], games: int, rolls: int, *,
+            unfinished: bool = False, known_by: Iterable[object] = ()) -> None:
+        """A sound log: its counts by rules, and its games and rolls; whether its
+        last game is still being played, and what it is known by, should it
+        be given again (:meth:`earlier`)."""
         from aces.experiment.observe import Counts
 
-        self._summaries.append(LogSummary(name, games, rolls, None))
+        self._summaries.append(LogSummary(name, games, rolls, None, unfinished=unfinished))
+        for key in known_by:
+            if key is not None:
+                self._seen.setdefault(key, name)
         for rules, part in counts.items():
             if rules in self._totals:
                 self._totals[rules] += part
             else:
                 self._totals[rules] = part + Counts(rules.players)
             self._each.setdefault(rules, []).append(log_result(name, rules, part))
+
+    def earlier(self, key: object) -> str | None:
+        """The log added before that is known by ``key``, if any."""
+        return None if key is None else self._seen.get(key)
+
+    def repeat(self, name: str, earlier: str, games: int = 0, rolls: int = 0) -> None:
+        """A log that holds the same games as ``earlier``: named, not pooled again."""
+        self._summaries.append(LogSummary(name, games, rolls, None, same_as=earlier))
 
     def leave_out(self, name: str, error: AcesError) -> None:
         """A damaged log, named with why."""
@@ -228,9 +291,21 @@ def _name(source: Source) -> str:
     return str(source)
 
 
-def _count(source: Source, sink: Sink | None,
-           keep_rows: bool) -> tuple[dict[Rules, Counts], int, int]:
-    """The counts of one log by rules, its games and its rolls; raises at a bad line."""
+class _Counted(t.NamedTuple):
+    """One log read: its counts by rules, its finished games and their rolls."""
+
+    counts: dict[Rules, Counts]
+    games: int
+    rolls: int
+    #: Whether its last game is not over.
+    unfinished: bool
+    #: What its content is known by: its last line's number and digest, which
+    #: chains every line before it (``None`` for an old log without digests).
+    fingerprint: tuple[int, bytes] | None
+
+
+def _count(source: Source, sink: Sink | None, keep_rows: bool) -> _Counted:
+    """The counts of one log by rules; raises at a bad line."""
     from aces.experiment.observe import Counts, GameObserver
     from aces.log import read
     from aces.walk import drive
@@ -255,14 +330,16 @@ def _count(source: Source, sink: Sink | None,
                 sink.game(name, observer.number, record)
 
         observer = GameObserver(count, keep_rows)
+        reader = read(stream, name)
         try:
-            if not drive(read(stream, name), name, observer,
-                         allow_unfinished=True, allow_unsettled=False):
+            if not drive(reader, name, observer, allow_unfinished=True, allow_unsettled=False):
                 raise _empty(name)
         finally:
             if stream is not opened:
                 stream.close()
-    return counts, games[0], games[1]
+    tail = reader.tail
+    fingerprint = (tail.seq, tail.digest) if tail.digest else None
+    return _Counted(counts, games[0], games[1], observer.unfinished is not None, fingerprint)
 
 
 #: How a game taken out of the pool is written in a log (``aces.events.GameExcluded``):

@@ -11,7 +11,7 @@ from __future__ import annotations
 import functools
 import typing as t
 
-from aces.errors import visible
+from aces.errors import N_, visible
 from aces.experiment.inference import ALPHA
 
 if t.TYPE_CHECKING:
@@ -23,8 +23,13 @@ if t.TYPE_CHECKING:
     from aces.experiment.pool import Group, Pooled
     from aces.narrate.voice import Voice
 
-__all__ = ["Writer", "beside_rows", "conclusion", "interval_rows", "length_rows", "logs_read",
-           "narrowing", "report", "rules_name", "seat_rows"]
+__all__ = ["SEATS_COUNTED", "Writer", "beside_rows", "chi_square", "conclusion", "interval_rows",
+           "length_rows", "length_test", "logs_read", "narrowing", "report", "rules_name",
+           "seat_rows", "seat_test", "share_sections"]
+
+#: Under the heading of the results by seat, in the report and the notebook's view.
+SEATS_COUNTED: t.Final = N_("Seats are counted from the player who won the opening: seat 1"
+                            " rolls first, seat 2 sits on their left, and so on.")
 
 
 class Writer:
@@ -101,6 +106,28 @@ def report(pooled: Pooled, lang: str, catalog: gettext.NullTranslations) -> str:
         # Translators: {error}: why a log was left out, naming its file and line.
         lines.append("  " + _("Left out: {error}").format(
             error=visible(log.error.render(catalog.gettext, catalog.ngettext))))
+    for log in pooled.repeated:
+        # Translators: under the first line of "aces stats": a log given twice (or a copy
+        # of one) is pooled once. {log}: the log given again; {other}: the log given
+        # before it, which holds the same games.
+        lines.append("  " + _("Pooled once: {log} holds the same games as {other}.").format(
+            log=visible(log.source), other=visible(str(log.same_as))))
+    for log in pooled.unfinished:
+        if not log.games:
+            # Translators: under the first line of "aces stats": the one game of a log
+            # is still being played. {log}: the log.
+            lines.append("  " + _("Not over: the only game of {log} is still being played,"
+                                  " so none of it is pooled.").format(log=visible(log.source)))
+            continue
+        # Translators: under the first line of "aces stats": the last game of a log is
+        # still being played, so only the games before it are pooled. {log}: the log;
+        # {count}: its finished games.
+        lines.append("  " + w.catalog.ngettext(
+            "Not over: the last game of {log} is still being played; its one finished game"
+            " is pooled.",
+            "Not over: the last game of {log} is still being played; its {count} finished"
+            " games are pooled.", log.games).format(log=visible(log.source),
+                                                    count=w.count(log.games)))
     if len(pooled.groups) > 1:
         lines.append(_("The games follow {count} different sets of rules or table sizes;"
                        " each is pooled and tested on its own, never mixed with another.")
@@ -111,17 +138,20 @@ def report(pooled: Pooled, lang: str, catalog: gettext.NullTranslations) -> str:
 
 
 def logs_read(pooled: Pooled, w: Writer) -> str:
-    """The first line: the logs read, pooled and left out."""
+    """The first line: the logs given, pooled and left out (not "read": a log
+    left out may not have opened at all)."""
     left = len(pooled.left_out)
-    read = len(pooled.logs)
-    # Translators: the first line of "aces stats". {read}: logs given (the number that
-    # chooses the form); {pooled}: logs counted; {left}: logs left out because they are
-    # damaged.
+    given = len(pooled.logs)
+    once = len(pooled.repeated)
+    # Translators: the first line of "aces stats". {given}: the logs given (the
+    # number that chooses the form; one log may be said in words, «én logg»);
+    # {pooled}: the logs counted (a log given twice counts once); {left}: the
+    # logs left out because they could not be read or are damaged.
     return w.catalog.ngettext(
-        "The class experiment: {read} log read, {pooled} pooled, {left} left out.",
-        "The class experiment: {read} logs read, {pooled} pooled, {left} left out.",
-        read).format(read=w.integer(read), pooled=w.integer(read - left),
-                     left=w.integer(left))
+        "The class experiment: {given} log, {pooled} pooled, {left} left out.",
+        "The class experiment: {given} logs, {pooled} pooled, {left} left out.",
+        given).format(given=w.integer(given), pooled=w.integer(given - left - once),
+                      left=w.integer(left))
 
 
 def rules_name(rules: Rules, w: Writer) -> str:
@@ -147,39 +177,61 @@ def _group(group: Group, w: Writer) -> list[str]:
                  logs=w.integer(len(group.logs))),
              ""]
     lines.append(_("Losses by seat") if losers else _("Wins by seat"))
-    lines.append("  " + _("Seats are counted from the player who won the opening: seat 1"
-                          " rolls first, seat 2 sits on their left, and so on."))
+    lines.append("  " + _(SEATS_COUNTED))
     lines += _seat_table(result, w)
-    lines += _test(result.seats.fit, w, [_("seat {seat}").format(seat=i + 1)
-                                         for i in range(rules.players)],
-                   exact=result.seats.shares[0].exact is not None)
+    lines += _indented(seat_test(group, w))
     lines += ["", *_length(result.length, w)]
-    if result.nothing is not None:
-        lines += ["", _("Normal rolls that moved nothing (no 1 and no 6)"),
-                  "  " + _share_line(result.nothing, "16/36", w)]
-        lines += _test(_two_way(result.nothing), w, [])
-    if result.tries is not None:
-        lines += ["", _("Tries that succeeded (three rolls without a six)"),
-                  "  " + _share_line(result.tries, "(25/36)³", w)]
-        lines += _test(result.tries_fit, w, [])
-    if result.agains is not None:
-        lines += ["", _("Rolls followed by a roll again"),
-                  "  " + _share_line(result.agains, None, w)]
-        lines.append("  " + _("The exact share depends on how many dice each roll had: some"
-                              " must leave the hand and some must stay."))
-        lines += _test(result.agains_fit, w, [
-            w.catalog.ngettext("rolls of {count} die", "rolls of {count} dice", k).format(
-                count=w.count(k)) for k in result.agains_dice])
-        if result.rolls_per_turn is not None:
-            if result.exact_rolls_per_turn is not None:
-                lines.append("  " + _("Rolls per turn: {observed} on average; exact {exact}.")
-                             .format(observed=w.decimal(result.rolls_per_turn),
-                                     exact=w.decimal(result.exact_rolls_per_turn)))
-            else:
-                lines.append("  " + _("Rolls per turn: {observed} on average.").format(
-                    observed=w.decimal(result.rolls_per_turn)))
+    for heading, said in share_sections(result, w):
+        lines += ["", heading, *_indented(said)]
     lines += ["", *_beside(group, w)]
     return lines
+
+
+def _indented(sentences: list[str]) -> list[str]:
+    return ["  " + sentence for sentence in sentences]
+
+
+def seat_test(group: Group, w: Writer) -> list[str]:
+    """The chi-square test of the wins (or losses) by seat, in sentences."""
+    result = group.pooled
+    return chi_square(result.seats.fit, w,
+                          [w._("seat {seat}").format(seat=i + 1)
+                           for i in range(group.rules.players)],
+                          exact=result.seats.shares[0].exact is not None)
+
+
+def share_sections(result: Result, w: Writer) -> list[tuple[str, list[str]]]:
+    """The shares the report tests beside the seats, each with its heading and
+    its sentences: the normal rolls that moved nothing and the tries that
+    succeeded (Aces in the Pot), the rolls followed by a roll again (Aces)."""
+    _ = w._
+    sections = []
+    if result.nothing is not None:
+        sections.append((_("Normal rolls that moved nothing (no 1 and no 6)"),
+                         [_share_line(result.nothing, "16/36", w),
+                          *chi_square(_two_way(result.nothing), w, [])]))
+    if result.tries is not None:
+        sections.append((_("Tries that succeeded (three rolls without a six)"),
+                         [_share_line(result.tries, "(25/36)³", w),
+                          *chi_square(result.tries_fit, w, [])]))
+    if result.agains is not None:
+        said = [_share_line(result.agains, None, w),
+                _("The exact share depends on how many dice each roll had: some"
+                  " must leave the hand and some must stay."),
+                *chi_square(result.agains_fit, w, [
+                    w.catalog.ngettext("rolls of {count} die", "rolls of {count} dice",
+                                       k).format(count=w.count(k))
+                    for k in result.agains_dice])]
+        if result.rolls_per_turn is not None:
+            if result.exact_rolls_per_turn is not None:
+                said.append(_("Rolls per turn: {observed} on average; exact {exact}.")
+                            .format(observed=w.decimal(result.rolls_per_turn),
+                                    exact=w.decimal(result.exact_rolls_per_turn)))
+            else:
+                said.append(_("Rolls per turn: {observed} on average.").format(
+                    observed=w.decimal(result.rolls_per_turn)))
+        sections.append((_("Rolls followed by a roll again"), said))
+    return sections
 
 
 def _seat_table(result: Result, w: Writer) -> list[str]:
@@ -212,16 +264,18 @@ def seat_rows(result: Result, w: Writer) -> list[list[str]]:
     return rows
 
 
-def _test(fit: Fit | None, w: Writer, names: list[str], *, exact: bool = True) -> list[str]:
-    """The chi-square test in words: its numbers, what was merged, the conclusion."""
+def chi_square(fit: Fit | None, w: Writer, names: list[str], *,
+                   exact: bool = True) -> list[str]:
+    """The chi-square test in sentences: its numbers (χ², its degrees of
+    freedom and p), what was counted together, the conclusion."""
     _ = w._
     if not exact:
-        return ["  " + _("No exact odds for this table: it has too many states to solve"
-                         " exactly (aces simulate estimates them).")]
+        return [_("No exact odds for this table: it has too many states to solve"
+                  " exactly (aces simulate estimates them).")]
     if fit is None:
-        return ["  " + _("Too few for a chi-square test: it needs at least two parts that"
-                         " each expect 5 or more.")]
-    lines = ["  " + w.catalog.ngettext(
+        return [_("Too few for a chi-square test: it needs at least two parts that"
+                  " each expect 5 or more.")]
+    lines = [w.catalog.ngettext(
         "Chi-square test: χ² = {statistic} with {df} degree of freedom, p = {p}.",
         "Chi-square test: χ² = {statistic} with {df} degrees of freedom, p = {p}.",
         fit.df).format(statistic=w.decimal(fit.statistic), df=fit.df, p=w.p(fit.p))]
@@ -229,9 +283,9 @@ def _test(fit: Fit | None, w: Writer, names: list[str], *, exact: bool = True) -
     if runs and names:
         parts = [" + ".join(names[i] for i in group if i < len(names)) for group in runs]
         # Translators: {parts}: the categories counted as one, e.g. "seat 3 + seat 4".
-        lines.append("  " + _("Counted together, so that each part of the test expects at"
-                              " least 5: {parts}.").format(parts=w.list(parts)))
-    lines.append("  " + conclusion(fit, w.lang, w.catalog))
+        lines.append(_("Counted together, so that each part of the test expects at"
+                       " least 5: {parts}.").format(parts=w.list(parts)))
+    lines.append(conclusion(fit, w.lang, w.catalog))
     return lines
 
 
@@ -294,16 +348,23 @@ def _share_line(share: Share, exact_text: str | None, w: Writer) -> str:
 def _length(length: Length, w: Writer) -> list[str]:
     from aces.cli._numbers import table
 
-    _ = w._
-    lines = [_("Length of a game (rolls after the opening)")]
+    lines = [w._("Length of a game (rolls after the opening)")]
     if length.mean is None:
         return lines
-    lines.append(table(length_rows(length, w), "  "))
+    return [*lines, table(length_rows(length, w), "  "), *_indented(length_test(length, w))]
+
+
+def length_test(length: Length, w: Writer) -> list[str]:
+    """What the report says of a game's length below its table, in sentences:
+    whether the exact mean lies inside the interval, and the chi-square test
+    of the lengths."""
+    _ = w._
+    lines = []
     if length.exact_mean is not None and length.interval is not None:
-        lines.append("  " + (_("The exact mean lies inside the interval.") if length.inside
-                             else _("The exact mean lies outside the interval.")))
+        lines.append(_("The exact mean lies inside the interval.") if length.inside
+                     else _("The exact mean lies outside the interval."))
     if length.exact_mean is None:
-        return [*lines, *_test(None, w, [], exact=False)]
+        return [*lines, *chi_square(None, w, [], exact=False)]
     if length.fit is not None:
         parts = []
         for first, last in length.bins:
@@ -318,10 +379,10 @@ def _length(length: Length, w: Writer) -> list[str]:
                                                            last=w.integer(last)))
         # Translators: {count}: how many groups of lengths the test compares; {parts}: the
         # groups, as numbers of rolls.
-        lines.append("  " + _("The test compares {count} groups of game lengths, in rolls,"
-                              " each expecting at least 5 games: {parts}.").format(
+        lines.append(_("The test compares {count} groups of game lengths, in rolls,"
+                       " each expecting at least 5 games: {parts}.").format(
             count=w.count(len(parts)), parts=w.list(parts)))
-    return lines + _test(length.fit, w, [])
+    return lines + chi_square(length.fit, w, [])
 
 
 def length_rows(length: Length, w: Writer) -> list[list[str]]:

@@ -1,7 +1,9 @@
 """The replay page as one HTML file: markup, style, script and data in one.
 
 The file asks for nothing from anywhere (its Content-Security-Policy even
-forbids it): no font, no image, no script from outside. Everything the
+forbids it): no font, no image, no script from outside; and of what it
+holds, only its own style and script apply, known by their hashes
+(:func:`security_policy`). Everything the
 script shows is in the JSON of ``<script type="application/json"
 id="aces-data">``; the same narration is also in the markup as an ordered
 list, so without a script the page is the whole narrated game, and the
@@ -18,6 +20,8 @@ told to (:mod:`aces.files`).
 
 from __future__ import annotations
 
+import base64
+import hashlib
 import html
 import json
 import string
@@ -29,8 +33,9 @@ from aces.errors import visible
 if t.TYPE_CHECKING:
     from collections.abc import Sequence
 
-__all__ = ["DASHES", "PALETTE", "SRCDOC_BASE", "chart", "mark", "markup_text", "render",
-           "render_simulation", "roll_name", "script_json", "write_atomically"]
+__all__ = ["DASHES", "PALETTE", "SRCDOC_BASE", "chart", "mark", "markup_text", "page_policy",
+           "render", "render_simulation", "roll_name", "script_json", "security_policy",
+           "write_atomically"]
 
 #: The Okabe-Ito palette, which colour-blind readers can tell apart, darkest
 #: first; each player's line also has its own dash pattern.
@@ -81,6 +86,30 @@ def _asset(name: str) -> str:
 SRCDOC_BASE: t.Final = '<base href="about:srcdoc">'
 
 
+def security_policy(style: str, script: str, *, srcdoc: bool = False) -> str:
+    """The page's Content-Security-Policy: nothing from anywhere, and only the
+    page's own ``style`` and ``script`` (the text of its ``<style>`` and
+    ``<script>``) applied, known by their SHA-256. Markup that found its way
+    into a page, should escaping ever slip, then runs nothing (no script, no
+    handler), submits nothing (``form-action``) and cannot move the page's
+    base (``base-uri``). A page inside ``<iframe srcdoc>`` sets its own base,
+    :data:`SRCDOC_BASE`, and allows an ``about:`` base alone.
+
+    >>> policy = security_policy("p{}", "go()")
+    >>> policy.startswith("default-src 'none'; style-src 'sha256-"), policy.split("; ")[-2:]
+    (True, ["form-action 'none'", "base-uri 'none'"])
+    """
+    base = "about:" if srcdoc else "'none'"
+    return (f"default-src 'none'; style-src {_digest(style)}; script-src {_digest(script)};"
+            f" form-action 'none'; base-uri {base}")
+
+
+def _digest(text: str) -> str:
+    """A CSP hash source for an element's text."""
+    digest = hashlib.sha256(text.encode("utf-8")).digest()
+    return f"'sha256-{base64.b64encode(digest).decode('ascii')}'"
+
+
 def mark(kind: str) -> bytes:
     """What the head of a page of ``kind`` (``replay`` or ``simulate``) holds, by
     which the command that wrote it knows it again: the page it may replace.
@@ -101,10 +130,26 @@ def _page(kind: str, fields: dict[str, str], data: dict[str, t.Any], *,
     if srcdoc:
         frame = frame.replace("<head>\n", f"<head>\n{SRCDOC_BASE}\n", 1)
         assert SRCDOC_BASE in frame, "the page template has no <head> line"
+    css, js = _style(kind), _asset(f"{kind}.js")
+    # The template sets each on a line of its own: the element's text starts
+    # with that line break, and so does what its hash is of.
+    assert "<style>\n$css</style>" in frame
+    assert "<script>\n$js</script>" in frame
     return string.Template(frame).substitute(
         lang=fields["lang"], title=fields["title"], body=body, generator=mark(kind).decode(),
-        css=_asset("page.css") + _asset(f"{kind}.css"), js=_asset(f"{kind}.js"),
-        data=script_json(data))
+        policy=page_policy(kind, srcdoc=srcdoc), css=css, js=js, data=script_json(data))
+
+
+def _style(kind: str) -> str:
+    return _asset("page.css") + _asset(f"{kind}.css")
+
+
+def page_policy(kind: str, *, srcdoc: bool = False) -> str:
+    """The policy every page of ``kind`` (``replay`` or ``simulate``) holds in its
+    head (see :func:`security_policy`): the same whatever the page shows, so a
+    server sends it as it is rather than reading it from the page, where
+    planted markup would be read too."""
+    return security_policy("\n" + _style(kind), "\n" + _asset(f"{kind}.js"), srcdoc=srcdoc)
 
 
 def chart(positions: Sequence[dict[str, t.Any]], players: int, lang: str,

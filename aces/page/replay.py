@@ -19,7 +19,7 @@ import typing as t
 from babel.core import Locale
 from babel.numbers import format_decimal
 
-from aces.errors import EmptyLogError, OptionError, Plural
+from aces.errors import N_, EmptyLogError, OptionError, Plural
 from aces.events import GameStarted, Rolled, RollUndone
 from aces.games import registration
 from aces.i18n import LANGUAGES, babel_locale, translations
@@ -36,7 +36,8 @@ if t.TYPE_CHECKING:
     from aces.odds.position import Chances, PositionOdds
     from aces.walk import Step
 
-__all__ = ["FORMAT", "MOST_ROLLS", "PageCollector", "collect", "labels", "said", "shown"]
+__all__ = ["FORMAT", "MOST_ROLLS", "MOST_TEXT", "PageCollector", "collect", "labels", "said",
+           "shown"]
 
 #: The version of the page's data; a change that breaks a reader raises it
 #: (2: the games of a page under ``games``, where 1 had one game's fields at
@@ -45,6 +46,11 @@ FORMAT: t.Final = 2
 #: The most rolls one page holds, its games together: about 2.5 MB, a
 #: session of a class's twenty games three times over.
 MOST_ROLLS: t.Final = 2_000
+#: The most characters of narration one page holds, in all its languages
+#: together: a page carries the text twice (its list, and its data), so it
+#: stays within some ten megabytes however long the players' names are
+#: (a class's twenty games tell about a million).
+MOST_TEXT: t.Final = 4_000_000
 # Translators: an error of "aces replay --html". {number}: the game asked
 # for with --game; {count}: the games in the log.
 _MISSING_GAME: t.Final = Plural("--game {number} is not in the log: it holds {count} game",
@@ -58,6 +64,26 @@ _TOO_MANY_FOR_A_PAGE: t.Final = Plural(
     " {count} game with --game N",
     "the log has more than {limit} rolls, more than one page holds: choose one of its"
     " {count} games with --game N", by="count")
+
+
+# Translators: an error of "aces replay --html" on a log of many games whose
+# narration is too long for a page (long names, say). {limit}: the most
+# characters a page holds; {count}: the games of the log; keep --game N.
+_TOO_LONG_FOR_A_PAGE: t.Final = Plural(
+    "the log tells more than {limit} characters, more than one page holds: choose one of"
+    " its {count} game with --game N",
+    "the log tells more than {limit} characters, more than one page holds: choose one of"
+    " its {count} games with --game N", by="count")
+
+
+# Translators: an error of "aces replay --html". {number}: the game;
+# {limit}: the most characters of narration a page holds.
+_GAME_TOO_LONG: t.Final = N_("game {number} of the log tells more than {limit} characters,"
+                             " more than one page holds")
+# Translators: an error of "aces replay --html". {number}: the game;
+# {limit}: the most rolls a page holds.
+_GAME_TOO_MANY: t.Final = N_("game {number} of the log has more than {limit} rolls, more than"
+                             " one page holds")
 
 
 def labels(lang: str) -> dict[str, str]:
@@ -232,18 +258,26 @@ class PageCollector(Visitor[dict[str, t.Any]]):
     """Gathers the page of a log, step by step: game ``number`` (from 1), or
     without a number every game, for the page to offer them to pick from.
 
-    A page holds at most ``most_rolls`` rolls (:data:`MOST_ROLLS`): past
+    A page holds at most ``most_rolls`` rolls (:data:`MOST_ROLLS`), and at
+    most ``most_text`` characters of narration (:data:`MOST_TEXT`): past
     them, what was gathered is let go (the rest of the log is still walked,
     and so checked) and the result is an error that says to choose a game.
     The result is the page's data, opening in ``lang``.
     """
 
     def __init__(self, number: int | None, source: str, lang: str,
-                 most_rolls: int | None = None) -> None:
+                 most_rolls: int | None = None, most_text: int = MOST_TEXT, *,
+                 count: int | None = None) -> None:
         self.asked = number
+        #: The games of the log, when the walk is of a part of it (the games
+        #: before the one asked for, by their ends alone): what "game 3 of 5" says.
+        self.count = count
         self.source = source
         self.lang = lang
         self.most_rolls = MOST_ROLLS if most_rolls is None else most_rolls
+        self.most_text = most_text
+        self._text = 0
+        self._too_long = False
         self.narrators = {code: Narrator(translations(code), code) for code in LANGUAGES}
         self.games = 0
         self._kept: list[_Game] = []
@@ -277,6 +311,10 @@ class PageCollector(Visitor[dict[str, t.Any]]):
             told = narrator.take()
             if game is not None:
                 game.text()[code].extend(told)
+                self._text += sum(map(len, told))
+        if self._text > self.most_text and not self._too_long:
+            self._too_long = self._too_many = True
+            self._kept, self._game, game = [], None, None
         if game is None:
             return
         game.state = step.state
@@ -320,15 +358,16 @@ class PageCollector(Visitor[dict[str, t.Any]]):
         """
         if not self.games:
             raise EmptyLogError("{source} is empty: it holds no events", source=self.source)
-        if self._too_many:
+        for over, most, session, game in (
+                (self._too_long, self.most_text, _TOO_LONG_FOR_A_PAGE, _GAME_TOO_LONG),
+                (self._too_many, self.most_rolls, _TOO_MANY_FOR_A_PAGE, _GAME_TOO_MANY)):
+            if not over:
+                continue
             # The limit as the page's language (the user's) writes a number.
-            limit = format_decimal(self.most_rolls, locale=babel_locale(self.lang))
+            limit = format_decimal(most, locale=babel_locale(self.lang))
             if self.asked is None and self.games > 1:
-                raise OptionError(_TOO_MANY_FOR_A_PAGE, limit=limit, count=self.games)
-            # Translators: an error of "aces replay --html". {number}: the game;
-            # {limit}: the most rolls a page holds.
-            raise OptionError("game {number} of the log has more than {limit} rolls, more"
-                              " than one page holds", number=self.asked or 1, limit=limit)
+                raise OptionError(session, limit=limit, count=self.games)
+            raise OptionError(game, number=self.asked or 1, limit=limit)
         if not self._kept:
             raise OptionError(_MISSING_GAME, number=self.asked, count=self.games)
         from aces.odds.budget import Budget
@@ -340,7 +379,8 @@ class PageCollector(Visitor[dict[str, t.Any]]):
             "lang": self.lang,
             "languages": list(LANGUAGES),
             "labels": {code: labels(code) for code in LANGUAGES},
-            "games": [game.data(self.games, budget) for game in self._kept],
+            "games": [game.data(self.games if self.count is None else self.count, budget)
+                      for game in self._kept],
         }
 
 

@@ -76,6 +76,9 @@ class Game(t.Generic[S]):
     #: For generated dice, the receivers of dice given by choice (``Roll.to``),
     #: drawn with the dice's own generator; ``None`` in a game without choices.
     choose: t.Callable[[S, tuple[int, ...], random.Random], tuple[str, ...]] | None = None
+    #: What a game's length grows with: the chips (or dice) at a table with
+    #: this header; ``None``: one a player.
+    pieces: t.Callable[[GameStarted], int] | None = None
 
     def check_players(self, players: Sequence[str]) -> None:
         """Refuse seats the game cannot be played with.

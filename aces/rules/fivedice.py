@@ -60,9 +60,8 @@ if t.TYPE_CHECKING:
     from aces.events import Event, GameStarted
 
 __all__ = ["ACE", "FIVE", "GAME", "MIN_PLAYERS", "NAME", "POLICIES", "THREE", "TWO",
-           "FiveDiceOptions", "FiveDiceState", "Phase", "Policy", "Settlement", "choose",
-           "decide", "evolve", "holding", "next_roll", "options", "settle", "start",
-           "widest_roll"]
+           "FiveDiceOptions", "FiveDiceState", "Phase", "Policy", "Settlement", "choose", "decide",
+           "evolve", "holding", "next_roll", "options", "pieces", "settle", "start", "widest_roll"]
 
 NAME: t.Final = "five-dice"
 POLICIES: t.Final = ("random", "fewest", "most")
@@ -114,6 +113,11 @@ def widest_roll(header: GameStarted) -> tuple[int, int]:
     opts = options(header.options)
     dice = t.cast("int", opts["dice"]) * len(header.players)
     return dice, dice if opts["threes"] else 0
+
+
+def pieces(header: GameStarted) -> int:
+    """The dice at the table, which a game's length grows with."""
+    return widest_roll(header)[0]
 
 
 # -- Settling a roll ----------------------------------------------------------
@@ -398,4 +402,5 @@ GAME: t.Final = Game[FiveDiceState](
     evolve=evolve,
     widest_roll=widest_roll,
     choose=choose,
+    pieces=pieces,
 )

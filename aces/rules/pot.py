@@ -64,8 +64,8 @@ if t.TYPE_CHECKING:
     from aces.events import Event, GameStarted, Stage
 
 __all__ = ["ACE", "FINISHES", "GAME", "MIN_PLAYERS", "NAME", "SIX", "TRY_ROLLS", "Finish", "Phase",
-           "PotOptions", "PotState", "Settlement", "Situation", "decide", "decide_afresh",
-           "evolve", "holding", "next_roll", "options", "settle", "situation", "start",
+           "PotOptions", "PotState", "Settlement", "Situation", "decide", "decide_afresh", "evolve",
+           "holding", "next_roll", "options", "pieces", "settle", "situation", "start",
            "widest_roll"]
 
 NAME: t.Final = "pot"
@@ -105,6 +105,11 @@ def options(raw: Mapping[str, OptionValue]) -> dict[str, OptionValue]:
 def widest_roll(header: GameStarted) -> tuple[int, int]:
     """Two dice at most, and never a receiver named."""
     return 2, 0
+
+
+def pieces(header: GameStarted) -> int:
+    """The chips at the table, which a game's length grows with."""
+    return len(header.players) * t.cast("int", options(header.options)["chips"])
 
 
 # -- Settling a roll ----------------------------------------------------------
@@ -537,4 +542,5 @@ GAME: t.Final = Game[PotState](
     decide=decide,
     evolve=evolve,
     widest_roll=widest_roll,
+    pieces=pieces,
 )

@@ -23,7 +23,13 @@ if t.TYPE_CHECKING:
     from aces.classroom.service import Opening, Settings
     from aces.rules import OptionValue
 
-__all__ = ["addresses", "bind", "hosts", "run", "serve"]
+__all__ = ["EXTRA_MODULES", "addresses", "bind", "hosts", "run", "serve"]
+
+#: What the ``class`` extra brings, by the modules the server imports: the
+#: web framework, its server, its event streams, its forms (python-multipart,
+#: importable by either name) and the QR code.
+EXTRA_MODULES: t.Final = (("starlette",), ("uvicorn",), ("sse_starlette",),
+                          ("python_multipart", "multipart"), ("segno",))
 
 
 def addresses(host: str) -> list[str]:
@@ -74,7 +80,25 @@ def serve(folder: str, host: str, port: int, game: str | None,
           catalog: gettext.NullTranslations,
           say: Callable[[str], None] = print) -> None:
     """Serve the class in ``folder`` until Ctrl-C."""
+    _require_the_extra()
     asyncio.run(_serve(folder, host, port, game, options, lang, settings, catalog, say))
+
+
+def _require_the_extra() -> None:
+    """Refuse at once, in one line, where the package was installed without the
+    ``class`` extra: nothing of the class is opened, and no traceback names a
+    module the teacher never asked for."""
+    import importlib.util
+
+    from aces.errors import OptionError, Term
+
+    if any(all(importlib.util.find_spec(name) is None for name in names)
+           for names in EXTRA_MODULES):
+        # Translators: an error of "aces class serve" where the package was
+        # installed without its class extra. {command}: aces class serve. Keep
+        # the command after the colon as it is: it is typed as it stands.
+        raise OptionError("{command} needs the server that comes with the class extra:"
+                          " pip install 'aces-dice[class]'", command=Term("aces class serve"))
 
 
 async def _serve(folder: str, host: str, port: int, game: str | None,

@@ -159,6 +159,12 @@ class AcesDirective(SphinxDirective):
         except OptionError as exc:
             self.fail(exc)
 
+    def marked(self, lang: str) -> str | None:
+        """``lang``, where it is not the site's: what a part told in it is marked
+        with (``lang="nb"`` in a web page), for a screen reader to speak it in
+        its own language; ``None`` where it is the site's own."""
+        return None if lang == (self.config.language or "en") else lang
+
     def number(self, option: str) -> int | None:
         """The value of an option that takes a whole number from 1 (``:game: 2``), if given."""
         from aces.errors import OptionError, Term

@@ -147,7 +147,8 @@ def replay_page(directive: AcesDirective, name: str, lang: str,
         log, name, translations(lang), lang, game=game, turning_points=False))
     page = f"replay-{path.stem}{'' if game is None else f'-{game}'}-{lang}.html"
     return _embed(directive, page, render(data), data["games"][0]["start"]["text"][lang][0],
-                  lang, [walkthrough_nodes(parts, {"narration", "standings"})])
+                  lang, [walkthrough_nodes(parts, {"narration", "standings"},
+                                           directive.marked(lang))])
 
 
 class ReplayPageDirective(AcesDirective):
@@ -188,8 +189,10 @@ class SimulationPageDirective(AcesDirective):
         except AcesError as exc:
             self.fail(exc)
         words = data["labels"][lang]
+        exact = nodes.container("", *_exact(data), classes=[
+            "aces-exact", *([f"language-{lang}"] if self.marked(lang) else [])])
         return [_embed(self, f"simulation-{players}-{lang}.html", render_simulation(data),
-                       words["title"], lang, _exact(data))]
+                       words["title"], lang, [exact])]
 
 
 def _exact(data: dict[str, t.Any]) -> list[nodes.Node]:
@@ -209,4 +212,4 @@ def _exact(data: dict[str, t.Any]) -> list[nodes.Node]:
     row = [percent_in(p, locale) for p in table["exact"]["by_seat"]]
     row.append(format_decimal(table["exact"]["rolls"], "0.00", locale=locale))
     return [told(nodes.paragraph(text=words["title"])),
-            told(table_node([*seats, words["rolls"]], [row], stub=0, classes=["aces-exact"]))]
+            told(table_node([*seats, words["rolls"]], [row], stub=0))]

@@ -60,7 +60,7 @@ class WalkthroughDirective(AcesDirective):
             turning_points="turning-points" in shown))
         if not parts:
             self.fail(EmptyLogError("{source} is empty: it holds no events", source=name))
-        found: list[nodes.Node] = [walkthrough_nodes(parts, shown)]
+        found: list[nodes.Node] = [walkthrough_nodes(parts, shown, self.marked(lang))]
         if "page" in shown:
             from aces.sphinxext.pages import replay_page
 
@@ -86,15 +86,18 @@ class WalkthroughDirective(AcesDirective):
         return frozenset(words)
 
 
-def walkthrough_nodes(parts: Sequence[Part],
-                      shown: Collection[str] = DEFAULT_SHOWN) -> nodes.container:
+def walkthrough_nodes(parts: Sequence[Part], shown: Collection[str] = DEFAULT_SHOWN,
+                      lang: str | None = None) -> nodes.container:
     """A walkthrough as docutils nodes: each game's opening as a rubric, the
     narration as line blocks, the rules as admonitions, the standings as
     tables; only what ``shown`` names (see :data:`SHOWN`). It is told in its
-    own language, so none of it goes to the documentation's catalogs."""
+    own language, so none of it goes to the documentation's catalogs; told in
+    ``lang``, another than the page's, it is marked so (docutils writes the
+    class ``language-nb`` as ``lang="nb"``)."""
     from aces.walkthrough import TURNING_POINTS, Aside, Standings, Told
 
-    box = nodes.container(classes=["aces-walkthrough"])
+    box = nodes.container(classes=["aces-walkthrough",
+                                   *([f"language-{lang}"] if lang else [])])
     for part in parts:
         if isinstance(part, Told):
             if "narration" not in shown:

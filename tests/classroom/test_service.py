@@ -149,3 +149,47 @@ def test_the_next_game_begins_with_its_first_roll(tmp_path: Path) -> None:
         verify(tmp_path)
 
     run(test)
+
+
+async def rolled_on(room: Classroom, group: Group, count: int) -> None:
+    """``count`` rolls, from game to game."""
+    for number in range(count):
+        table = group.table
+        request = table.request()
+        game = table.game
+        if request is None:
+            request, game = table.following()[1], game + 1
+        dice = next(d for d in DICE[number % len(DICE):] + DICE if len(d) == request.dice)
+        await room.roll(group, f"r{number}", table.seq, game, Roll(dice))
+
+
+def test_a_group_stops_at_the_most_a_log_holds_as_the_log_stands(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A group's log stops at the most events a log may hold, with the message
+    of aces play; the table stays as the log stands (it once went on showing
+    the refused roll as recorded, and telling it), and the log reads back."""
+    import aces.log
+    from aces.log import full_log
+
+    monkeypatch.setattr(aces.log, "EVENT_LIMIT", 150)
+
+    async def test() -> None:
+        room = await served(tmp_path)
+        group, _ = await room.join(room.class_record.code, "Full", ["Ada", "Bo"], "en", "dev")
+        with pytest.raises(AcesError) as raised:
+            await rolled_on(room, group, 1000)
+        assert str(raised.value) == str(full_log())
+        written = room.store.seq(group.record.id)
+        assert group.table.seq == written <= 150
+        story = list(group.table.story["en"])
+        with pytest.raises(AcesError):
+            await rolled_on(room, group, 1)
+        assert group.table.seq == written
+        assert list(group.table.story["en"]) == story
+        await room.close()
+        again = await served(tmp_path)
+        assert list(again.groups[1].table.story["en"]) == story
+        await again.close()
+        verify(tmp_path)
+
+    run(test)

@@ -44,7 +44,7 @@ def test_the_report_pools_the_groups_and_shows_each_beside_it(logs: list[Path]) 
     result = stats(*map(str, logs))
     assert result.exit_code == 0, result.output
     out = result.stdout
-    assert out.startswith("The class experiment: 3 logs read, 3 pooled, 0 left out.")
+    assert out.startswith("The class experiment: 3 logs, 3 pooled, 0 left out.")
     assert "Games: 15; rolls after the opening: " in out
     assert "Chi-square test" in out or "Too few for a chi-square test" in out
     assert "dice are fair" not in out
@@ -115,10 +115,28 @@ def test_a_damaged_log_is_named_left_out_and_said_in_the_exit_status(
     errors = result.stderr.splitlines()
     assert errors[0].startswith(f"aces: {damaged}, line 8: ")
     assert errors[-1] == "aces: 1 log was left out; the others were pooled"
-    assert result.stdout.startswith("The class experiment: 3 logs read, 2 pooled, 1 left out.")
+    assert result.stdout.startswith("The class experiment: 3 logs, 2 pooled, 1 left out.")
     assert f"Left out: {damaged}, line 8: " in result.stdout
     with table.open(encoding="utf-8-sig", newline="") as handle:
         assert {row["log"] for row in csv.DictReader(handle)} == {str(p) for p in logs[1:]}
+
+
+@pytest.mark.parametrize(("lang", "last"), [
+    ("en", "aces: 2 logs were left out; there was nothing to pool"),
+    ("nb", "aces: 2 logger ble utelatt; det var ingenting å slå sammen"),
+    ("nn", "aces: 2 loggar vart forkasta; det var ingenting å slå saman"),
+])
+def test_logs_that_cannot_be_read_are_not_said_to_leave_others_pooled(
+        lang: str, last: str, tmp_path: Path) -> None:
+    # As a class that types the README's names of its own files where none exist.
+    missing = [str(tmp_path / "group-1.jsonl"), str(tmp_path / "group-2.jsonl")]
+    result = stats("--lang", lang, *missing)
+    assert result.exit_code == 1
+    assert "Traceback" not in result.output
+    errors = result.stderr.splitlines()
+    assert len(errors) == 3, errors
+    assert all(missing[number] in errors[number] for number in range(2))
+    assert errors[-1] == last
 
 
 def test_files_are_never_overwritten(logs: list[Path], tmp_path: Path) -> None:
@@ -319,19 +337,20 @@ def test_the_report_speaks_norwegian(logs: list[Path]) -> None:
     result = stats("--lang", "nb", *map(str, logs))
     assert result.exit_code == 0, result.output
     out = result.stdout
-    assert out.startswith("Klasseforsøket: 3 logger lest, 3 slått sammen, 0 utelatt.")
+    assert out.startswith("Klasseforsøket: 3 logger, 3 slått sammen, 0 utelatt.")
     assert "Ess i potten" in out
     assert "The " not in out
 
 
 def test_one_log_is_counted_in_the_singular(e1_log: Path) -> None:
     assert stats(str(e1_log)).stdout.startswith(
-        "The class experiment: 1 log read, 1 pooled, 0 left out.")
+        "The class experiment: 1 log, 1 pooled, 0 left out.")
+    # One log in words, as Norwegian counts it; not "read", for a log may not open.
     assert stats("--lang", "nb", str(e1_log)).stdout.startswith(
-        "Klasseforsøket: 1 logg lest, 1 slått sammen, 0 utelatt.")
+        "Klasseforsøket: én logg, 1 slått sammen, 0 utelatt.")
     # Nynorsk: «forkasta» agrees with any count, where «1 haldne utanfor» did not.
     assert stats("--lang", "nn", str(e1_log)).stdout.startswith(
-        "Klasseforsøket: 1 logg lesen, 1 slått saman, 0 forkasta.")
+        "Klasseforsøket: éin logg, 1 slått saman, 0 forkasta.")
 
 
 @pytest.mark.parametrize(("lang", "said"), [
@@ -397,3 +416,77 @@ def test_no_control_character_of_a_file_name_reaches_the_terminal(tmp_path: Path
     assert "\x1b" not in result.stderr
     assert "\x07" not in result.stdout + result.stderr
     assert "group\\x1b[2J.jsonl" in result.stdout
+
+
+def test_a_plot_of_a_small_pool_with_a_seat_that_never_won(tmp_path: Path) -> None:
+    """``aces stats s3.jsonl --plot p.svg`` once ended in matplotlib's ValueError:
+    the interval of a share of 0 began a hair above 0."""
+    log = tmp_path / "s3.jsonl"
+    assert run("play", "--players", "4", "--games", "3", "--seed", "1", "-o", str(log)
+               ).exit_code == 0
+    plot = tmp_path / "p.svg"
+    result = stats(str(log), "--plot", str(plot), "--json")
+    assert result.exit_code == 0, result.output
+    assert plot.read_bytes().lstrip().startswith(b"<?xml")
+    group = json.loads(result.stdout)["groups"][0]
+    for share, (low, high) in zip(group["win_by_seat"], group["win_by_seat_ci"], strict=True):
+        assert low <= share <= high
+
+
+def test_a_log_given_twice_is_pooled_once_and_the_report_says_so(logs: list[Path],
+                                                                tmp_path: Path) -> None:
+    import shutil
+
+    copy = tmp_path / "copy.jsonl"
+    shutil.copy(logs[0], copy)
+    result = stats(str(logs[0]), str(logs[1]), str(logs[0]), str(copy), "--json")
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)
+    assert [log["same_as"] for log in data["logs"]] == [None, None, str(logs[0]), str(logs[0])]
+    assert data["groups"][0]["games"] == 10
+    report = stats(str(logs[0]), str(logs[1]), str(logs[0]), str(copy)).stdout
+    assert report.splitlines()[:3] == [
+        "The class experiment: 4 logs, 2 pooled, 0 left out.",
+        f"  Pooled once: {logs[0]} holds the same games as {logs[0]}.",
+        f"  Pooled once: {copy} holds the same games as {logs[0]}."]
+    table = tmp_path / "games.csv"
+    assert stats(str(logs[0]), str(copy), "--csv", str(table)).exit_code == 0
+    with table.open(encoding="utf-8-sig", newline="") as handle:
+        assert len(list(csv.DictReader(handle))) == 5
+
+
+def test_a_log_still_being_recorded_gives_its_finished_games(logs: list[Path],
+                                                             tmp_path: Path) -> None:
+    lines = logs[0].read_bytes().splitlines(keepends=True)
+    last = max(n for n, line in enumerate(lines) if b'"game_started"' in line)
+    rolled = [n for n, line in enumerate(lines) if n > last and b'"rolled"' in line]
+    going = tmp_path / "going.jsonl"
+    going.write_bytes(b"".join(lines[:rolled[6]]))
+    result = stats(str(going), str(logs[1]), "--json")
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)
+    assert data["logs"][0]["unfinished"] is True
+    assert data["logs"][0]["games"] == 4
+    assert data["groups"][0]["games"] == 9
+    words = stats(str(going), str(logs[1]), env={"LANG": "nn_NO.UTF-8"}).stdout.splitlines()
+    assert words[0] == "Klasseforsøket: 2 loggar, 2 slått saman, 0 forkasta."
+    assert words[1].startswith(f"  Ikkje ferdig: det siste partiet i {going}")
+
+
+def test_a_plot_of_more_sets_of_rules_than_it_draws_names_the_others(tmp_path: Path) -> None:
+    from aces.experiment.plot import MOST_GROUPS
+
+    logs = []
+    for chips in range(1, MOST_GROUPS + 3):
+        log = tmp_path / f"chips-{chips}.jsonl"
+        assert run("play", "--players", "2", "--chips", str(chips), "--seed", "1", "-o",
+                   str(log)).exit_code == 0
+        logs.append(str(log))
+    plot = tmp_path / "plot.svg"
+    result = stats(*logs, "--plot", str(plot))
+    assert result.exit_code == 0, result.output
+    svg = plot.read_text(encoding="utf-8")
+    # matplotlib writes each text of the figure in a comment beside its drawing.
+    assert "Not drawn, for want of room (the report gives them all): Aces in the Pot:" \
+        " 2 players, 9 chips each" in svg
+    assert "10 chips each" in svg

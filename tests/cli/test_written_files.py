@@ -231,6 +231,16 @@ def test_an_empty_file_name_is_one_line(args: list[str]) -> None:
     assert error.endswith("a file name cannot be empty"), error
 
 
+def test_a_class_in_an_empty_folder_name_is_one_line(tmp_path: Path) -> None:
+    """``aces class serve ""`` once served a class in the current folder."""
+    done = subprocess.run([sys.executable, "-m", "aces", "class", "serve", "", "--host",
+                           "127.0.0.1", "--port", "0"], cwd=tmp_path, capture_output=True,
+                          text=True, timeout=60, check=False)
+    assert done.returncode != 0
+    assert done.stderr.splitlines() == ["aces: a file name cannot be empty"]
+    assert list(tmp_path.iterdir()) == []
+
+
 def test_an_empty_log_name_in_stats_is_left_out_in_words() -> None:
     result = run("stats", "", str(REPLAYS / "three-players.jsonl"))
     assert result.exit_code == 1

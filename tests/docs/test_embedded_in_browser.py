@@ -10,7 +10,6 @@ site's language, and answer a key (a replay) or a Run (the simulation).
 from __future__ import annotations
 
 import re
-import time
 import typing as t
 from pathlib import Path
 
@@ -18,10 +17,11 @@ import pytest
 
 from aces import i18n
 
+from browser import ready_frame
 from docsite import load_tool
 
 if t.TYPE_CHECKING:
-    from playwright.sync_api import Browser, ConsoleMessage, Frame, Page, Route
+    from playwright.sync_api import Browser, ConsoleMessage, Page, Route
 
 LANGUAGES: t.Final = tuple(load_tool().languages())
 DOCS: t.Final = Path(__file__).resolve().parents[2] / "docs"
@@ -71,21 +71,6 @@ def _open(browser: Browser, root: Path, name: str) -> Opened:
     return Opened(page, refused, errors)
 
 
-def _ready(page: Page, frame_element: t.Any, timeout: float = 60.0) -> Frame:
-    """The frame of an embedded page, once its script has run to the end (the
-    frames load lazily: scrolled to, as a reader would)."""
-    frame_element.scroll_into_view_if_needed()
-    deadline = time.monotonic() + timeout
-    while True:
-        frame = frame_element.content_frame()
-        if frame is not None and frame.url != "about:blank" and frame.query_selector(
-                "body[data-ready]") is not None:
-            return t.cast("Frame", frame)
-        assert time.monotonic() < deadline, f"the frame {frame_element.get_attribute('src')}" \
-                                            " did not get ready"
-        page.wait_for_timeout(100)
-
-
 @pytest.mark.parametrize("name", _pages())
 @pytest.mark.parametrize("lang", LANGUAGES)
 def test_every_embedded_page_runs_offline_without_errors(browser: Browser,
@@ -99,7 +84,7 @@ def test_every_embedded_page_runs_offline_without_errors(browser: Browser,
         frames = page.query_selector_all("figure.aces-page iframe")
         assert frames, f"{name} embeds no page"
         for element in frames:
-            frame = _ready(page, element)
+            frame = ready_frame(element)
             assert frame.evaluate("document.documentElement.lang") == spoken
             if name in LESSONS:
                 frame.click("#run")

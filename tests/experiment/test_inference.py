@@ -5,6 +5,8 @@ from __future__ import annotations
 import math
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from aces.experiment.inference import (
     Row,
@@ -116,3 +118,25 @@ def test_a_shares_interval_and_its_test_never_disagree(chance: float) -> None:
                 continue
             inside = wilson(hits, trials).holds(chance)
             assert inside == (not fit.evidence), (hits, trials, fit.p)
+
+
+@given(st.integers(min_value=1, max_value=10_000).flatmap(
+    lambda n: st.tuples(st.integers(min_value=0, max_value=n), st.just(n))))
+def test_an_interval_holds_the_share_observed_and_stays_within_0_and_1(
+        counts: tuple[int, int]) -> None:
+    """``wilson(0, 3).low`` was 5.55e-17 and ``wilson(10, 10).high`` 0.9999999999999999:
+    the interval left out the observation, and a plot's error bar went negative."""
+    hits, trials = counts
+    low, high = wilson(hits, trials)
+    assert 0.0 <= low <= hits / trials <= high <= 1.0
+    assert hits != 0 or low == 0.0
+    assert hits != trials or high == 1.0
+
+
+@pytest.mark.parametrize(("hits", "trials"), [(0, 3), (10, 10), (0, 1), (1, 1), (0, 7)])
+def test_the_ends_of_a_small_pool_are_exactly_its_share(hits: int, trials: int) -> None:
+    low, high = wilson(hits, trials)
+    if hits == 0:
+        assert low == 0.0
+    if hits == trials:
+        assert high == 1.0

@@ -83,7 +83,8 @@ def test_different_rules_or_table_sizes_are_never_pooled(tmp_path: Path) -> None
                     "--seed", "1")
     dice = played(tmp_path / "dice.jsonl", "--game", "five-dice", "--players", "3",
                   "--dice-each", "1", "--seed", "1")
-    pooled = pool([three, four, holder, dice, three])
+    again = played(tmp_path / "again.jsonl", "--players", "3", "--games", "2", "--seed", "7")
+    pooled = pool([three, four, holder, dice, again])
     assert [(g.rules.game, g.rules.players, g.pooled.games) for g in pooled.groups] == [
         ("pot", 3, 4), ("pot", 4, 2), ("pot", 3, 1), ("five-dice", 3, 1)]
     assert pooled.groups[2].rules == Rules("pot", 3, (("chips", 2), ("finish", "last-holder")))
@@ -108,6 +109,56 @@ def test_a_damaged_log_is_left_out_with_its_line_and_the_others_pooled(
     assert group.pooled.games == 3
     assert [log.source for log in group.logs] == [str(good)]
     assert {path: path.read_bytes() for path in before} == before  # no log is changed
+
+
+def test_a_log_given_twice_is_pooled_once_and_said(tmp_path: Path) -> None:
+    """The same log twice once weighed double in every test, without a word."""
+    import shutil
+
+    log = played(tmp_path / "group.jsonl", "--players", "3", "--games", "4", "--seed", "2")
+    copy = tmp_path / "copy.jsonl"
+    shutil.copy(log, copy)
+    other = played(tmp_path / "other.jsonl", "--players", "3", "--games", "2", "--seed", "9")
+    once = pool([log, other])
+    pooled = pool([log, other, log, copy, str(tmp_path / "." / "group.jsonl")])
+    assert pooled.groups[0].pooled == once.groups[0].pooled
+    assert [group.logs for group in pooled.groups] == [group.logs for group in once.groups]
+    assert [(s.source, s.same_as) for s in pooled.repeated] == [
+        (str(log), str(log)), (str(copy), str(log)), (str(tmp_path / "group.jsonl"), str(log))]
+    assert pooled.left_out == []
+
+
+def test_the_finished_games_of_a_log_still_being_recorded_are_pooled(tmp_path: Path) -> None:
+    """A log whose last game is unfinished was once left out whole."""
+    log = played(tmp_path / "whole.jsonl", "--players", "3", "--games", "3", "--seed", "5")
+    lines = log.read_bytes().splitlines(keepends=True)
+    starts = [n for n, line in enumerate(lines) if b'"game_started"' in line]
+    # Cut before a roll, where the rules wait for the next one: game 3 is under way.
+    rolls = [n for n, line in enumerate(lines) if b'"rolled"' in line]
+    going = tmp_path / "going.jsonl"
+    going.write_bytes(b"".join(lines[:[n for n in rolls if n > starts[2]][5]]))
+    (summary,) = pool([going]).logs
+    assert summary.error is None
+    assert summary.unfinished
+    assert summary.games == 2
+    two = tmp_path / "two.jsonl"
+    two.write_bytes(b"".join(lines[:starts[2]]))
+    assert pool([going]).groups[0].pooled == pool([two]).groups[0].pooled
+    only = tmp_path / "only.jsonl"
+    only.write_bytes(b"".join(lines[:rolls[5]]))
+    (alone,) = pool([only]).logs
+    assert (alone.error, alone.unfinished, alone.games) == (None, True, 0)
+
+
+def test_a_log_that_stops_between_a_roll_and_what_it_settles_is_still_damaged(
+        tmp_path: Path) -> None:
+    log = played(tmp_path / "whole.jsonl", "--players", "3", "--seed", "5")
+    lines = log.read_bytes().splitlines(keepends=True)
+    cut = next(n for n, line in enumerate(lines) if b'"opening_won"' in line)
+    torn = tmp_path / "torn.jsonl"
+    torn.write_bytes(b"".join(lines[:cut]))
+    (summary,) = pool([torn]).logs
+    assert summary.error is not None
 
 
 def test_a_log_still_being_recorded_pools_its_finished_games(tmp_path: Path) -> None:

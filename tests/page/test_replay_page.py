@@ -212,3 +212,24 @@ def test_the_page_asks_for_nothing_from_outside(tmp_path: Path) -> None:
     assert not re.search(r"(src|href)=\"(?!#)", text)
     assert "http" not in text.replace("http://www.w3.org/2000/svg", "").replace(
         "http-equiv", "")
+
+
+def test_a_page_is_bounded_in_bytes_however_long_the_names(tmp_path: Path) -> None:
+    """Thirteen players with names of 4,500 characters once made a page of 155 MB
+    from a log of 25 MB: a page holds so many characters of narration, no more."""
+    from aces.page.replay import MOST_TEXT
+
+    names = ",".join(chr(ord("A") + seat) * 4_500 for seat in range(13))
+    log, page = tmp_path / "long-names.jsonl", tmp_path / "page.html"
+    played = run("play", "--players", names, "--seed", "1", "--games", "5", "-o", str(log))
+    assert played.exit_code == 0, played.output
+    error = one_line_error(run("replay", str(log), "--html", str(page)))
+    assert error == (f"aces: the log tells more than {MOST_TEXT:,} characters, more than one"
+                     " page holds: choose one of its 5 games with --game N")
+    assert not page.exists()
+    assert run("replay", str(log), "--html", str(page), "--game", "1").exit_code == 0
+    assert page.stat().st_size < 3 * MOST_TEXT
+    error = one_line_error(run("replay", str(log), "--html", str(tmp_path / "nb.html"),
+                               "--lang", "nb"))
+    assert error == ("aces: loggen forteller mer enn 4\xa0000\xa0000 tegn, mer enn én side kan"
+                     " romme: velg ett av de 5 partiene med --game N")

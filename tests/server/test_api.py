@@ -3,7 +3,9 @@ every answer a pupil's page or a school's tool relies on, and every refusal."""
 
 from __future__ import annotations
 
+import html
 import json
+import re
 import subprocess
 import sys
 import typing as t
@@ -288,6 +290,51 @@ def test_the_class_downloads_as_a_zip_of_its_logs(server: Server, client: httpx.
             if name.endswith(".jsonl"):
                 assert archive.read(name) == (server.folder / name).read_bytes()
         assert archive.read("stats.csv").decode("utf-8-sig").startswith("logg;parti;")
+
+
+def policy(text: str) -> dict[str, str]:
+    """A Content-Security-Policy by its directives."""
+    found = {}
+    for part in filter(None, (part.strip() for part in text.split(";"))):
+        name, _, value = part.partition(" ")
+        found[name] = value
+    return found
+
+
+def test_a_groups_replay_is_held_by_the_pages_own_policy(server: Server,
+                                                         client: httpx.Client) -> None:
+    """The teacher's replay of a group sends the policy the page states in its
+    head, with frame-ancestors (which a page cannot state) and nothing else: it
+    once hashed every inline script and style of the page, which would have
+    allowed whatever markup found its way in."""
+    group, token, state = join(client, server.code, "Replayed", ["Ada", "<b>Bo</b>"])
+    player = Player(client, group, token, state, seed=8)
+    for _ in range(4):
+        player.roll()
+    answer = client.get(f"/teacher/{server.secret}/groups/{group}/replay")
+    assert answer.status_code == 200, answer.text
+    assert "&lt;b&gt;Bo&lt;/b&gt;" in answer.text
+    stated = re.search(r'<meta http-equiv="Content-Security-Policy" content="([^"]*)">',
+                       answer.text)
+    assert stated is not None
+    sent = policy(answer.headers["content-security-policy"])
+    assert sent.pop("frame-ancestors") == "'none'"
+    assert sent == policy(html.unescape(stated.group(1)))
+    assert "unsafe-inline" not in answer.headers["content-security-policy"]
+    assert client.get(f"/teacher/{server.secret}/groups/{group}/replay?game=1"
+                      ).status_code == 200
+
+
+@pytest.mark.parametrize("game", ["\u00b2", "0", "-1", "x", "9" * 5000, "1e3"])
+def test_a_replay_of_a_game_that_is_no_number_is_no_page(server: Server, client: httpx.Client,
+                                                         game: str) -> None:
+    """``?game=²`` passed ``isdigit`` and ended in ``int``'s ValueError, and a
+    number of 5,000 digits too: an internal error, where the teacher reads why."""
+    group, _, _ = join(client, server.code, f"Asked {len(game)}{game[:3]}", ["Ada", "Bo"])
+    answer = client.get(f"/teacher/{server.secret}/groups/{group}/replay",
+                        params={"game": game})
+    assert answer.status_code == 404, answer.text
+    assert 'role="alert"' in answer.text
 
 
 def test_the_stream_resumes_from_last_event_id(server: Server, client: httpx.Client) -> None:
