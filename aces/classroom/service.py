@@ -57,6 +57,9 @@ __all__ = ["RECONCILE", "Answer", "Classroom", "Group", "Opening", "Settings", "
 #: again and matched with the log: a page's retry after a crash lags a few
 #: blocks at most.
 RECONCILE: t.Final = 64
+#: Seconds a roll that saw another process's block waits for it to be folded in
+#: here before the group's log is read again whole.
+_FOLD_WAIT: t.Final = 0.25
 #: Answers remembered for each group, for retries.
 _ANSWERS: t.Final = 256
 #: Blocks' lines kept ready for projectors, whatever the group.
@@ -380,6 +383,11 @@ class Classroom:
 
     async def _submit(self, group: Group, submission: Submission, seq: int,
                       decide: Callable[[Table], Decision]) -> Answer:
+        if self.store.shared and seq > group.table.seq:
+            # The page saw a block another process appended a moment ago:
+            # this one's follower folds it in as its doorbell rings. Waited
+            # for briefly, rather than the whole log read again.
+            await self._folded(group, seq)
         async with group.lock:
             if group.unsure:
                 await self._reload(group)
@@ -439,6 +447,17 @@ class Classroom:
             self._keep(group.record.id, appended, decision.block)
         self._changed()
         return answer
+
+    async def _folded(self, group: Group, seq: int) -> None:
+        """Wait, at most :data:`_FOLD_WAIT` seconds, for ``group``'s table to reach ``seq``."""
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + _FOLD_WAIT
+        seen = self.version
+        while seq > group.table.seq:
+            left = deadline - loop.time()
+            if left <= 0:
+                return
+            seen = await self.wait(seen, left)
 
     async def _found(self, group: Group, submission: Submission,
                      decide: Callable[[Table], Decision]) -> Answer | None:
