@@ -18,7 +18,7 @@ raised step by step to find the highest one the two processes sustain with
 a p99 under 100 ms and nothing lost.
 
 The baseline, in the same run: the same groups and rate on the file store,
-one class on one process (tests/benchmarks/class_load.py's measure).
+one class on one process (tests/classload.py's measure).
 """
 
 from __future__ import annotations
@@ -38,7 +38,7 @@ import httpx
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from benchmarks.class_load import _quantile, measure
+from classload import measure, quantile
 
 from classtest import due
 from pgtest import SchoolServer, start, teacher_key
@@ -202,10 +202,10 @@ def measure_school(url: str, key: str, classes: int, groups: int, every: float,
         lost, twice, missed = _lost_or_twice(url, numbers, run, Path(folder))
     return {"classes": classes, "groups": groups, "every": every, "seconds": seconds,
             "rolls": len(run.acks), "rate": len(run.acks) / seconds,
-            "ack_p50_ms": 1000 * _quantile(run.acks, 0.5),
-            "ack_p99_ms": 1000 * _quantile(run.acks, 0.99),
-            "projector_p50_ms": 1000 * _quantile(run.seen, 0.5),
-            "projector_p99_ms": 1000 * _quantile(run.seen, 0.99),
+            "ack_p50_ms": 1000 * quantile(run.acks, 0.5),
+            "ack_p99_ms": 1000 * quantile(run.acks, 0.99),
+            "projector_p50_ms": 1000 * quantile(run.seen, 0.5),
+            "projector_p99_ms": 1000 * quantile(run.seen, 0.99),
             "errors": len(run.errors), "first_errors": run.errors[:3],
             "lost": lost, "twice": twice, "missed": missed}
 
