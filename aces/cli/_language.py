@@ -252,6 +252,10 @@ class _ShownFloat(float):
     __repr__ = __str__
 
 
+#: The options whose number is a name, not a quantity: never grouped ("8 000").
+NAMES: t.Final = frozenset({"port"})
+
+
 def _show_the_default(param: click.Parameter, lang: str) -> None:
     """Show a number's default as the language writes it ("[standard: 0,99]",
     "100\xa0000"), as every other number aces prints, not as Python does.
@@ -260,6 +264,13 @@ def _show_the_default(param: click.Parameter, lang: str) -> None:
     >>> _show_the_default(option, "nb")
     >>> str(option.default), repr(option.default), float(option.default) == 0.99
     ('0,99', '0,99', True)
+
+    A number that names something, as a port does, is shown as written:
+
+    >>> port = click.Option(["--port"], default=8000, show_default=True)
+    >>> _show_the_default(port, "nb")
+    >>> str(port.default)
+    '8000'
     """
     from babel.numbers import format_decimal
 
@@ -267,7 +278,8 @@ def _show_the_default(param: click.Parameter, lang: str) -> None:
 
     default = param.default
     if (not isinstance(param, click.Option) or param.show_default is not True
-            or isinstance(default, bool) or not isinstance(default, (int, float))):
+            or param.name in NAMES or isinstance(default, bool)
+            or not isinstance(default, (int, float))):
         return
     shown: _ShownInt | _ShownFloat = (_ShownInt(default) if isinstance(default, int)
                                       else _ShownFloat(default))

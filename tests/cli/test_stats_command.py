@@ -446,7 +446,7 @@ def test_a_log_given_twice_is_pooled_once_and_the_report_says_so(logs: list[Path
     assert data["groups"][0]["games"] == 10
     report = stats(str(logs[0]), str(logs[1]), str(logs[0]), str(copy)).stdout
     assert report.splitlines()[:3] == [
-        "The class experiment: 4 logs read, 2 pooled, 0 left out.",
+        "The class experiment: 4 logs, 2 pooled, 0 left out.",
         f"  Pooled once: {logs[0]} holds the same games as {logs[0]}.",
         f"  Pooled once: {copy} holds the same games as {logs[0]}."]
     table = tmp_path / "games.csv"
@@ -469,7 +469,7 @@ def test_a_log_still_being_recorded_gives_its_finished_games(logs: list[Path],
     assert data["logs"][0]["games"] == 4
     assert data["groups"][0]["games"] == 9
     words = stats(str(going), str(logs[1]), env={"LANG": "nn_NO.UTF-8"}).stdout.splitlines()
-    assert words[0] == "Klasseforsøket: 2 loggar lesne, 2 slått saman, 0 forkasta."
+    assert words[0] == "Klasseforsøket: 2 loggar, 2 slått saman, 0 forkasta."
     assert words[1].startswith(f"  Ikkje ferdig: det siste partiet i {going}")
 
 
