@@ -275,8 +275,6 @@ def test_hostile_names_stay_text(browser: Browser, server: Server) -> None:
 def due_roll(pupil: Pupil, server: Server) -> dict[str, t.Any]:
     """The roll the group's page asks for, read through the API with the
     group's own token (the cookie the page holds)."""
-    import httpx
-
     cookie = next(found["value"] for found in pupil.context.cookies()
                   if found["name"] == "aces_group")
     group, _, token = cookie.partition(".")
