@@ -71,6 +71,8 @@ class Run:
         self.ids: list[list[int]] = []
         #: Each projector's last ``seq`` of each group's table, as shown.
         self.tables: list[dict[int, int]] = []
+        #: Streams a projector had to open again (dropped as too slow a reader).
+        self.reconnects = 0
 
 
 async def _join(client: httpx.AsyncClient, server: Server, number: int) -> dict[str, t.Any]:
@@ -121,48 +123,62 @@ async def _projector(server: Server, run: Run, ready: asyncio.Event,
                      last: asyncio.Future[int], deadline: float) -> None:
     """Read the class's stream until it has sent the block at position
     ``last`` (known once the groups stop) and the tables after it, or
-    ``deadline`` passes."""
+    ``deadline`` passes; dropped (a reader too slow is), it reconnects with
+    ``Last-Event-ID``, as a browser's ``EventSource`` does."""
     blocks: dict[tuple[int, int], int] = {}
     ids: list[int] = []
     tables: dict[int, int] = {}
     run.blocks.append(blocks)
     run.ids.append(ids)
     run.tables.append(tables)
-    async with httpx.AsyncClient(base_url=server.base, timeout=None) as client, \
-            client.stream("GET", f"/teacher/{server.secret}/events") as stream:
-        ready.set()
-        event: dict[str, str] = {}
-        #: The last block's position when the tables were last sent.
-        shown = 0
-        lines = stream.aiter_lines()
-        while True:
-            if last.done() and shown >= last.result():
-                break
+    #: The last block's position when the tables were last sent.
+    shown = 0
+    async with httpx.AsyncClient(base_url=server.base, timeout=None) as client:
+        while not (last.done() and shown >= last.result()) and time.monotonic() < deadline:
+            headers = {"last-event-id": str(ids[-1])} if ids else {}
             try:
-                line = await asyncio.wait_for(anext(lines), max(0.1, deadline - time.monotonic()))
-            except TimeoutError:
-                break
-            if line:
-                name, _, value = line.partition(":")
-                event[name] = value.strip()
-                continue
-            if event.get("event") == "block":
-                now = time.monotonic()
-                ids.append(int(event["id"]))
-                block = json.loads(event["data"])
-                key: tuple[int, int] = (block["group"], block["first"])
-                blocks[key] = blocks.get(key, 0) + 1
-                sent = run.sent.get(key)
-                if sent is not None:
-                    run.seen.append(now - sent)
-                answered = run.answered.get(key)
-                if answered is not None:
-                    run.seen_after_ack.append(now - answered)
-            elif event.get("event") == "tables":
-                for view in json.loads(event["data"])["groups"]:
-                    tables[view["id"]] = view["seq"]
-                shown = ids[-1] if ids else 0
-            event = {}
+                async with client.stream("GET", f"/teacher/{server.secret}/events",
+                                         headers=headers) as stream:
+                    ready.set()
+                    shown = await _read(stream, run, blocks, ids, tables, shown, last,
+                                        deadline)
+            except httpx.HTTPError:
+                run.reconnects += 1
+
+
+async def _read(stream: httpx.Response, run: Run, blocks: dict[tuple[int, int], int],
+                ids: list[int], tables: dict[int, int], shown: int,
+                last: asyncio.Future[int], deadline: float) -> int:
+    """One connection's events, into what the projector saw."""
+    event: dict[str, str] = {}
+    lines = stream.aiter_lines()
+    while not (last.done() and shown >= last.result()):
+        try:
+            line = await asyncio.wait_for(anext(lines), max(0.1, deadline - time.monotonic()))
+        except TimeoutError:
+            break
+        if line:
+            name, _, value = line.partition(":")
+            event[name] = value.strip()
+            continue
+        if event.get("event") == "block":
+            now = time.monotonic()
+            ids.append(int(event["id"]))
+            block = json.loads(event["data"])
+            key: tuple[int, int] = (block["group"], block["first"])
+            blocks[key] = blocks.get(key, 0) + 1
+            sent = run.sent.get(key)
+            if sent is not None:
+                run.seen.append(now - sent)
+            answered = run.answered.get(key)
+            if answered is not None:
+                run.seen_after_ack.append(now - answered)
+        elif event.get("event") == "tables":
+            for view in json.loads(event["data"])["groups"]:
+                tables[view["id"]] = view["seq"]
+            shown = ids[-1] if ids else 0
+        event = {}
+    return shown
 
 
 async def _load(server: Server, groups: int, every: float, seconds: float, projectors: int,
@@ -271,4 +287,5 @@ def measure(groups: int, every: float, seconds: float, projectors: int) -> dict[
             "cpu_share": cpu / wall, "client_cpu_share": client_cpu / wall,
             "rss_start_mb": rss0, "rss_samples_mb": [round(sample, 1) for sample in samples],
             "rss_end_mb": rss, "load_average": os.getloadavg()[0],
-            "errors": len(run.errors), "lost": lost, "twice": twice, "missed": missed}
+            "errors": len(run.errors), "lost": lost, "twice": twice, "missed": missed,
+            "reconnects": run.reconnects}

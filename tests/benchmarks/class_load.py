@@ -94,7 +94,8 @@ def main() -> None:
     print(f"class: {args.groups} groups, {args.projectors} projectors: {_line(result)}")
     print(f"  rss {result['rss_start_mb']:.0f} -> {result['rss_end_mb']:.0f} MB; lost"
           f" {result['lost']}, twice {result['twice']}, missed by a projector"
-          f" {result['missed']}, errors {result['errors']}")
+          f" {result['missed']}, errors {result['errors']}; projectors reconnected"
+          f" {result['reconnects']} times (dropped as readers too slow, resumed by Last-Event-ID)")
     print(f"  the projector: p99 {result['projector_p99_ms']:.0f} ms under load, beside"
           f" {alone['projector_p99_ms']:.0f} ms for a group alone")
     print(f"  CPU bound: one core gives {1000 / result['cpu_ms_a_roll']:,.0f} rolls/s at"
