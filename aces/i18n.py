@@ -124,7 +124,13 @@ def locales_dir() -> Path:
 
     :raises FileNotFoundError: where there are none: a broken install.
     """
-    override = os.environ.get(LOCALES_VARIABLE)
+    # Found once for each value of the variable: a server asks for every
+    # sentence it words, and the search is four calls to the file system.
+    return _locales_at(os.environ.get(LOCALES_VARIABLE) or None)
+
+
+@functools.cache
+def _locales_at(override: str | None) -> Path:
     if override:
         return Path(override).resolve()
     package = Path(__file__).resolve().parent
@@ -141,7 +147,12 @@ def translations(lang: str) -> gettext.NullTranslations:
     """
     if lang not in languages():
         raise unknown_language(lang)
-    path = locales_dir() / lang / "LC_MESSAGES" / f"{DOMAIN}.po"
+    return _translations_in(locales_dir(), lang)
+
+
+@functools.cache
+def _translations_in(folder: Path, lang: str) -> gettext.NullTranslations:
+    path = folder / lang / "LC_MESSAGES" / f"{DOMAIN}.po"
     if not path.is_file():
         # English, the source, speaks its own messages without a catalog.
         return gettext.NullTranslations()

@@ -163,6 +163,7 @@ def stats_html(pooled: Pooled, lang: str = "en") -> str:
         seat_rows,
         seat_test,
         share_sections,
+        taken_out,
     )
     from aces.i18n import translations
 
@@ -175,6 +176,9 @@ def stats_html(pooled: Pooled, lang: str = "en") -> str:
             "<li>" + escape(_("Left out: {error}").format(
                 error=log.error.render(catalog.gettext, catalog.ngettext))) + "</li>"
             for log in pooled.left_out if log.error is not None) + "</ul>")
+    if excluded := taken_out(pooled, w):
+        blocks.append("<ul>" + "".join(f"<li>{escape(line)}</li>" for line in excluded)
+                      + "</ul>")
     for group in pooled.groups:
         result = group.pooled
         shares = result.seats.shares

@@ -741,7 +741,8 @@ class Classroom:
         for group in sorted(self.groups.values(), key=lambda group: group.record.log):
             tally = group.table.tally
             counts, games, rolls = tally.counts()
-            pooling.add(group.record.log, counts, games, rolls, unfinished=tally.unfinished)
+            pooling.add(group.record.log, counts, games, rolls, unfinished=tally.unfinished,
+                        excluded=tally.taken_out())
         pooled = pooling.result()
         self._pooled = (self.version, pooled)
         return pooled
