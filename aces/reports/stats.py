@@ -98,6 +98,7 @@ def report(pooled: Pooled, lang: str, catalog: gettext.NullTranslations) -> str:
             "Not over: the last game of {log} is still being played; its {count} finished"
             " games are pooled.", log.games).format(log=visible(log.source),
                                                     count=w.count(log.games)))
+    lines += ["  " + line for line in taken_out(pooled, w)]
     if len(pooled.groups) > 1:
         lines.append(_("The games follow {count} different sets of rules or table sizes;"
                        " each is pooled and tested on its own, never mixed with another.")
@@ -105,6 +106,25 @@ def report(pooled: Pooled, lang: str, catalog: gettext.NullTranslations) -> str:
     for group in pooled.groups:
         lines += ["", *_group(group, w)]
     return "\n".join(lines)
+
+
+def taken_out(pooled: Pooled, w: Voice) -> list[str]:
+    """A line for each log that takes games out of the pool (the live class's
+    teacher did), naming them: the games counted are fewer than its games."""
+    lines = []
+    for log in pooled.logs:
+        if not log.excluded:
+            continue
+        games = w.names([w.integer(game) for game in log.excluded])
+        # Translators: under the first line of "aces stats": games a log takes out
+        # of the class's results (the teacher took them out in the live class), so
+        # they are not counted. {games}: their numbers in the log, as a list ("2
+        # and 5"); {log}: the log.
+        lines.append(w.catalog.ngettext(
+            "Taken out of the results: game {games} of {log}, so it is not pooled.",
+            "Taken out of the results: games {games} of {log}, so they are not pooled.",
+            len(log.excluded)).format(games=games, log=visible(log.source)))
+    return lines
 
 
 def logs_read(pooled: Pooled, w: Voice) -> str:
