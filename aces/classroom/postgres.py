@@ -35,6 +35,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import typing as t
 
 import msgspec
@@ -379,8 +380,6 @@ class PostgresStore:
         if rows and rows[-1][0] > self._heads.get(stream, (0, b""))[0]:
             # Another process's lines, folded in here: the stream's head as
             # they leave it, so that the next append here needs no probe.
-            import json
-
             self._heads[stream] = (int(rows[-1][0]),
                                    json.loads(bytes(rows[-1][1]))["digest"].encode("ascii"))
         return [bytes(line) for _, line in rows]

@@ -34,7 +34,8 @@ if t.TYPE_CHECKING:
 
 __all__ = ["SEATS_COUNTED", "beside_rows", "chance", "chi_square", "conclusion", "interval",
            "interval_rows", "length_rows", "length_test", "logs_read", "narrowing", "p_value",
-           "pool_logs", "report", "rules_name", "seat_rows", "seat_test", "share_sections"]
+           "pool_logs", "report", "rules_name", "seat_rows", "seat_test", "share_sections",
+           "taken_out"]
 
 #: Under the heading of the results by seat, in the report and the notebook's view.
 SEATS_COUNTED: t.Final = N_("Seats are counted from the player who won the opening: seat 1"
