@@ -11,16 +11,17 @@ import tracemalloc
 import typing as t
 import zipfile
 
-import pytest
-from clitest import run
-
 from aces.classroom.files import FileStore
 from aces.classroom.service import Classroom
 from aces.server.download import zipped
 
+from clitest import run
+
 if t.TYPE_CHECKING:
     from collections.abc import AsyncIterator, Iterable
     from pathlib import Path
+
+    import pytest
 
 
 async def downloaded(room: Classroom, log: Path) -> tuple[bytes, int]:
