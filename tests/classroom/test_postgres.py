@@ -21,6 +21,8 @@ from aces.events import Rolled
 from aces.log import read
 from aces.rules import Roll, game_named
 
+import loops
+
 if t.TYPE_CHECKING:
     from collections.abc import Awaitable, Callable
 
@@ -43,7 +45,7 @@ def run(url: str, test: Callable[[Database], Awaitable[None]], **settings: t.Any
         finally:
             await database.close()
 
-    asyncio.run(main())
+    loops.run(main())
 
 
 def record() -> ClassRecord:

@@ -27,6 +27,8 @@ from aces.events import Rolled
 from aces.log import read
 from aces.rules import game_named
 
+import loops
+
 if t.TYPE_CHECKING:
     from collections.abc import Callable, Coroutine
     from pathlib import Path
@@ -55,7 +57,7 @@ class Stores:
         return PostgresStore(self.database, self._classes[folder])
 
     def run(self, test: Callable[[], Coroutine[t.Any, t.Any, None]]) -> None:
-        asyncio.run(self._run(test))
+        loops.run(self._run(test))
 
     async def _run(self, test: Callable[[], Coroutine[t.Any, t.Any, None]]) -> None:
         if self.url is None:
