@@ -111,18 +111,43 @@ def verdict(result: dict[str, t.Any], p99_ms: float) -> str:
     return "; ".join(f"{name}: {'met' if met else 'NOT met'}" for name, met in checks.items())
 
 
+def arguments(parser: argparse.ArgumentParser) -> argparse.Namespace:
+    """The options both load benchmarks take, after ``parser``'s own."""
+    parser.add_argument("--clients", type=int, default=CLIENTS,
+                        help="client processes playing the groups")
+    parser.add_argument("--readers", type=int, default=READERS,
+                        help="client processes reading the projectors' streams")
+    parser.add_argument("--no-ramp", action="store_true", help="skip the search for the most")
+    return parser.parse_args()
+
+
+def ramp(run: t.Callable[[float], dict[str, t.Any]], steps: t.Sequence[float],
+         first: dict[str, t.Any], p99_ms: float, label: str) -> dict[str, t.Any] | None:
+    """The run at the highest rate sustained (see :func:`sustained`): ``first``,
+    then ``run(every)`` at each of ``steps`` (shorter times between a
+    group's rolls) until one is not; None where even ``first`` was not."""
+    best = first if sustained(first, p99_ms) else None
+    for every in steps:
+        if every >= first["every"]:
+            continue
+        step = run(every)
+        fine = sustained(step, p99_ms)
+        print(f"  {line(f'{label} every {every} s', step)}{'' if fine else '  (not sustained)'}")
+        if not fine:
+            break
+        best = step
+    print(f"highest rate sustained with p99 under {p99_ms:.0f} ms ({label}): "
+          + ("below the first step" if best is None else f"{best['rate']:,.0f} rolls/s"))
+    return best
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--groups", type=int, default=200)
     parser.add_argument("--every", type=float, default=0.5)
     parser.add_argument("--seconds", type=float, default=60.0)
     parser.add_argument("--projectors", type=int, default=10)
-    parser.add_argument("--clients", type=int, default=CLIENTS,
-                        help="client processes playing the groups")
-    parser.add_argument("--readers", type=int, default=READERS,
-                        help="client processes reading the projectors' streams")
-    parser.add_argument("--no-ramp", action="store_true", help="skip the search for the most")
-    args = parser.parse_args()
+    args = arguments(parser)
     print(f"{os.cpu_count()} cores, shared by the server and the client processes (and"
           f" whatever else runs); load average {os.getloadavg()[0]:.2f} at the start")
     base = baseline(300)
@@ -139,21 +164,12 @@ def main() -> None:
     print(f"targets: {verdict(result, ACK_P99_MS)}")
     if args.no_ramp:
         return
-    best = result if sustained(result, ACK_P99_MS) else None
-    for every in (0.25, 0.15, 0.1, 0.07, 0.05, 0.035, 0.025):
-        step = measure(args.groups, every, 15.0, args.projectors, clients=args.clients,
-                       readers=args.readers)
-        fine = sustained(step, ACK_P99_MS)
-        print(f"  {line(f'{args.groups} groups every {every} s', step)}"
-              f"{'' if fine else '  (not sustained)'}")
-        if not fine:
-            break
-        best = step
-    if best is None:
-        print(f"highest rate sustained with p99 under {ACK_P99_MS:.0f} ms: below the first step")
-    else:
-        print(f"highest rate sustained with p99 under {ACK_P99_MS:.0f} ms:"
-              f" {best['rate']:,.0f} rolls/s ({best['rate'] / base:.1f}x the baseline)")
+    best = ramp(lambda every: measure(args.groups, every, 15.0, args.projectors,
+                                      clients=args.clients, readers=args.readers),
+                (0.25, 0.15, 0.1, 0.07, 0.05, 0.035, 0.025), result, ACK_P99_MS,
+                f"{args.groups} groups")
+    if best is not None:
+        print(f"  that is {best['rate'] / base:.1f}x the baseline's blocks a second")
 
 
 if __name__ == "__main__":

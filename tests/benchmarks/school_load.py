@@ -29,6 +29,7 @@ one class on one process (tests/benchmarks/class_load.py's load).
 from __future__ import annotations
 
 import argparse
+import functools
 import json
 import os
 import sys
@@ -37,9 +38,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from benchmarks.class_load import line, sustained, verdict
+from benchmarks.class_load import arguments, line, ramp, verdict
 
-from classload import CLIENTS, READERS, measure, measure_school
+from classload import measure, measure_school
 from pgtest import start, teacher_key
 
 #: The target of the issue for an acknowledged roll's p99.
@@ -56,12 +57,7 @@ def main() -> None:
                         help="the numbers of server processes to run it on, one after another")
     parser.add_argument("--sticky", action="store_true",
                         help="send each group's rolls to one process, not to each in turn")
-    parser.add_argument("--clients", type=int, default=CLIENTS,
-                        help="client processes playing the groups")
-    parser.add_argument("--readers", type=int, default=READERS,
-                        help="client processes reading the projectors' streams")
-    parser.add_argument("--no-ramp", action="store_true", help="skip the search for the most")
-    args = parser.parse_args()
+    args = arguments(parser)
     print(f"{os.cpu_count()} cores, shared by PostgreSQL, the server's processes and the"
           f" client processes (and whatever else runs); load average"
           f" {os.getloadavg()[0]:.2f} at the start")
@@ -86,22 +82,10 @@ def main() -> None:
             print(json.dumps(result, indent=2))
             print(line(f"school, {args.classes} classes on {servers} processes", result))
             print(f"targets: {verdict(result, ACK_P99_MS)}")
-            if args.no_ramp:
-                continue
-            best = result if sustained(result, ACK_P99_MS) else None
-            for every in (1.0, 0.5, 0.3, 0.2, 0.15, 0.1):
-                if every >= args.every:
-                    continue
-                step = school(servers, every, 15.0)
-                fine = sustained(step, ACK_P99_MS)
-                print(f"  {line(f'{args.groups} groups every {every} s', step)}"
-                      f"{'' if fine else '  (not sustained)'}")
-                if not fine:
-                    break
-                best = step
-            print(f"highest rate {servers} processes sustain with p99 under {ACK_P99_MS:.0f} ms:"
-                  + (" below the first step" if best is None
-                     else f" {best['rate']:,.0f} rolls/s"))
+            if not args.no_ramp:
+                ramp(functools.partial(school, servers, seconds=15.0),
+                     (1.0, 0.5, 0.3, 0.2, 0.15, 0.1), result, ACK_P99_MS,
+                     f"{args.groups} groups on {servers} processes")
     finally:
         cluster_run.close()
 
