@@ -277,8 +277,12 @@ async def _watching(watchers: list[Watcher], go: Synchronized[float], ready: Que
     reading = [asyncio.create_task(_projector(watcher, each, event))
                for watcher, each, event in zip(watchers, seen, connected, strict=True)]
     try:
-        await asyncio.wait_for(asyncio.gather(*(event.wait() for event in connected)),
-                               STARTING)
+        try:
+            await asyncio.wait_for(asyncio.gather(*(event.wait() for event in connected)),
+                                   STARTING)
+        except TimeoutError:
+            refused = [refusal for each in seen for refusal in each.refusals]
+            raise AssertionError(f"a projector could not open its stream: {refused[:1]}") from None
         ready.put("projectors")
         await _started(go)
         cpu = time.process_time()
@@ -512,8 +516,9 @@ def drive(joined: list[Joined], watchers: list[Watcher], every: float, seconds: 
             finals.put(wanted)
         seen: list[Seen] = []
         reader_cpu = 0.0
+        deadline = time.monotonic() + LINGER + 30
         while len(seen) < sum(len(part) for part in watching):
-            kind, value = _next(results, processes, time.monotonic() + LINGER + 30, 1.0)
+            kind, value = _next(results, processes, deadline, 1.0)
             if kind == "seen":
                 seen += value[0]
                 reader_cpu += value[1]
