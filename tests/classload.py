@@ -310,7 +310,8 @@ async def _projector(watcher: Watcher, seen: Seen, connected: asyncio.Event) -> 
     """Read the class's stream for ever; dropped (a reader too slow is), open it
     again with ``Last-Event-ID``, as a browser's ``EventSource`` does."""
     timeout = aiohttp.ClientTimeout(total=None, sock_connect=60)
-    async with aiohttp.ClientSession(watcher.base, timeout=timeout) as session:
+    async with aiohttp.ClientSession(watcher.base, timeout=timeout,
+                                     read_bufsize=LONGEST) as session:
         while True:
             headers = {"authorization": f"Bearer {watcher.secret}"}
             if seen.ids:
@@ -331,7 +332,7 @@ async def _projector(watcher: Watcher, seen: Seen, connected: asyncio.Event) -> 
 async def _read(stream: aiohttp.StreamReader, seen: Seen) -> None:
     """One connection's events, into what the projector saw."""
     event: dict[str, str] = {}
-    while raw := await stream.readline(max_line_length=LONGEST):
+    while raw := await stream.readline():
         line = raw.decode().rstrip("\r\n")
         if line:
             name, _, value = line.partition(":")
