@@ -1,6 +1,7 @@
 """A class server for the tests: ``aces class serve`` as a real process on a
 free loopback port, stopped by Ctrl-C (SIGINT) or killed (SIGKILL), and a
-client that plays a group's game over the JSON API with random dice."""
+client that plays a group's game over the JSON API with random dice. Its
+launcher (:class:`Launched`) starts the school's server too (tests/pgtest.py)."""
 
 from __future__ import annotations
 
