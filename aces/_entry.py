@@ -8,11 +8,12 @@ installed again, it runs the same command through here.
 
 from __future__ import annotations
 
+from aces.cli import main as run
+
 __all__ = ["main"]
 
 
 def main() -> None:
     """Run ``aces`` (see :func:`aces.cli.main`)."""
-    from aces.cli import main as run
 
     run()

@@ -21,6 +21,8 @@ import typing as t
 
 import msgspec
 
+from aces import log
+from aces.arguments import whole
 from aces.dice import DiceFile, RandomDice
 from aces.errors import OptionError, Plural, RollError, Term
 from aces.events import SCHEMA, GameStarted, OpeningTied, Rolled
@@ -33,11 +35,11 @@ if t.TYPE_CHECKING:
 
     from aces.dice import DiceSource
     from aces.events import Event
-    from aces.rules import Game, OptionValue
+    from aces.rules import Decider, OptionValue
 
-__all__ = ["EVENTS_PER_PIECE", "SEEDS", "check_length", "check_session", "expected_events",
-           "header", "play", "play_session", "rolls", "seeded_and_typed", "session_rolls",
-           "too_wide", "widest_line"]
+__all__ = ["DEFAULT_NAMES", "EVENTS_PER_PIECE", "SEEDS", "check_length", "check_session",
+           "expected_events", "header", "play", "play_session", "players_from", "rolls",
+           "seeded_and_typed", "session_rolls", "too_wide", "widest_line"]
 
 #: The seeds a header may record: whole numbers of 64 bits, signed or not,
 #: which every JSON reader of a log (and Python's ``str``) takes whole.
@@ -58,7 +60,7 @@ _TOO_LONG: t.Final = Plural(
 
 
 def header(
-    game: Game[t.Any],
+    game: Decider[t.Any],
     players: Sequence[str],
     options: Mapping[str, OptionValue],
     seed: int | None = None,
@@ -73,8 +75,6 @@ def header(
         or a game whose log could hold a line too long to read.
     """
     if seed is not None:
-        from aces.arguments import whole
-
         seed = whole(seed, "seed", least=SEEDS.start, most=SEEDS.stop - 1)
     game.check_players(players)
     start = GameStarted(
@@ -92,14 +92,14 @@ def header(
     return start
 
 
-def widest_line(game: Game[t.Any], start: GameStarted) -> int:
+def widest_line(game: Decider[t.Any], start: GameStarted) -> int:
     """The bytes of the longest line a game with this header can write.
 
     The longest line is the header itself, a tied opening of every player,
     or the widest roll: every die the game allows in one hand, thrown by
     the player with the longest name, and every receiver that longest name.
 
-    >>> from aces.rules import game_named
+    >>> from aces.games import game_named
     >>> pot = game_named("pot")
     >>> widest_line(pot, header(pot, ["Ada", "Bo"], {}))
     175
@@ -114,11 +114,11 @@ def widest_line(game: Game[t.Any], start: GameStarted) -> int:
     return ENVELOPE_WIDTH + max(len(encode(start)), tie, roll)
 
 
-def expected_events(game: Game[t.Any], start: GameStarted, games: int = 1) -> int:
+def expected_events(game: Decider[t.Any], start: GameStarted, games: int = 1) -> int:
     """About how many events ``games`` games with this header hold, generously
     (see :data:`EVENTS_PER_PIECE`).
 
-    >>> from aces.rules import game_named
+    >>> from aces.games import game_named
     >>> pot = game_named("pot")
     >>> expected_events(pot, header(pot, ["Ada", "Bo"], {"chips": 3}), games=10)
     760
@@ -127,7 +127,7 @@ def expected_events(game: Game[t.Any], start: GameStarted, games: int = 1) -> in
     return games * (2 * len(start.players) + EVENTS_PER_PIECE * pieces)
 
 
-def check_length(game: Game[t.Any], start: GameStarted, games: int = 1, *,
+def check_length(game: Decider[t.Any], start: GameStarted, games: int = 1, *,
                  limit: int | None = None, message: Plural = _TOO_LONG) -> None:
     """Refuse to play ``games`` games that could hold more events than ``limit``
     (what a log may hold, :data:`aces.log.EVENT_LIMIT`): said at once, before a
@@ -135,8 +135,6 @@ def check_length(game: Game[t.Any], start: GameStarted, games: int = 1, *,
 
     :raises ~aces.errors.OptionError: ``message``, saying how many events.
     """
-    from aces import log
-
     most = log.EVENT_LIMIT if limit is None else limit
     events = expected_events(game, start, games)
     if events > most:
@@ -152,7 +150,7 @@ def too_wide() -> OptionError:
                        limit=LINE_LIMIT)
 
 
-def play(game: Game[t.Any], start: GameStarted, dice: DiceSource) -> Iterator[Event]:
+def play(game: Decider[t.Any], start: GameStarted, dice: DiceSource) -> Iterator[Event]:
     """Play one whole game, yielding its events from the header on.
 
     :raises ~aces.errors.DiceFileError: for dice of a dice file that cannot be
@@ -165,7 +163,7 @@ def play(game: Game[t.Any], start: GameStarted, dice: DiceSource) -> Iterator[Ev
         yield from settled
 
 
-def rolls(game: Game[t.Any], start: GameStarted, dice: DiceSource,
+def rolls(game: Decider[t.Any], start: GameStarted, dice: DiceSource,
           ) -> Iterator[tuple[Event, ...]]:
     """Play one whole game, yielding its header, then each roll with all it
     settles: after each of these the game waits for a roll, so a log cut
@@ -189,6 +187,10 @@ def rolls(game: Game[t.Any], start: GameStarted, dice: DiceSource,
         yield events
 
 
+#: Names for ``--players N``: short, distinct, and the same in every language.
+DEFAULT_NAMES: t.Final = ("Ada", "Bo", "Cy", "Dag", "Eli", "Fia", "Gro", "Hal", "Ida", "Jon")
+
+
 # -- A session: games in a row at one table ---------------------------------------------
 
 
@@ -200,7 +202,31 @@ def seeded_and_typed() -> OptionError:
                        dice=Term("--dice-file", "dice="))
 
 
-def check_session(game: Game[t.Any], players: Sequence[str],
+def players_from(value: str) -> list[str]:
+    """``Ada,Bo,Cy`` as given, or ``4`` as the first four default names.
+
+    >>> players_from("3")
+    ['Ada', 'Bo', 'Cy']
+    >>> players_from("Kari, Ola")
+    ['Kari', 'Ola']
+
+    A number of players too big for one line of a log is refused before a
+    single name is made: every name takes at least four bytes of it.
+
+    :raises ~aces.errors.OptionError: for so many players.
+    """
+    value = value.strip()
+    if value.isdecimal():
+        most = LINE_LIMIT // 4
+        count = int(value) if len(value) <= len(str(most)) else most + 1
+        if count > most:
+            raise too_wide()
+        extra = (f"P{n}" for n in range(len(DEFAULT_NAMES) + 1, count + 1))
+        return [*DEFAULT_NAMES, *extra][:count]
+    return [name.strip() for name in value.split(",")]
+
+
+def check_session(game: Decider[t.Any], players: Sequence[str],
                   options: Mapping[str, OptionValue], *, seed: int | None = None,
                   typed: bool = False, games: int = 1, limit: int | None = None,
                   message: Plural = _TOO_LONG) -> GameStarted:
@@ -230,7 +256,7 @@ def check_session(game: Game[t.Any], players: Sequence[str],
     return start
 
 
-def play_session(game: Game[t.Any], players: Sequence[str],
+def play_session(game: Decider[t.Any], players: Sequence[str],
                  options: Mapping[str, OptionValue], *, seed: int | None = None,
                  dice: Iterable[str | bytes] | None = None, source: str = "<dice>",
                  games: int = 1) -> Iterator[Event]:
@@ -253,7 +279,7 @@ def play_session(game: Game[t.Any], players: Sequence[str],
         or that run out or are left over; placed at their line.
     :raises ~aces.errors.RollError: for a roll the rules refuse, placed at its line.
 
-    >>> from aces.rules import game_named
+    >>> from aces.games import game_named
     >>> pot = game_named("pot")
     >>> events = play_session(pot, ["Ada", "Bo"], {}, seed=1, games=2)
     >>> [event.seed for event in events if isinstance(event, GameStarted)]
@@ -263,7 +289,7 @@ def play_session(game: Game[t.Any], players: Sequence[str],
         game, players, options, seed=seed, dice=dice, source=source, games=games))
 
 
-def session_rolls(game: Game[t.Any], players: Sequence[str],
+def session_rolls(game: Decider[t.Any], players: Sequence[str],
                   options: Mapping[str, OptionValue], *, seed: int | None = None,
                   dice: Iterable[str | bytes] | None = None, source: str = "<dice>",
                   games: int = 1) -> Iterator[tuple[Event, ...]]:
@@ -277,7 +303,7 @@ def session_rolls(game: Game[t.Any], players: Sequence[str],
     return _session(game, players, options, seed, typed, games)
 
 
-def _session(game: Game[t.Any], players: Sequence[str], options: Mapping[str, OptionValue],
+def _session(game: Decider[t.Any], players: Sequence[str], options: Mapping[str, OptionValue],
              seed: int | None, typed: DiceFile | None, games: int,
              ) -> Iterator[tuple[Event, ...]]:
     for number in range(games):

@@ -29,21 +29,43 @@ with ``ngettext`` by the value it names:
 
 >>> str(RollError(Plural("{count} die is left", "{count} dice are left", by="count"), count=1))
 '1 die is left'
+
+What an error is made of lives beside it, each in a module of its own and
+named here too: the message model (:mod:`aces.messages`: ``N_``,
+:class:`Plural`, :class:`Term`...), the escaping of untrusted text
+(:mod:`aces.escape`), and why a file could not be used
+(:func:`aces.files.os_reason`).
 """
 
 from __future__ import annotations
 
-import errno
-import re
-import string
 import typing as t
-import unicodedata
+
+from aces.catalogs import catalog
+from aces.escape import INVISIBLE, shown, visible
+from aces.messages import (
+    N_,
+    NP_,
+    QUOTE,
+    QUOTES,
+    Gettext,
+    Names,
+    NGettext,
+    OneOf,
+    Plural,
+    Show,
+    Term,
+    fill,
+    shorten,
+)
+from aces.numbers import written
 
 __all__ = [
     "INVISIBLE",
     "NP_",
     "N_",
     "QUOTE",
+    "QUOTES",
     "AcesError",
     "ClassError",
     "DiceFileError",
@@ -63,21 +85,18 @@ __all__ = [
     "Term",
     "TruncatedLogError",
     "fill",
-    "os_reason",
     "shorten",
     "shown",
     "visible",
 ]
 
-Gettext = t.Callable[[str], str]
-NGettext = t.Callable[[str, str, int], str]
+# Translators: where an error is, before the error itself.
+# {source}: a file name, or <stdin>; {line}: a line number.
+_WHERE: t.Final = N_("{source}, line {line}")
 
 
 def _identity(message: str) -> str:
     return message
-
-
-Show = t.Callable[[object], object]
 
 
 def _english(singular: str, plural: str, n: int) -> str:
@@ -86,204 +105,6 @@ def _english(singular: str, plural: str, n: int) -> str:
 
 def _as_is(value: object) -> object:
     return value
-
-
-class Names(tuple[str, ...]):
-    """Names in a message, shown as a list in the reader's language.
-
-    >>> f"{Names(['Bo', 'Cy'])}", Names(['Bo', 'Cy']).shown("nb")
-    ('Bo and Cy', 'Bo og Cy')
-    """
-
-    __slots__ = ()
-    #: Babel's style of list: every name ("and").
-    style: t.ClassVar[t.Literal["standard", "or"]] = "standard"
-
-    def shown(self, lang: str) -> str:
-        """The names as a list in ``lang``."""
-        from babel.lists import format_list
-
-        from aces.i18n import babel_locale
-
-        return str(format_list(list(self), style=self.style, locale=babel_locale(lang)))
-
-    def __format__(self, spec: str) -> str:
-        return format(self.shown("en"), spec)
-
-
-class OneOf(Names):
-    """Names of which one is meant: a list joined by "or".
-
-    >>> f"{OneOf(['Bo', 'Bob', 'Bodil'])}", OneOf(['Bo', 'Bob']).shown("nb")
-    ('Bo, Bob, or Bodil', 'Bo eller Bob')
-    """
-
-    __slots__ = ()
-    style = "or"
-
-
-class Term(str):
-    """A word of the command line in a message, an option or a command
-    (``--games``, ``aces simulate``), which a program calling the package
-    from Python knows by another name, its :attr:`python` (``games=``,
-    ``aces.simulate``).
-
-    The command line shows the term as it is; an error shown as Python shows
-    an exception (``str(error)``, in a traceback or a notebook) shows the
-    other name, so that a pupil in a notebook is never told of an option
-    they cannot type there.
-
-    >>> Term("--by-log").python, Term("--rolls", "rolls=True").python
-    ('by_log=', 'rolls=True')
-    >>> Term("aces simulate").python, f"{Term('--games')} must be at least 1"
-    ('aces.simulate', '--games must be at least 1')
-    """
-
-    python: str
-
-    def __new__(cls, cli: str, python: str | None = None) -> Term:
-        term = super().__new__(cls, cli)
-        if python is None:
-            python = (cli.removeprefix("--").replace("-", "_") + "=" if cli.startswith("--")
-                      else cli.replace(" ", "."))
-        term.python = python
-        return term
-
-    def spelled(self, python: bool) -> str:
-        """The term as the command line names it, or with ``python`` as Python does."""
-        return self.python if python else str(self)
-
-
-def N_(message: str) -> str:  # noqa: N802 - the gettext convention
-    """Mark a message for extraction without translating it yet."""
-    return message
-
-
-def NP_(context: str, message: str) -> str:  # noqa: N802 - the gettext convention
-    """Mark a message and its context (as ``pgettext`` takes them) for extraction
-    without translating it yet; translate it later with ``pgettext(context, message)``."""
-    return message
-
-
-# Translators: where an error is, before the error itself.
-# {source}: a file name, or <stdin>; {line}: a line number.
-_WHERE: t.Final = N_("{source}, line {line}")
-
-# Translators: how a message quotes what a user typed or a file holds, where
-# the message has {name!r}: the language's quotation marks around {text}.
-QUOTES: t.Final = N_("'{text}'")
-
-
-def shown(value: object) -> str:
-    """A value as a message may show it: control characters and line breaks
-    escaped (as ``repr`` does), so that nothing a file holds can steer the
-    terminal; without quotation marks, which the language chooses.
-
-    >>> print(shown("Ada" + chr(27) + "[2J"), shown("Bo"), shown(7))
-    Ada\\x1b[2J Bo 7
-    """
-    if isinstance(value, str):
-        return visible(value)
-    return repr(value)
-
-
-class _Quoting(string.Formatter):
-    """``str.format`` whose ``!r`` quotes a value in the language's quotation marks."""
-
-    def __init__(self, quotes: str) -> None:
-        self.quotes = quotes
-
-    def convert_field(self, value: t.Any, conversion: str | None) -> t.Any:
-        if conversion == "r":
-            return self.quotes.format(text=shown(value))
-        return super().convert_field(value, conversion)
-
-
-def fill(template: str, gettext: Gettext = _identity, /, **values: object) -> str:
-    """``template.format(**values)``, with every ``{name!r}`` in the quotation
-    marks of ``gettext``'s language: the one way a message quotes a value.
-
-    >>> fill("unknown game {name!r}", name="dice")
-    "unknown game 'dice'"
-    >>> fill("unknown game {name!r}", lambda m: "«{text}»" if m == QUOTES else m, name="x")
-    'unknown game «x»'
-    """
-    if "!r}" not in template:
-        return template.format(**values)
-    return _Quoting(gettext(QUOTES)).format(template, **values)
-
-
-class Plural(t.NamedTuple):
-    """A message with a singular and a plural msgid, for ``ngettext``: an
-    error's, or one a phrasebook names (:mod:`aces.narrate.phrasebook`).
-
-    ``by`` names the value whose number chooses the form, so "1 die" and
-    "2 dice" (and a language's own forms) come out right. Extraction
-    knows ``Plural`` as a keyword (see scripts/catalogs.py); a translator
-    comment goes on the line just above the ``Plural(`` call.
-    """
-
-    singular: str
-    plural: str
-    by: str
-
-
-#: The longest value from a file quoted in a one-line error.
-QUOTE: t.Final = 60
-
-
-def shorten(value: object, limit: int = QUOTE) -> str:
-    """A value from a bad line, short enough to quote in a one-line error.
-
-    >>> shorten("x" * 100, 10)
-    'xxxxxxxxxx...'
-    """
-    text = value if isinstance(value, str) else str(value)
-    return text if len(text) <= limit else text[:limit] + "..."
-
-
-#: Characters that show nothing, or nothing of their own: format controls
-#: (soft hyphen, zero-width spaces and joiners, bidirectional marks, word
-#: joiners, the byte-order mark), Hangul fillers, the combining grapheme
-#: joiner, Mongolian and Unicode variation selectors, and tags.
-INVISIBLE: t.Final = re.compile(
-    "[\u00ad\u034f\u061c\u115f\u1160\u17b4\u17b5\u180b-\u180f\u200b-\u200f"
-    "\u202a-\u202e\u2060-\u206f\u3164\ufe00-\ufe0f\ufeff\uffa0"
-    "\U000e0000-\U000e0fff]")
-
-def visible(text: str) -> str:
-    """Text from a file, a name or an option, safe to show a person: every
-    character that a terminal would obey rather than show (controls, C1
-    controls, bidirectional overrides, line separators, anything not
-    printable) becomes an escape, as ``repr`` writes it.
-
-    The one way text from input reaches a terminal: every value an error
-    quotes goes through here (:meth:`AcesError.reason`, and :func:`shown`
-    for a quoted one), as do the notices of ``aces record``.
-
-    >>> print(visible("Bo" + chr(0x1B) + "]0;PWNED" + chr(7) + " " + chr(0x202E) + "oB"))
-    Bo\\x1b]0;PWNED\\x07 \\u202eoB
-    >>> visible("Åse 🎲")
-    'Åse 🎲'
-    """
-    if text.isprintable() and not INVISIBLE.search(text):
-        return text
-    return "".join(c if _shows(c) else _escape(c) for c in text)
-
-
-def _shows(char: str) -> bool:
-    """Whether a character shows as itself: printable, or a space of any width
-    (Babel groups digits with one), and not one of the invisible ones."""
-    return ((char.isprintable() or unicodedata.category(char) == "Zs")
-            and not INVISIBLE.match(char))
-
-
-def _escape(char: str) -> str:
-    code = ord(char)
-    if char in "\t\n\r":
-        return repr(char)[1:-1]
-    return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}" if code < 0x10000 \
-        else f"\\U{code:08x}"
 
 
 def _spelled(value: object, python: bool) -> object:
@@ -359,11 +180,8 @@ class AcesError(ValueError):
         ...          " {player} should roll next", player="Bo").spoken("nb")
         'game.jsonl, linje 1\xa0234: loggen slutter før partiet er over: Bo står for tur'
         """
-        from aces.cli._numbers import shown as written
-        from aces.i18n import translations
-
-        catalog = translations(lang)
-        return self.render(catalog.gettext, catalog.ngettext,
+        spoken = catalog(lang)
+        return self.render(spoken.gettext, spoken.ngettext,
                            lambda value: written(value, lang), python=python)
 
     def reason(self, gettext: Gettext = _identity, ngettext: NGettext = _english,
@@ -371,7 +189,7 @@ class AcesError(ValueError):
         """The reason alone, translated by ``gettext`` (``ngettext`` for a :class:`Plural`).
 
         ``show`` writes each value for the reader's language (numbers and
-        lists the language's way, see :mod:`aces.cli._numbers`); the plural
+        lists the language's way, see :func:`aces.numbers.written`); the plural
         form is still chosen by the number itself. A value that is itself an
         :class:`AcesError` (an error wrapped in another, say an option error
         found in a log) is translated too. A :class:`Term` is named as the
@@ -489,41 +307,3 @@ class ClassError(AcesError):
         ClassError(...).coded("stale")``."""
         self.code = code
         return self
-
-
-def os_reason(error: OSError) -> AcesError | str:
-    """Why a file could not be used, in words that can be translated.
-
-    The operating system words its reasons in English whatever the user's
-    language; the common ones get a message of ours, the rare ones keep the
-    system's words.
-
-    >>> import errno
-    >>> str(os_reason(FileNotFoundError(errno.ENOENT, "No such file or directory")))
-    'no such file or folder'
-    """
-    message = _OS_REASONS.get(error.errno) if error.errno is not None else None
-    if message is None:
-        return error.strerror or str(error)
-    return AcesError(message)
-
-
-_OS_REASONS: t.Final = {
-    errno.ENOENT: N_("no such file or folder"),
-    errno.EACCES: N_("permission denied"),
-    errno.EPERM: N_("permission denied"),
-    errno.EISDIR: N_("it is a folder, not a file"),
-    errno.ENOTDIR: N_("a part of the path is not a folder"),
-    errno.ENOSPC: N_("no space left on the disk"),
-    errno.EROFS: N_("the disk is read-only"),
-    errno.EEXIST: N_("the file already exists"),
-    # Translators: why a file cannot be written: the file system allows no file
-    # this big (a memory stick's FAT, say).
-    errno.EFBIG: N_("the file is too big for this disk"),
-    # Translators: why a file cannot be written: the user's share of the disk (a
-    # disk quota, as school networks set) is used up.
-    errno.EDQUOT: N_("your share of the disk is used up"),
-    errno.ENAMETOOLONG: N_("the name is too long"),
-    # Translators: why standard output cannot be written: the shell closed it (">&-").
-    errno.EBADF: N_("it is closed"),
-}

@@ -22,6 +22,9 @@ whole), so it is opened as a new file at once (:func:`create`); a log cut
 short by Ctrl-C is one that ``aces verify`` names as such. A log written
 roll by roll is the log store's (:mod:`aces.logstore`), which reads part of
 an open file the same way on every system (:func:`read_at`).
+
+Why a file could not be used is said in words that can be translated
+(:func:`os_reason`), since the operating system words its reasons in English.
 """
 
 from __future__ import annotations
@@ -33,13 +36,14 @@ import tempfile
 import typing as t
 from pathlib import Path
 
-from aces.errors import N_, OneOf, OptionError, Term, os_reason
+from aces.errors import N_, AcesError, OneOf, OptionError, Term
 
 if t.TYPE_CHECKING:
     from collections.abc import Iterable, Iterator
 
 __all__ = ["FORCE", "LOG_EXISTS", "Output", "Read", "cannot_write", "create", "file_name",
-           "forced_alone", "identity", "is_log", "read_at", "target_name", "temporary_name"]
+           "forced_alone", "identity", "is_log", "os_reason", "read_at", "target_name",
+           "temporary_name"]
 
 #: Why a log is not written: its file exists. {path}: the file.
 LOG_EXISTS: t.Final = N_("{path} already exists; logs are never overwritten, choose a new name")
@@ -343,6 +347,43 @@ def temporary_name(name: str) -> str:
     ('.game.html.', 34)
     """
     return f".{name[:_KEPT]}."
+
+
+def os_reason(error: OSError) -> AcesError | str:
+    """Why a file could not be used, in words that can be translated.
+
+    The operating system words its reasons in English whatever the user's
+    language; the common ones get a message of ours, the rare ones keep the
+    system's words.
+
+    >>> str(os_reason(FileNotFoundError(errno.ENOENT, "No such file or directory")))
+    'no such file or folder'
+    """
+    message = _OS_REASONS.get(error.errno) if error.errno is not None else None
+    if message is None:
+        return error.strerror or str(error)
+    return AcesError(message)
+
+
+_OS_REASONS: t.Final = {
+    errno.ENOENT: N_("no such file or folder"),
+    errno.EACCES: N_("permission denied"),
+    errno.EPERM: N_("permission denied"),
+    errno.EISDIR: N_("it is a folder, not a file"),
+    errno.ENOTDIR: N_("a part of the path is not a folder"),
+    errno.ENOSPC: N_("no space left on the disk"),
+    errno.EROFS: N_("the disk is read-only"),
+    errno.EEXIST: N_("the file already exists"),
+    # Translators: why a file cannot be written: the file system allows no file
+    # this big (a memory stick's FAT, say).
+    errno.EFBIG: N_("the file is too big for this disk"),
+    # Translators: why a file cannot be written: the user's share of the disk (a
+    # disk quota, as school networks set) is used up.
+    errno.EDQUOT: N_("your share of the disk is used up"),
+    errno.ENAMETOOLONG: N_("the name is too long"),
+    # Translators: why standard output cannot be written: the shell closed it (">&-").
+    errno.EBADF: N_("it is closed"),
+}
 
 
 def read_at(fd: int, count: int, offset: int) -> bytes:

@@ -1,12 +1,15 @@
 """Every game the package knows, each registered once with everything it brings.
 
 A game is more than its rules: a replay needs its phrasebook, a
-walkthrough its rulebook and its standings table, a session its tally.
-A :class:`Registration` holds all of these for one game, and every table
-the package keeps by game (the games ``--game`` accepts, the phrasebook of
-a log's game, the rules a walkthrough explains) is read from the one
-registry here. A new game is one :func:`register` call: nothing else in the
-package names it.
+walkthrough its rulebook, a report its title and whether it counts
+winners or losers, ``aces simulate`` its engine, the odds its exact
+chain. A :class:`Registration` holds all of these for one game, and every
+table the package keeps by game (the games ``--game`` accepts, the
+phrasebook of a log's game, the rules a walkthrough explains, the engine a
+simulation runs) is read from the one registry here. A new game is one
+:func:`register` call: nothing else in the package names it, and no module
+outside a game's own compares a game's name (a test reads every module to
+hold this).
 
 >>> sorted(registered())
 ['five-dice', 'pot']
@@ -14,6 +17,8 @@ package names it.
 >>> pot = registration("pot")
 >>> pot.holding(pot.rules.start(header(pot.rules, ["Ada", "Bo"], {})))
 Holding(players=('Ada', 'Bo'), held=(2, 2), out=0)
+>>> pot.title, pot.counts, registration("five-dice").counts
+('Aces in the Pot', 'winners', 'losers')
 
 The third game of the test suite (tests/test_games.py) is
 registered this way, and played, verified, replayed and walked through by
@@ -21,12 +26,12 @@ the real commands.
 
 A game also declares the options it is set up with on the command line
 (:class:`Option`): ``aces play``, ``aces record`` and ``aces simulate``
-build theirs from these. The built-in games' options are known without
-loading their rules (:func:`declared`), so that ``aces --help`` starts at
-once. The rest of a built-in game is made when that game is first asked
-for, and its narration when it is first told, so that importing this
-module costs nothing and ``aces verify`` loads the rules of its log's game
-alone.
+build theirs from these. The pieces of a game that live in the layers
+above the registry (its rules, its phrasebook, its engines...) may be given
+as ``"module:name"``; each is imported when first asked for, so the
+built-in games are registered here at no cost: ``aces --help`` knows their
+options without loading their rules, and ``aces verify`` loads the rules
+of its log's game alone, and no narration.
 
 >>> [option.flag for option in declared()["pot"]]
 ['--finish', '--chips']
@@ -39,29 +44,28 @@ import typing as t
 from dataclasses import dataclass
 
 from aces.errors import N_, OptionError
+from aces.holding import Holding
 
 if t.TYPE_CHECKING:
-    from collections.abc import Callable, Sequence
+    from collections.abc import Callable, Mapping, Sequence
 
+    from aces.chances import PositionOdds
+    from aces.experiment.exact import Expected
+    from aces.experiment.observe import Rules
     from aces.narrate.phrasebook import Phrasebook
-    from aces.rules import Game
+    from aces.rules import Decider, OptionValue
+    from aces.simulation import Exact, Simulation
     from aces.walk import Step
 
-__all__ = ["FIVE_DICE_OPTIONS", "POT_OPTIONS", "Holding", "Option", "Registration", "declared",
-           "register", "registered", "registration", "unregister"]
+__all__ = ["FIVE_DICE", "FIVE_DICE_OPTIONS", "PIECES", "POT", "POT_OPTIONS", "Counts", "Holding",
+           "Option", "Registration", "declared", "game_named", "games", "register", "registered",
+           "registration", "resolve", "unregister"]
 
 S = t.TypeVar("S")
 
-
-class Holding(t.NamedTuple):
-    """What the standings of a state show: each player's chips or dice, and
-    what is out of their hands (the pot, the centre)."""
-
-    players: tuple[str, ...]
-    #: By seat: a plain tuple, or at a large table the state's own vector
-    #: (:class:`~aces.rules.seats.Seats`), which says cheaply what changed.
-    held: Sequence[int]
-    out: int
+#: What a game's result names: its winner (Aces in the Pot), or its loser
+#: (Aces, where the last die sent to the centre loses).
+Counts = t.Literal["winners", "losers"]
 
 
 @dataclass(frozen=True)
@@ -112,72 +116,219 @@ FIVE_DICE_OPTIONS: t.Final = (
                          " goes to after '>'")),
 )
 
+# Translators: the help of "aces record" for Aces in the Pot: how dice are
+# typed. Keep the examples as they are.
+_POT_TYPING: t.Final = N_("Type the dice of a roll as they fall, one digit a die, together or"
+                          " apart: 1-6, 16, 1 6 or 1,6.")
+
+
+# Translators: under the field for typed dice on a group's page, Aces in the Pot.
+_POT_NOTATION: t.Final = N_("Together or apart, as in aces record: 16, 1-6 or 1 6; undo takes"
+                            " back the last roll.")
+
 
 def _no_rules(step: Step[t.Any], before: t.Any) -> Sequence[str]:
     """A game whose walkthrough explains no rule: its events are told alone."""
     return ()
 
 
+#: The pieces of a registration that may be given where they are, as
+#: ``"module:name"``, and are imported when first asked for.
+PIECES: t.Final = ("rules", "holding", "phrasebook", "rulebook", "simulation", "odds",
+                   "chances", "expected", "page")
+
+
 class Registration(t.Generic[S]):
     """Everything one game brings to the package.
 
-    The phrasebook and the rulebook may be given where they are, as
-    ``"module:name"``: the module is imported when the piece is first asked
+    Each of the pieces in :data:`PIECES` may be given as the thing itself or
+    where it is, as ``"module:name"`` (``name`` may be dotted, an attribute
+    of an attribute): the module is imported when the piece is first asked
     for, so that ``aces verify``, which needs the rules alone, loads no
-    narration (the built-in games register theirs so).
+    narration. The built-in games register all theirs so; the pieces a game
+    does without are ``None``, and the commands that need one say so.
+    ``name`` is the rules' own name, and must be given with rules given as
+    ``"module:name"``.
+
+    :raises TypeError: for rules given as ``"module:name"`` without a ``name``.
     """
 
-    __slots__ = ("_phrasebook", "_rulebook", "holding", "options", "rules", "session_rule")
+    __slots__ = ("_given", "counts", "holds", "measures", "name", "notation", "options",
+                 "session_rule", "title", "typing")
 
-    #: The rules: the decider, its options and seats (:class:`aces.rules.Game`).
-    rules: Game[S]
-    #: What each player holds in a state, and what is out of play.
-    holding: Callable[[S], Holding]
+    #: The name the log uses, and ``--game`` accepts.
+    name: str
+    #: The game's name in a report's words: an English message of the catalog.
+    title: str
+    #: What a result names: the winner or the loser (:data:`Counts`).
+    counts: Counts
+    #: What the class experiment counts of this game's rolls besides wins and
+    #: lengths: ``"nothing"`` (normal rolls that move no chip), ``"tries"``
+    #: (tries of the finish), ``"agains"`` (rolls followed by a roll again).
+    measures: tuple[str, ...]
     #: The aside a walkthrough gives when a second game of a session starts.
     session_rule: str | None
     #: The options it is set up with on the command line.
     options: tuple[Option, ...]
+    #: How ``aces record`` says the dice of a roll are typed: a message.
+    typing: str
+    #: How a page of the live class says it, under the field for typed dice.
+    notation: str
+    #: What a player holds, and where what leaves the hands goes, as the pages
+    #: label them: ``("chips", "pot")`` or ``("dice", "centre")``.
+    holds: tuple[str, str]
 
-    def __init__(self, rules: Game[S], phrasebook: type[Phrasebook] | str,
-                 holding: Callable[[S], Holding],
+    def __init__(self, rules: Decider[S] | str, phrasebook: type[Phrasebook] | str,
+                 holding: Callable[[S], Holding] | str,
                  rulebook: Callable[[Step[S], S], Sequence[str]] | str = _no_rules,
-                 session_rule: str | None = None, options: tuple[Option, ...] = ()) -> None:
-        self.rules, self.holding, self.session_rule, self.options = (rules, holding,
-                                                                     session_rule, options)
+                 session_rule: str | None = None, options: tuple[Option, ...] = (), *,
+                 name: str | None = None, title: str | None = None,
+                 counts: Counts = "winners", measures: tuple[str, ...] = (),
+                 typing: str = _POT_TYPING, notation: str = _POT_NOTATION,
+                 holds: tuple[str, str] = ("chips", "pot"),
+                 simulation: Callable[[int, Mapping[str, OptionValue]], Simulation] | str
+                 | None = None,
+                 odds: Callable[[int, Mapping[str, OptionValue], bool], Exact] | str
+                 | None = None,
+                 chances: Callable[[int, Mapping[str, OptionValue]], PositionOdds] | str
+                 | None = None,
+                 expected: Callable[[Rules], Expected] | str | None = None,
+                 page: Callable[[int, Mapping[str, OptionValue], str], dict[str, t.Any]] | str
+                 | None = None) -> None:
+        if name is None:
+            if isinstance(rules, str):
+                raise TypeError("a game whose rules are given as 'module:name' needs a name")
+            name = rules.name
+        self.name, self.title, self.counts, self.measures = name, title or name, counts, measures
+        self.session_rule, self.options, self.typing = session_rule, options, typing
+        self.notation, self.holds = notation, holds
         # Where they are, until first asked for.
-        self._phrasebook, self._rulebook = phrasebook, rulebook
+        self._given: dict[str, t.Any] = {
+            "rules": rules, "holding": holding, "phrasebook": phrasebook, "rulebook": rulebook,
+            "simulation": simulation, "odds": odds, "chances": chances, "expected": expected,
+            "page": page}
+
+    def _piece(self, piece: str) -> t.Any:
+        found = self._given[piece]
+        if isinstance(found, str):
+            found = self._given[piece] = resolve(found)
+        return found
 
     @property
-    def name(self) -> str:
-        """The name the log uses, and ``--game`` accepts."""
-        return self.rules.name
+    def losers(self) -> bool:
+        """Whether a result names the game's loser rather than its winner."""
+        return self.counts == "losers"
+
+    def has(self, piece: str) -> bool:
+        """Whether the game brings ``piece``, found without importing it."""
+        return self._given[piece] is not None
+
+    def where(self, piece: str) -> str | None:
+        """Where ``piece`` is, as it was given: ``"module:name"``, or ``None`` when it
+        was given as itself (or not at all)."""
+        found = self._given[piece]
+        return found if isinstance(found, str) else None
+
+    @property
+    def rules(self) -> Decider[S]:
+        """The rules: the decider, its options and seats (:class:`aces.rules.Decider`)."""
+        rules: Decider[S] = self._piece("rules")
+        return rules
+
+    @property
+    def holding(self) -> Callable[[S], Holding]:
+        """What each player holds in a state, and what is out of play."""
+        holding: Callable[[S], Holding] = self._piece("holding")
+        return holding
 
     @property
     def phrasebook(self) -> type[Phrasebook]:
         """How the game is told in words: its events, the standings line, the
         session's tally (a :class:`~aces.narrate.phrasebook.Phrasebook`)."""
-        found = self._phrasebook
-        if isinstance(found, str):
-            found = self._phrasebook = _imported(found)
-        return found
+        book: type[Phrasebook] = self._piece("phrasebook")
+        return book
 
     @property
     def rulebook(self) -> Callable[[Step[S], S], Sequence[str]]:
         """The rules a step puts into play, given the state before it: the keys
         of the asides a walkthrough explains (:mod:`aces.walkthrough`)."""
-        found = self._rulebook
-        if isinstance(found, str):
-            found = self._rulebook = _imported(found)
-        return found
+        book: Callable[[Step[S], S], Sequence[str]] = self._piece("rulebook")
+        return book
+
+    @property
+    def simulation(self) -> Callable[[int, Mapping[str, OptionValue]], Simulation] | None:
+        """The fast engine: a :class:`~aces.simulation.Simulation` for a table of
+        players and options (``aces simulate``)."""
+        return t.cast("Callable[[int, Mapping[str, OptionValue]], Simulation] | None",
+                      self._piece("simulation"))
+
+    @property
+    def odds(self) -> Callable[[int, Mapping[str, OptionValue], bool], Exact] | None:
+        """The exact odds of a table, from the game's exact chain (``aces.odds``);
+        the last argument waits for a table that takes seconds."""
+        return t.cast("Callable[[int, Mapping[str, OptionValue], bool], Exact] | None",
+                      self._piece("odds"))
+
+    @property
+    def chances(self) -> Callable[[int, Mapping[str, OptionValue]], PositionOdds] | None:
+        """Each player's chance from every moment of a game at a table, from the
+        exact chain where it is small enough (:mod:`aces.chances`)."""
+        return t.cast("Callable[[int, Mapping[str, OptionValue]], PositionOdds] | None",
+                      self._piece("chances"))
+
+    @property
+    def expected(self) -> Callable[[Rules], Expected] | None:
+        """What the class experiment expects of the game's logs, exactly
+        (:mod:`aces.experiment.exact`)."""
+        return t.cast("Callable[[Rules], Expected] | None", self._piece("expected"))
+
+    @property
+    def page(self) -> Callable[[int, Mapping[str, OptionValue], str], dict[str, t.Any]] | None:
+        """The data of the simulation page of a table, in a language
+        (``aces simulate --html``)."""
+        return t.cast("Callable[[int, Mapping[str, OptionValue], str], dict[str, t.Any]] | None",
+                      self._piece("page"))
 
 
-def _imported(where: str) -> t.Any:
-    """What ``"module:name"`` names, its module imported now."""
+def resolve(where: str) -> t.Any:
+    """What ``"module:name"`` names, its module imported now; ``name`` may be
+    dotted (``"aces.simulation.pot:PotSimulation.create"``)."""
     module, _, name = where.partition(":")
-    return getattr(importlib.import_module(module), name)
+    found: t.Any = importlib.import_module(module)
+    for part in name.split("."):
+        found = getattr(found, part)
+    return found
 
 
-_REGISTRY: dict[str, Registration[t.Any]] = {}
+#: Aces in the Pot.
+POT: t.Final[Registration[t.Any]] = Registration(
+    "aces.rules.pot:GAME", "aces.narrate.pot:PotPhrasebook", "aces.rules.pot:holding",
+    "aces.walkthrough.pot:rules", "session", POT_OPTIONS, name="pot",
+    title=N_("Aces in the Pot"), counts="winners", measures=("nothing", "tries"),
+    simulation="aces.simulation.pot:PotSimulation.create", odds="aces.exact:table_odds",
+    chances="aces.chances.pot:odds_of_table", expected="aces.experiment.pot:expected",
+    page="aces.page.simulation:pot_page")
+
+#: Aces, the five-dice game.
+FIVE_DICE: t.Final[Registration[t.Any]] = Registration(
+    "aces.rules.fivedice:GAME", "aces.narrate.fivedice:FiveDicePhrasebook",
+    "aces.rules.fivedice:holding", "aces.walkthrough.fivedice:rules", "fd-session",
+    FIVE_DICE_OPTIONS, name="five-dice", title=N_("Aces"), counts="losers",
+    measures=("agains",),
+    # Translators: the help of "aces record" for the five-dice game: how dice
+    # are typed. Keep the examples as they are.
+    typing=N_("Type the dice of a roll as they fall, one digit a die, together or apart:"
+              " 31425, 3-1-4-2-5, 3 1 4 2 5 or 3,1,4,2,5."),
+    # Translators: under the field for typed dice on a group's page, five-dice game.
+    notation=N_("Together or apart, as in aces record: 31425, 3-1-4-2-5 or 3 1 4 2 5; undo"
+                " takes back the last roll."), holds=("dice", "centre"),
+    simulation="aces.simulation.fivedice:FiveDiceSimulation.create",
+    odds="aces.simulation.fivedice:table_odds", chances="aces.chances.fivedice:odds_of_table",
+    expected="aces.experiment.fivedice:expected", page="aces.page.fivedice:page")
+
+#: The built-in games, which are always registered.
+_BUILT_IN: t.Final = {game.name: game for game in (POT, FIVE_DICE)}
+_REGISTRY: dict[str, Registration[t.Any]] = dict(_BUILT_IN)
 
 
 def register(game: Registration[t.Any]) -> None:
@@ -185,7 +336,7 @@ def register(game: Registration[t.Any]) -> None:
 
     :raises ValueError: if a game of that name is registered already.
     """
-    if game.name in _REGISTRY or game.name in _BUILT_IN:
+    if game.name in _REGISTRY:
         raise ValueError(f"a game called {game.name!r} is registered already")
     _REGISTRY[game.name] = game
 
@@ -199,67 +350,43 @@ def unregister(name: str) -> None:
 def registered() -> dict[str, Registration[t.Any]]:
     """Every game registered, by the name the log uses: the built-in ones
     first, then the others in the order they were registered."""
-    built_in = {name: _built_in(name) for name in _BUILT_IN}
-    return {**built_in, **_REGISTRY}
+    return dict(_REGISTRY)
 
 
 def declared() -> dict[str, tuple[Option, ...]]:
-    """The command-line options of every game, by the name the log uses;
-    those of the built-in games without loading their rules.
+    """The command-line options of every game, by the name the log uses,
+    known without loading any game's rules.
 
     >>> [option.key for option in declared()["five-dice"]]
     ['dice', 'threes', 'threes_to']
     """
-    built_in = {name: options for name, (options, _) in _BUILT_IN.items()}
-    return {**built_in, **{name: game.options for name, game in _REGISTRY.items()}}
+    return {name: game.options for name, game in _REGISTRY.items()}
 
 
 def registration(name: str) -> Registration[t.Any]:
-    """The game called ``name``; a built-in game's rules are loaded when it
-    is first asked for, and nothing of the other games.
+    """The game called ``name``.
 
     :raises ~aces.errors.OptionError: for a game nobody registered.
     """
     game = _REGISTRY.get(name)
-    if game is not None:
-        return game
-    if name in _BUILT_IN:
-        return _built_in(name)
-    raise OptionError(
-        "unknown game {name!r}; the games are: {known}",
-        name=name,
-        known=", ".join(sorted(declared())),
-    )
-
-
-def _pot() -> Registration[t.Any]:
-    from aces.rules import pot
-
-    return Registration(pot.GAME, "aces.narrate.pot:PotPhrasebook", pot.holding,
-                        "aces.walkthrough:pot_rules", "session", POT_OPTIONS)
-
-
-def _five_dice() -> Registration[t.Any]:
-    from aces.rules import fivedice
-
-    return Registration(fivedice.GAME, "aces.narrate.fivedice:FiveDicePhrasebook",
-                        fivedice.holding, "aces.walkthrough:fivedice_rules", "fd-session",
-                        FIVE_DICE_OPTIONS)
-
-
-#: The built-in games: the options each declares, known before its rules
-#: are loaded, and its whole registration, made when the game is first
-#: asked for.
-_BUILT_IN: t.Final[dict[str, tuple[tuple[Option, ...], Callable[[], Registration[t.Any]]]]] = {
-    "pot": (POT_OPTIONS, _pot),
-    "five-dice": (FIVE_DICE_OPTIONS, _five_dice),
-}
-
-
-def _built_in(name: str) -> Registration[t.Any]:
-    """A built-in game's registration, made the first time it is asked for."""
-    game = _REGISTRY.get(name)
     if game is None:
-        game = _REGISTRY[name] = _BUILT_IN[name][1]()
-        assert game.name == name, "a built-in game is registered under its own name"
+        raise OptionError(
+            "unknown game {name!r}; the games are: {known}",
+            name=name,
+            known=", ".join(sorted(_REGISTRY)),
+        )
     return game
+
+
+def game_named(name: str) -> Decider[t.Any]:
+    """The rules of the game called ``name``; a built-in game's rules are
+    loaded when it is first asked for, and nothing of the other games.
+
+    :raises ~aces.errors.OptionError: for a game nobody registered.
+    """
+    return registration(name).rules
+
+
+def games() -> dict[str, Decider[t.Any]]:
+    """The rules of every game registered, by the name the log uses."""
+    return {name: game.rules for name, game in _REGISTRY.items()}

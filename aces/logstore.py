@@ -62,9 +62,9 @@ import threading
 import typing as t
 from pathlib import Path
 
-from aces.errors import N_, OptionError, SaveError, TruncatedLogError, os_reason
+from aces.errors import N_, OptionError, SaveError, TruncatedLogError
 from aces.events import SCHEMA
-from aces.files import LOG_EXISTS, read_at, target_name
+from aces.files import LOG_EXISTS, os_reason, read_at, target_name
 from aces.log import EVENT_LIMIT, LINE_LIMIT, LogWriter, Reader, Tail, read, whole_length
 
 if t.TYPE_CHECKING:
@@ -82,7 +82,8 @@ except ImportError:  # Windows: its own locks are msvcrt's
 else:
     _FLOCK = True
 
-__all__ = ["LogBusyError", "LogStore", "LogSwappedError", "LogWriteError"]
+__all__ = ["LogBusyError", "LogStore", "LogSwappedError", "LogWriteError", "lock_file",
+           "sync_folder", "unlock_file"]
 
 #: Opened as bytes on every system (Windows opens text by default).
 _BINARY: t.Final = getattr(os, "O_BINARY", 0)
@@ -553,7 +554,31 @@ def _sync_folder(path: str) -> None:
         os.close(folder)
 
 
+def sync_folder(path: str) -> None:
+    """Sync the folder that holds ``path`` wherever the system can, as a new
+    log's name is synced: for another file the store's user keeps beside its
+    logs (the live class's record)."""
+    _sync_folder(path)
+
+
 # -- Locks -------------------------------------------------------------------------
+
+
+def lock_file(path: str, fd: int) -> None:
+    """Lock the open file ``fd`` for this process alone, as a log is locked:
+    a POSIX lock where there is one, Windows' own where not (the live class
+    locks its folder so).
+
+    :raises LogBusyError: another process holds it (the error names ``path``
+        as a log being recorded; a caller with other words catches it).
+    :raises aces.errors.OptionError: the file cannot be locked at all.
+    """
+    _exclusive(path, fd)
+
+
+def unlock_file(fd: int) -> None:
+    """Let go of the lock :func:`lock_file` took, and close ``fd``."""
+    _release(fd)
 
 
 def _exclusive(path: str, fd: int) -> None:

@@ -3,7 +3,7 @@
 No scripts and no styles from elsewhere: an untrusted notebook, and
 GitHub's view of one, drop scripts, and a school computer may be offline.
 Every piece of text from a log (names, file names) goes through
-:func:`escape` before it reaches the markup.
+:func:`aces.escape.markup` before it reaches the markup.
 
 Each view speaks its object's ``lang``: every sentence and heading comes
 from the package's catalogs, most of them the very ones the command line
@@ -19,18 +19,47 @@ from __future__ import annotations
 import html
 import typing as t
 
+from aces.escape import markup
+from aces.events import GameOver, OpeningWon
+from aces.games import registration
+from aces.i18n import translations
+from aces.narrate import UNFINISHED
+from aces.reports.export import ROLL_COLUMNS, headings
+from aces.reports.simulation import parts
+from aces.reports.stats import (
+    SEATS_COUNTED,
+    beside_rows,
+    interval_rows,
+    length_rows,
+    length_test,
+    logs_read,
+    narrowing,
+    rules_name,
+    seat_rows,
+    seat_test,
+    share_sections,
+    taken_out,
+)
+from aces.voice import Voice
+from aces.walk import STAGES
+
 if t.TYPE_CHECKING:
     from collections.abc import Callable, Sequence
 
-    from aces.api import Game, Odds, Simulated
-    from aces.experiment.inference import Interval
     from aces.experiment.pool import Group, Pooled
-    from aces.experiment.report import Writer
+    from aces.inference import Interval
     from aces.narrate.phrasebook import Phrasebook
+    from aces.results import Game, Odds, Simulated
 
-__all__ = ["bars", "escape", "folded", "frame", "game_html", "heading", "log_html", "odds_html",
-           "paragraph", "section", "session_html", "simulated_html", "stats_html", "table"]
+__all__ = ["HTML_GAMES", "PAGE_STEPS", "bars", "folded", "frame", "game_html", "heading",
+           "log_html", "odds_html", "paragraph", "section", "session_html", "simulated_html",
+           "stats_html", "table"]
 
+#: The most games a log shows as a table in a notebook.
+HTML_GAMES: t.Final = 200
+#: The most events of a game whose replay page a notebook shows: the page
+#: grows with the game (about a kilobyte an event) and is kept in the notebook.
+PAGE_STEPS: t.Final = 1_000
 #: The size of a bar chart, in pixels.
 _WIDTH: t.Final = 360
 _BAR: t.Final = 22
@@ -42,24 +71,11 @@ _LABEL: t.Final = 200
 _NAME: t.Final = 24
 
 
-def escape(text: str) -> str:
-    """Text safe inside HTML and SVG, in an element or an attribute: made
-    :func:`~aces.errors.visible` (no control character), then its markup
-    escaped.
-
-    >>> escape('<b title="x">Bo' + chr(27) + "</b>")
-    '&lt;b title=&quot;x&quot;&gt;Bo\\\\x1b&lt;/b&gt;'
-    """
-    from aces.errors import visible
-
-    return html.escape(visible(text), quote=True)
-
-
 def section(title: str, text: str, body: str) -> str:
     """A titled block: a heading, a line of text, then ``body`` (markup)."""
-    parts = [f"<div><strong>{escape(title)}</strong>"]
+    parts = [f"<div><strong>{markup(title)}</strong>"]
     if text:
-        parts.append(f"<p>{escape(text)}</p>")
+        parts.append(f"<p>{markup(text)}</p>")
     parts.append(body)
     parts.append("</div>")
     return "".join(parts)
@@ -81,20 +97,20 @@ def frame(page: str, title: str) -> str:
     style="width:100%;max-width:1100px;height:640px;border:1px solid #ccc"></iframe>'
     """
     return (f'<iframe srcdoc="{html.escape(page, quote=True)}" sandbox="allow-scripts"'
-            f' referrerpolicy="no-referrer" title="{escape(title)}"'
+            f' referrerpolicy="no-referrer" title="{markup(title)}"'
             f' style="width:100%;max-width:{_FRAME_WIDTH}px;height:{_FRAME_HEIGHT}px;'
             f'border:1px solid #ccc"></iframe>')
 
 
 def folded(summary: str, body: str) -> str:
     """``body`` (markup) folded under a line of text that opens it."""
-    return f"<details><summary>{escape(summary)}</summary>{body}</details>"
+    return f"<details><summary>{markup(summary)}</summary>{body}</details>"
 
 
 def table(head: Sequence[str], rows: Sequence[Sequence[str]]) -> str:
     """A plain HTML table; every cell escaped."""
-    header = "".join(f"<th>{escape(cell)}</th>" for cell in head)
-    body = "".join("<tr>" + "".join(f"<td>{escape(cell)}</td>" for cell in row) + "</tr>"
+    header = "".join(f"<th>{markup(cell)}</th>" for cell in head)
+    body = "".join("<tr>" + "".join(f"<td>{markup(cell)}</td>" for cell in row) + "</tr>"
                    for row in rows)
     return f"<table><thead><tr>{header}</tr></thead><tbody>{body}</tbody></table>"
 
@@ -121,13 +137,13 @@ def bars(labels: Sequence[str], values: Sequence[float],
     scale = (width - label - 10) / max(top, 1e-9)
     height = _BAR * len(values) + 10
     parts = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}"'
-             f' role="img" aria-label="{escape(name)}">']
+             f' role="img" aria-label="{markup(name)}">']
     for i, (name, value) in enumerate(zip(labels, values, strict=True)):
         y = 5 + i * _BAR
-        parts.append(f'<text x="0" y="{y + 15}" font-size="12">{escape(name)}</text>')
+        parts.append(f'<text x="0" y="{y + 15}" font-size="12">{markup(name)}</text>')
         parts.append(f'<rect x="{label}" y="{y + 3}" width="{value * scale:.1f}"'
                      f' height="{_BAR - 8}" fill="#7aa6c2">'
-                     f'<title>{escape(shown(value))}</title></rect>')
+                     f'<title>{markup(shown(value))}</title></rect>')
         if intervals is not None:
             low, high = intervals[i]
             parts.append(f'<line x1="{label + low * scale:.1f}" x2="{label + high * scale:.1f}"'
@@ -137,7 +153,7 @@ def bars(labels: Sequence[str], values: Sequence[float],
             x = label + exact[i] * scale
             parts.append(f'<line x1="{x:.1f}" x2="{x:.1f}" y1="{y}" y2="{y + _BAR - 2}"'
                          f' stroke="#000" stroke-width="3">'
-                         f'<title>{escape((exact_shown or shown)(exact[i]))}</title></line>')
+                         f'<title>{markup((exact_shown or shown)(exact[i]))}</title></line>')
     parts.append("</svg>")
     return "".join(parts)
 
@@ -150,41 +166,26 @@ def stats_html(pooled: Pooled, lang: str = "en") -> str:
     moved nothing, the tries that succeeded, the rolls again), and each log
     beside the pool with its 95 % intervals (and a picture of seat 1's: small
     logs scatter)."""
-    from aces.experiment.report import (
-        SEATS_COUNTED,
-        Writer,
-        beside_rows,
-        interval_rows,
-        length_rows,
-        length_test,
-        logs_read,
-        narrowing,
-        rules_name,
-        seat_rows,
-        seat_test,
-        share_sections,
-        taken_out,
-    )
-    from aces.i18n import translations
 
     catalog = translations(lang)
-    w = Writer(lang, catalog)
+    w = Voice(catalog, lang)
     _ = catalog.gettext
     blocks = [paragraph(logs_read(pooled, w))]
     if pooled.left_out:
         blocks.append("<ul>" + "".join(
-            "<li>" + escape(_("Left out: {error}").format(
+            "<li>" + markup(_("Left out: {error}").format(
                 error=log.error.render(catalog.gettext, catalog.ngettext))) + "</li>"
             for log in pooled.left_out if log.error is not None) + "</ul>")
     if excluded := taken_out(pooled, w):
-        blocks.append("<ul>" + "".join(f"<li>{escape(line)}</li>" for line in excluded)
+        blocks.append("<ul>" + "".join(f"<li>{markup(line)}</li>" for line in excluded)
                       + "</ul>")
     for group in pooled.groups:
         result = group.pooled
         shares = result.seats.shares
         exact = [s.exact for s in shares]
         known = all(value is not None for value in exact)
-        by_seat = _("Losses by seat") if group.rules.game == "five-dice" else _("Wins by seat")
+        by_seat = (_("Losses by seat") if registration(group.rules.game).losers
+                   else _("Wins by seat"))
         parts = [paragraph(_("Games: {games}; rolls after the opening: {rolls}; logs: {logs}.")
                            .format(games=w.integer(result.games), rolls=w.integer(result.rolls),
                                    logs=w.integer(len(group.logs)))),
@@ -218,18 +219,18 @@ def stats_html(pooled: Pooled, lang: str = "en") -> str:
 
 
 def paragraph(text: str) -> str:
-    return f"<p>{escape(text)}</p>"
+    return f"<p>{markup(text)}</p>"
 
 
 def heading(text: str) -> str:
-    return f"<p><em>{escape(text)}</em></p>"
+    return f"<p><em>{markup(text)}</em></p>"
 
 
 def _split(rows: list[list[str]]) -> tuple[list[str], list[list[str]]]:
     return rows[0], rows[1:]
 
 
-def _scatter(group: Group, w: Writer) -> str:
+def _scatter(group: Group, w: Voice) -> str:
     """Seat 1's share in each log with its 95 % interval, then the pooled one,
     against the exact chance."""
     logs = [log for log in group.logs if log.games]
@@ -237,23 +238,23 @@ def _scatter(group: Group, w: Writer) -> str:
     if not logs or first.interval is None:
         return ""
     labels = [_short(log.source) for log in logs]
-    labels.append(w._("pooled"))
+    labels.append(w.gettext("pooled"))
     values = [t.cast("float", log.shares[0]) for log in logs] + [t.cast("float", first.observed)]
     ends = [(t.cast("Interval", log.intervals[0]).low, t.cast("Interval", log.intervals[0]).high)
             for log in logs] + [(first.interval.low, first.interval.high)]
     exact = None if first.exact is None else [first.exact] * len(values)
-    seat = w._("seat {seat}").format(seat=1)
+    seat = w.gettext("seat {seat}").format(seat=1)
     return (heading(seat)
             + bars(labels, values, exact, ends, label=min(_LABEL, 7 * max(map(len, labels)) + 10),
                    shown=w.percent, exact_shown=_exact_shown(w), name=seat))
 
 
-def _exact_shown(w: Writer) -> Callable[[float], str]:
+def _exact_shown(w: Voice) -> Callable[[float], str]:
     """The exact value of a chart, as the report writes it."""
     def exact(value: float) -> str:
         # Translators: where a pointer rests on the exact value in a chart of the
         # notebook. {chance}: a percentage.
-        return w._("exact: {chance}").format(chance=w.percent(value))
+        return w.gettext("exact: {chance}").format(chance=w.percent(value))
 
     return exact
 
@@ -272,13 +273,9 @@ def game_html(game: Game, page: str | None) -> str:
     tells it, its replay page (``page``, made for a frame; ``None`` when the
     game is too long for a notebook), and every roll folded below, in the
     columns of ``aces stats --csv --rolls``."""
-    from aces.events import GameOver, OpeningWon
-    from aces.experiment.export import ROLL_COLUMNS, headings
-    from aces.narrate.voice import Voice
-    from aces.walk import STAGES
 
     w, book = _speaking(game.lang, game.game)
-    _ = w._
+    _ = w.gettext
     title = book.header(game._number, game.header)[0]
     said = [line for step in game.steps if isinstance(step.event, OpeningWon | GameOver)
             for line in book.say(step)]
@@ -290,12 +287,8 @@ def game_html(game: Game, page: str | None) -> str:
                                        game.length).format(count=w.count(game.length)))
     elif game.waiting is not None:
         # As aces verify and aces replay end a log whose last game goes on.
-        from aces.narrate import UNFINISHED
-
         said.append(_(UNFINISHED).format(player=game.waiting))
     if page is None:
-        from aces.api import _PAGE_STEPS
-
         # Translators: in a notebook, instead of a game's replay page. {count}: the
         # game's events; {limit}: the most a notebook shows; game.page() stays as it is.
         shown = paragraph(w.catalog.ngettext(
@@ -304,7 +297,7 @@ def game_html(game: Game, page: str | None) -> str:
             "The replay page is left out here: the game has {count} events, more than the"
             " {limit} a notebook shows. game.page() gives it, to save as a file.",
             len(game.steps)).format(count=w.integer(len(game.steps)),
-                                    limit=w.integer(_PAGE_STEPS)))
+                                    limit=w.integer(PAGE_STEPS)))
     else:
         shown = frame(page, title)
     # The columns of aces stats --csv --rolls but its log and game, for the same rows.
@@ -317,8 +310,8 @@ def game_html(game: Game, page: str | None) -> str:
 def session_html(games: Sequence[Game], lang: str) -> str:
     """Games in a row: the session's tally and its last word, as ``aces
     replay`` ends a session, and a row for each game."""
-    w = _writer(lang)
-    _, csv = w._, w.catalog.pgettext
+    w = Voice.of(lang)
+    _, csv = w.gettext, w.catalog.pgettext
     # Translators: the heading of a session of games in a notebook. {count}: the games.
     title = w.catalog.ngettext("A session of {count} game", "A session of {count} games",
                                len(games)).format(count=w.count(len(games)))
@@ -336,10 +329,8 @@ def session_html(games: Sequence[Game], lang: str) -> str:
             said += [book.tally(scores, len(over)), book.verdict(scores, len(over))]
     if games and games[-1].waiting is not None:
         # As aces verify and aces replay end a log whose last game goes on.
-        from aces.narrate import UNFINISHED
-
         said.append(_(UNFINISHED).format(player=games[-1].waiting))
-    losers = bool(games) and games[0].game == "five-dice"
+    losers = bool(games) and registration(games[0].game).losers
     head = [csv("csv", "game"), csv("csv", "starter"),
             csv("csv", "loser") if losers else csv("csv", "winner"), csv("csv", "rolls")]
     rows = [[w.integer(number), game.starter or "", (game.loser if losers else game.winner) or "",
@@ -349,9 +340,8 @@ def session_html(games: Sequence[Game], lang: str) -> str:
 
 def log_html(name: str, games: int, lang: str) -> str:
     """A log of more games than a notebook lists: its name and its count."""
-    from aces.api import _HTML_GAMES
 
-    w = _writer(lang)
+    w = Voice.of(lang)
     # Translators: a log too long to list in a notebook. {log}: its file name;
     # {count}: its games; {limit}: the most games a notebook lists.
     return section(w.catalog.ngettext(
@@ -359,20 +349,18 @@ def log_html(name: str, games: int, lang: str) -> str:
         " a loop.",
         "{log} holds {count} games, more than the {limit} a notebook lists; walk them with"
         " a loop.", games).format(log=name, count=w.integer(games),
-                                  limit=w.integer(_HTML_GAMES)), "", "")
+                                  limit=w.integer(HTML_GAMES)), "", "")
 
 
 def odds_html(odds: Odds) -> str:
     """The exact chances of a table, by seat, or of a moment of a game, by player."""
-    from aces.cli.simulate import GAME_NAMES
-
-    w = _writer(odds.lang)
-    _ = w._
+    w = Voice.of(odds.lang)
+    _ = w.gettext
     # Translators: the heading of a table's exact odds in a notebook. {game}: the game's
     # name; {players}: how many play, two or more, in words where the language writes so.
     title = _("{game}: exact odds for {players} players").format(
-        game=_(GAME_NAMES.get(odds.game, odds.game)), players=w.count(odds.players))
-    chance = _("chance to lose") if odds.game == "five-dice" else _("chance to win")
+        game=_(registration(odds.game).title), players=w.count(odds.players))
+    chance = _("chance to lose") if registration(odds.game).losers else _("chance to win")
     if odds.by_player is not None:
         labels, values = list(odds.by_player), list(odds.by_player.values())
         head = [_("player"), chance]
@@ -399,9 +387,8 @@ def odds_html(odds: Odds) -> str:
 def simulated_html(simulated: Simulated) -> str:
     """Simulated games as ``aces simulate`` reports them, the table as HTML and
     the shares drawn against the exact chances."""
-    from aces.cli.simulate import parts
 
-    w = _writer(simulated.lang)
+    w = Voice.of(simulated.lang)
     summary, exact = simulated.summary, simulated.exact
     # Why the exact answers are missing, if they are, and how Python asks for them.
     above, rows, below = parts(simulated.game, simulated.players, simulated.options,
@@ -418,20 +405,10 @@ def simulated_html(simulated: Simulated) -> str:
                    + "".join(paragraph(line) for line in below if line))
 
 
-def _writer(lang: str) -> Writer:
-    from aces.experiment.report import Writer
-    from aces.i18n import translations
-
-    return Writer(lang, translations(lang))
+def _phrasebook(game: str, w: Voice) -> Phrasebook:
+    return registration(game).phrasebook(w)
 
 
-def _phrasebook(game: str, w: Writer) -> Phrasebook:
-    from aces.games import registration
-    from aces.narrate.voice import Voice
-
-    return registration(game).phrasebook(Voice(w.catalog, w.lang))
-
-
-def _speaking(lang: str, game: str) -> tuple[Writer, Phrasebook]:
-    w = _writer(lang)
+def _speaking(lang: str, game: str) -> tuple[Voice, Phrasebook]:
+    w = Voice.of(lang)
     return w, _phrasebook(game, w)

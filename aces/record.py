@@ -1,19 +1,20 @@
 """Recording a game played with real dice: the fold behind ``aces record``.
 
-:class:`Table` is the game at the table as the log tells it so far, and
+:class:`Recording` is the game at the table as the log tells it so far, and
 says what may come next: whose roll, how many dice, and what a roll or an
 ``undo`` appends. It reads nothing and writes nothing; the command line
 drives the walk of the log it resumes through it (it is a
 :class:`~aces.walk.Visitor`), feeds it the rolls typed in
-(:meth:`Table.play`) and the undos (:meth:`Table.undo`), and appends the
+(:meth:`Recording.play`) and the undos (:meth:`Recording.undo`), and appends the
 steps these return to the log before it shows them. What an undo may take
 back is kept by a :class:`~aces.walk.Standing`, as in the walk.
 
 The fold is the walk's (:mod:`aces.walk`), so what is recorded verifies:
 
 >>> from aces.engine import header
->>> from aces.rules import Roll, game_named
->>> table = Table()
+>>> from aces.rules import Roll
+>>> from aces.games import game_named
+>>> table = Recording()
 >>> pot = game_named("pot")
 >>> table.begin(header(pot, ["Ada", "Bo"], {}))
 >>> [type(s.event).__name__ for s in table.play(Roll((3,)))]
@@ -35,28 +36,29 @@ import typing as t
 
 from aces.errors import AcesError
 from aces.events import GameExcluded, GameStarted, Rolled, RollUndone
-from aces.rules import Roll, game_named
+from aces.games import game_named
+from aces.rules.pot import TRY_ROLLS
 from aces.walk import Standing, Step, Visitor
 
 if t.TYPE_CHECKING:
     from aces.events import Event
     from aces.narrate import Narrator
-    from aces.narrate.voice import Voice
-    from aces.rules import Game, RollRequest
+    from aces.rules import Decider, Roll, RollRequest
+    from aces.voice import Voice
 
-__all__ = ["Resumed", "Table", "prompt"]
+__all__ = ["Recording", "Resumed", "prompt"]
 
 
 class _Game(t.NamedTuple):
-    """One game at the table: what :meth:`Table.undo` may need to go back to."""
+    """One game at the table: what :meth:`Recording.undo` may need to go back to."""
 
-    rules: Game[t.Any]
+    rules: Decider[t.Any]
     header: GameStarted
     state: t.Any
     standing: Standing[t.Any]
 
 
-class Table(Visitor["Table"]):
+class Recording(Visitor["Recording"]):
     """The games of one log, as recorded so far."""
 
     def __init__(self) -> None:
@@ -136,7 +138,7 @@ class Table(Visitor["Table"]):
             self._pending.pop(0)
         self._game = game._replace(state=step.state)
 
-    def result(self) -> Table:
+    def result(self) -> Recording:
         return self
 
     # -- What may come next ----------------------------------------------------
@@ -231,7 +233,7 @@ class Resumed(Visitor[None]):
     """A log being resumed: walked into ``table``, and told by ``narrator``,
     of whose story the last ``keep`` lines of the last game are kept to show."""
 
-    def __init__(self, table: Table, narrator: Narrator, keep: int) -> None:
+    def __init__(self, table: Recording, narrator: Narrator, keep: int) -> None:
         self.table = table
         self.narrator = narrator
         self.story: collections.deque[str] = collections.deque(maxlen=keep)
@@ -264,8 +266,6 @@ def prompt(request: RollRequest, state: t.Any, voice: Voice) -> str:
                               "{player} rolls {count} dice for the opening: ",
                               request.dice).format(**values)
     if request.stage == "try":
-        from aces.rules.pot import TRY_ROLLS
-
         # Translators: the prompt of "aces record" for a roll of a try.
         # {player}: who rolls; {count}: how many dice; {number}: which
         # roll of the try; {total}: the rolls in a try (3).

@@ -16,7 +16,9 @@ from __future__ import annotations
 import typing as t
 
 from aces.events import GameOver, GameStarted, RollUndone
+from aces.narrate import UNFINISHED
 from aces.scores import Scores
+from aces.voice import Voice
 from aces.walk import Visitor, unfinished
 
 if t.TYPE_CHECKING:
@@ -89,25 +91,16 @@ class Tally(Visitor["Tally"]):
 
     def line(self, source: str, lang: str, catalog: gettext.NullTranslations) -> str:
         """One line saying the log is sound, and what it holds."""
-        from babel.lists import format_list
-        from babel.numbers import format_decimal
 
-        from aces.i18n import babel_locale
-        from aces.narrate.voice import Voice
-
-        locale = babel_locale(lang)
         # Small counts in words, as running text writes them («tre partier»).
         voice = Voice(catalog, lang)
-
-        def number(value: int) -> str:
-            return format_decimal(value, locale=locale)
 
         def results(counts: dict[str, int]) -> str:
             # Translators: one entry of the results of "aces verify".
             # {player}: a player's name; {count}: games won (or lost).
             entry = catalog.pgettext("results", "{player} {count}")
-            return format_list([entry.format(player=name, count=number(count))
-                                for name, count in counts.items()], locale=locale)
+            return voice.names([entry.format(player=name, count=voice.number(count))
+                                for name, count in counts.items()])
 
         # Translators: part of the verdict of "aces verify". {count}: the
         # games in the log.
@@ -120,36 +113,34 @@ class Tally(Visitor["Tally"]):
         # Translators: "aces verify" found no fault. {source}: the log's file
         # name; {details}: how many games and events it holds, as a list.
         text = catalog.gettext("{source} follows the rules: {details}.").format(
-            source=source, details=format_list([games, events], locale=locale))
+            source=source, details=voice.names([games, events]))
         one = self.games == 1
-        if any(self.wins.values()):
+
+        def outcome(counts: dict[str, int], alone: str, each: str) -> str:
+            """Who won (or lost) one game; each player's count, of several."""
             if one:
+                return alone.format(names=voice.names([n for n, c in counts.items() if c]))
+            return each.format(results=results(counts))
+
+        if any(self.wins.values()):
+            text = f"{text} " + outcome(
+                self.wins,
                 # Translators: after the verdict of "aces verify" on one game.
                 # {names}: the winner.
-                result = catalog.gettext("Won by {names}.").format(
-                    names=format_list([n for n, c in self.wins.items() if c], locale=locale))
-            else:
+                catalog.gettext("Won by {names}."),
                 # Translators: after the verdict of "aces verify" on several
                 # games. {results}: each player with the games won, as a list.
-                result = catalog.gettext("Wins: {results}.").format(
-                    results=results(self.wins))
-            text = f"{text} {result}"
+                catalog.gettext("Wins: {results}."))
         if any(self.losses.values()):
-            if one:
+            text = f"{text} " + outcome(
+                self.losses,
                 # Translators: after the verdict of "aces verify" on one game
                 # of the five-dice game. {names}: the loser.
-                result = catalog.gettext("Lost by {names}.").format(
-                    names=format_list([n for n, c in self.losses.items() if c],
-                                      locale=locale))
-            else:
+                catalog.gettext("Lost by {names}."),
                 # Translators: after the verdict of "aces verify" on several
                 # games of the five-dice game. {results}: each player with the
                 # games lost, as a list.
-                result = catalog.gettext("Losses: {results}.").format(
-                    results=results(self.losses))
-            text = f"{text} {result}"
+                catalog.gettext("Losses: {results}."))
         if self.waiting is not None:
-            from aces.narrate import UNFINISHED
-
             text = f"{text} {catalog.gettext(UNFINISHED).format(player=self.waiting)}"
         return text

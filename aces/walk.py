@@ -43,8 +43,9 @@ import msgspec
 
 from aces.errors import N_, AcesError, LogError, OptionError, Plural, RollError, shorten
 from aces.events import GameExcluded, GameStarted, Rolled, RollUndone, type_name
+from aces.games import game_named
 from aces.log import Reader
-from aces.rules import Game, Roll, game_named
+from aces.rules import Decider, Roll
 
 if t.TYPE_CHECKING:
     from collections.abc import Iterable, Iterator
@@ -110,7 +111,7 @@ class Step(t.NamedTuple, t.Generic[S]):
     event: Event
     #: The game's state after ``event``.
     state: S
-    game: Game[S]
+    game: Decider[S]
     #: The roll a ``roll_undone`` takes back (``None`` for every other event).
     undone: Stand[S] | None = None
     #: The rolls of the game still standing, as the walk keeps them: one
@@ -123,7 +124,7 @@ class Standing(t.Generic[S]):
     """The rolls of one game still standing, each with the state before it.
 
     The one keeper of what an undo may take back, for the walk, the
-    recorder's :class:`~aces.record.Table` and anyone else: rolls are
+    recorder's :class:`~aces.record.Recording` and anyone else: rolls are
     :meth:`push`-ed as they are played, :meth:`undo` says the event that
     takes back the last one, and :meth:`pop` takes it back. Only the last
     :func:`undo_depth` rolls are kept, for a table of ``players``

@@ -11,7 +11,7 @@ import typing as t
 import msgspec
 
 from aces.events import SCHEMA, GameStarted
-from aces.odds.outcomes import ROLLS
+from aces.exact.outcomes import ROLLS
 from aces.rules import Roll, pot
 
 if t.TYPE_CHECKING:

@@ -3,7 +3,7 @@
 Plain Jacobi iteration, layer by layer, ``x <- b + Q x`` for every state
 of a layer at once, until no value moves by more than 1e-14. Slow, and
 simple enough to trust: the tests compare every state's answers with
-:func:`aces.odds.solve.state_values` to 1e-9.
+:func:`aces.exact.solve.state_values` to 1e-9.
 """
 
 from __future__ import annotations
@@ -15,12 +15,12 @@ import numpy as np
 if t.TYPE_CHECKING:
     from numpy.typing import NDArray
 
-    from aces.odds.chain import Chain
+    from aces.exact.chain import Chain
 
 
 def jacobi_values(chain: Chain) -> NDArray[np.float64]:
     """Every state's win chance by seat from the roller, ``E`` and ``Z``, as
-    :func:`aces.odds.solve.state_values` gives them."""
+    :func:`aces.exact.solve.state_values` gives them."""
     n = chain.players
     width = n + 2
     chances = chain.chances()

@@ -13,12 +13,13 @@ from aces import engine
 from aces.dice import DiceFile, RandomDice
 from aces.errors import DiceFileError, OptionError
 from aces.events import SCHEMA, ChipsPassed, GameOver, GameStarted, Rolled
+from aces.games import game_named
 from aces.log import LINE_LIMIT, LogWriter
-from aces.rules import Roll, fivedice, game_named, pot
+from aces.rules import Roll, fivedice, pot
 
 if t.TYPE_CHECKING:
     from aces.events import Event
-    from aces.rules import Game, OptionValue, RollRequest
+    from aces.rules import Decider, OptionValue, RollRequest
 
 PLAYERS: t.Final = ("Ada", "Bo", "Cy")
 REPLAYS: t.Final = Path(__file__).resolve().parent.parent / "replays"
@@ -114,7 +115,7 @@ def test_events_before_a_bad_roll_are_all_handed_on() -> None:
 ])
 @pytest.mark.parametrize("seed", range(5))
 def test_no_line_is_wider_than_the_widest_line(
-    game: Game[t.Any], players: tuple[str, ...], options: dict[str, OptionValue], seed: int,
+    game: Decider[t.Any], players: tuple[str, ...], options: dict[str, OptionValue], seed: int,
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     # Lines numbered in ten digits, the widest an envelope is counted for (a

@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from aces.errors import OptionError, os_reason
-from aces.files import Output, create, is_log, target_name
+from aces.errors import OptionError
+from aces.files import Output, create, is_log, os_reason, target_name
 
 REPLAYS = Path(__file__).resolve().parent.parent / "replays"
 

@@ -22,22 +22,15 @@ from aces.games import (
     Option,
     Registration,
     declared,
+    game_named,
+    games,
     register,
     registered,
     registration,
     unregister,
 )
 from aces.narrate.phrasebook import Phrasebook
-from aces.rules import (
-    Game,
-    OptionValue,
-    Roll,
-    RollRequest,
-    check_names,
-    game_named,
-    games,
-    parse_options,
-)
+from aces.rules import Decider, OptionValue, Roll, RollRequest, check_names, parse_options
 from aces.rules.table import Table, seating
 
 from clitest import ENGLISH, one_line_error, run
@@ -103,7 +96,7 @@ def evolve(state: RaceState, event: Event) -> RaceState:
     return state
 
 
-RACE_RULES: t.Final = Game[RaceState](
+RACE_RULES: t.Final = Decider[RaceState](
     name="race", options=options, min_players=2, start=start,
     next_roll=next_roll, decide=decide, evolve=evolve, widest_roll=lambda header: (1, 0))
 
@@ -300,3 +293,53 @@ def test_a_third_games_unfinished_log_is_sound_so_far_and_says_whose_roll_it_is(
     assert result.exit_code == 0, result.output
     assert result.output.rstrip().endswith("rolls next.")
     assert "The game is not finished yet: " in result.output
+
+
+def test_a_third_game_without_engines_is_refused_by_name_where_it_has_none(
+    race: Registration[RaceState], tmp_path: Path,
+) -> None:
+    import aces
+
+    assert not race.has("odds")
+    assert not race.has("simulation")
+    assert race.title == "race"
+    with pytest.raises(OptionError, match="no exact odds for the game 'race', only for:"
+                                          " five-dice, pot"):
+        aces.odds(2, game="race")
+    page = tmp_path / "race.html"
+    assert one_line_error(run("simulate", "--game", "race", "--players", "2", "--html",
+                              str(page))) \
+        == "aces: the simulation does not know the game 'race'; it knows: five-dice, pot"
+    assert not page.exists()
+
+
+def test_every_fact_of_a_game_is_on_its_registration() -> None:
+    """No module but a game's own and the registry names a game: a report asks
+    the registration for the title, what a result counts and which pieces a
+    game brings, so that a third game is one register call."""
+    import ast
+    from pathlib import Path
+
+    import aces
+
+    names = set(registered())
+    package = Path(aces.__file__).parent
+    found: list[str] = []
+    for path in sorted(package.rglob("*.py")):
+        module = path.relative_to(package.parent).with_suffix("").parts
+        if module == ("aces", "games") or any(
+                part in ("pot", "fivedice") or part.startswith("fivedice_") for part in module):
+            continue  # the registry, and the games' own modules
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Compare):
+                named = [value for value in (node.left, *node.comparators)
+                         if isinstance(value, ast.Constant) and value.value in names]
+                if named:
+                    found.append(f"{path.name}:{node.lineno} compares with a game's name")
+            elif isinstance(node, ast.Dict | ast.Set | ast.Tuple | ast.List):
+                items = node.keys if isinstance(node, ast.Dict) else node.elts
+                texts = [item.value for item in items
+                         if isinstance(item, ast.Constant) and isinstance(item.value, str)]
+                if texts and set(texts) <= names:
+                    found.append(f"{path.name}:{node.lineno} keeps a table by game")
+    assert not found, "\n".join(found)

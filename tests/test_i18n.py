@@ -113,7 +113,7 @@ from aces import engine, i18n
 from aces.dice import DiceFile
 from aces.log import LogWriter, read
 from aces.narrate import tell
-from aces.rules import game_named
+from aces.games import game_named
 import aces
 game = game_named("pot")
 log = io.BytesIO()

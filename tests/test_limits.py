@@ -19,8 +19,8 @@ import aces
 import aces.log
 from aces import engine
 from aces.errors import AcesError, OptionError
+from aces.games import game_named
 from aces.log import LINE_LIMIT, LogWriter, read
-from aces.rules import game_named
 from aces.walk import Visitor, drive
 
 from clitest import one_line_error, run

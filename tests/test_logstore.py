@@ -29,9 +29,9 @@ import aces.logstore
 from aces import engine
 from aces.dice import RandomDice
 from aces.errors import AcesError, LogError, OptionError, SaveError, TruncatedLogError
+from aces.games import game_named
 from aces.log import LogWriter, read
 from aces.logstore import LogBusyError, LogStore, LogSwappedError, LogWriteError
-from aces.rules import game_named
 from aces.walk import walk
 
 import fakemsvcrt

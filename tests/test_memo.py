@@ -21,13 +21,13 @@ from aces.dice import RandomDice
 from aces.events import Rolled
 from aces.games import registration
 from aces.i18n import translations
-from aces.narrate.voice import Voice
 from aces.rules import Roll, fivedice, pot
+from aces.voice import Voice
 from aces.walk import Step
 
 if t.TYPE_CHECKING:
     from aces.narrate.phrasebook import Phrasebook
-    from aces.rules import Game, OptionValue
+    from aces.rules import Decider, OptionValue
 
 NAMES: t.Final = ("Ada", "Bo", "Cy", "Dag", "Eli", "Fia")
 
@@ -35,7 +35,7 @@ pot_setups = st.tuples(st.integers(2, 6), st.sampled_from(pot.FINISHES), st.inte
 fivedice_setups = st.tuples(st.integers(3, 6), st.booleans(), st.integers(1, 3))
 
 
-def steps(game: Game[t.Any], players: int, options: dict[str, OptionValue],
+def steps(game: Decider[t.Any], players: int, options: dict[str, OptionValue],
           seed: int) -> t.Iterator[tuple[t.Any, Roll, Step[t.Any]]]:
     """A random game: each state before a roll, the roll, then each step after it."""
     start = engine.header(game, NAMES[:players], options, seed)
@@ -92,7 +92,7 @@ def test_every_event_told_from_the_cache_is_told_as_afresh(
     name, (players, variant, count) = setup
     options: dict[str, OptionValue]
     if name == "pot":
-        game: Game[t.Any] = pot.GAME
+        game: Decider[t.Any] = pot.GAME
         options = {"finish": variant, "chips": count}
     else:
         game = fivedice.GAME

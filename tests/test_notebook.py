@@ -13,6 +13,8 @@ from html.parser import HTMLParser
 import pytest
 
 import aces
+import aces.log
+import aces.results
 from aces.errors import OptionError
 from aces.page.html import SRCDOC_BASE
 
@@ -107,7 +109,7 @@ def test_a_game_of_a_session_is_told_as_that_game_of_the_session() -> None:
 def test_a_game_too_long_for_a_notebook_leaves_its_page_out(
         monkeypatch: pytest.MonkeyPatch) -> None:
     game = aces.play(3, seed=1)
-    monkeypatch.setattr(aces.api, "_PAGE_STEPS", len(game.steps) - 1)
+    monkeypatch.setattr(aces.notebook, "PAGE_STEPS", len(game.steps) - 1)
     shown = game._repr_html_()
     assert "<iframe" not in shown
     assert "The replay page is left out here" in shown
@@ -171,7 +173,7 @@ def test_pooled_stats_speak_the_language_asked_for(lang: str, words: list[str]) 
 
 
 def test_each_log_shows_its_interval_in_the_notebook() -> None:
-    from aces.experiment.inference import wilson
+    from aces.inference import wilson
 
     result = aces.stats(["replays/class-group-1.jsonl", "replays/class-group-2.jsonl"])
     shown = html.unescape(result._repr_html_())
@@ -200,8 +202,8 @@ def five_dice_evenings(tmp_path_factory: pytest.TempPathFactory) -> list[str]:
 def test_the_stats_view_carries_the_tests_the_command_line_prints(
     lang: str, game: str, five_dice_evenings: list[str],
 ) -> None:
-    from aces.experiment.report import Writer, length_test, seat_test, share_sections
-    from aces.i18n import translations
+    from aces.reports.stats import length_test, seat_test, share_sections
+    from aces.voice import Voice
 
     logs = (five_dice_evenings if game == "five-dice"
             else ["replays/class-group-1.jsonl", "replays/class-group-2.jsonl"])
@@ -209,7 +211,7 @@ def test_the_stats_view_carries_the_tests_the_command_line_prints(
     result = aces.stats(logs, lang=lang)
     shown = html.unescape(result._repr_html_())
     report = result.report()
-    w = Writer(lang, translations(lang))
+    w = Voice.of(lang)
     for group in result.groups:
         # χ², its degrees of freedom and p, what was counted together, the conclusion.
         said = [*seat_test(group, w), *length_test(group.pooled.length, w)]
@@ -449,11 +451,11 @@ def test_a_log_of_one_game_ends_as_its_replay_does(lang: str) -> None:
 def test_the_too_long_game_and_log_are_said_in_the_language(
         monkeypatch: pytest.MonkeyPatch) -> None:
     game = aces.play(["Ada", "Bo", "Cy"], dice=E1, lang="nb")
-    monkeypatch.setattr(aces.api, "_PAGE_STEPS", 5)
+    monkeypatch.setattr(aces.notebook, "PAGE_STEPS", 5)
     words = shown(game).words
     assert (f"Avspillingssiden er utelatt her: partiet har {len(game.steps)} hendelser, flere"
             " enn de 5 en notatbok viser.") in words
-    monkeypatch.setattr(aces.api, "_HTML_GAMES", 2)
+    monkeypatch.setattr(aces.notebook, "HTML_GAMES", 2)
     log = aces.load("replays/session.jsonl", lang="nn")
     assert shown(log).words == ("session.jsonl har 5 parti, fleire enn dei 2 ei notatbok viser;"
                                 " gå gjennom partia med ei løkke.")
@@ -473,8 +475,6 @@ def test_every_page_of_a_log_is_made_without_reading_it_again(
         monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     """Showing game k of a log once read and told the whole file again, so that
     showing every game cost the square of its length."""
-    import aces.log
-
     from clitest import run
 
     log = tmp_path / "session.jsonl"
@@ -487,10 +487,11 @@ def test_every_page_of_a_log_is_made_without_reading_it_again(
         reads.append(source)
         return real(lines, source)
 
-    monkeypatch.setattr(aces.log, "read", counted)
+    # Where aces.load's Log reads a log (aces.log.read, imported there).
+    monkeypatch.setattr(aces.results, "read", counted)
     pages = [game.page() for game in aces.load(log)]
     assert len(reads) == 2  # the walk, and once the count of its games ("game 3 of 6")
-    monkeypatch.setattr(aces.log, "read", real)
+    monkeypatch.setattr(aces.results, "read", real)
     for number, page in enumerate(pages, 1):
         written = tmp_path / f"game-{number}.html"
         assert run("replay", str(log), "--html", str(written), "--game",

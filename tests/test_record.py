@@ -15,9 +15,10 @@ from aces import engine
 from aces.dice import DiceFile, RandomDice
 from aces.errors import AcesError, RollError
 from aces.events import GameOver, GameStarted, Rolled, RollUndone
+from aces.games import game_named
 from aces.log import LogWriter, read
-from aces.record import Table
-from aces.rules import Roll, fivedice, game_named, pot
+from aces.record import Recording
+from aces.rules import Roll, fivedice, pot
 from aces.walk import walk
 
 if t.TYPE_CHECKING:
@@ -48,8 +49,8 @@ def assert_walks_the_same(steps: Sequence[Step[t.Any]]) -> None:
 
 
 def new_table(players: Sequence[str] = PLAYERS, game: str = "pot",
-              **options: t.Any) -> Table:
-    table = Table()
+              **options: t.Any) -> Recording:
+    table = Recording()
     rules = game_named(game)
     table.begin(engine.header(rules, players, options))
     return table
@@ -143,9 +144,9 @@ def recorded(rolls: Sequence[Roll]) -> list[Step[t.Any]]:
     return steps
 
 
-def resumed(events: Sequence[Event]) -> Table:
+def resumed(events: Sequence[Event]) -> Recording:
     """A table that followed a log of ``events`` (with what the walk yields of it)."""
-    table = Table()
+    table = Recording()
     for step in walked(events):
         table.visit(step)
     return table
@@ -175,7 +176,7 @@ def test_a_table_resumed_goes_on_with_the_walks_own_rolls_standing() -> None:
         return pot.GAME.decide(*args)
 
     spied = dataclasses.replace(pot.GAME, decide=decide)
-    table = Table()
+    table = Recording()
     for step in walk_steps:
         table.visit(step._replace(game=spied))
     assert decided == []

@@ -8,8 +8,8 @@ import typing as t
 import pytest
 
 from aces.events import SCHEMA, ChipsToPot, GameOver, GameStarted
+from aces.games import game_named
 from aces.i18n import translations
-from aces.rules import game_named
 from aces.summary import Tally
 from aces.walk import Step
 

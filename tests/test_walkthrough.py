@@ -15,18 +15,19 @@ from docutils.utils import Reporter
 from aces import engine
 from aces.dice import DiceFile
 from aces.errors import AcesError, LogError
+from aces.games import game_named
 from aces.i18n import LANGUAGES, translations
 from aces.log import LogWriter, read
 from aces.narrate import tell
-from aces.narrate.voice import Voice
-from aces.rules import fivedice, game_named
+from aces.rules import fivedice
+from aces.voice import Voice
 from aces.walkthrough import (
     RULES,
     TURNING_POINTS,
     Aside,
     Standings,
     Told,
-    _explain,
+    explain,
     render,
     stream,
     walkthrough,
@@ -193,8 +194,8 @@ def test_an_empty_hand_ends_the_turn() -> None:
 @pytest.mark.parametrize("rule", RULES)
 def test_every_rule_is_explained_in_both_languages(rule: str) -> None:
     state = fivedice.start(engine.header(game_named("five-dice"), ["Ada", "Bo", "Cy"], {}))
-    english = _explain(Voice(translations("en"), "en"), rule, state)
-    norwegian = _explain(Voice(translations("nb"), "nb"), rule, state)
+    english = explain(Voice(translations("en"), "en"), rule, state)
+    norwegian = explain(Voice(translations("nb"), "nb"), rule, state)
     assert english.endswith(".")
     assert norwegian.endswith(".")
     assert english != norwegian

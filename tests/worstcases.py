@@ -11,8 +11,8 @@ import typing as t
 
 from aces import engine
 from aces.dice import DiceFile, RandomDice
+from aces.games import game_named
 from aces.log import LogWriter
-from aces.rules import game_named
 
 if t.TYPE_CHECKING:
     from pathlib import Path

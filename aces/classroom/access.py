@@ -24,8 +24,8 @@ import typing as t
 
 from aces.errors import ClassError
 
-__all__ = ["ALPHABET", "GUESSES", "WINDOW", "Guesses", "matches", "new_code", "new_token",
-           "normal_code", "token_digest"]
+__all__ = ["ALPHABET", "GUESSES", "WINDOW", "Guesses", "key_digest", "matches", "new_code",
+           "new_token", "normal_code", "token_digest"]
 
 #: The characters of a class code.
 ALPHABET: t.Final = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
@@ -55,6 +55,12 @@ def new_token() -> str:
 def token_digest(token: str) -> str:
     """What a store keeps of a token: its SHA-256, in hexadecimal."""
     return hashlib.sha256(token.encode("utf-8")).hexdigest()
+
+
+def key_digest(key: str) -> str:
+    """What the school's server keeps of a teacher's key: its SHA-256, in
+    hexadecimal, as of a token (:func:`token_digest`)."""
+    return token_digest(key)
 
 
 def matches(given: str, expected: str) -> bool:

@@ -27,6 +27,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import re
+import time
 import typing as t
 from importlib import resources
 
@@ -200,15 +201,11 @@ class Database:
 
     def trouble(self) -> None:
         """A sign of trouble: connections are tried before use a while."""
-        import time
-
         self._suspect_until = time.monotonic() + SUSPECT
 
     async def _check(self, connection: psycopg.AsyncConnection[t.Any]) -> None:
         """Try a connection before it is used, while trouble is recent; a dead
         one raises, and the pool replaces it (see :data:`SUSPECT`)."""
-        import time
-
         if time.monotonic() < self._suspect_until:
             await AsyncConnectionPool.check_connection(connection)
 

@@ -40,8 +40,10 @@ from aces.classroom.store import (
     StaleAppendError,
     Submission,
 )
-from aces.errors import AcesError, SaveError, TruncatedLogError, os_reason
-from aces.logstore import LogStore
+from aces.errors import AcesError, SaveError, TruncatedLogError
+from aces.files import file_name, os_reason
+from aces.logstore import LogBusyError, LogStore, lock_file, sync_folder, unlock_file
+from aces.page.html import write_atomically
 
 if t.TYPE_CHECKING:
     from collections.abc import AsyncIterator, Callable, Iterable, Iterator, Sequence
@@ -84,8 +86,6 @@ class FileStore:
     shared: t.ClassVar[bool] = False
 
     def __init__(self, folder: str) -> None:
-        from aces.files import file_name
-
         # Not "": as a path it is the current folder, which a class would fill.
         self.folder = Path(file_name(folder))
         self._record: ClassRecord | None = None
@@ -255,14 +255,12 @@ class FileStore:
         return self._revision
 
     def _write_record(self, record: ClassRecord) -> None:
-        from aces.page.html import write_atomically
-
         path = self.folder / RECORD
         text = msgspec.json.format(msgspec.json.encode(record), indent=2).decode() + "\n"
         try:
             write_atomically(str(path), text)
             path.chmod(0o600)
-            _sync_folder(self.folder)
+            sync_folder(str(path))
         except OSError as exc:
             raise SaveError("cannot write {path}: {reason}", path=str(path),
                             reason=os_reason(exc)) from None
@@ -441,27 +439,22 @@ def _offset(book: LogStore, line: int) -> int:
 
 @contextlib.contextmanager
 def _folder_locked(folder: Path) -> Iterator[None]:
-    """Hold the class's folder for this server alone."""
-    import fcntl
+    """Hold the class's folder for this server alone, on every system."""
 
     path = folder / ".class.lock"
-    fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o600)
+    fd = os.open(path, os.O_RDWR | os.O_CREAT | getattr(os, "O_BINARY", 0), 0o600)
     try:
-        try:
-            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except BlockingIOError:
-            # Translators: an error of "aces class serve DIR" run twice on
-            # one folder. {path}: DIR.
-            raise AcesError("{path} is being served by another aces class serve; only one"
-                            " may serve a class at a time", path=str(folder)) from None
+        lock_file(str(path), fd)
+    except LogBusyError:
+        os.close(fd)
+        # Translators: an error of "aces class serve DIR" run twice on
+        # one folder. {path}: DIR.
+        raise AcesError("{path} is being served by another aces class serve; only one"
+                        " may serve a class at a time", path=str(folder)) from None
+    except BaseException:
+        os.close(fd)
+        raise
+    try:
         yield
     finally:
-        os.close(fd)
-
-
-def _sync_folder(folder: Path) -> None:
-    fd = os.open(folder, os.O_RDONLY)
-    try:
-        os.fsync(fd)
-    finally:
-        os.close(fd)
+        unlock_file(fd)

@@ -1,11 +1,11 @@
 """One group's table, in memory: its games as its log tells them, told in every language.
 
-A :class:`Table` follows the log by the same fold ``aces record`` uses
-(:class:`aces.record.Table`), so a roll costs the same at the hundredth
+A :class:`GroupTable` follows the log by the same fold ``aces record`` uses
+(:class:`aces.record.Recording`), so a roll costs the same at the hundredth
 game as at the first; one :class:`~aces.narrate.Narrator` a language tells
 every step as it comes (the group may switch its language at any time),
 and a :class:`Tally` counts its finished games for the class's pool. A
-submission is decided here, purely from the state: :meth:`Table.decide`
+submission is decided here, purely from the state: :meth:`GroupTable.decide`
 gives the steps a roll or an undo appends, and the same submission decided
 at the same ``seq`` always gives the same lines, byte for byte, which is
 how a retry after a crash is told from a stale one.
@@ -14,22 +14,31 @@ how a retry after a crash is told from a stale one.
 from __future__ import annotations
 
 import collections
+import itertools
 import typing as t
 
+import msgspec
+
+from aces.dice import check_count
+from aces.engine import header
 from aces.errors import AcesError, ClassError
-from aces.events import GameExcluded, GameStarted
+from aces.events import Event, GameExcluded, GameStarted, Rolled, RollUndone
+from aces.experiment.observe import Counts, GameObserver
+from aces.games import game_named
 from aces.i18n import languages, translations
-from aces.walk import Step, Visitor
+from aces.log import LogWriter, read
+from aces.narrate import Narrator
+from aces.record import Recording
+from aces.rules import Roll
+from aces.walk import Step, Visitor, drive
 
 if t.TYPE_CHECKING:
     from collections.abc import Iterable
 
-    from aces.experiment.observe import Counts, GameRecord, Rules
-    from aces.log import LogWriter
-    from aces.narrate import Narrator
-    from aces.rules import Roll, RollRequest
+    from aces.experiment.observe import GameRecord, Rules
+    from aces.rules import RollRequest
 
-__all__ = ["STORY", "Decision", "Table", "Tally", "stale"]
+__all__ = ["STORY", "Decision", "GroupTable", "Tally", "stale"]
 
 #: Lines of the current game's story kept to show, in each language.
 STORY: t.Final = 14
@@ -51,8 +60,6 @@ class Tally(Visitor[None]):
     a game taken out of the pool can be left out."""
 
     def __init__(self) -> None:
-        from aces.experiment.observe import GameObserver
-
         #: By game number in the log: the game's rules and counts.
         self.games: dict[int, tuple[Rules, Counts]] = {}
         #: The games taken out of the pool (:class:`~aces.events.GameExcluded`).
@@ -69,14 +76,11 @@ class Tally(Visitor[None]):
         self._observer.visit(step)
 
     def _closed(self, record: GameRecord) -> None:
-        from aces.experiment.observe import Counts
-
         # The game just closed is the one before the header now being read.
         self.games[self._number - 1] = (record.rules, Counts.of(record))
 
     def finished(self) -> dict[int, tuple[Rules, Counts]]:
         """Every finished game, the last one too while nothing follows it."""
-        from aces.experiment.observe import Counts
 
         games = dict(self.games)
         current = self._observer.current()
@@ -98,7 +102,6 @@ class Tally(Visitor[None]):
     def counts(self) -> tuple[dict[Rules, Counts], int, int]:
         """The counts by rules of the finished games not taken out of the pool,
         their number and their rolls, as ``aces stats`` counts the log."""
-        from aces.experiment.observe import Counts
 
         skip = self.excluded
         totals: dict[Rules, Counts] = {}
@@ -115,13 +118,10 @@ class Tally(Visitor[None]):
         return totals, games, rolls
 
 
-class Table(Visitor[None]):
+class GroupTable(Visitor[None]):
     """One group's games: the log's fold, its story in every language, its tally."""
 
     def __init__(self, name: str) -> None:
-        from aces.narrate import Narrator
-        from aces.record import Table as Recording
-
         #: The log's name, as errors and ``aces stats`` name it.
         self.name = name
         self.recording = Recording()
@@ -138,10 +138,6 @@ class Table(Visitor[None]):
         """Walk the log (its first ``upto`` lines only, if given), as the table
         stood when its last line was written; a roll whose consequences the
         log stops before is left unsettled (:attr:`unsettled`)."""
-        import itertools
-
-        from aces.log import LogWriter, read
-        from aces.walk import drive
 
         source: Iterable[bytes] = lines if upto is None else itertools.islice(lines, upto)
         reader = read(source, self.name)
@@ -199,8 +195,6 @@ class Table(Visitor[None]):
 
     def following(self) -> tuple[GameStarted, RollRequest]:
         """The header of the next game at this table, and its first roll."""
-        from aces.engine import header
-        from aces.rules import game_named
 
         last = self.header
         rules = game_named(last.game)
@@ -223,7 +217,6 @@ class Table(Visitor[None]):
             is due; :raises ~aces.errors.ClassError: (``stale``) for a game
             that is not the one being played or the next.
         """
-        from aces.dice import check_count
 
         request = self.request()
         if game == self.game and request is not None:
@@ -263,9 +256,7 @@ class Table(Visitor[None]):
             # twice. {game}: the game's number.
             raise ClassError("game {game} is out of the pool already",
                              game=game).coded("no_game")
-        from aces.events import GameExcluded as Excluded
-
-        return self._decided(self.recording.note(Excluded(game=game)))
+        return self._decided(self.recording.note(GameExcluded(game=game)))
 
     def take(self, block: bytes) -> bool:
         """Take in a block another process appended to the log just after the
@@ -274,11 +265,6 @@ class Table(Visitor[None]):
         give these very bytes. ``False`` when it does not, or the block is not
         one such decision: the table is then spent, and read again from the log.
         """
-        import msgspec
-
-        from aces.events import Event, GameExcluded, Rolled, RollUndone
-        from aces.rules import Roll
-
         try:
             # A line without its envelope ({"seq":N,"digest":"...",) is its event.
             first, *more = (msgspec.json.decode(b"{" + line.split(b'",', 1)[1], type=Event)

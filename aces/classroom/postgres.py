@@ -35,6 +35,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import typing as t
 
 import msgspec
@@ -50,7 +51,7 @@ from aces.classroom.store import (
     StaleAppendError,
     Submission,
 )
-from aces.errors import N_, AcesError, SaveError
+from aces.errors import N_, AcesError, ClassError, SaveError
 from aces.log import LogWriter
 
 if t.TYPE_CHECKING:
@@ -379,8 +380,6 @@ class PostgresStore:
         if rows and rows[-1][0] > self._heads.get(stream, (0, b""))[0]:
             # Another process's lines, folded in here: the stream's head as
             # they leave it, so that the next append here needs no probe.
-            import json
-
             self._heads[stream] = (int(rows[-1][0]),
                                    json.loads(bytes(rows[-1][1]))["digest"].encode("ascii"))
         return [bytes(line) for _, line in rows]
@@ -441,8 +440,6 @@ def unknown_class(cls: int) -> UnknownClassError:
 
 
 def _taken() -> AcesError:
-    from aces.errors import ClassError
-
     # Translators: the school's class server: a new class drew the code of an
     # open class (it happens seldom, and trying again draws another).
     return ClassError("another open class has this code; try again").coded("code_taken")

@@ -28,11 +28,20 @@ from __future__ import annotations
 import asyncio
 import collections
 import contextlib
-import hashlib
 import json
+import time
 import typing as t
 
-from aces.classroom.access import Guesses, new_code, new_token, normal_code
+import msgspec
+
+from aces.classroom.access import (
+    Guesses,
+    key_digest,
+    new_code,
+    new_token,
+    normal_code,
+    token_digest,
+)
 from aces.classroom.service import (
     Classroom,
     Settings,
@@ -41,7 +50,10 @@ from aces.classroom.service import (
     unknown_code,
 )
 from aces.classroom.store import ClassRecord
+from aces.classroom.teachers import ring_deleted
 from aces.errors import AcesError, ClassError
+from aces.games import game_named
+from aces.i18n import languages, unknown_language
 
 if t.TYPE_CHECKING:
     from collections.abc import Callable, Mapping
@@ -50,8 +62,7 @@ if t.TYPE_CHECKING:
     from aces.classroom.service import Group
     from aces.rules import OptionValue
 
-__all__ = ["ClassSummary", "Classes", "OneClass", "School", "SchoolSettings", "Teacher",
-           "key_digest"]
+__all__ = ["ClassSummary", "Classes", "OneClass", "School", "SchoolSettings", "Teacher"]
 
 #: Groups' tokens whose class one process remembers (the longest unused go first).
 TOKENS_KEPT: t.Final = 100_000
@@ -179,19 +190,12 @@ class ClassSummary(t.NamedTuple):
     closed: str | None
 
 
-def key_digest(key: str) -> str:
-    """What the school's server keeps of a teacher's key: its SHA-256, in hexadecimal."""
-    return hashlib.sha256(key.encode("utf-8")).hexdigest()
-
-
 class School:
     """Every class on the school's PostgreSQL (see the module)."""
 
     def __init__(self, database: Database, settings: Settings | None = None,
                  school: SchoolSettings | None = None,
                  clock: Callable[[], float] | None = None) -> None:
-        import time
-
         self.database = database
         self.settings = Settings() if settings is None else settings
         self.school = SchoolSettings() if school is None else school
@@ -312,7 +316,6 @@ class School:
 
         :raises ~aces.errors.ClassError: (``not_your_group``, ``too_many_guesses``).
         """
-        from aces.classroom.access import token_digest
         from aces.classroom.postgres import UnknownClassError
 
         # The group's token names its class: an index of the records' groups,
@@ -385,8 +388,6 @@ class School:
             ~aces.errors.ClassError: (``too_many_classes``).
         """
         from aces.classroom.postgres import make_class
-        from aces.i18n import languages, unknown_language
-        from aces.rules import game_named
 
         if lang not in languages():
             raise unknown_language(lang)
@@ -445,8 +446,6 @@ class School:
     async def purge(self) -> tuple[list[int], list[int]]:
         """Close the classes left idle, and delete those closed longer than
         the retention: (closed, deleted), by number."""
-        from aces.classroom.teachers import ring_deleted
-
         async with self.database.connection() as connection:
             cursor = await connection.execute(
                 "UPDATE aces.classes c SET closed = now(),"
@@ -473,8 +472,6 @@ class School:
 
 
 def _summary(number: int, record: t.Any, created: t.Any, closed: t.Any) -> ClassSummary:
-    import msgspec
-
     kept = msgspec.convert(record, ClassRecord)
     return ClassSummary(number, kept.code, kept.secret, kept.game, dict(kept.options), kept.lang,
                         len(kept.groups), created.isoformat(timespec="minutes"),

@@ -1,7 +1,7 @@
 """The live class: who may do what, and every submission decided, appended and answered.
 
 :class:`Classroom` holds the class's record and each group's
-:class:`~aces.classroom.group.Table` in memory, over a
+:class:`~aces.classroom.group.GroupTable` in memory, over a
 :class:`~aces.classroom.store.Store`. A pupil's submission (a roll, an
 undo) carries an id its page chose and the ``seq`` the page saw:
 
@@ -26,11 +26,12 @@ import asyncio
 import collections
 import contextlib
 import json
+import time
 import typing as t
 
 from aces.classroom.access import Guesses, matches, new_code, new_token, normal_code, token_digest
 from aces.classroom.files import log_name
-from aces.classroom.group import Table, stale
+from aces.classroom.group import GroupTable, stale
 from aces.classroom.store import (
     Appended,
     ClassRecord,
@@ -39,7 +40,12 @@ from aces.classroom.store import (
     StaleAppendError,
     Submission,
 )
+from aces.engine import header
 from aces.errors import AcesError, ClassError, OptionError, visible
+from aces.experiment.pool import Pooling
+from aces.games import game_named
+from aces.i18n import languages, translations, unknown_language
+from aces.log import full_log
 
 if t.TYPE_CHECKING:
     from collections.abc import Callable, Mapping, Sequence
@@ -103,7 +109,7 @@ class Opening(t.NamedTuple):
 class Group:
     """One group of the class: its record, its table, its lock, its answers."""
 
-    def __init__(self, record: GroupRecord, table: Table) -> None:
+    def __init__(self, record: GroupRecord, table: GroupTable) -> None:
         self.record = record
         self.table = table
         self.lock = asyncio.Lock()
@@ -131,8 +137,6 @@ class Classroom:
 
     def __init__(self, store: Store, settings: Settings | None = None,
                  clock: Callable[[], float] | None = None) -> None:
-        import time
-
         self.store = store
         self.settings = Settings() if settings is None else settings
         self.clock = clock or time.monotonic
@@ -166,7 +170,6 @@ class Classroom:
         :raises ~aces.errors.OptionError: for a game or options other than
             those of the class being resumed, or that the game refuses.
         """
-        from aces.rules import game_named
 
         opened = await self.store.open()
         record = opened.record
@@ -193,7 +196,7 @@ class Classroom:
     async def _load(self, record: GroupRecord) -> Group | None:
         """Read a group's table from its log; ``None`` for a group whose log is
         not begun yet (it is joining, in another process)."""
-        table = Table(record.log)
+        table = GroupTable(record.log)
         async with self.store.reading(record.id) as lines:
             await asyncio.to_thread(table.resume, lines)
         if table.seq == 0:
@@ -266,16 +269,11 @@ class Classroom:
             label taken; :raises ~aces.errors.OptionError: for players the
             game cannot seat (look-alike names, too few, control characters).
         """
-        from aces.engine import header
-        from aces.i18n import languages
-        from aces.rules import game_named
 
         self.check_code(code, device)
         label = self._label(label)
         names = self._players(players)
         if lang not in languages():
-            from aces.i18n import unknown_language
-
             raise unknown_language(lang)
         rules = game_named(self.class_record.game)
         first = header(rules, names, self.class_record.options)
@@ -313,7 +311,7 @@ class Classroom:
                     self._take(await self.store.update(
                         lambda record: _without(record, number)))
                 raise
-            table = Table(group.log)
+            table = GroupTable(group.log)
             table.resume([])
             decision = table.begin(first)
             await self.store.append(number, 0, [step.event for step in decision.steps])
@@ -324,7 +322,6 @@ class Classroom:
 
     def suggested_label(self, lang: str) -> str:
         """A label for a new group that no group has: «Gruppe 4»."""
-        from aces.i18n import translations
 
         # Translators: the label the pupils' page suggests for a new group.
         # {number}: the next free number.
@@ -382,7 +379,7 @@ class Classroom:
                                   lambda table: table.decide_undo())
 
     async def _submit(self, group: Group, submission: Submission, seq: int,
-                      decide: Callable[[Table], Decision]) -> Answer:
+                      decide: Callable[[GroupTable], Decision]) -> Answer:
         if self.store.shared and seq > group.table.seq:
             # The page saw a block another process appended a moment ago:
             # this one's follower folds it in as its doorbell rings. Waited
@@ -460,7 +457,7 @@ class Classroom:
             seen = await self.wait(seen, left)
 
     async def _found(self, group: Group, submission: Submission,
-                     decide: Callable[[Table], Decision]) -> Answer | None:
+                     decide: Callable[[GroupTable], Decision]) -> Answer | None:
         """The answer of ``submission`` if the store holds it already (a retry)."""
         try:
             found = await self.store.find(group.record.id, submission)
@@ -474,10 +471,10 @@ class Classroom:
         return answer
 
     async def _decided_again(self, group: Group, seq: int,
-                             decide: Callable[[Table], Decision]) -> Answer | None:
+                             decide: Callable[[GroupTable], Decision]) -> Answer | None:
         """The answer of a submission decided again at ``seq`` if the log holds
         exactly its lines there; ``None`` if it does not (a stale submission)."""
-        table = Table(group.table.name)
+        table = GroupTable(group.table.name)
         async with self.store.reading(group.record.id) as lines:
             await asyncio.to_thread(table.resume, lines, upto=seq)
         if table.seq != seq:
@@ -495,15 +492,13 @@ class Classroom:
         return Answer(seq + 1, last, tuple(step.event for step in decision.steps),
                       decision.told)
 
-    async def _decided(self, group: Group, decide: Callable[[Table], Decision]) -> Decision:
+    async def _decided(self, group: Group, decide: Callable[[GroupTable], Decision]) -> Decision:
         """``decide`` on the group's table, which a log too full for the block
         leaves as the log stands.
 
         :raises ~aces.errors.OptionError: (:func:`aces.log.full_log`) once the
             log holds as many events as a log may, and whatever ``decide`` raises.
         """
-        from aces.log import full_log
-
         if group.full:
             raise full_log()
         try:
@@ -517,7 +512,7 @@ class Classroom:
             raise
 
     async def _reload(self, group: Group) -> None:
-        table = Table(group.table.name)
+        table = GroupTable(group.table.name)
         async with self.store.reading(group.record.id) as lines:
             await asyncio.to_thread(table.resume, lines)
         group.table = table
@@ -611,7 +606,6 @@ class Classroom:
 
         :raises ~aces.errors.OptionError: for a language not offered.
         """
-        from aces.i18n import languages, unknown_language
 
         if lang not in languages():
             raise unknown_language(lang)
@@ -732,7 +726,6 @@ class Classroom:
     def pooled(self) -> Pooled:
         """The class pooled as ``aces stats`` pools its logs, in the order of
         their names (as ``aces stats DIR/*.jsonl`` takes them)."""
-        from aces.experiment.pool import Pooling
 
         cached = self._pooled
         if cached is not None and cached[0] == self.version:
@@ -792,7 +785,6 @@ def _block_json(stream: int, first: int, last: int, block: bytes) -> str:
 def _same_rules(record: ClassRecord, game: str | None,
                 options: Mapping[str, OptionValue] | None) -> None:
     """Refuse to resume a class with other rules than it was begun with."""
-    from aces.rules import game_named
 
     if game is not None and game != record.game:
         differs = True

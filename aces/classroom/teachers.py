@@ -11,8 +11,7 @@ from __future__ import annotations
 
 import typing as t
 
-from aces.classroom.access import new_token
-from aces.classroom.school import key_digest
+from aces.classroom.access import key_digest, new_token
 from aces.errors import OptionError, visible
 
 if t.TYPE_CHECKING:

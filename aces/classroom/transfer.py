@@ -17,16 +17,22 @@ if no open class has it, its secret, its groups' tokens, and its feed.
 
 from __future__ import annotations
 
+import asyncio
 import json
+import shutil
+import tempfile
 import typing as t
 from pathlib import Path
 
 import msgspec
 
+from aces.classroom.access import new_code, normal_code
 from aces.classroom.feed import Feed, Line
 from aces.classroom.files import RECORD, log_name
+from aces.classroom.group import GroupTable
 from aces.classroom.store import ClassRecord
-from aces.errors import AcesError, ClassError, OptionError, os_reason
+from aces.errors import AcesError, ClassError, OptionError
+from aces.files import os_reason
 
 if t.TYPE_CHECKING:
     from aces.classroom.database import Database
@@ -48,8 +54,6 @@ async def find_class(database: Database, name: str) -> int:
 
     :raises ~aces.errors.OptionError: for a class the server does not hold.
     """
-    from aces.classroom.access import normal_code
-
     async with database.connection() as connection:
         if name.isdigit():
             cursor = await connection.execute(
@@ -147,10 +151,6 @@ async def import_class(database: Database, folder: Path, teacher: int | None) ->
     :raises ~aces.errors.AcesError: for a folder that holds no class, or a
         log that does not verify (named at its line); nothing is imported.
     """
-    import asyncio
-
-    from aces.classroom.access import new_code
-
     record, logs = await asyncio.to_thread(_read_folder, folder)
     blocks = _blocks(folder, logs)
     async with database.connection() as connection, connection.transaction():
@@ -207,8 +207,6 @@ def _digest_of(line: bytes) -> str:
 
 def _read_folder(folder: Path) -> tuple[ClassRecord, dict[int, list[bytes]]]:
     """The class's record and every group's lines, each log walked through the rules."""
-    from aces.classroom.group import Table
-
     path = folder / RECORD
     try:
         data = path.read_bytes()
@@ -240,7 +238,7 @@ def _read_folder(folder: Path) -> tuple[ClassRecord, dict[int, list[bytes]]]:
         lines = raw.splitlines(keepends=True)
         # The walk of aces verify, as the class resumes a log: a torn line,
         # a broken chain or a roll against the rules stops the import here.
-        Table(str(log)).resume(lines)
+        GroupTable(str(log)).resume(lines)
         logs[group.id] = lines
     return record, logs
 
@@ -252,9 +250,6 @@ def _blocks(folder: Path, logs: dict[int, list[bytes]]
     feed_path = folder / ".feed"
     found: list[tuple[int, int, int, str | None, str | None]] = []
     if feed_path.exists():
-        import shutil
-        import tempfile
-
         # Read from a copy: opening a feed cuts a torn last line off, and the
         # folder imported is the teacher's, left as it is.
         with tempfile.TemporaryDirectory() as scratch:

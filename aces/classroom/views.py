@@ -10,6 +10,11 @@ from __future__ import annotations
 
 import typing as t
 
+import msgspec
+
+from aces.games import game_named, registration
+from aces.record import prompt
+
 if t.TYPE_CHECKING:
     from aces.classroom.service import Answer, Classroom, Group
     from aces.rules import RollRequest
@@ -20,7 +25,6 @@ __all__ = ["answer_view", "asked", "class_view", "group_view", "request_view"]
 def asked(group: Group, request: RollRequest, state: t.Any, lang: str) -> str:
     """The question for ``request``, as ``aces record`` asks it, without the
     prompt's colon: «Kari kaster én terning (åpningskast)»."""
-    from aces.record import prompt
 
     voice = group.table.narrators[lang].voice
     return prompt(request, state, voice).rstrip().removesuffix(":")
@@ -33,7 +37,6 @@ def request_view(group: Group, request: RollRequest, state: t.Any, lang: str) ->
 
 def group_view(room: Classroom, group: Group, lang: str) -> dict[str, t.Any]:
     """One group's table now, in ``lang``."""
-    from aces.games import registration
 
     table = group.table
     header = table.header
@@ -44,7 +47,6 @@ def group_view(room: Classroom, group: Group, lang: str) -> dict[str, t.Any]:
     if request is None:
         # The next game begins with its first roll (its header is written with it).
         header_next, first = table.following()
-        from aces.rules import game_named
 
         rules = game_named(header_next.game)
         following = {"game": table.game + 1,
@@ -65,7 +67,7 @@ def group_view(room: Classroom, group: Group, lang: str) -> dict[str, t.Any]:
         "request": None if request is None else request_view(group, request, state, lang),
         "next_game": following,
         "threes": bool(header.options.get("threes")),
-        "holding": {"kind": "chips" if header.game == "pot" else "dice",
+        "holding": {"kind": registration(header.game).holds[0],
                     "held": list(holding.held), "out": holding.out},
         "can_undo": table.can_undo(),
         "story": list(table.story[lang]),
@@ -88,7 +90,6 @@ def class_view(room: Classroom, lang: str) -> dict[str, t.Any]:
 
 def answer_view(room: Classroom, group: Group, answer: Answer, lang: str) -> dict[str, t.Any]:
     """A submission's answer: what it appended, told in ``lang``, and the table now."""
-    import msgspec
 
     return {
         "first": answer.first,

@@ -17,7 +17,7 @@ from pathlib import Path
 
 import click
 
-from aces.cli._common import lang_option, message, reader_gone, reported
+from aces.cli._common import INTERRUPTED, lang_option, message, reader_gone, reported
 from aces.cli._help import Context
 from aces.cli._language import AcesGroup, commands, version_option
 from aces.cli.classroom import classroom
@@ -29,12 +29,12 @@ from aces.cli.record import record
 from aces.cli.simulate import simulate
 from aces.cli.stats import stats
 from aces.cli.walkthrough import walkthrough
-from aces.errors import AcesError, os_reason
+from aces.errors import AcesError
+from aces.files import os_reason
+from aces.i18n import negotiate
 
 __all__ = ["INTERRUPTED", "cli", "main"]
 
-#: The status of a command stopped by Ctrl-C, as a shell gives it (128 + SIGINT).
-INTERRUPTED: t.Final = 130
 
 
 # invoke_without_command: bare ``aces`` prints its help and exits 0, as git
@@ -50,8 +50,6 @@ def cli(ctx: click.Context, lang: str | None) -> None:
         click.echo(ctx.get_help())
         ctx.exit(0)
     if lang is not None:
-        from aces.i18n import negotiate
-
         with reported(lang):
             negotiate(lang, os.environ)
         # ``aces --lang nb replay LOG``: the command speaks the group's language.

@@ -15,15 +15,20 @@ from pathlib import Path
 
 import click
 
-from aces.errors import N_, AcesError, OptionError, os_reason
+from aces import i18n
+from aces.errors import N_, AcesError, OptionError
+from aces.files import Output, create, file_name, os_reason
 
 if t.TYPE_CHECKING:
     import gettext
     from collections.abc import Callable, Iterator, Sequence
 
-    from aces.files import Output, Read
+    from aces.files import Read
 
 F = t.TypeVar("F", bound="Callable[..., t.Any]")
+
+#: The status of a command stopped by Ctrl-C, as a shell gives it (128 + SIGINT).
+INTERRUPTED: t.Final = 130
 
 # Translators: in the help, what --lang takes: a language's code ("--lang LANG").
 # Capitals are the custom for these placeholders.
@@ -51,7 +56,6 @@ class Failure(click.ClickException):
 
 def translations(lang: str | None) -> tuple[str, gettext.NullTranslations]:
     """The negotiated language and its catalog."""
-    from aces import i18n
 
     chosen = i18n.negotiate(lang, os.environ)
     return chosen, i18n.translations(chosen)
@@ -68,7 +72,6 @@ def reported(lang: str | None) -> Iterator[None]:
 
 def message(error: AcesError, lang: str | None) -> str:
     """An error as one line in the user's language, its numbers and lists written that way."""
-    from aces import i18n
 
     try:
         chosen = i18n.negotiate(lang, os.environ)
@@ -91,7 +94,6 @@ def open_output(path: str | None, reads: Sequence[Read] = ()) -> Iterator[t.Bina
         yield sys.stdout.buffer
         sys.stdout.buffer.flush()
         return
-    from aces.files import create
 
     with create(path, reads) as handle:
         yield handle
@@ -103,7 +105,6 @@ def page_output(path: str, kind: str, force: bool, reads: Sequence[Read]) -> Out
     a page of the same ``kind`` is replaced), or ``None`` for standard output."""
     if path == "-":
         return None
-    from aces.files import Output
     from aces.page.html import mark
 
     return Output(path, force=force, mark=mark(kind), reads=reads)
@@ -143,7 +144,6 @@ def open_log(path: str, example: bool = False) -> Iterator[tuple[t.BinaryIO, str
     if path == "-" and not example:
         yield stdin(), "<stdin>"
         return
-    from aces.files import file_name
 
     path, shown = log_path(path, example)
     try:
@@ -180,17 +180,6 @@ def log_path(name: str, example: bool) -> tuple[str, str]:
 
     path = found(name)
     return str(path), path.name
-
-
-def finish_name(finish: str, gettext: t.Callable[[str], str]) -> str:
-    """A finish as a report heading names it: in words, with the option's value."""
-    if finish == "last-holder":
-        # Translators: the finish that starts when one player holds all the
-        # chips left; the option's value stays in brackets as typed.
-        return gettext("finish when one player holds the chips (last-holder)")
-    # Translators: the finish that starts when one chip is left in play; the
-    # option's value stays in brackets as typed.
-    return gettext("finish at the last chip (last-chip)")
 
 
 def stdin() -> t.BinaryIO:

@@ -16,12 +16,13 @@ import typing as t
 import click
 
 from aces.errors import OptionError
+from aces.games import declared
 
 if t.TYPE_CHECKING:
     from collections.abc import Mapping
 
     from aces.games import Option
-    from aces.rules import Game, OptionValue
+    from aces.rules import Decider, OptionValue
 
 __all__ = ["GAME_HELP", "GameChoice", "GameCommand", "Given", "header_options"]
 
@@ -49,8 +50,6 @@ class GameChoice(click.Choice[str]):
 
     @property
     def choices(self) -> tuple[str, ...]:
-        from aces.games import declared
-
         return tuple(sorted(declared()))
 
     @choices.setter
@@ -93,7 +92,6 @@ class GameCommand(click.Command):
         only when a game is registered or taken away, so that what is done
         to the options (their help translated) stays.
         """
-        from aces.games import declared
 
         options = tuple(option for options in declared().values() for option in options
                         if not (self._typed and option.drawn_only))
@@ -123,7 +121,7 @@ class GameCommand(click.Command):
         return super().invoke(ctx)
 
 
-def header_options(game: Game[t.Any], given: Mapping[str, OptionValue], *,
+def header_options(game: Decider[t.Any], given: Mapping[str, OptionValue], *,
                    typed: bool = False) -> dict[str, OptionValue]:
     """The options of a header of ``game``, from the game options given by flag.
 
@@ -131,7 +129,6 @@ def header_options(game: Game[t.Any], given: Mapping[str, OptionValue], *,
         (named, rather than silently ignored), one given without the option
         it needs, or, with dice ``typed`` in, one for drawn dice only.
     """
-    from aces.games import declared
 
     own = {option.flag: option for option in declared().get(game.name, ())}
     options: dict[str, OptionValue] = {}

@@ -33,20 +33,27 @@ import contextlib
 import contextvars
 import copy
 import gettext as stdlib_gettext
+import importlib
 import inspect
 import os
 import re
 import sys
 import typing as t
+from pathlib import Path
 
 import click
+from babel.numbers import format_decimal
 
-from aces.errors import N_
+import aces
+from aces import __version__
+from aces.cli._click_messages import MISSING, NUMBER_NAMES, RENAMED, TYPE_METAVARS
+from aces.cli._common import INTERRUPTED, reader_gone
+from aces.errors import N_, QUOTES, OptionError, fill
+from aces.i18n import babel_locale, languages, negotiate, translations
 
 if t.TYPE_CHECKING:
     from collections.abc import Iterator, Mapping, Sequence
 
-    from aces.errors import OptionError
 
 Gettext = t.Callable[[str], str]
 
@@ -76,8 +83,6 @@ def chosen(args: Sequence[str], environ: Mapping[str, str]) -> str:
     """The language of this run; the locale's when ``--lang`` names a language
     the package does not offer (:meth:`AcesGroup.main` then says so, in that
     language)."""
-    from aces.errors import OptionError
-    from aces.i18n import negotiate
 
     try:
         return negotiate(requested(args), environ)
@@ -87,8 +92,6 @@ def chosen(args: Sequence[str], environ: Mapping[str, str]) -> str:
 
 def refused(args: Sequence[str]) -> OptionError | None:
     """The error for a ``--lang`` that names no language offered, if it does."""
-    from aces.errors import OptionError
-    from aces.i18n import negotiate
 
     lang = requested(args)
     if lang is None:
@@ -156,9 +159,6 @@ def _source(command: click.Command) -> str | None:
     >>> _source(click.Command("bare")) is None
     True
     """
-    from pathlib import Path
-
-    import aces
 
     if command.callback is None:
         return None
@@ -201,14 +201,12 @@ def translated(root: click.Command, gettext: Gettext, lang: str | None = None) -
 
 def _offered() -> str:
     """The languages offered, as ``--lang`` takes them: ``en, nb, nn``."""
-    from aces.i18n import languages
 
     return ", ".join(languages())
 
 
 def _name_the_value(param: click.Parameter, gettext: Gettext) -> None:
     """Give an option the translated name of its kind of value ("--seed HELTALL")."""
-    from aces.cli._click_messages import TYPE_METAVARS
 
     if (isinstance(param, click.Option) and param.metavar is None and not param.is_flag
             and param.nargs == 1 and param.type.name in TYPE_METAVARS):
@@ -219,7 +217,6 @@ def _name_the_number(param: click.Parameter, gettext: Gettext) -> None:
     """Give a number's type its translated name, for click's error about a value
     that is not one ("'x' er ikke et gyldig heltall"); after :func:`_name_the_value`,
     which finds the metavar by the English name."""
-    from aces.cli._click_messages import NUMBER_NAMES
 
     name = NUMBER_NAMES.get(param.type.name)
     if name is not None:
@@ -272,9 +269,6 @@ def _show_the_default(param: click.Parameter, lang: str) -> None:
     >>> str(port.default)
     '8000'
     """
-    from babel.numbers import format_decimal
-
-    from aces.i18n import babel_locale
 
     default = param.default
     if (not isinstance(param, click.Option) or param.show_default is not True
@@ -298,8 +292,6 @@ class _Message(str):
     __slots__ = ()
 
     def format(self, *args: object, **kwargs: object) -> str:
-        from aces.errors import fill
-
         return fill(str(self), current(), **kwargs) if not args else super().format(*args)
 
 
@@ -311,8 +303,6 @@ def _gettext(message: str) -> str:
 
 
 def _ngettext(singular: str, plural: str, n: int) -> str:
-    from aces.cli._click_messages import RENAMED
-
     catalog = _CATALOG.get()
     if catalog is None:
         return stdlib_gettext.ngettext(singular, plural, n)
@@ -326,7 +316,6 @@ def _ngettext(singular: str, plural: str, n: int) -> str:
 
 def _install() -> None:
     """Point click's ``_`` and ``ngettext`` at the dispatchers (once; idempotent)."""
-    import importlib
 
     for name in _CLICK_MODULES:
         module = importlib.import_module(f"click.{name}")
@@ -357,8 +346,6 @@ class AcesGroup(click.Group):
     """The ``aces`` group: chooses the language first, then runs in it."""
 
     def invoke(self, ctx: click.Context) -> t.Any:
-        from aces.cli._common import reader_gone
-
         try:
             return super().invoke(ctx)
         except BrokenPipeError:
@@ -368,8 +355,6 @@ class AcesGroup(click.Group):
     def main(self, args: Sequence[str] | None = None, prog_name: str | None = None,
              complete_var: str | None = None, standalone_mode: bool = True,
              windows_expand_args: bool = True, **extra: t.Any) -> t.Any:
-        from aces.i18n import translations
-
         arguments = list(sys.argv[1:] if args is None else args)
         lang = chosen(arguments, os.environ)
         catalog = translations(lang)
@@ -404,7 +389,6 @@ class AcesGroup(click.Group):
                     # Ctrl-C in a command, which click has turned into an
                     # abort, having ended the line already: it ends as
                     # Ctrl-C does anywhere (see aces.cli.main).
-                    from aces.cli import INTERRUPTED
 
                     sys.exit(INTERRUPTED)
                 click.echo(current()("Aborted!"), err=True)
@@ -431,7 +415,6 @@ def usage_reason(exc: click.UsageError) -> str:
     """
     if not isinstance(exc, click.MissingParameter):
         return exc.format_message()
-    from aces.cli._click_messages import MISSING
 
     param = exc.param
     hint = exc.param_hint
@@ -464,7 +447,6 @@ def usage_error(reason: str, command: str) -> str:
     >>> usage_error("No such option '--x'.", "aces play")
     "No such option '--x'. Try 'aces play --help' for help."
     """
-    from aces.errors import QUOTES
 
     gettext = current()
     quotes = gettext(QUOTES)
@@ -499,8 +481,6 @@ def _command_path(root: click.Command, args: Sequence[str], prog: str) -> str:
 
 
 def _show_version(ctx: click.Context, param: click.Parameter, value: bool) -> None:
-    from aces import __version__
-
     if not value or ctx.resilient_parsing:
         return
     # Click's own message, looked up now rather than when the option was made.

@@ -1,7 +1,7 @@
 """The session at the table behind ``aces record``: resume, then ask, check, append and tell.
 
 A :class:`Recorder` walks the log it is given (a :class:`~aces.logstore.LogStore`,
-locked) into an :class:`aces.record.Table`, says where the game stands and
+locked) into an :class:`aces.record.Recording`, says where the game stands and
 repairs what a crash left, then reads the rolls one line at a time, from a
 terminal or a script on standard input. Each line is a roll, or ``undo``,
 ``help`` or ``quit`` in the user's language; what a roll or an undo settles
@@ -20,16 +20,30 @@ import typing as t
 
 import click
 
-from aces.errors import N_, AcesError, OptionError, SaveError, visible
+from aces.cli._common import message
+from aces.dice import TOO_LONG, Command, check_count, command_words, parse_entry
+from aces.errors import (
+    N_,
+    AcesError,
+    DiceFileError,
+    OptionError,
+    SaveError,
+    TruncatedLogError,
+    visible,
+)
+from aces.games import POT, registration
+from aces.log import LINE_LIMIT
+from aces.narrate import Narrator
+from aces.numbers import written
+from aces.record import Recording, Resumed, prompt
+from aces.walk import drive
 
 if t.TYPE_CHECKING:
     import collections
     import gettext
 
     from aces.cli.record import Arguments
-    from aces.dice import Command
     from aces.logstore import LogStore
-    from aces.narrate import Narrator
     from aces.rules import Roll, RollRequest
     from aces.walk import Step
 
@@ -54,10 +68,6 @@ def _next_line(stream: t.BinaryIO) -> bytes:
     nothing in it (a comment of 5,000 bytes, then ``1 6``) is taken for a
     line of its own.
     """
-    from aces.dice import TOO_LONG
-    from aces.errors import DiceFileError
-    from aces.log import LINE_LIMIT
-
     raw = stream.readline(LINE_LIMIT + 1)
     if len(raw) <= LINE_LIMIT:
         return raw
@@ -68,8 +78,6 @@ def _next_line(stream: t.BinaryIO) -> bytes:
 
 def _text(raw: bytes) -> str:
     """A line of standard input as text, read as UTF-8 whatever the locale says."""
-    from aces.errors import DiceFileError
-
     try:
         return raw.decode("utf-8")
     except UnicodeDecodeError:
@@ -83,19 +91,14 @@ class Recorder:
 
     def __init__(self, book: LogStore, given: Arguments, catalog: gettext.NullTranslations,
                  lang: str, interactive: bool) -> None:
-        from aces.narrate import Narrator
-        from aces.record import Table
-
         self.book = book
         self.given = given
         self.catalog = catalog
         self.interactive = interactive
         self.lang = lang
-        self.table = Table()
+        self.table = Recording()
         self.narrator: Narrator = Narrator(catalog, lang)
         self.line = 0
-        from aces.dice import Command, command_words
-
         c = catalog
         self.words = command_words({
             # Translators: the word typed at the table to take back the last
@@ -114,9 +117,7 @@ class Recorder:
 
     def say(self, message: str, **values: object) -> None:
         """A notice about the recording (a message marked with ``N_``), on standard error,
-        its numbers written as an error's are (:func:`aces.cli._numbers.shown`)."""
-        from aces.cli._numbers import shown as written
-
+        its numbers written as an error's are (:func:`aces.numbers.written`)."""
         shown = {name: visible(value) if isinstance(value, str) else written(value, self.lang)
                  for name, value in values.items()}
         click.echo(self.catalog.gettext(message).format(**shown), err=True)
@@ -137,10 +138,6 @@ class Recorder:
     # -- Resuming --------------------------------------------------------------
 
     def resume(self) -> None:
-        from aces.errors import TruncatedLogError
-        from aces.record import Resumed
-        from aces.walk import drive
-
         resumed = Resumed(self.table, self.narrator, _STORY)
         # A last line cut short stops the walk; the store cuts it off (_repair).
         with contextlib.suppress(TruncatedLogError):
@@ -238,16 +235,9 @@ class Recorder:
     def _help(self) -> None:
         """What can be typed at the table, for this game, in the reader's language."""
         header = self.table.header
-        if header is not None and header.game == "five-dice":
-            # Translators: the help of "aces record" for the five-dice game:
-            # how dice are typed. Keep the examples as they are.
-            self.say(N_("Type the dice of a roll as they fall, one digit a die, together or"
-                     " apart: 31425, 3-1-4-2-5, 3 1 4 2 5 or 3,1,4,2,5."))
-        else:
-            # Translators: the help of "aces record" for Aces in the Pot: how
-            # dice are typed. Keep the examples as they are.
-            self.say(N_("Type the dice of a roll as they fall, one digit a die, together or"
-                     " apart: 1-6, 16, 1 6 or 1,6."))
+        # How the dice of a roll are typed, as the game says (Aces in the Pot's
+        # before a game has begun).
+        self.say((POT if header is None else registration(header.game)).typing)
         if self._gives_threes():
             self.say(_THREES)
         # Translators: the help of "aces record". The words are the ones for
@@ -261,8 +251,6 @@ class Recorder:
         self.say(N_("? or help (hjelp): show this again."))
 
     def _loop(self) -> None:
-        from aces.dice import Command
-
         while True:
             request = self.table.request()
             if self.interactive:
@@ -302,8 +290,6 @@ class Recorder:
             self.stopped()
 
     def _command(self, text: str, request: RollRequest | None) -> Roll | Command | None:
-        from aces.dice import Command, check_count, parse_entry
-
         header = self.table.header
         roll = parse_entry(text, () if header is None else header.players, self.words)
         if roll is None or isinstance(roll, Command):
@@ -321,8 +307,6 @@ class Recorder:
         if isinstance(exc, SaveError):
             raise exc
         if self.interactive:
-            from aces.cli._common import message
-
             click.echo(message(exc, self.lang), err=True)
             return
         # Placed at its line of standard input, and of its own kind still.
@@ -335,8 +319,6 @@ class Recorder:
             # "undo": the word for it in the "command" context.
             return c.gettext("The game is over. Type undo to take back the last roll, or"
                              " press Enter to stop: ")
-        from aces.record import prompt
-
         return prompt(request, self.table.state, self.narrator.voice)
 
     def stopped(self) -> None:

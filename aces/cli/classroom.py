@@ -142,7 +142,7 @@ def serve(folder: str | None, store: str | None, host: str, port: int, public_ur
             return
         assert folder is not None
         from aces.cli._games import header_options
-        from aces.rules import game_named
+        from aces.games import game_named
         from aces.server.serve import serve as serving
 
         options = None

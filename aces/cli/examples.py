@@ -12,7 +12,7 @@ from aces.errors import Plural
 if t.TYPE_CHECKING:
     from pathlib import Path
 
-    from aces.narrate.voice import Voice
+    from aces.voice import Voice
 
 __all__ = ["examples"]
 
@@ -47,7 +47,7 @@ def examples(chosen: tuple[str, ...], lang: str | None) -> None:
             with writing(None):
                 click.echo("\n".join(paths))
             return
-        from aces.narrate.voice import Voice
+        from aces.voice import Voice
 
         voice = Voice(catalog, language)
         found = names()
@@ -71,8 +71,8 @@ def examples(chosen: tuple[str, ...], lang: str | None) -> None:
 
 def _holds(path: Path, voice: Voice) -> str:
     """What an example log holds: its game, how many, and who plays the first."""
-    from aces.cli.simulate import GAME_NAMES
     from aces.events import GameStarted
+    from aces.games import registration
     from aces.log import read
 
     first: GameStarted | None = None
@@ -84,5 +84,5 @@ def _holds(path: Path, voice: Voice) -> str:
                 games += 1
     assert first is not None, "every example holds a game"
     return voice.ngettext(_HOLDS.singular, _HOLDS.plural, games).format(
-        game=voice.gettext(GAME_NAMES.get(first.game, first.game)), count=voice.count(games),
+        game=voice.gettext(registration(first.game).title), count=voice.count(games),
         players=voice.names(first.players))

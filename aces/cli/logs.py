@@ -21,7 +21,8 @@ from aces.cli._common import (
     write_page,
     writing,
 )
-from aces.errors import AcesError, EmptyLogError, OptionError, Term, os_reason
+from aces.errors import AcesError, EmptyLogError, OptionError, Term
+from aces.files import forced_alone, os_reason
 
 if t.TYPE_CHECKING:
     import gettext
@@ -142,7 +143,6 @@ def _page(log: str, example: bool, lang: str | None, page: str | None, number: i
     """``aces replay --html``: the page of a log (or of one of its games), written
     whole or not at all, never over a file that is not a page of its own unless
     forced, and never over a log."""
-    from aces.files import forced_alone
     from aces.log import read
     from aces.page.html import render
     from aces.page.replay import PageCollector

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import contextlib
+import os
 import typing as t
 
 import click
@@ -13,43 +15,14 @@ from aces.cli._common import (
     reported,
     writing,
 )
-from aces.cli._games import GAME_HELP, GameChoice, GameCommand
+from aces.cli._games import GAME_HELP, GameChoice, GameCommand, header_options
+from aces.games import game_named
+from aces.i18n import negotiate
 
 if t.TYPE_CHECKING:
     from aces.cli._games import Given
 
-__all__ = ["DEFAULT_NAMES", "play", "players_from"]
-
-#: Names for ``--players N``: short, distinct, and the same in every language.
-DEFAULT_NAMES: t.Final = ("Ada", "Bo", "Cy", "Dag", "Eli", "Fia", "Gro", "Hal", "Ida", "Jon")
-
-
-def players_from(value: str) -> list[str]:
-    """``Ada,Bo,Cy`` as given, or ``4`` as the first four default names.
-
-    >>> players_from("3")
-    ['Ada', 'Bo', 'Cy']
-    >>> players_from("Kari, Ola")
-    ['Kari', 'Ola']
-
-    A number of players too big for one line of a log is refused before a
-    single name is made: every name takes at least four bytes of it.
-
-    :raises ~aces.errors.OptionError: for so many players.
-    """
-    value = value.strip()
-    if value.isdecimal():
-        from aces.log import LINE_LIMIT
-
-        most = LINE_LIMIT // 4
-        count = int(value) if len(value) <= len(str(most)) else most + 1
-        if count > most:
-            from aces.engine import too_wide
-
-            raise too_wide()
-        extra = (f"P{n}" for n in range(len(DEFAULT_NAMES) + 1, count + 1))
-        return [*DEFAULT_NAMES, *extra][:count]
-    return [name.strip() for name in value.split(",")]
+__all__ = ["play"]
 
 
 @click.command(cls=GameCommand)
@@ -86,21 +59,15 @@ def play(
     The dice come from a generator (reproducible with --seed) or from
     --dice-file, the rolls of a real game typed in, one per line.
     """
-    import contextlib
-    import os
-
     from aces import engine
-    from aces.cli._games import header_options
-    from aces.i18n import negotiate
     from aces.log import LogWriter
-    from aces.rules import game_named
 
     with reported(lang):
         # The log has no language, but an unknown --lang is still a mistake.
         negotiate(lang, os.environ)
         game = game_named(game_name)
         options = header_options(game, game_options)
-        seats = players_from(players)
+        seats = engine.players_from(players)
         # Check everything before a file is opened or a line is written: a log that aces
         # reads back, each game's seed too.
         engine.check_session(game, seats, options, seed=seed, typed=dice_file is not None,

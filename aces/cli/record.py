@@ -27,7 +27,7 @@ if t.TYPE_CHECKING:
     from aces.cli._games import Given
     from aces.events import GameStarted
     from aces.games import Option
-    from aces.rules import Game, OptionValue
+    from aces.rules import Decider, OptionValue
 
 __all__ = ["Arguments", "record"]
 
@@ -61,7 +61,7 @@ def record(
     # The recorder and the store read logs (msgspec): imported to record, not for --help.
     from aces.cli import INTERRUPTED
     from aces.cli._recorder import Recorder
-    from aces.cli.play import players_from
+    from aces.engine import players_from
     from aces.files import target_name
     from aces.logstore import LogStore
 
@@ -98,8 +98,8 @@ class Arguments(t.NamedTuple):
     #: The game options given, by flag.
     options: Given
 
-    def rules(self, default: str = "pot") -> Game[t.Any]:
-        from aces.rules import game_named
+    def rules(self, default: str = "pot") -> Decider[t.Any]:
+        from aces.games import game_named
 
         return game_named(self.game or default)
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import json
 import sys
 import typing as t
 from pathlib import Path
@@ -21,6 +22,7 @@ from aces.cli._common import (
     writing,
 )
 from aces.errors import AcesError, OptionError, Plural, Term, visible
+from aces.files import forced_alone
 
 if t.TYPE_CHECKING:
     import gettext
@@ -86,15 +88,13 @@ def stats(logs: tuple[str, ...], as_json: bool, csv_path: str | None, rolls: boo
     with _ci, expected_rolls with expected_rolls_ci, exact and exact_inside,
     and tests with each chi-square test.
     """
-    import json
-
-    from aces import api
-    from aces.experiment.plot import check_path
-    from aces.files import forced_alone
+    from aces.reports.export import as_dict
+    from aces.reports.plot import check_path, plot
+    from aces.reports.stats import pool_logs, report
 
     with reported(lang), contextlib.ExitStack() as held:
         chosen, catalog = translations(lang)
-        # Options that need others are refused by api.stats, before a log is read.
+        # Options that need others are refused by pool_logs, before a log is read.
         if logs.count("-") > 1 and not example:
             raise OptionError("standard input ('-') can be read only once")
         for path, option in ((csv_path, "--csv"), (plot_path, "--plot")):
@@ -116,22 +116,22 @@ def stats(logs: tuple[str, ...], as_json: bool, csv_path: str | None, rolls: boo
         if plot_path is not None:
             check_path(plot_path, force=force, reads=sources)
         with _progress(len(sources), catalog) as progress:
-            result = api.stats(sources, csv=csv_path, rolls=rolls, by_log=by_log,
+            pooled = pool_logs(sources, csv=csv_path, rolls=rolls, by_log=by_log,
                                decimal_comma=decimal_comma, force=force and csv_path is not None,
-                               lang=chosen,
-                               progress=progress)
-        for log in result.pooled.left_out:
+                               lang=chosen, progress=progress)
+        for log in pooled.left_out:
             assert log.error is not None
             # The message of a log left out, as every error is shown; a file's name
             # may hold anything, so the whole line is escaped for the terminal.
             click.echo("aces: " + visible(message(log.error, lang)), err=True)
-        text = (json.dumps(result.as_dict(), indent=2, ensure_ascii=False) if as_json
-                else result.report(chosen))
+        text = (json.dumps(as_dict(pooled), indent=2, ensure_ascii=False) if as_json
+                else report(pooled, chosen, catalog))
         with writing(None):
             click.echo(text)
         if plot_path is not None:
-            result.plot(plot_path, chosen, force=force)
-        left = len(result.pooled.left_out)
+            plot(pooled, check_path(plot_path, force=force,
+                                    reads=[log.source for log in pooled.logs]), chosen, catalog)
+        left = len(pooled.left_out)
         if left:
             raise AcesError(_ALL_LEFT_OUT if left == len(sources) else _LEFT_OUT, count=left)
 

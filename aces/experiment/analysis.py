@@ -3,7 +3,7 @@
 :func:`analyse` is pure: counts and exact values in, a :class:`Result`
 out, with every share's 95 % interval, whether the exact value lies
 inside it, and the chi-square tests. Nothing here chooses a word; the
-report is written from a result in :mod:`aces.experiment.report`.
+report is written from a result in :mod:`aces.reports.stats`.
 
 >>> from aces.experiment.observe import Counts, Rules
 >>> counts = Counts(3)
@@ -19,7 +19,8 @@ import math
 import typing as t
 
 from aces.experiment.exact import Expected, exact
-from aces.experiment.inference import (
+from aces.games import registration
+from aces.inference import (
     Fit,
     Interval,
     Row,
@@ -123,7 +124,7 @@ def analyse(rules: Rules, counts: Counts, expected: Expected | None = None) -> R
     seats = [share(won, games, expected.seats[i] if expected.seats else None)
              for i, won in enumerate(counts.wins)]
     seat_fit = goodness_of_fit(counts.wins, expected.seats) if expected.seats else None
-    pot = rules.game == "pot"
+    pot = "nothing" in registration(rules.game).measures
     nothing = tries = agains = None
     tries_fit = agains_fit = None
     dice: tuple[int, ...] = ()

@@ -1,13 +1,15 @@
 """The exact values a class's games are held against, from the package's own odds.
 
-Nothing here is typed in: the chances of a roll come from
-:mod:`aces.odds.outcomes`, who wins and how long a game lasts from the
-Markov chains of :mod:`aces.odds` (Aces in the Pot) and
-:mod:`aces.simulate.fivedice_chain` (the five-dice game), the length of a
-game too: its whole distribution, carried roll by roll through the chain.
+Each game works its values out itself (:mod:`aces.experiment.pot`,
+:mod:`aces.experiment.fivedice`, named by its registration), and nothing
+is typed in: the chances of a roll come from :mod:`aces.exact.outcomes`,
+who wins and how long a game lasts from the Markov chains of
+:mod:`aces.exact` (Aces in the Pot) and :mod:`aces.exact.fivedice_chain`
+(the five-dice game), the length of a game too: its whole distribution,
+carried roll by roll through the chain.
 A five-dice table too big for the chain, a full game among them and
 tables with threes, still has the length of a game and the rolls of a
-turn, from :mod:`aces.simulate.fivedice_lengths`, and up to four players
+turn, from :mod:`aces.exact.fivedice_lengths`, and up to four players
 with five dice each the chance of each seat to lose too.
 A table too big for either still has the chances of single rolls; its
 whole-game values are ``None``.
@@ -24,19 +26,19 @@ from __future__ import annotations
 
 import functools
 import typing as t
-from fractions import Fraction
 
-from aces.errors import OptionError
+from aces.games import registration
 
 if t.TYPE_CHECKING:
-    from aces.experiment.observe import Rules
-    from aces.rules.fivedice import Policy
+    from fractions import Fraction
 
-__all__ = ["Expected", "exact"]
+    from aces.experiment.observe import Rules
+
+__all__ = ["LENGTH_MASS", "UNKNOWN", "Expected", "exact", "spread"]
 
 #: The length distribution is carried until this much of it is known; the
 #: rest is one last category, "longer".
-_LENGTH_MASS: t.Final = 0.9999
+LENGTH_MASS: t.Final = 0.9999
 #: Distinct tables whose exact values are remembered.
 _CACHE: t.Final = 32
 
@@ -81,73 +83,21 @@ class Expected(t.NamedTuple):
 
 @functools.lru_cache(maxsize=_CACHE)
 def exact(rules: Rules) -> Expected:
-    """The exact values for ``rules``, solved once per set of rules."""
-    if rules.game == "pot":
-        return _pot(rules)
-    return _five_dice(rules)
+    """The exact values for ``rules``, solved once per set of rules, as the
+    game's registration works them out (:attr:`aces.games.Registration.expected`);
+    a game that brings none has none but its rules."""
+
+    found = registration(rules.game).expected
+    if found is None:
+        return UNKNOWN
+    return found(rules)
 
 
-def _pot(rules: Rules) -> Expected:
-    from aces.odds import QUICK_STATES, check_size
-    from aces.odds.outcomes import CHANCES, NO_SIX, Outcome
-
-    six = 1 - NO_SIX
-    tries = (six, NO_SIX * six, NO_SIX**2 * six, NO_SIX**3)
-    nothing = CHANCES[Outcome(0, 0)]
-    chips = t.cast("int", rules.option("chips"))
-    finish = t.cast("t.Literal['last-chip', 'last-holder']", rules.option("finish"))
-    try:
-        check_size(rules.players, chips, QUICK_STATES)
-    except OptionError:
-        return Expected(None, None, None, None, 0.0, nothing, tries, None, None)
-    from aces.odds.chain import build
-    from aces.odds.solve import length_cdf, solve
-
-    chain = build(rules.players, chips, finish)
-    solution = solve(chain)
-    length, rest = _spread(length_cdf(chain, _LENGTH_MASS))
-    return Expected(solution.win_by_seat, solution.expected_rolls, solution.sd_rolls, length,
-                    rest, nothing, tries, None, None)
+#: What is known of a game that brings no exact values: nothing.
+UNKNOWN: t.Final = Expected(None, None, None, None, 0.0, None, None, None, None)
 
 
-def _five_dice(rules: Rules) -> Expected:
-    from aces.simulate.fivedice import FiveDiceSimulation
-
-    threes = bool(rules.option("threes"))
-    stays = Fraction(2, 6) if threes else Fraction(3, 6)
-    try:
-        chain = FiveDiceSimulation.create(rules.players, dict(rules.options)).chain()
-    except OptionError:
-        chain = None
-    if chain is None:
-        return _five_dice_length(rules, stays)
-    from aces.simulate.fivedice_chain import length_cdf, solve
-
-    answer = solve(chain)
-    length, rest = _spread(length_cdf(chain, _LENGTH_MASS))
-    return Expected(answer.win_by_seat, answer.expected_rolls, answer.sd_rolls, length, rest,
-                    None, None, stays, answer.rolls_per_turn)
-
-
-def _five_dice_length(rules: Rules, stays: Fraction) -> Expected:
-    """A table too big for the chain: the length of a game and the rolls of a
-    turn, carried state by state to within
-    :data:`aces.simulate.fivedice_lengths.TOLERANCE`, threes or not, and each
-    seat's chance to lose where that costs little enough (four players with
-    five dice each, not five); a table too big for that too has neither."""
-    from aces.simulate import fivedice_lengths
-
-    dice = t.cast("int", rules.option("dice"))
-    threes = bool(rules.option("threes"))
-    policy = t.cast("Policy", rules.option("threes_to"))
-    lengths = fivedice_lengths.solved(rules.players, dice, threes, policy)
-    if lengths is None:
-        return Expected(None, None, None, None, 0.0, None, None, stays, None)
-    return Expected(lengths.losses, lengths.mean, lengths.sd, lengths.chances, lengths.rest,
-                    None, None, stays, lengths.mean / lengths.turns)
-
-
-def _spread(cdf: list[float]) -> tuple[list[float], float]:
+def spread(cdf: list[float]) -> tuple[list[float], float]:
     """The chance of each length, and of a longer game, from the chance of
     a game over within each length."""
     return ([b - a for a, b in zip([0.0, *cdf], cdf, strict=False)],

@@ -28,7 +28,7 @@ from aces.events import (
     TryFailed,
     TryWon,
 )
-from aces.games import registration
+from aces.games import game_named, registration
 from aces.walk import Visitor
 
 if t.TYPE_CHECKING:
@@ -56,7 +56,6 @@ class Rules(t.NamedTuple):
     @classmethod
     def of(cls, header: GameStarted) -> Rules:
         """The rules of a game, its options completed with their defaults."""
-        from aces.rules import game_named
 
         options = game_named(header.game).options(header.options)
         return cls(header.game, len(header.players), tuple(sorted(options.items())))
@@ -269,7 +268,7 @@ class GameObserver(Visitor[int]):
         width = max((len(roll.dice) for roll in rolls.values()), default=0) + 1
         by_dice = [0] * width
         agains = [0] * width
-        pot = header.game == "pot"
+        pot = "nothing" in registration(header.game).measures
         movers = _POT_MOVERS
         for line, roll in rolls.items():
             stage = roll.stage

@@ -22,19 +22,31 @@ from __future__ import annotations
 
 import contextlib
 import gc
+import tempfile
 import typing as t
+from pathlib import Path
 
-from aces.errors import AcesError, EmptyLogError, os_reason
+import msgspec
+
+from aces.errors import AcesError, EmptyLogError
+from aces.experiment.analysis import analyse, spread
+from aces.experiment.exact import exact
+from aces.experiment.observe import Counts, GameObserver
+from aces.files import file_name, identity, os_reason
+from aces.games import registration
+from aces.inference import goodness_of_fit, wilson
+from aces.log import read
+from aces.walk import drive, walk
 
 if t.TYPE_CHECKING:
     from collections.abc import Iterable, Iterator
-    from pathlib import Path
 
     from aces.experiment.analysis import Result
-    from aces.experiment.inference import Interval
-    from aces.experiment.observe import Counts, GameRecord, Rules
+    from aces.experiment.observe import GameRecord, Rules
+    from aces.inference import Interval
 
-__all__ = ["Group", "LogSummary", "Pooled", "Pooling", "Sink", "Source", "pool", "records"]
+__all__ = ["Group", "LogResult", "LogSummary", "Pooled", "Pooling", "Sink", "Source", "log_result",
+           "pool", "records"]
 
 
 class Sink(t.Protocol):
@@ -96,14 +108,12 @@ class LogResult(t.NamedTuple):
     def intervals(self) -> list[Interval | None]:
         """The 95 % interval of each seat's share, as the pooled result's are
         worked out: one log's scatter beside the pool's."""
-        from aces.experiment.inference import wilson
 
         return [wilson(won, self.games) if self.games else None for won in self.wins]
 
     @staticmethod
     def interval_of(pair: tuple[int, int] | None) -> Interval | None:
         """The 95 % interval of one of the ``(count, out of)`` pairs."""
-        from aces.experiment.inference import wilson
 
         return None if pair is None or not pair[1] else wilson(*pair)
 
@@ -149,8 +159,6 @@ def pool(sources: Iterable[Source], sink: Sink | None = None, keep_rows: bool = 
     while it is recorded) is sound: its finished games are pooled. A log
     given again (the same file, or a copy) is pooled once.
     """
-    from aces.files import identity
-
     pooling = Pooling()
     for done, source in enumerate(sources, 1):
         name = _name(source)
@@ -210,8 +218,6 @@ class Pooling:
         last game is still being played, the finished games it takes out of
         the pool, and what it is known by, should it be given again
         (:meth:`earlier`)."""
-        from aces.experiment.observe import Counts
-
         self._summaries.append(LogSummary(name, games, rolls, None, unfinished=unfinished,
                                           excluded=excluded))
         for key in known_by:
@@ -237,8 +243,6 @@ class Pooling:
         self._summaries.append(LogSummary(name, 0, 0, error))
 
     def result(self) -> Pooled:
-        from aces.experiment.analysis import analyse
-
         groups = [Group(rules, analyse(rules, self._totals[rules]), self._each[rules])
                   for rules in self._totals]
         return Pooled(self._summaries, groups)
@@ -246,14 +250,11 @@ class Pooling:
 
 def log_result(source: str, rules: Rules, counts: Counts) -> LogResult:
     """A log's numbers for one set of rules."""
-    from aces.experiment.analysis import spread
-    from aces.experiment.exact import exact
-    from aces.experiment.inference import goodness_of_fit
 
     expected = exact(rules)
     fit = goodness_of_fit(counts.wins, expected.seats) if expected.seats else None
     games = counts.games
-    pot = rules.game == "pot"
+    pot = "nothing" in registration(rules.game).measures
     dice = [k for k, n in enumerate(counts.by_dice) if n and k >= 2]
     return LogResult(
         source=source,
@@ -314,10 +315,6 @@ class _Counted(t.NamedTuple):
 
 def _count(source: Source, sink: Sink | None, keep_rows: bool) -> _Counted:
     """The counts of one log by rules; raises at a bad line."""
-    from aces.experiment.observe import Counts, GameObserver
-    from aces.log import read
-    from aces.walk import drive
-
     counts: dict[Rules, Counts] = {}
     games: list[int] = [0, 0]
     taken: list[int] = []
@@ -369,8 +366,6 @@ def _games_left_out(stream: t.BinaryIO) -> tuple[t.BinaryIO, frozenset[int]]:
     cannot go back (standard input) is kept in a temporary file meanwhile,
     in memory up to a few megabytes; so memory stays flat however long the log.
     """
-    import tempfile
-
     start = stream.tell() if stream.seekable() else None
     kept: t.BinaryIO = stream
     if start is None:
@@ -387,8 +382,6 @@ def _games_left_out(stream: t.BinaryIO) -> tuple[t.BinaryIO, frozenset[int]]:
     kept.seek(0 if start is None else start)
     if not found:
         return kept, frozenset()
-    import msgspec
-
     numbers = set()
     for raw in kept:
         if _EXCLUDED in raw:
@@ -413,10 +406,9 @@ def records(stream: t.BinaryIO, source: str, keep_rows: bool = False) -> Iterato
 
     A generator over the walk itself (not :func:`~aces.walk.drive`, which
     runs a log to its end), so that a caller can stop after any game.
+
+    :raises ~aces.errors.EmptyLogError: for a log with no events.
     """
-    from aces.experiment.observe import GameObserver
-    from aces.log import read
-    from aces.walk import walk
 
     closed: list[GameRecord] = []
     observer = GameObserver(closed.append, keep_rows)
@@ -437,12 +429,9 @@ class _Opened:
         self.handle: t.BinaryIO | None = None
 
     def __enter__(self) -> tuple[t.BinaryIO, str]:
-        from pathlib import Path
-
         source = self.source
         if isinstance(source, tuple):
             return source
-        from aces.files import file_name
 
         try:
             self.handle = Path(file_name(source)).open("rb")

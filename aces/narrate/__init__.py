@@ -12,7 +12,7 @@ or in the five-dice game, games lost).
 >>> from aces.engine import header, play
 >>> from aces.i18n import translations
 >>> from aces.log import LogWriter, read
->>> from aces.rules import game_named
+>>> from aces.games import game_named
 >>> game = game_named("pot")
 >>> log = io.BytesIO()
 >>> dice = DiceFile("2/3/5/1 6/3 5/6 6/1 1/1 6/1 4/2 5/6 6/1 1/3 4/5 2".split("/"), "E1")
@@ -31,8 +31,8 @@ import typing as t
 from aces.errors import N_, AcesError, OptionError
 from aces.events import GameOver, GameStarted, Rolled
 from aces.games import registration
-from aces.narrate.voice import Voice
 from aces.scores import Scores
+from aces.voice import Voice
 from aces.walk import Visitor, drive, unfinished
 
 if t.TYPE_CHECKING:

@@ -3,13 +3,13 @@ walkthroughs' turning points.
 
 :class:`ChanceTeller` follows the steps of a walk and, once a roll is
 settled, says every player's chance from that moment (to win the pot, or
-in the five-dice game, to lose), from :mod:`aces.odds.position`: exact
+in the five-dice game, to lose), from :mod:`aces.chances`: exact
 where the game's chain is solved, an estimate with its margin where not.
 :func:`turning_points` picks the rolls that moved a chance most.
 
 >>> from aces.i18n import translations
->>> from aces.narrate.voice import Voice
->>> from aces.odds.position import Chances
+>>> from aces.voice import Voice
+>>> from aces.chances import Chances
 >>> voice = Voice(translations("nb"), "nb")
 >>> say_chances(voice, ("Ada", "Bo"), Chances((0.25, 0.75), True), "win")
 'Sjansen for å vinne potten: Ada 25,0\\xa0% og Bo 75,0\\xa0%.'
@@ -24,15 +24,17 @@ import typing as t
 
 from babel.numbers import NumberPattern, format_percent, parse_pattern
 
+from aces.chances import budget, odds_of
 from aces.events import GameStarted, Rolled
+from aces.games import registration
 from aces.narrate import Narrator
-from aces.narrate.voice import parsed_locale
+from aces.voice import parsed_locale
 
 if t.TYPE_CHECKING:
     import gettext
 
-    from aces.narrate.voice import Voice
-    from aces.odds.position import Chances, PositionOdds
+    from aces.chances import Chances, PositionOdds
+    from aces.voice import Voice
     from aces.walk import Step
 
 __all__ = ["ChanceNarrator", "ChanceTeller", "Measure", "Moment", "Turn", "TurningPoints",
@@ -69,7 +71,7 @@ def percent_in(value: float, locale: str) -> str:
 
 def measure_of(game: str) -> Measure:
     """What the chances of a game are chances of: winning the pot, or losing."""
-    return "win" if game == "pot" else "lose"
+    return "lose" if registration(game).losers else "win"
 
 
 def say_chances(voice: Voice, players: t.Sequence[str], chances: Chances,
@@ -115,7 +117,7 @@ class ChanceTeller:
     step changes nothing here), and given the state a roll settled in when
     its chances are asked for: whoever drives it keeps the last state
     anyway. One solve serves every game of a table
-    (:func:`aces.odds.position.odds_for`).
+    (:func:`aces.chances.odds_for`).
     """
 
     def __init__(self) -> None:
@@ -136,8 +138,6 @@ class ChanceTeller:
             self._number += 1
             self._roll = event
         elif type(event) is GameStarted:
-            from aces.odds.position import odds_of
-
             self.header = event
             self.odds = odds_of(event)
             self._game = step.game
@@ -209,16 +209,14 @@ def say_turning_point(voice: Voice, players: t.Sequence[str], moment: Moment, se
 
 def say_chances_stop(voice: Voice) -> str:
     """Said once where estimated chances stop being shown: past the budget of
-    an output (:class:`aces.odds.position.Budget`)."""
-    from aces.odds.budget import MOST_ESTIMATED
-
+    an output (:class:`aces.chances.budget.Budget`)."""
     # Translators: said once, in "aces replay --odds" and on a replay page, at
     # the first roll whose chances are no longer shown. {count}: the most rolls
     # whose chances one replay or page estimates.
     return voice.gettext(
         "From here on, no chances are shown: in a game this large they are estimated by"
         " simulation, which is done for at most {count} rolls or a few seconds of"
-        " simulation.").format(count=voice.number(MOST_ESTIMATED))
+        " simulation.").format(count=voice.number(budget.MOST_ESTIMATED))
 
 
 class ChanceNarrator(Narrator):
@@ -227,11 +225,9 @@ class ChanceNarrator(Narrator):
     replay says once that they stop."""
 
     def __init__(self, catalog: gettext.NullTranslations, lang: str) -> None:
-        from aces.odds.budget import Budget
-
         super().__init__(catalog, lang)
         self.teller = ChanceTeller()
-        self.budget = Budget()
+        self.budget = budget.Budget()
         self._stop_said = False
 
     def visit(self, step: Step[t.Any]) -> None:

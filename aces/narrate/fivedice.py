@@ -8,7 +8,7 @@ roller's choice, a roll that moves dice is rolled again, and a game ends
 with a loser rather than a winner, so a session counts games lost.
 
 >>> from aces.i18n import translations
->>> from aces.narrate.voice import Voice
+>>> from aces.voice import Voice
 >>> from aces.events import DicePassed
 >>> from aces.walk import Step
 >>> book = FiveDicePhrasebook(Voice(translations("nb"), "nb"))

@@ -23,6 +23,7 @@ import operator
 import typing as t
 
 from aces.events import GameExcluded, OpeningTied, OpeningWon, Rolled, RollUndone
+from aces.games import registration
 from aces.memo import Memo, weigh
 from aces.rules.seats import Seats
 
@@ -32,7 +33,7 @@ if t.TYPE_CHECKING:
     from aces.errors import Plural
     from aces.events import Event, GameOver, GameStarted, Stage
     from aces.games import Holding
-    from aces.narrate.voice import Voice
+    from aces.voice import Voice
     from aces.walk import Step
 
 __all__ = ["CACHE_BUDGET", "LARGE_TABLE", "Lines", "Phrasebook", "changed_seats", "few_holders"]
@@ -257,8 +258,6 @@ class Phrasebook:
         """
         holding = self._holding
         if holding is None:
-            from aces.games import registration
-
             # What a player holds is the game's, looked up once a phrasebook.
             holding = self._holding = registration(self.game).holding
         now = holding(state)

@@ -3,10 +3,10 @@
 Every sentence is a gettext message with named placeholders, so the
 English and Norwegian narrations (and any language added later) come from
 the same code. Counts of chips go through ``ngettext``, small ones in words;
-numbers and lists through Babel (see :class:`~aces.narrate.voice.Voice`).
+numbers and lists through Babel (see :class:`~aces.voice.Voice`).
 
 >>> from aces.i18n import translations
->>> from aces.narrate.voice import Voice
+>>> from aces.voice import Voice
 >>> from aces.events import ChipsPassed
 >>> from aces.walk import Step
 >>> book = PotPhrasebook(Voice(translations("nb"), "nb"))
@@ -39,8 +39,8 @@ from aces.rules import pot
 if t.TYPE_CHECKING:
 
     from aces.events import Event, GameStarted
-    from aces.narrate.voice import Voice
     from aces.rules.pot import PotState
+    from aces.voice import Voice
     from aces.walk import Step
 
 __all__ = ["PotPhrasebook"]

@@ -10,7 +10,7 @@ list, so without a script the page is the whole narrated game, and the
 chart of the chances is drawn here, as SVG, with a link on every roll.
 
 Text from a log (players' names, and the narration that holds them) is
-untrusted: in the markup it goes through :func:`markup_text`, in the JSON
+untrusted: in the markup it goes through :func:`aces.escape.markup`, in the JSON
 through :func:`script_json`, and the script only sets ``textContent``.
 A page is written to a temporary file beside the target and renamed onto
 it, so a failure never leaves half a page; the command that writes it
@@ -22,19 +22,23 @@ from __future__ import annotations
 
 import base64
 import hashlib
-import html
 import json
 import string
 import typing as t
 from importlib import resources
 
-from aces.errors import visible
+from babel.numbers import format_decimal
+
+from aces.escape import markup
+from aces.files import Output
+from aces.i18n import babel_locale
+from aces.narrate.chances import percent_in
 
 if t.TYPE_CHECKING:
     from collections.abc import Sequence
 
-__all__ = ["DASHES", "PALETTE", "SRCDOC_BASE", "chart", "mark", "markup_text", "page_policy",
-           "render", "render_simulation", "roll_name", "script_json", "security_policy",
+__all__ = ["DASHES", "PALETTE", "SRCDOC_BASE", "chart", "mark", "page_policy", "render",
+           "render_simulation", "roll_name", "script_json", "security_policy",
            "write_atomically"]
 
 #: The Okabe-Ito palette, which colour-blind readers can tell apart, darkest
@@ -45,17 +49,6 @@ DASHES: t.Final = ("", "12 6", "3 5", "14 4 3 4", "7 7", "2 9", "20 5", "10 3 2 
 #: The chart's drawing box (the page scales it).
 WIDTH: t.Final = 1000
 HEIGHT: t.Final = 300
-
-
-def markup_text(text: str) -> str:
-    """Untrusted text as HTML text: made visible as everywhere a person reads it
-    (:func:`aces.errors.visible`), then every character that could open markup
-    escaped.
-
-    >>> markup_text('<img src=x onerror="alert(1)">')
-    '&lt;img src=x onerror=&quot;alert(1)&quot;&gt;'
-    """
-    return html.escape(visible(text), quote=True)
 
 
 def script_json(data: t.Any) -> str:
@@ -171,7 +164,7 @@ def chart(positions: Sequence[dict[str, t.Any]], players: int, lang: str,
              f' role="group" aria-labelledby="chart-title-{index}"'
              f' aria-describedby="chart-hint-{index}" preserveAspectRatio="none">',
              f'<title id="chart-title-{index}" data-label="chart">'
-             f'{markup_text(labels["chart"])}</title>']
+             f'{markup(labels["chart"])}</title>']
     for level in (0.0, 0.25, 0.5, 0.75, 1.0):
         parts.append(f'<line x1="0" x2="{WIDTH}" y1="{y(level)}" y2="{y(level)}"'
                      f' stroke="#bbb" stroke-width="1" vector-effect="non-scaling-stroke"/>')
@@ -188,12 +181,12 @@ def chart(positions: Sequence[dict[str, t.Any]], players: int, lang: str,
     parts.append(f'<line class="marker" x1="0" x2="0" y1="0" y2="{HEIGHT}" stroke="#111"'
                  ' stroke-width="2" vector-effect="non-scaling-stroke"/>')
     step = WIDTH / last
-    link = markup_text(fragment)
+    link = markup(fragment)
     for k, position in enumerate(positions):
         left = max(0.0, k * step - step / 2)
         right = min(float(WIDTH), k * step + step / 2)
         parts.append(f'<a href="#{link}roll={k}"'
-                     f' aria-label="{markup_text(roll_name(position, labels, lang))}">'
+                     f' aria-label="{markup(roll_name(position, labels, lang))}">'
                      f'<rect class="col" x="{left:.1f}" y="0" width="{right - left:.1f}"'
                      f' height="{HEIGHT}"/></a>')
     parts.append("</svg>")
@@ -220,22 +213,22 @@ def _game(data: dict[str, t.Any], index: int, words: dict[str, str], several: bo
     level = "h3" if several else "h2"
     items = []
     for k, position in enumerate(positions):
-        text = "".join(f"<p>{markup_text(line)}</p>" for line in position["text"][lang])
-        items.append(f'<li id="roll-{index}-{k}"><a href="#{markup_text(fragment)}roll={k}">'
-                     f'{markup_text(position["label"][lang])}</a>'
+        text = "".join(f"<p>{markup(line)}</p>" for line in position["text"][lang])
+        items.append(f'<li id="roll-{index}-{k}"><a href="#{markup(fragment)}roll={k}">'
+                     f'{markup(position["label"][lang])}</a>'
                      f'<div class="text">{text}</div></li>')
     heading = ""
     if several:
-        heading = f'<h2 class="game-title">{markup_text(_title(game, lang))}</h2>\n'
+        heading = f'<h2 class="game-title">{markup(_title(game, lang))}</h2>\n'
     return (f'<section class="game" id="game-{game["number"]}" data-index="{index}">\n'
             f'{heading}'
             f'<div class="chart-box">\n<{level} data-label="chart">'
-            f'{markup_text(words["chart"])}</{level}>\n'
+            f'{markup(words["chart"])}</{level}>\n'
             f'{chart(positions, len(game["players"]), lang, words, index, fragment)}\n'
             f'<p class="note" id="chart-hint-{index}" data-label="chart_hint">'
-            f'{markup_text(words["chart_hint"])}</p>\n'
+            f'{markup(words["chart_hint"])}</p>\n'
             f'</div>\n<div class="list-box">\n<{level} data-label="rolls">'
-            f'{markup_text(words["rolls"])}</{level}>\n'
+            f'{markup(words["rolls"])}</{level}>\n'
             f'<ol class="rolls" start="0">\n' + "\n".join(items) + "\n</ol>\n</div>\n"
             "</section>")
 
@@ -260,16 +253,16 @@ def render(data: dict[str, t.Any], *, srcdoc: bool = False) -> str:
     contents = ""
     if several:
         entries = "".join(f'<li><a href="#game-{game["number"]}">'
-                          f'{markup_text(game["name"][lang])}</a></li>' for game in games)
+                          f'{markup(game["name"][lang])}</a></li>' for game in games)
         contents = (f'<nav id="games-box" aria-labelledby="games-head">\n'
-                    f'<h2 id="games-head" data-label="games">{markup_text(words["games"])}</h2>\n'
+                    f'<h2 id="games-head" data-label="games">{markup(words["games"])}</h2>\n'
                     f'<ol>{entries}</ol>\n</nav>')
     heading = _title(games[0], lang)
-    fields = {name: markup_text(value) for name, value in words.items()}
+    fields = {name: markup(value) for name, value in words.items()}
     fields.update(
-        lang=markup_text(lang),
-        title=markup_text(heading),
-        heading=markup_text(heading),
+        lang=markup(lang),
+        title=markup(heading),
+        heading=markup(heading),
         contents=contents,
         games="\n".join(_game(data, index, words, several) for index in range(len(games))),
     )
@@ -279,7 +272,6 @@ def render(data: dict[str, t.Any], *, srcdoc: bool = False) -> str:
 def write_atomically(path: str, text: str) -> None:
     """Write ``text`` to ``path`` whole or not at all, over whatever is there but
     a log (:class:`aces.files.Output`): the pages of a documentation build."""
-    from aces.files import Output
 
     Output(path, force=True).write(text)
 
@@ -287,10 +279,6 @@ def write_atomically(path: str, text: str) -> None:
 def render_simulation(data: dict[str, t.Any]) -> str:
     """The whole simulation page for the data of :func:`aces.page.simulation.collect`;
     without a script it shows the exact values of the game asked for."""
-    from babel.numbers import format_decimal
-
-    from aces.i18n import babel_locale
-    from aces.narrate.chances import percent_in
 
     lang = data["lang"]
     words = data["labels"][lang]
@@ -298,13 +286,13 @@ def render_simulation(data: dict[str, t.Any]) -> str:
                  and entry["finish"] == data["finish"])
     seats = data["seats"][lang][:table["players"]]
     locale = babel_locale(lang)
-    fields = {name.replace("-", "_"): markup_text(value) for name, value in words.items()}
+    fields = {name.replace("-", "_"): markup(value) for name, value in words.items()}
     fields.update(
-        lang=markup_text(lang),
-        caption=markup_text(words["share"]),
-        seat_heads="".join(f'<th scope="col">{markup_text(seat)}</th>' for seat in seats),
+        lang=markup(lang),
+        caption=markup(words["share"]),
+        seat_heads="".join(f'<th scope="col">{markup(seat)}</th>' for seat in seats),
         exact_cells="".join(
-            f"<td>{markup_text(percent_in(p, locale))}</td>" for p in table["exact"]["by_seat"])
-        + f'<td>{markup_text(format_decimal(table["exact"]["rolls"], "0.00", locale=locale))}</td>',
+            f"<td>{markup(percent_in(p, locale))}</td>" for p in table["exact"]["by_seat"])
+        + f'<td>{markup(format_decimal(table["exact"]["rolls"], "0.00", locale=locale))}</td>',
     )
     return _page("simulate", fields, data)

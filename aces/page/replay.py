@@ -4,7 +4,7 @@
 it hands every step to a :class:`~aces.narrate.Narrator` of each language
 the package ships, so the page says exactly what ``aces replay`` prints,
 and, once a roll is settled, records the table after it and each player's
-chance from :mod:`aces.odds.position` (one solve for the game's table).
+chance from :mod:`aces.chances` (one solve for the game's table).
 Nothing is kept of the other games of a session but their narrators'
 count and tally, so the text of game 3 says "game 3" as the replay does.
 
@@ -17,23 +17,26 @@ from __future__ import annotations
 import typing as t
 
 from babel.core import Locale
+from babel.lists import format_list
 from babel.numbers import format_decimal
 
+from aces.chances import odds_of
+from aces.chances.budget import Budget
 from aces.errors import N_, EmptyLogError, OptionError, Plural
 from aces.events import GameStarted, Rolled, RollUndone
 from aces.games import registration
 from aces.i18n import LANGUAGES, babel_locale, translations
 from aces.narrate import Narrator
-from aces.narrate.chances import percent_in
+from aces.narrate.chances import measure_of, percent_in, say_chances_stop
+from aces.voice import Voice
 from aces.walk import Visitor, drive
 
 if t.TYPE_CHECKING:
     from collections.abc import Iterable, Sequence
 
+    from aces.chances import Chances, PositionOdds
     from aces.games import Registration
     from aces.log import Record
-    from aces.odds.budget import Budget
-    from aces.odds.position import Chances, PositionOdds
     from aces.walk import Step
 
 __all__ = ["FORMAT", "MOST_ROLLS", "MOST_TEXT", "PageCollector", "collect", "labels", "said",
@@ -70,16 +73,16 @@ _TOO_MANY_FOR_A_PAGE: t.Final = Plural(
 # narration is too long for a page (long names, say). {limit}: the most
 # characters a page holds; {count}: the games of the log; keep --game N.
 _TOO_LONG_FOR_A_PAGE: t.Final = Plural(
-    "the log tells more than {limit} characters, more than one page holds: choose one of"
-    " its {count} game with --game N",
-    "the log tells more than {limit} characters, more than one page holds: choose one of"
-    " its {count} games with --game N", by="count")
+    "told in full, the log runs to more than {limit} characters, more than one page holds:"
+    " choose one of its {count} game with --game N",
+    "told in full, the log runs to more than {limit} characters, more than one page holds:"
+    " choose one of its {count} games with --game N", by="count")
 
 
 # Translators: an error of "aces replay --html". {number}: the game;
 # {limit}: the most characters of narration a page holds.
-_GAME_TOO_LONG: t.Final = N_("game {number} of the log tells more than {limit} characters,"
-                             " more than one page holds")
+_GAME_TOO_LONG: t.Final = N_("told in full, game {number} of the log runs to more than {limit}"
+                             " characters, more than one page holds")
 # Translators: an error of "aces replay --html". {number}: the game;
 # {limit}: the most rolls a page holds.
 _GAME_TOO_MANY: t.Final = N_("game {number} of the log has more than {limit} rolls, more than"
@@ -162,9 +165,6 @@ def shown(chances: Chances, lang: str) -> list[str]:
 
 def _say_chances_stop(position: dict[str, t.Any]) -> None:
     """The first moment without chances says, in every language, why."""
-    from aces.narrate.chances import say_chances_stop
-    from aces.narrate.voice import Voice
-
     for code in LANGUAGES:
         position["text"][code].append(say_chances_stop(Voice(translations(code), code)))
 
@@ -174,8 +174,6 @@ class _Game:
     before the first roll, the rolls, and the states whose chances wait."""
 
     def __init__(self, header: GameStarted, number: int, state: t.Any) -> None:
-        from aces.odds.position import odds_of
-
         self.header = header
         self.number = number
         self.rules: Registration[t.Any] = registration(header.game)
@@ -247,7 +245,7 @@ class _Game:
             "game": header.game,
             "players": list(header.players),
             "options": dict(header.options),
-            "measure": "win" if header.game == "pot" else "lose",
+            "measure": measure_of(header.game),
             "exact": self.odds is not None and self.odds.exact,
             "start": start,
             "rolls": self.rolls,
@@ -370,8 +368,6 @@ class PageCollector(Visitor[dict[str, t.Any]]):
             raise OptionError(game, number=self.asked or 1, limit=limit)
         if not self._kept:
             raise OptionError(_MISSING_GAME, number=self.asked, count=self.games)
-        from aces.odds.budget import Budget
-
         budget = Budget()
         return {
             "format": FORMAT,
@@ -421,7 +417,6 @@ def said(player: str, dice: Sequence[int], undone: bool, lang: str) -> str:
     >>> said("Kari", [1, 6], False, "nb"), said("Ada", [1, 3, 3, 5, 6], False, "en")
     ('Kari kaster 1 og 6', 'Ada rolls 1, 3, 3, 5, and 6')
     """
-    from babel.lists import format_list
 
     catalog = translations(lang)
     values = format_list([str(value) for value in dice], locale=babel_locale(lang))

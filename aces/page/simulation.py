@@ -3,18 +3,18 @@
 A pupil chooses the players and the finish, presses Run, and watches each
 seat's share of wins and the mean length of a game settle on the exact
 values as 1, 10, 100 ... 100,000 games are played. The page plays them by
-walking the transition table that :func:`aces.odds.chain.build` makes from
+walking the transition table that :func:`aces.exact.chain.build` makes from
 the rules (the next state and the seat of the next roller for each state
 and outcome of a roll), and the outcome of each of the 36 rolls of two dice
-from :mod:`aces.odds.outcomes`: both exported here, with the chain's exact
+from :mod:`aces.exact.outcomes`: both exported here, with the chain's exact
 solution. The script only looks things up in those tables, so no rule of
 the game is written again in JavaScript.
 
 The five-dice game (Aces) is played the same way from the chain
-:func:`aces.simulate.fivedice_chain.build` settles through its rules: for
+:func:`aces.exact.fivedice_chain.build` settles through its rules: for
 each state, every way the roll can go (the *branches*), with its chance,
 the next state and the next roller; the page picks a branch by its chance
-and counts each seat's share of the games *lost*.
+and counts each seat's share of the games *lost* (:mod:`aces.page.fivedice`).
 
 Without a script the page shows the exact values alone.
 """
@@ -22,18 +22,26 @@ Without a script the page shows the exact values alone.
 from __future__ import annotations
 
 import typing as t
-from fractions import Fraction
 
 from babel.core import Locale
+from babel.numbers import format_decimal, get_decimal_symbol, get_group_symbol
 
 from aces.errors import OptionError
-from aces.i18n import LANGUAGES, translations
+from aces.exact import check_players
+from aces.exact.chain import build, state_count
+from aces.exact.outcomes import OUTCOME_INDEX, OUTCOMES
+from aces.exact.solve import solve
+from aces.i18n import LANGUAGES, babel_locale, translations
+from aces.narrate.names import finish_name
+from aces.rules import pot
 
 if t.TYPE_CHECKING:
-    from aces.rules import fivedice, pot
+    from collections.abc import Mapping
 
-__all__ = ["CHECKPOINTS", "FORMAT", "MOST_BRANCHES", "MOST_STATES", "collect",
-           "collect_fivedice", "fivedice_table", "labels", "table"]
+    from aces.rules import OptionValue
+
+__all__ = ["CHECKPOINTS", "FORMAT", "MOST_BRANCHES", "MOST_FIVEDICE_STATES", "MOST_STATES",
+           "collect", "labels", "pot_page", "seats", "table"]
 
 #: The version of the page's data.
 FORMAT: t.Final = 1
@@ -51,15 +59,13 @@ MOST_BRANCHES: t.Final = 60_000
 MOST_FIVEDICE_STATES: t.Final = 1_000
 
 
-def labels(lang: str, game: str = "pot", dice: int = 5) -> dict[str, str]:
-    """The page's own words in one language, for the game of the page
-    (``dice``: each player's dice, in the five-dice game)."""
-    from aces.cli._common import finish_name
-    from aces.narrate.voice import Voice
+def labels(lang: str) -> dict[str, str]:
+    """The page's own words in one language, as Aces in the Pot says them (the
+    five-dice game's page puts its own in their places, :mod:`aces.page.fivedice`)."""
 
     catalog = translations(lang)
     _ = catalog.gettext
-    words = {
+    return {
         "language_name": Locale.parse(lang).display_name or lang,
         "numbers": _number_locales(lang),
         # Translators: the title of the simulation page, for a class.
@@ -88,32 +94,10 @@ def labels(lang: str, game: str = "pot", dice: int = 5) -> dict[str, str]:
         # Translators: shown on the simulation page when scripts are off.
         "no_script": _("The simulation needs JavaScript; here are the exact values."),
     }
-    if game == "five-dice":
-        words.update(
-            # Translators: the title of the simulation page of the five-dice
-            # game (Aces), where one player loses, for a class.
-            title=_("Aces: which seat loses most often?"),
-            # Translators: on the simulation page of the five-dice game; seat 1
-            # is the first to roll.
-            intro=_("Choose the players and press Run: the browser plays game after game,"
-                    " and the share of games each seat loses settles on the exact chance."
-                    " Seat 1 rolls first after the opening."),
-            setup=catalog.ngettext("{count} die each", "{count} dice each",
-                                   dice).format(count=Voice(catalog, lang).count(dice)),
-            # Translators: the caption of the simulation page's table of the
-            # five-dice game: each seat's share of the games lost.
-            share=_("Share of losses"),
-            # Translators: under the bars of the simulation page of the five-dice game.
-            bars_hint=_("Each bar is a seat's share of the games lost so far; the black"
-                        " line across it is the exact chance."),
-        )
-    return words
 
 
 def table(players: int, chips: int, finish: pot.Finish) -> dict[str, t.Any]:
     """One game's transition table and exact values, as the page carries them."""
-    from aces.odds.chain import build
-    from aces.odds.solve import solve
 
     chain = build(players, chips, finish)
     answer = solve(chain)
@@ -134,9 +118,6 @@ def collect(players: int, chips: int, finish: pot.Finish, lang: str) -> dict[str
 
     :raises ~aces.errors.OptionError: for a table too big for a page.
     """
-    from aces.odds.chain import state_count
-    from aces.odds.outcomes import OUTCOME_INDEX, OUTCOMES
-    from aces.rules import pot
 
     if state_count(players, chips) > MOST_STATES:
         # Translators: an error of "aces simulate --html". {players} and
@@ -161,104 +142,7 @@ def collect(players: int, chips: int, finish: pot.Finish, lang: str) -> dict[str
         "lang": lang,
         "languages": list(LANGUAGES),
         "labels": {code: labels(code) for code in LANGUAGES},
-        "seats": {code: _seats(code, counts[-1]) for code in LANGUAGES},
-    }
-
-
-def fivedice_table(players: int, dice: int, threes: bool,
-                   threes_to: fivedice.Policy) -> dict[str, t.Any]:
-    """One five-dice game's branches and exact values, as the page carries them.
-
-    ``first[s]`` is where state ``s``'s branches begin in ``step``, and
-    ``chances[roll[s]]`` their chances, added up (the branches of every state
-    whose roller holds as many dice share them); ``step[b]`` is the next
-    state times the players, plus the seats to the left where the next
-    roller sits; a state of ``size`` ends the game, lost by the roller.
-    """
-    from aces.simulate import fivedice_chain
-
-    chain = fivedice_chain.build(players, dice, threes, threes_to)
-    answer = fivedice_chain.solve(chain)
-    assert answer.win_by_seat is not None  # the chain works out every seat
-    size = len(chain.states)
-    profiles: dict[tuple[Fraction, ...], int] = {}
-    first: list[int] = []
-    roll: list[int] = []
-    step: list[int] = []
-    for out in chain.branches:
-        first.append(len(step))
-        roll.append(profiles.setdefault(tuple(b.chance for b in out), len(profiles)))
-        step += [(size if b.state < 0 else b.state) * players + b.rotation for b in out]
-    chances = []
-    for profile in profiles:
-        running, total = [], Fraction(0)
-        for chance in profile:
-            total += chance
-            running.append(round(float(total), 12))
-        running[-1] = 1.0
-        chances.append(running)
-    return {
-        "players": players,
-        "finish": None,
-        "size": size,
-        "start": chain.start,
-        "first": first,
-        "roll": roll,
-        "chances": chances,
-        "step": step,
-        "exact": {"by_seat": [round(p, 6) for p in answer.win_by_seat],
-                  "rolls": round(answer.expected_rolls, 4)},
-    }
-
-
-def collect_fivedice(players: int, dice: int, threes: bool, threes_to: fivedice.Policy,
-                     lang: str) -> dict[str, t.Any]:
-    """The page of the five-dice game: a table for every count of players
-    from three that fits, the game asked for among them.
-
-    :raises ~aces.errors.OptionError: for a game too big for a page.
-    """
-    from aces.rules import fivedice
-    from aces.simulate.fivedice_chain import branch_count, state_count
-
-    def cost(n: int) -> int:
-        return branch_count(n, dice, threes, threes_to)
-
-    fits = state_count(players, dice) <= MOST_FIVEDICE_STATES and cost(players) <= MOST_BRANCHES
-    if not fits:
-        # Translators: an error of "aces simulate --html --game five-dice".
-        # {players} and {dice}: the game asked for; {branches}: the most ways
-        # a roll can go that a page carries, its games together.
-        raise OptionError("a simulation page of Aces takes games of at most {branches} ways"
-                          " for the rolls to go; --players {players} --dice-each {dice} has"
-                          " more: try fewer players or dice", branches=MOST_BRANCHES,
-                          players=players, dice=dice)
-    counts = [players]
-    total = cost(players)
-    for n in range(fivedice.MIN_PLAYERS, 100):
-        if n == players:
-            continue
-        if state_count(n, dice) > MOST_FIVEDICE_STATES or total + cost(n) > MOST_BRANCHES:
-            if n > players:
-                break
-            continue
-        counts.append(n)
-        total += cost(n)
-    counts.sort()
-    return {
-        "format": FORMAT,
-        "game": fivedice.NAME,
-        "dice": dice,
-        "threes": threes,
-        "threes_to": threes_to,
-        "players": players,
-        "finish": None,
-        "checkpoints": list(CHECKPOINTS),
-        "tables": [fivedice_table(n, dice, threes, threes_to) for n in counts],
-        "lang": lang,
-        "languages": list(LANGUAGES),
-        "labels": {code: labels(code, fivedice.NAME, dice) for code in LANGUAGES},
-        "seats": {code: _seats(code, counts[-1]) for code in LANGUAGES},
+        "seats": {code: seats(code, counts[-1]) for code in LANGUAGES},
     }
 
 
@@ -272,9 +156,6 @@ def _number_locales(lang: str) -> str:
     >>> _number_locales("nn"), _number_locales("en")
     ('nn nb', 'en')
     """
-    from babel.numbers import get_decimal_symbol, get_group_symbol
-
-    from aces.i18n import babel_locale
 
     def shape(code: str) -> tuple[str, str, str]:
         locale = babel_locale(code)
@@ -285,14 +166,23 @@ def _number_locales(lang: str) -> str:
     return " ".join([lang, *(code for code in LANGUAGES if code != lang and shape(code) == own)])
 
 
-def _seats(lang: str, most: int) -> list[str]:
-    from babel.numbers import format_decimal
-
-    from aces.i18n import babel_locale
-
+def seats(lang: str, most: int) -> list[str]:
     catalog = translations(lang)
     # Translators: a seat on the simulation page, counted from 1 (the first
     # to roll after the opening).
     name = catalog.gettext("Seat {number}")
     return [name.format(number=format_decimal(n, locale=babel_locale(lang)))
             for n in range(1, most + 1)]
+
+
+def pot_page(players: int, options: Mapping[str, OptionValue], lang: str) -> dict[str, t.Any]:
+    """The page of a table of Aces in the Pot (``aces simulate --html``), its
+    options complete.
+
+    :raises ~aces.errors.OptionError: for fewer than two players, or a table
+        too big for a page.
+    """
+
+    check_players(players)
+    return collect(players, t.cast("int", options["chips"]),
+                   t.cast("pot.Finish", options["finish"]), lang)

@@ -1,4 +1,4 @@
-"""The games' rules as pure functions, and the registry that names them.
+"""The games' rules as pure functions: each game a decider.
 
 A game is a *decider*: an initial state built from the header, a function
 that says who rolls next, one that decides which events a roll produces,
@@ -18,6 +18,7 @@ from dataclasses import dataclass
 import msgspec
 
 from aces.errors import INVISIBLE, OptionError
+from aces.memo import OBJECT, REF, Memo, weigh
 from aces.rules.lookalike import first_difference, skeleton
 
 if t.TYPE_CHECKING:
@@ -26,9 +27,8 @@ if t.TYPE_CHECKING:
 
     from aces.events import Event, GameStarted, Stage
 
-__all__ = ["STARTS_BUDGET", "Game", "OptionValue", "Roll", "RollRequest", "check_names",
-           "check_receivers", "evolver", "game_named", "games", "name_key", "on", "parse_options",
-           "started"]
+__all__ = ["STARTS_BUDGET", "Decider", "OptionValue", "Roll", "RollRequest", "check_names",
+           "check_receivers", "evolver", "name_key", "on", "parse_options", "started"]
 
 S = t.TypeVar("S")
 E = t.TypeVar("E")
@@ -57,8 +57,11 @@ class Roll(msgspec.Struct, frozen=True):
 
 
 @dataclass(frozen=True)
-class Game(t.Generic[S]):
-    """One game's rules, as the functions of a decider."""
+class Decider(t.Generic[S]):
+    """One game's rules, as the functions of a decider (its name, options,
+    the state it starts from, whose roll is next, what a roll decides, how
+    an event evolves a state); a game's registration (:mod:`aces.games`)
+    brings it with everything else the game has."""
 
     #: The name written in the log header and accepted by ``--game``.
     name: str
@@ -156,7 +159,6 @@ def started(make: t.Callable[[tuple[str, ...], Mapping[str, OptionValue]], S]
     header, so nothing it reads can be missing from the key; the states are
     remembered within :data:`STARTS_BUDGET` bytes.
     """
-    from aces.memo import OBJECT, REF, Memo, weigh
 
     made: Memo[tuple[t.Any, ...], S] = Memo(STARTS_BUDGET)
 
@@ -285,20 +287,3 @@ def _lookalikes(first: str, second: str) -> OptionError:
                        " could not tell the players apart; give them different names",
                        first=first, second=second, one=one, other=other,
                        one_code=codes[0], other_code=codes[1])
-
-
-def games() -> dict[str, Game[t.Any]]:
-    """The rules of every game registered (:mod:`aces.games`), by the name the log uses."""
-    from aces.games import registered
-
-    return {name: game.rules for name, game in registered().items()}
-
-
-def game_named(name: str) -> Game[t.Any]:
-    """The rules of the game called ``name``.
-
-    :raises ~aces.errors.OptionError: for a game nobody registered.
-    """
-    from aces.games import registration
-
-    return registration(name).rules

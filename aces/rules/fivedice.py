@@ -37,9 +37,9 @@ from aces.events import (
     Rolled,
     TurnMissed,
 )
-from aces.games import Holding
+from aces.holding import Holding
 from aces.rules import (
-    Game,
+    Decider,
     OptionValue,
     Roll,
     RollRequest,
@@ -392,7 +392,7 @@ evolve: t.Final = evolver(
 )
 
 
-GAME: t.Final = Game[FiveDiceState](
+GAME: t.Final = Decider[FiveDiceState](
     name=NAME,
     options=options,
     min_players=MIN_PLAYERS,

@@ -22,6 +22,7 @@ when a name first needs a skeleton.
 from __future__ import annotations
 
 import functools
+import json
 import typing as t
 import unicodedata
 
@@ -58,7 +59,7 @@ _ASCII: t.Final = str.maketrans({'"': "''", "%": "\u00ba/\u2080", "0": "O", "1":
 @functools.cache
 def prototypes() -> dict[str, str]:
     """Each character that has a prototype, and the prototype (one or more characters)."""
-    import json
+    # importlib.resources costs a start-up that a log of plain names never needs.
     from importlib import resources
 
     data = json.loads(resources.files(_SOURCE[0]).joinpath(_SOURCE[1]).read_bytes())

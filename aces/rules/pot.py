@@ -41,10 +41,10 @@ from aces.events import (
     TurnMissed,
     Unpaid,
 )
-from aces.games import Holding
+from aces.holding import Holding
 from aces.memo import OBJECT, REF, Memo, weigh
 from aces.rules import (
-    Game,
+    Decider,
     OptionValue,
     Roll,
     RollRequest,
@@ -533,7 +533,7 @@ evolve: t.Final = evolver(
 )
 
 
-GAME: t.Final = Game[PotState](
+GAME: t.Final = Decider[PotState](
     name=NAME,
     options=options,
     min_players=MIN_PLAYERS,

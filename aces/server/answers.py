@@ -13,6 +13,7 @@ import json
 import typing as t
 
 from aces.errors import AcesError, ClassError, DiceFileError, OptionError, RollError
+from aces.i18n import languages, negotiate
 
 if t.TYPE_CHECKING:
     from starlette.requests import Request
@@ -43,7 +44,6 @@ def negotiated(tags: str | None) -> str | None:
     """
     if not tags:
         return None
-    from aces.i18n import negotiate
 
     wanted = []
     for part in tags.split(",")[:20]:
@@ -66,7 +66,6 @@ def negotiated(tags: str | None) -> str | None:
 
 def caller_lang(request: Request, group_lang: str | None, class_lang: str) -> str:
     """The language to answer ``request`` in (see the module)."""
-    from aces.i18n import languages
 
     asked = request.query_params.get("lang")
     if asked in languages():

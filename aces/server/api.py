@@ -16,9 +16,14 @@ import typing as t
 
 import msgspec
 
+from aces.classroom.views import answer_view, class_view, group_view
+from aces.dice import Command, command_words, parse_entry
 from aces.errors import AcesError, ClassError, DiceFileError
+from aces.reports.export import as_dict
 from aces.server.answers import caller_lang, refusal, reply
+from aces.server.download import zipped
 from aces.server.guard import BodyTooLargeError, too_large
+from aces.server.stream import stream
 
 if t.TYPE_CHECKING:
     from collections.abc import Awaitable, Callable
@@ -154,7 +159,6 @@ def entry(group: Group, dice: str | list[int], to: list[str]) -> Roll | None:
     :raises ~aces.errors.DiceFileError: for what is not a roll, with the
         message of ``aces record``.
     """
-    from aces.dice import Command, command_words, parse_entry
 
     text = dice if isinstance(dice, str) else " ".join(str(value) for value in dice)
     if to:
@@ -200,8 +204,6 @@ def _answering(handler: Callable[[Request, Served], Awaitable[Response]]) -> Han
 
 @_answering
 async def _join(request: Request, here: Served) -> Response:
-    from aces.classroom.views import group_view
-
     body = await parsed(request, _JoinBody)
     room = await here.classes.by_code(body.code, device(request))
     lang = body.lang or caller_lang(request, None, room.class_record.lang)
@@ -212,8 +214,6 @@ async def _join(request: Request, here: Served) -> Response:
 
 @_answering
 async def _read_group(request: Request, here: Served) -> Response:
-    from aces.classroom.views import group_view
-
     room, group = await group_of(request)
     await room.settled(group)
     lang = caller_lang(request, group.record.lang, room.class_record.lang)
@@ -221,8 +221,6 @@ async def _read_group(request: Request, here: Served) -> Response:
 
 
 async def _recorded(request: Request, here: Served, undo: bool) -> Response:
-    from aces.classroom.views import answer_view, group_view
-
     room, group = await group_of(request)
     lang = caller_lang(request, group.record.lang, room.class_record.lang)
     try:
@@ -254,8 +252,6 @@ async def _undo(request: Request, here: Served) -> Response:
 
 @_answering
 async def _group_lang(request: Request, here: Served) -> Response:
-    from aces.classroom.views import group_view
-
     room, group = await group_of(request)
     body = await parsed(request, _LangBody)
     await room.speak(body.lang, group)
@@ -267,24 +263,18 @@ async def _group_lang(request: Request, here: Served) -> Response:
 
 @_answering
 async def _read_class(request: Request, here: Served) -> Response:
-    from aces.classroom.views import class_view
-
     room = await teacher_of(request)
     return reply(class_view(room, caller_lang(request, None, room.class_record.lang)))
 
 
 @_answering
 async def _stats(request: Request, here: Served) -> Response:
-    from aces.experiment.export import as_dict
-
     room = await teacher_of(request)
     return reply(as_dict(room.pooled()))
 
 
 @_answering
 async def _pause(request: Request, here: Served) -> Response:
-    from aces.classroom.views import class_view
-
     room = await teacher_of(request)
     body = await parsed(request, _PauseBody)
     await room.pause(body.paused)
@@ -293,8 +283,6 @@ async def _pause(request: Request, here: Served) -> Response:
 
 @_answering
 async def _class_lang(request: Request, here: Served) -> Response:
-    from aces.classroom.views import class_view
-
     room = await teacher_of(request)
     body = await parsed(request, _LangBody)
     await room.speak(body.lang)
@@ -303,8 +291,6 @@ async def _class_lang(request: Request, here: Served) -> Response:
 
 @_answering
 async def _close(request: Request, here: Served) -> Response:
-    from aces.classroom.views import group_view
-
     room = await teacher_of(request)
     body = await parsed(request, _CloseBody)
     group = room.group_by_id(int(request.path_params["group"]))
@@ -314,8 +300,6 @@ async def _close(request: Request, here: Served) -> Response:
 
 @_answering
 async def _exclude(request: Request, here: Served) -> Response:
-    from aces.classroom.views import group_view
-
     room = await teacher_of(request)
     body = await parsed(request, _ExcludeBody)
     number = int(request.path_params["group"])
@@ -325,14 +309,10 @@ async def _exclude(request: Request, here: Served) -> Response:
 
 @_answering
 async def _download(request: Request, here: Served) -> Response:
-    from aces.server.download import zipped
-
     return await zipped(await teacher_of(request))
 
 
 async def _events(request: Request) -> Response:
-    from aces.server.stream import stream
-
     here = served(request)
     try:
         room = await teacher_of(request)

@@ -9,14 +9,27 @@ teacher needs, on any device. The JSON API is :mod:`aces.server.api`.
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
+import io
+import json
+import sys
 import typing as t
 from importlib import resources
 
 from aces.errors import AcesError, ClassError
+from aces.escape import markup
+from aces.i18n import languages
+from aces.log import read
+from aces.page.html import page_policy, render
+from aces.page.replay import PageCollector
 from aces.server import api
-from aces.server.answers import caller_lang, negotiated, refusal
-from aces.server.guard import BodyTooLargeError, Guard, too_large
+from aces.server.answers import caller_lang, negotiated, refusal, reply, status_of
+from aces.server.download import zipped
+from aces.server.guard import BODY_LIMIT, BodyTooLargeError, Guard, too_large
+from aces.server.pages import group_page, join_page, page, projector_page
+from aces.server.stream import stream
+from aces.walk import drive
 
 if t.TYPE_CHECKING:
     from collections.abc import Awaitable, Callable, Iterable
@@ -66,8 +79,6 @@ async def _form(request: Request) -> FormData:
 
 
 def _api_limit() -> int:
-    from aces.server.guard import BODY_LIMIT
-
     return BODY_LIMIT
 
 
@@ -90,7 +101,6 @@ async def _cookie_group(request: Request) -> tuple[Classroom, Group] | None:
 
 
 async def _home(request: Request) -> Response:
-    from aces.server.pages import join_page
 
     if await _cookie_group(request) is not None:
         return _see("/group")
@@ -109,16 +119,12 @@ async def _home(request: Request) -> Response:
 
 
 async def _join_language(request: Request) -> Response:
-    from aces.i18n import languages
-
     form = await _form(request)
     lang = str(form.get("lang", ""))
     return _see(f"/?lang={lang}" if lang in languages() else "/")
 
 
 async def _join(request: Request) -> Response:
-    from aces.i18n import languages
-    from aces.server.pages import join_page
 
     classes = _classes(request)
     room = classes.only()
@@ -143,8 +149,6 @@ async def _join(request: Request) -> Response:
 
 
 def _status(error: AcesError) -> int:
-    from aces.server.answers import status_of
-
     return status_of(error)
 
 
@@ -152,7 +156,6 @@ def _status(error: AcesError) -> int:
 
 
 async def _group_page(request: Request) -> Response:
-    from aces.server.pages import group_page as render
 
     held = await _cookie_group(request)
     if held is None:
@@ -164,7 +167,7 @@ async def _group_page(request: Request) -> Response:
         answer = _last_answer(group, int(shown))
         if answer is not None:
             told = answer.told[group.record.lang]
-    return _html(render(room, group, group.record.lang, told=told))
+    return _html(group_page(room, group, group.record.lang, told=told))
 
 
 def _last_answer(group: Group, seq: int) -> t.Any:
@@ -198,7 +201,6 @@ def _typed(form: FormData) -> tuple[str, list[str]]:
 
 
 async def _recorded(request: Request, undo: bool) -> Response:
-    from aces.server.pages import group_page as render
 
     held = await _cookie_group(request)
     if held is None:
@@ -221,7 +223,7 @@ async def _recorded(request: Request, undo: bool) -> Response:
     except AcesError as error:
         # The page again, the refusal at its top: an answer like any other
         # (a browser reports an error status as a failure, to the console).
-        return _html(render(room, group, lang, error))
+        return _html(group_page(room, group, lang, error))
     return _see(f"/group?told={answer.last}")
 
 
@@ -286,22 +288,16 @@ def _teaching(handler: Callable[[Request, Classroom, str], Awaitable[Response]]
 
 
 def _escape(text: str) -> str:
-    from aces.page.html import markup_text
-
-    return markup_text(text)
+    return markup(text)
 
 
 @_teaching
 async def _projector(request: Request, room: Classroom, base: str) -> Response:
-    from aces.server.pages import projector_page
-
     return _html(projector_page(room, base, _join_url(request, room), room.class_record.lang))
 
 
 @_teaching
 async def _events(request: Request, room: Classroom, base: str) -> Response:
-    from aces.server.stream import stream
-
     return await stream(request, room, base)
 
 
@@ -336,8 +332,6 @@ async def _exclude(request: Request, room: Classroom, base: str) -> Response:
 
 @_teaching
 async def _download(request: Request, room: Classroom, base: str) -> Response:
-    from aces.server.download import zipped
-
     return await zipped(room)
 
 
@@ -345,13 +339,6 @@ async def _download(request: Request, room: Classroom, base: str) -> Response:
 async def _replay(request: Request, room: Classroom, base: str) -> Response:
     """A group's log as the replay page of ``aces replay --html``, held by the
     page's own policy (its style and script alone, by their hashes)."""
-    import asyncio
-
-    from aces.log import read
-    from aces.page.html import page_policy, render
-    from aces.page.replay import PageCollector
-    from aces.walk import drive
-
     group = room.group_by_id(int(request.path_params["group"]))
     number = _game_asked(request.query_params.get("game"))
     lang = room.class_record.lang
@@ -360,8 +347,6 @@ async def _replay(request: Request, room: Classroom, base: str) -> Response:
         data = b"".join(lines)
 
     def made() -> str:
-        import io
-
         collected = drive(read(io.BytesIO(data), group.record.log),
                           group.record.log, PageCollector(number, group.record.log, lang),
                           allow_unfinished=True, allow_unsettled=False)
@@ -406,7 +391,6 @@ async def _asset(request: Request) -> Response:
 async def _health(request: Request) -> Response:
     """Whether the server can record rolls now: ``200 {"status": "ok"}``, or
     ``503`` with the reason (the school's database cannot be reached)."""
-    from aces.server.answers import reply
 
     try:
         await _classes(request).health()
@@ -425,7 +409,6 @@ async def _missing(request: Request, exc: Exception | None = None) -> Response:
     lang = _page_lang(request, _classes(request).only())
     if request.url.path.startswith("/api/"):
         return refusal(error, lang)
-    from aces.server.pages import page
 
     text = page(lang, error.spoken(lang), f'<main id="main"><p class="refused" role="alert">'
                 f'{_escape(error.spoken(lang))}</p><p><a href="/">/</a></p></main>')
@@ -439,10 +422,8 @@ async def _not_allowed(request: Request, exc: Exception) -> Response:
 async def _failed(request: Request, exc: Exception) -> Response:
     """An error of the server's own: one line on its standard error, never a
     traceback, and a plain answer."""
-    import sys
 
     print(f"aces class serve: {type(exc).__name__}: {exc}", file=sys.stderr)
-    from aces.server.answers import reply
 
     return reply({"error": {"code": "server", "message": "internal error", "status": 500}},
                  500)
@@ -451,7 +432,6 @@ async def _failed(request: Request, exc: Exception) -> Response:
 async def _refuse(scope: Scope, error: ClassError, status: int
                   ) -> tuple[int, list[tuple[bytes, bytes]], bytes]:
     """A refusal of the guard, as JSON (for the API) or as a line of text."""
-    import json
 
     lang = negotiated(dict(scope["headers"]).get(b"accept-language", b"").decode("latin-1"))
     text = error.spoken(lang or "en")

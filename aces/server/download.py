@@ -1,7 +1,7 @@
 """The class as a zip: every group's log as it is, and the CSV of ``aces stats``.
 
 Each log is read under its group's lock, so the zip holds only whole
-blocks; the table of games is written by :mod:`aces.experiment.export`,
+blocks; the table of games is written by :mod:`aces.reports.export`,
 as ``aces stats --csv`` writes it, in the projector's language (Bokmål and
 Nynorsk with semicolons and decimal commas, as Excel with Norwegian
 settings opens a file; English with commas and points).
@@ -9,9 +9,14 @@ settings opens a file; English with commas and points).
 
 from __future__ import annotations
 
+import asyncio
 import io
 import typing as t
 import zipfile
+
+from aces.experiment.pool import pool
+from aces.i18n import translations
+from aces.reports.export import COMMA, POINT, CsvTable
 
 if t.TYPE_CHECKING:
     from starlette.responses import Response
@@ -22,8 +27,6 @@ __all__ = ["zipped"]
 
 
 async def zipped(room: Classroom) -> Response:
-    import asyncio
-
     from starlette.responses import Response
 
     logs: list[tuple[str, bytes]] = []
@@ -38,10 +41,6 @@ async def zipped(room: Classroom) -> Response:
 
 
 def _zip(logs: list[tuple[str, bytes]], lang: str) -> bytes:
-    from aces.experiment.export import COMMA, POINT, CsvTable
-    from aces.experiment.pool import pool
-    from aces.i18n import translations
-
     table = io.StringIO()
     sink = CsvTable(table, translations(lang), False, POINT if lang == "en" else COMMA)
     try:

@@ -11,7 +11,7 @@ through an ``aria-live`` region. No rule is in a script: every roll is
 decided on the server.
 
 Text from pupils (labels, names) reaches the markup only through
-:func:`aces.page.html.markup_text`, the package's one escaping path.
+:func:`aces.escape.markup`, the package's one escaping path.
 """
 
 from __future__ import annotations
@@ -20,19 +20,28 @@ import re
 import typing as t
 import uuid
 
+from babel.core import Locale
+
+from aces.classroom.service import Settings
+from aces.classroom.views import group_view
 from aces.errors import N_
-from aces.page.html import markup_text
+from aces.escape import markup
+from aces.games import registration
+from aces.i18n import languages, translations
+from aces.notebook import stats_html
+from aces.page.replay import labels
+from aces.voice import Voice
 
 if t.TYPE_CHECKING:
     import gettext
 
-    from aces.classroom.service import Classroom, Group, Settings
+    from aces.classroom.service import Classroom, Group
     from aces.errors import AcesError
 
 __all__ = ["group_page", "join_page", "page", "pool_html", "projector_page", "row_html",
            "teacher_main"]
 
-_e = markup_text
+_e = markup
 
 # The words of the pages, marked here for the catalogs and translated where
 # they are shown.
@@ -112,8 +121,6 @@ _TAKEN_OUT: t.Final = N_("Taken out: {games}")
 
 
 def _catalog(lang: str) -> gettext.NullTranslations:
-    from aces.i18n import translations
-
     return translations(lang)
 
 
@@ -136,9 +143,6 @@ def page(lang: str, title: str, body: str, *, script: str | None = None,
 
 def _languages(lang: str, action: str, extra: str = "") -> str:
     """A small form that switches the page's language."""
-    from babel.core import Locale
-
-    from aces.i18n import languages
 
     _ = _catalog(lang).gettext
     options = "".join(
@@ -164,8 +168,6 @@ def join_page(room: Classroom | None, lang: str, code: str = "", label: str | No
     """The page a pupil opens first: the class's code, the group, its players.
     Before the class is known (a school's server, without a code in the
     link), nothing is suggested for the group's name."""
-    from aces.classroom.service import Settings
-
     _ = _catalog(lang).gettext
     bounds = room.settings if room is not None else settings or Settings()
     if label is None:
@@ -209,7 +211,6 @@ def group_page(room: Classroom, group: Group, lang: str, error: AcesError | None
                told: t.Sequence[str] = ()) -> str:
     """A group's page: the roll asked for, with a button for every face of
     every die, the story so far, and what the table holds."""
-    from aces.classroom.views import group_view
 
     _ = _catalog(lang).gettext
     view = group_view(room, group, lang)
@@ -300,13 +301,7 @@ def _roll_form(group: Group, view: dict[str, t.Any], request: dict[str, t.Any], 
 
 def _notation_hint(group: Group, lang: str) -> str:
     _ = _catalog(lang).gettext
-    if group.table.header.game == "five-dice":
-        # Translators: under the field for typed dice on a group's page, five-dice game.
-        return _("Together or apart, as in aces record: 31425, 3-1-4-2-5 or 3 1 4 2 5;"
-                 " undo takes back the last roll.")
-    # Translators: under the field for typed dice on a group's page, Aces in the Pot.
-    return _("Together or apart, as in aces record: 16, 1-6 or 1 6; undo takes back the last"
-             " roll.")
+    return _(registration(group.table.header.game).notation)
 
 
 def _receivers(group: Group, dice: int, lang: str) -> str:
@@ -335,15 +330,12 @@ def _story(view: dict[str, t.Any], told: t.Sequence[str], lang: str) -> str:
 
 
 def _holding(group: Group, lang: str) -> str:
-    from aces.games import registration
-    from aces.page.replay import labels
-
     words = labels(lang)
     table = group.table
     header = table.header
     holding = registration(header.game).holding(table.recording.state)
-    unit = words["chips"] if header.game == "pot" else words["dice"]
-    out = words["pot"] if header.game == "pot" else words["centre"]
+    held, out_of_hand = registration(header.game).holds
+    unit, out = words[held], words[out_of_hand]
     request = table.request()
     turn = f' <span class="turn">({_e(words["to_roll"])})</span>'
     rows = "".join(
@@ -419,8 +411,6 @@ def teacher_main(room: Classroom, base: str, join_url: str, lang: str) -> str:
 
 def row_html(room: Classroom, group: Group, base: str, lang: str) -> str:
     """One group's row on the projector."""
-    from aces.classroom.views import group_view
-    from aces.games import registration
 
     _ = _catalog(lang).gettext
     view = group_view(room, group, lang)
@@ -442,8 +432,6 @@ def row_html(room: Classroom, group: Group, base: str, lang: str) -> str:
                   f'{_e(_(_REPLAY))}</a>')
     taken = ""
     if view["excluded"]:
-        from aces.narrate.voice import Voice
-
         listed = Voice(_catalog(lang), lang).names([str(game) for game in view["excluded"]])
         taken = f'<br><span class="hint">{_e(_(_TAKEN_OUT).format(games=listed))}</span>'
     exclude = ""
@@ -469,7 +457,6 @@ def pool_html(room: Classroom, lang: str) -> str:
     """The class pooled, as ``aces stats`` words and numbers it, with its charts,
     which the projector's style scales to its width (for the back row): each
     drawn at its own size, its box kept as a view box."""
-    from aces.notebook import stats_html
 
     return _SIZED.sub(lambda found: f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0'
                       f' {found.group(1)} {found.group(2)}" class="chart"',

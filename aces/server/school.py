@@ -23,13 +23,28 @@ Any number of these processes may serve one database, on one host or many.
 from __future__ import annotations
 
 import asyncio
+import datetime
+import logging
 import os
 import sys
 import typing as t
+from urllib.parse import urlsplit
 
 import msgspec
+from babel.core import Locale
+from babel.dates import format_datetime, get_timezone
 
+from aces.classroom.database import Database, UnreachableError, place
+from aces.classroom.school import School
 from aces.errors import N_, AcesError
+from aces.escape import markup
+from aces.games import registered, registration
+from aces.i18n import languages, translations
+from aces.server.answers import caller_lang, refusal, reply, status_of
+from aces.server.api import _bearer, device, parsed
+from aces.server.app import _form, make_app
+from aces.server.pages import page
+from aces.server.serve import addresses, bind, hosts, run
 
 if t.TYPE_CHECKING:
     import gettext
@@ -39,14 +54,11 @@ if t.TYPE_CHECKING:
     from starlette.responses import Response
 
     from aces.classroom.database import StoreSettings
-    from aces.classroom.school import ClassSummary, School, SchoolSettings, Teacher
+    from aces.classroom.school import ClassSummary, SchoolSettings, Teacher
     from aces.classroom.service import Settings
 
 __all__ = ["Listening", "routes", "serve_school"]
 
-# Translators: the names of the games, as a teacher chooses one for a new
-# class on the school's server (the same names as elsewhere).
-_GAMES: t.Final = {"pot": N_("Aces in the Pot"), "five-dice": N_("Aces")}
 # Translators: the heading of a teacher's own page on the school's class server.
 _YOUR_CLASSES: t.Final = N_("Your classes")
 # Translators: on a teacher's page before they have made a class.
@@ -101,11 +113,6 @@ def serve_school(url: str, listening: Listening, settings: Settings, school: Sch
 async def _serve(url: str, listening: Listening, settings: Settings,
                  school_settings: SchoolSettings, store: StoreSettings,
                  catalog: gettext.NullTranslations, say: Callable[[str], None]) -> None:
-    from aces.classroom.database import Database, UnreachableError, place
-    from aces.classroom.school import School
-    from aces.server.app import make_app
-    from aces.server.serve import addresses, bind, hosts, run
-
     _ = catalog.gettext
 
     def notice(back: bool) -> None:
@@ -121,8 +128,6 @@ async def _serve(url: str, listening: Listening, settings: Settings,
             line = _("The class store {store} cannot be reached; every page answers 503 until"
                      " it is back.")
         print("aces class serve: " + line.format(store=place(url)), file=sys.stderr)
-
-    import logging
 
     logging.getLogger("psycopg").addHandler(logging.NullHandler())
     logging.getLogger("psycopg").propagate = False
@@ -190,8 +195,6 @@ async def _finish(opening: asyncio.Task[None] | None, school: School, database: 
 
 
 async def _keep_opening(database: t.Any) -> None:
-    from aces.classroom.database import UnreachableError
-
     while True:
         await asyncio.sleep(2.0)
         try:
@@ -211,8 +214,6 @@ def _names(address: str) -> list[str]:
     >>> _names("https://klasse.skolen.no"), _names("http://x.no:8080")
     (['klasse.skolen.no:443', 'klasse.skolen.no'], ['x.no:8080'])
     """
-    from urllib.parse import urlsplit
-
     parts = urlsplit(address)
     name = (parts.hostname or "").lower()
     default = 443 if parts.scheme == "https" else 80
@@ -235,8 +236,6 @@ def _school(request: Request) -> School:
 
 
 async def _teacher(request: Request, key: str | None = None) -> Teacher:
-    from aces.server.api import _bearer, device
-
     given = key if key is not None else _bearer(request)
     return await _school(request).teacher(given or "", device(request))
 
@@ -252,8 +251,6 @@ def _view(summary: ClassSummary) -> dict[str, t.Any]:
 def _json(handler: Callable[[Request, Teacher], Awaitable[t.Any]]
           ) -> Callable[[Request], Awaitable[Response]]:
     """An API route for the holder of a teacher's key, answered as JSON."""
-    from aces.server.answers import caller_lang, refusal, reply
-
     async def route(request: Request) -> Response:
         lang = caller_lang(request, None, _school(request).lang)
         try:
@@ -274,8 +271,6 @@ async def _api_classes(request: Request, teacher: Teacher) -> t.Any:
 
 @_json
 async def _api_create(request: Request, teacher: Teacher) -> t.Any:
-    from aces.server.api import parsed
-
     body = await parsed(request, _NewClass)
     return _view(await _school(request).create(teacher, body.game, body.options, body.lang))
 
@@ -292,11 +287,7 @@ async def _api_close(request: Request, teacher: Teacher) -> t.Any:
 def _page_route(handler: Callable[[Request, Teacher, str], Awaitable[Response]]
                 ) -> Callable[[Request], Awaitable[Response]]:
     """A teacher's page: refused as a page without their key."""
-    from aces.server.answers import caller_lang
-
     async def route(request: Request) -> Response:
-        from aces.server.answers import status_of
-
         lang = caller_lang(request, None, _school(request).lang)
         key = request.path_params["key"]
         base = f"/teach/{key}"
@@ -322,8 +313,6 @@ def _page_route(handler: Callable[[Request, Teacher, str], Awaitable[Response]]
 
 @_page_route
 async def _page(request: Request, teacher: Teacher, base: str) -> Response:
-    from aces.server.answers import caller_lang
-
     lang = caller_lang(request, None, _school(request).lang)
     summaries = await _school(request).classes(teacher)
     return _html(_teacher_page(summaries, base, lang, _school(request).school.retention_days))
@@ -331,13 +320,10 @@ async def _page(request: Request, teacher: Teacher, base: str) -> Response:
 
 @_page_route
 async def _create(request: Request, teacher: Teacher, base: str) -> Response:
-    from aces.server.answers import caller_lang
-    from aces.server.app import _form
-
     form = await _form(request)
     lang = str(form.get("lang", "")) or caller_lang(request, None, _school(request).lang)
     game = str(form.get("game", "pot"))
-    if game not in _GAMES:
+    if game not in registered():
         game = "pot"
     made = await _school(request).create(teacher, game, None, lang)
     return _see(f"/teacher/{made.secret}")
@@ -378,30 +364,18 @@ def _see(url: str) -> Response:
 
 
 def _refusal_page(lang: str, error: AcesError) -> str:
-    from aces.page.html import markup_text as _e
-    from aces.server.pages import page
-
     text = error.spoken(lang)
-    return page(lang, text, f'<main id="main"><p class="refused" role="alert">{_e(text)}'
+    return page(lang, text, f'<main id="main"><p class="refused" role="alert">{markup(text)}'
                 '</p></main>')
 
 
 def _teacher_page(summaries: Sequence[ClassSummary], base: str, lang: str, retention: int,
                  error: AcesError | None = None) -> str:
     """A teacher's page: their classes, newest first, and a form for a new one."""
-    from babel.core import Locale
-    from babel.dates import format_datetime, get_timezone
-
-    from aces.i18n import languages, translations
-    from aces.page.html import markup_text as _e
-    from aces.server.pages import page
-
     catalog = translations(lang)
     _ = catalog.gettext
 
     def when(stamp: str) -> str:
-        import datetime
-
         return format_datetime(datetime.datetime.fromisoformat(stamp), "short",
                                tzinfo=get_timezone(), locale=lang)
 
@@ -409,22 +383,22 @@ def _teacher_page(summaries: Sequence[ClassSummary], base: str, lang: str, reten
     for summary in summaries:
         if summary.closed is None:
             state = _(_OPEN)
-            action = (f'<form method="post" action="{_e(base)}/classes/{summary.number}/close">'
-                      f'<button type="submit">{_e(_(_CLOSE_THE_CLASS))}</button></form>')
+            action = (f'<form method="post" action="{markup(base)}/classes/{summary.number}/close">'
+                      f'<button type="submit">{markup(_(_CLOSE_THE_CLASS))}</button></form>')
         else:
             state = _(_CLOSED_ON).format(date=when(summary.closed))
             action = ""
         rows.append(
-            f'<tr><th scope="row"><span class="code">{_e(summary.code)}</span></th>'
-            f'<td>{_e(_(_GAMES.get(summary.game, summary.game)))}</td>'
-            f'<td>{summary.groups}</td><td>{_e(when(summary.created))}</td>'
-            f'<td>{_e(state)}</td><td><a href="/teacher/{_e(summary.secret)}">'
-            f'{_e(_(_PROJECTOR))}</a> {action}</td></tr>')
-    heads = "".join(f'<th scope="col">{_e(head)}</th>' for head in (
+            f'<tr><th scope="row"><span class="code">{markup(summary.code)}</span></th>'
+            f'<td>{markup(_(registration(summary.game).title))}</td>'
+            f'<td>{summary.groups}</td><td>{markup(when(summary.created))}</td>'
+            f'<td>{markup(state)}</td><td><a href="/teacher/{markup(summary.secret)}">'
+            f'{markup(_(_PROJECTOR))}</a> {action}</td></tr>')
+    heads = "".join(f'<th scope="col">{markup(head)}</th>' for head in (
         _(_CLASS_CODE), _(_GAME), _(_GROUPS), _(_BEGUN), _(_STATE), ""))
     table = (f'<table class="classes"><thead><tr>{heads}</tr></thead>'
              f'<tbody>{"".join(rows)}</tbody></table>' if rows
-             else f'<p>{_e(_(_NO_CLASS_YET))}</p>')
+             else f'<p>{markup(_(_NO_CLASS_YET))}</p>')
     # Translators: on a teacher's page: how long a closed class is kept.
     # {count}: the operator's retention, in days.
     kept = catalog.ngettext("A closed class is kept for {count} day, then deleted with every"
@@ -432,22 +406,22 @@ def _teacher_page(summaries: Sequence[ClassSummary], base: str, lang: str, reten
                             "A closed class is kept for {count} days, then deleted with every"
                             " log in it; download its logs from its projector first.",
                             retention).format(count=retention)
-    games = "".join(f'<option value="{_e(name)}">{_e(_(title))}</option>'
-                    for name, title in _GAMES.items())
-    langs = "".join(f'<option value="{_e(code)}"{" selected" if code == lang else ""}>'
-                    f'{_e(Locale.parse(code).display_name or code)}</option>'
+    games = "".join(f'<option value="{markup(name)}">{markup(_(title))}</option>'
+                    for name, title in ((name, one.title) for name, one in registered().items()))
+    langs = "".join(f'<option value="{markup(code)}"{" selected" if code == lang else ""}>'
+                    f'{markup(Locale.parse(code).display_name or code)}</option>'
                     for code in languages())
     refused = ("" if error is None else
-               f'<p class="refused" role="alert">{_e(error.spoken(lang))}</p>')
+               f'<p class="refused" role="alert">{markup(error.spoken(lang))}</p>')
     title = _(_YOUR_CLASSES)
-    body = (f'<header><h1>{_e(title)}</h1></header>\n<main id="main">\n{refused}\n{table}\n'
-            f'<p>{_e(kept)}</p>\n'
-            f'<form method="post" action="{_e(base)}/classes" class="new-class">'
-            f'<fieldset><legend>{_e(_(_NEW_CLASS))}</legend>'
-            f'<p><label for="game">{_e(_(_GAME))}</label> <select id="game" name="game">'
+    body = (f'<header><h1>{markup(title)}</h1></header>\n<main id="main">\n{refused}\n{table}\n'
+            f'<p>{markup(kept)}</p>\n'
+            f'<form method="post" action="{markup(base)}/classes" class="new-class">'
+            f'<fieldset><legend>{markup(_(_NEW_CLASS))}</legend>'
+            f'<p><label for="game">{markup(_(_GAME))}</label> <select id="game" name="game">'
             f'{games}</select></p>'
-            f'<p><label for="lang">{_e(_(_PROJECTOR_LANGUAGE))}</label> '
+            f'<p><label for="lang">{markup(_(_PROJECTOR_LANGUAGE))}</label> '
             f'<select id="lang" name="lang">{langs}</select></p>'
-            f'<p><button type="submit" class="primary">{_e(_(_MAKE_THE_CLASS))}</button></p>'
+            f'<p><button type="submit" class="primary">{markup(_(_MAKE_THE_CLASS))}</button></p>'
             '</fieldset></form>\n</main>')
     return page(lang, title, body, kind="teacher")

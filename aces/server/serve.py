@@ -11,10 +11,19 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import importlib.util
+import io
 import os
 import socket
 import sys
 import typing as t
+
+from aces.classroom.files import FileStore
+from aces.classroom.school import OneClass
+from aces.classroom.service import Classroom
+from aces.errors import OptionError, Term, visible
+from aces.files import os_reason
+from aces.server.app import make_app
 
 if t.TYPE_CHECKING:
     import gettext
@@ -88,10 +97,6 @@ def _require_the_extra() -> None:
     """Refuse at once, in one line, where the package was installed without the
     ``class`` extra: nothing of the class is opened, and no traceback names a
     module the teacher never asked for."""
-    import importlib.util
-
-    from aces.errors import OptionError, Term
-
     if any(all(importlib.util.find_spec(name) is None for name in names)
            for names in EXTRA_MODULES):
         # Translators: an error of "aces class serve" where the package was
@@ -104,11 +109,6 @@ def _require_the_extra() -> None:
 async def _serve(folder: str, host: str, port: int, game: str | None,
                  options: Mapping[str, OptionValue] | None, lang: str, settings: Settings,
                  catalog: gettext.NullTranslations, say: Callable[[str], None]) -> None:
-    from aces.classroom.files import FileStore
-    from aces.classroom.school import OneClass
-    from aces.classroom.service import Classroom
-    from aces.server.app import make_app
-
     room = Classroom(FileStore(folder), settings)
     opening = await room.open(game, options, lang)
     try:
@@ -145,8 +145,6 @@ def bind(host: str, port: int) -> socket.socket:
         sock.bind((host, port))
     except OSError as exc:
         sock.close()
-        from aces.errors import OptionError, os_reason
-
         # Translators: an error of "aces class serve" when its address
         # cannot be had. {address}: host and port; {reason}: why.
         raise OptionError("cannot serve at {address}: {reason}",
@@ -173,11 +171,7 @@ async def run(app: t.Any, sock: socket.socket, proxies: Sequence[str] = ()) -> N
 
 def _announce(opening: Opening, folder: str, base: str, catalog: gettext.NullTranslations,
               say: Callable[[str], None]) -> None:
-    import io
-
     import segno
-
-    from aces.errors import visible
 
     _ = catalog.gettext
     record = opening.record

@@ -25,7 +25,11 @@ import time
 import typing as t
 import weakref
 
+from aces.classroom.views import class_view, group_view
 from aces.errors import ClassError, Plural
+from aces.reports.export import as_dict
+from aces.server.answers import caller_lang, refusal
+from aces.server.pages import pool_html, row_html
 
 if t.TYPE_CHECKING:
     from collections.abc import AsyncIterator
@@ -60,8 +64,6 @@ def _cursor(request: Request, position: int) -> int:
 async def stream(request: Request, room: Classroom, base: str = "") -> Response:
     """The stream of the class, from the position after ``Last-Event-ID``."""
     from sse_starlette.sse import EventSourceResponse
-
-    from aces.server.answers import caller_lang, refusal
 
     if room.streams >= room.settings.streams:
         error = ClassError(_TOO_MANY, limit=room.settings.streams).coded("too_many_streams")
@@ -134,9 +136,6 @@ def _row(room: Classroom, group: Group, base: str, lang: str) -> tuple[int, str,
     """A group's number, view and row (JSON), made again only once the group
     has changed: a roll or an undo (its ``seq``), its table read again, its
     record or the class's replaced (closed, its language, paused)."""
-    from aces.classroom.views import group_view
-    from aces.server.pages import row_html
-
     table, record = group.table, group.record
     made_of = (table, table.seq, record, room.class_record, record.lang, record.closed,
                room.paused)
@@ -169,16 +168,11 @@ def _whole(room: Classroom, kind: str, base: str, make: t.Callable[[], str]) -> 
 
 
 def _class(room: Classroom, base: str) -> str:
-    from aces.classroom.views import class_view
-
     return _whole(room, "class", base, lambda: json.dumps(
         class_view(room, room.class_record.lang), ensure_ascii=False))
 
 
 def _pool(room: Classroom) -> str:
-    from aces.experiment.export import as_dict
-    from aces.server.pages import pool_html
-
     lang = room.class_record.lang
     return _whole(room, "pool", "", lambda: json.dumps(
         {"stats": as_dict(room.pooled()), "html": pool_html(room, lang)},

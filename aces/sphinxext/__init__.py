@@ -31,7 +31,7 @@ from __future__ import annotations
 
 import typing as t
 
-from aces.sphinxext.build import ByDocument, registered
+from aces.sphinxext.build import ByDocument, registered, walkthrough_nodes
 from aces.sphinxext.pages import (
     PAGES_FOLDER,
     EmbedPages,
@@ -40,7 +40,7 @@ from aces.sphinxext.pages import (
     embedded_page,
     write_pages,
 )
-from aces.sphinxext.walkthroughs import WalkthroughDirective, walkthrough_nodes
+from aces.sphinxext.walkthroughs import WalkthroughDirective
 
 if t.TYPE_CHECKING:
     from docutils.parsers.rst import Directive

@@ -23,9 +23,14 @@ from docutils import nodes
 from sphinx.util.docutils import SphinxDirective
 
 from aces import __version__
+from aces.errors import AcesError, OptionError, Term
+from aces.files import os_reason
+from aces.i18n import negotiate
+from aces.log import read
+from aces.walkthrough import TURNING_POINTS, Aside, Standings, Told
 
 if t.TYPE_CHECKING:
-    from collections.abc import Callable, Mapping, Sequence
+    from collections.abc import Callable, Collection, Mapping, Sequence
 
     from docutils.parsers.rst import Directive
     from docutils.parsers.rst.states import Inliner
@@ -33,12 +38,14 @@ if t.TYPE_CHECKING:
     from sphinx.environment import BuildEnvironment
     from sphinx.util.typing import ExtensionMetadata, RoleFunction
 
-    from aces.errors import AcesError
     from aces.log import Reader
+    from aces.walkthrough import Part
 
-__all__ = ["TEXT_ONLY", "AcesDirective", "ByDocument", "failed", "language",
-           "registered", "role_failed", "setup", "table_node",
-           "told"]
+__all__ = ["DEFAULT_SHOWN", "TEXT_ONLY", "AcesDirective", "ByDocument", "failed", "language",
+           "registered", "role_failed", "setup", "table_node", "told", "walkthrough_nodes"]
+
+#: What a walkthrough shows unless told otherwise: what ``aces walkthrough`` writes.
+DEFAULT_SHOWN: t.Final = frozenset({"narration", "standings", "rules", "turning-points"})
 
 R = t.TypeVar("R")
 N = t.TypeVar("N", bound=nodes.Element)
@@ -126,8 +133,6 @@ def language(config_language: str | None) -> str:
     >>> language("nb_NO"), language("fr"), language(None)
     ('nb', 'en', 'en')
     """
-    from aces.errors import OptionError
-    from aces.i18n import negotiate
 
     try:
         return negotiate(config_language or "en", {})
@@ -148,8 +153,6 @@ class AcesDirective(SphinxDirective):
     def lang(self) -> str:
         """The language the directive shows: its ``:lang:`` (any the package ships,
         ``nb``, ``nn_NO``, ``no``...), else the build's."""
-        from aces.errors import OptionError
-        from aces.i18n import negotiate
 
         chosen = self.options.get("lang")
         if chosen is None:
@@ -167,7 +170,6 @@ class AcesDirective(SphinxDirective):
 
     def number(self, option: str) -> int | None:
         """The value of an option that takes a whole number from 1 (``:game: 2``), if given."""
-        from aces.errors import OptionError, Term
 
         given = self.options.get(option)
         if given is None:
@@ -193,7 +195,6 @@ class AcesDirective(SphinxDirective):
     def fail(self, reason: str | AcesError) -> t.NoReturn:
         """Report ``reason`` at this directive's line, in the page and the build's
         log, in the build's language."""
-        from aces.errors import AcesError
 
         said = reason.spoken(self.build_lang) if isinstance(reason, AcesError) else reason
         message = f"{self.name}: {said}"
@@ -220,8 +221,6 @@ class AcesDirective(SphinxDirective):
     def read_log(self, name: str, reader: Callable[[Reader], R]) -> tuple[R, Path]:
         """What ``reader`` makes of the log ``name``, and where the log is; a log
         that cannot be opened or is not sound fails the build here, naming it."""
-        from aces.errors import AcesError, OptionError, os_reason
-        from aces.log import read
 
         path = self.log_path(name)
         try:
@@ -304,3 +303,33 @@ def setup(app: Sphinx) -> ExtensionMetadata:
     app.connect("env-merge-info", _merge)
     app.connect("build-finished", _finish)
     return _metadata()
+
+
+def walkthrough_nodes(parts: Sequence[Part], shown: Collection[str] = DEFAULT_SHOWN,
+                      lang: str | None = None) -> nodes.container:
+    """A walkthrough as docutils nodes: each game's opening as a rubric, the
+    narration as line blocks, the rules as admonitions, the standings as
+    tables; only what ``shown`` names (see :data:`SHOWN`). It is told in its
+    own language, so none of it goes to the documentation's catalogs; told in
+    ``lang``, another than the page's, it is marked so (docutils writes the
+    class ``language-nb`` as ``lang="nb"``)."""
+    box = nodes.container(classes=["aces-walkthrough",
+                                   *([f"language-{lang}"] if lang else [])])
+    for part in parts:
+        if isinstance(part, Told):
+            if "narration" not in shown:
+                continue
+            lines = list(part.lines)
+            if part.opens_game:
+                box += nodes.rubric(text=lines.pop(0), classes=["aces-game"])
+            if lines:
+                box += nodes.line_block("", *(nodes.line(text=line) for line in lines))
+        elif isinstance(part, Aside):
+            if ("turning-points" if part.rule == TURNING_POINTS else "rules") not in shown:
+                continue
+            box += nodes.admonition("", nodes.title(text=part.label),
+                                    nodes.paragraph(text=part.text),
+                                    classes=["tip", "aces-rule"])
+        elif isinstance(part, Standings) and "standings" in shown:
+            box += table_node(part.header, [part.row], stub=0, classes=["aces-standings"])
+    return told(box)

@@ -18,7 +18,7 @@ import typing as t
 
 from docutils import nodes
 
-from aces.sphinxext.build import failed, registered, role_failed
+from aces.sphinxext.build import failed, language, registered, role_failed
 from aces.sphinxext.pages import PAGES_FOLDER, embeds, page_uri, pages
 
 if t.TYPE_CHECKING:
@@ -58,7 +58,6 @@ def _resolve(app: Sphinx, doctree: nodes.document, docname: str) -> None:
     links = list(doctree.findall(page_link))
     if not links:
         return
-    from aces.sphinxext.build import language
 
     lang = language(app.config.language)
     written = {name: text for kept in pages(app.env).values() for name, text in kept.items()}

@@ -22,24 +22,41 @@ the log, or the exact chances of the simulation. Nothing is written, and no
 
 from __future__ import annotations
 
+__all__ = ["EMBEDDING", "PAGES_FOLDER", "EmbedPages", "ReplayPageDirective",
+           "SimulationPageDirective", "embedded_page", "embeds", "page_uri", "replay_page",
+           "write_pages"]
+
 import html
 import posixpath
 import typing as t
 from pathlib import Path
 
+from babel.numbers import format_decimal
 from docutils import nodes
 from docutils.parsers.rst import directives
 from sphinx.transforms.post_transforms import SphinxPostTransform
 
-from aces.sphinxext.build import TEXT_ONLY, AcesDirective, ByDocument, table_node, told
+from aces.errors import AcesError, OptionError
+from aces.i18n import babel_locale, translations
+from aces.narrate.chances import percent_in
+from aces.page.html import render, render_simulation, write_atomically
+from aces.page.replay import PageCollector
+from aces.page.simulation import collect
+from aces.sphinxext.build import (
+    TEXT_ONLY,
+    AcesDirective,
+    ByDocument,
+    table_node,
+    told,
+    walkthrough_nodes,
+)
+from aces.walk import drive
+from aces.walkthrough import walkthrough
 
 if t.TYPE_CHECKING:
     from sphinx.application import Sphinx
     from sphinx.builders import Builder
 
-__all__ = ["EMBEDDING", "PAGES_FOLDER", "EmbedPages", "ReplayPageDirective",
-           "SimulationPageDirective", "embedded_page", "embeds", "page_uri", "replay_page",
-           "write_pages"]
 
 #: Where the pages embedded in the documentation are written, in each site.
 PAGES_FOLDER: t.Final = "_aces"
@@ -85,7 +102,6 @@ def _frame(uri: str, title: str, opener: str) -> str:
 def _embed(directive: AcesDirective, name: str, text: str, title: str, lang: str,
            fallback: list[nodes.Node]) -> embedded_page:
     """The page ``text``, kept to be written as ``name``, and its place in the document."""
-    from aces.i18n import translations
 
     pages(directive.env).setdefault(directive.env.docname, {})[name] = text
     # Translators: under a page embedded in the documentation (a replay or
@@ -122,7 +138,6 @@ def write_pages(app: Sphinx, exception: Exception | None) -> None:
     written = [(name, text) for kept in pages(app.env).values() for name, text in kept.items()]
     if not written:
         return
-    from aces.page.html import write_atomically
 
     folder = Path(app.outdir) / PAGES_FOLDER
     folder.mkdir(parents=True, exist_ok=True)
@@ -134,12 +149,6 @@ def replay_page(directive: AcesDirective, name: str, lang: str,
                 game: int | None = None) -> embedded_page:
     """The replay page of the log ``name`` (of its game ``game``, if given), opening
     in ``lang``; in plain text, the log's narration."""
-    from aces.i18n import translations
-    from aces.page.html import render
-    from aces.page.replay import PageCollector
-    from aces.sphinxext.walkthroughs import walkthrough_nodes
-    from aces.walk import drive
-    from aces.walkthrough import walkthrough
 
     data, path = directive.read_log(name, lambda log: drive(log, name, PageCollector(
         game, name, lang), allow_unfinished=True, allow_unsettled=False))
@@ -172,10 +181,6 @@ class SimulationPageDirective(AcesDirective):
         "lang": directives.unchanged_required}
 
     def run(self) -> list[nodes.Node]:
-        from aces.errors import AcesError, OptionError
-        from aces.page.html import render_simulation
-        from aces.page.simulation import collect
-
         lang = self.lang
         try:
             players = int(self.arguments[0])
@@ -198,10 +203,6 @@ class SimulationPageDirective(AcesDirective):
 def _exact(data: dict[str, t.Any]) -> list[nodes.Node]:
     """What a simulation page shows without a script, as text: its title, and
     each seat's exact chance with the mean length of a game."""
-    from babel.numbers import format_decimal
-
-    from aces.i18n import babel_locale
-    from aces.narrate.chances import percent_in
 
     lang = data["lang"]
     words = data["labels"][lang]

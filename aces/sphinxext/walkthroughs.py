@@ -22,22 +22,23 @@ from __future__ import annotations
 
 import typing as t
 
-from docutils import nodes
 from docutils.parsers.rst import directives
 
-from aces.sphinxext.build import AcesDirective, table_node, told
+from aces.errors import EmptyLogError, Names, OptionError
+from aces.i18n import translations
+from aces.sphinxext.build import DEFAULT_SHOWN, AcesDirective, walkthrough_nodes
+from aces.sphinxext.pages import replay_page
+from aces.walkthrough import walkthrough
 
 if t.TYPE_CHECKING:
-    from collections.abc import Collection, Sequence
 
-    from aces.walkthrough import Part
+    from docutils import nodes
+    pass
 
 __all__ = ["DEFAULT_SHOWN", "SHOWN", "WalkthroughDirective", "walkthrough_nodes"]
 
 #: What a walkthrough can show.
 SHOWN: t.Final = ("narration", "standings", "rules", "turning-points", "odds", "page")
-#: What it shows unless told otherwise: what ``aces walkthrough`` writes.
-DEFAULT_SHOWN: t.Final = frozenset({"narration", "standings", "rules", "turning-points"})
 
 
 class WalkthroughDirective(AcesDirective):
@@ -50,10 +51,6 @@ class WalkthroughDirective(AcesDirective):
         "show": directives.unchanged}
 
     def run(self) -> list[nodes.Node]:
-        from aces.errors import EmptyLogError
-        from aces.i18n import translations
-        from aces.walkthrough import walkthrough
-
         name, lang, game, shown = self.arguments[0], self.lang, self.number("game"), self.shown()
         parts, _ = self.read_log(name, lambda log: walkthrough(
             log, name, translations(lang), lang, game=game, odds="odds" in shown,
@@ -62,15 +59,12 @@ class WalkthroughDirective(AcesDirective):
             self.fail(EmptyLogError("{source} is empty: it holds no events", source=name))
         found: list[nodes.Node] = [walkthrough_nodes(parts, shown, self.marked(lang))]
         if "page" in shown:
-            from aces.sphinxext.pages import replay_page
-
             found.append(replay_page(self, name, lang, game))
         return found
 
     def shown(self) -> frozenset[str]:
         """What ``:show:`` names, some of :data:`SHOWN` between commas or spaces;
         without it, :data:`DEFAULT_SHOWN`."""
-        from aces.errors import Names, OptionError
 
         given = self.options.get("show")
         if given is None:
@@ -84,35 +78,3 @@ class WalkthroughDirective(AcesDirective):
             self.fail(OptionError("a walkthrough cannot show {value!r}; it shows {known}",
                                   value=unknown[0], known=Names(SHOWN)))
         return frozenset(words)
-
-
-def walkthrough_nodes(parts: Sequence[Part], shown: Collection[str] = DEFAULT_SHOWN,
-                      lang: str | None = None) -> nodes.container:
-    """A walkthrough as docutils nodes: each game's opening as a rubric, the
-    narration as line blocks, the rules as admonitions, the standings as
-    tables; only what ``shown`` names (see :data:`SHOWN`). It is told in its
-    own language, so none of it goes to the documentation's catalogs; told in
-    ``lang``, another than the page's, it is marked so (docutils writes the
-    class ``language-nb`` as ``lang="nb"``)."""
-    from aces.walkthrough import TURNING_POINTS, Aside, Standings, Told
-
-    box = nodes.container(classes=["aces-walkthrough",
-                                   *([f"language-{lang}"] if lang else [])])
-    for part in parts:
-        if isinstance(part, Told):
-            if "narration" not in shown:
-                continue
-            lines = list(part.lines)
-            if part.opens_game:
-                box += nodes.rubric(text=lines.pop(0), classes=["aces-game"])
-            if lines:
-                box += nodes.line_block("", *(nodes.line(text=line) for line in lines))
-        elif isinstance(part, Aside):
-            if ("turning-points" if part.rule == TURNING_POINTS else "rules") not in shown:
-                continue
-            box += nodes.admonition("", nodes.title(text=part.label),
-                                    nodes.paragraph(text=part.text),
-                                    classes=["tip", "aces-rule"])
-        elif isinstance(part, Standings) and "standings" in shown:
-            box += table_node(part.header, [part.row], stub=0, classes=["aces-standings"])
-    return told(box)

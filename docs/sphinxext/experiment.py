@@ -74,8 +74,8 @@ class StatsDirective(AcesDirective):
         return made
 
     def _plot(self, result: t.Any, lang: str) -> nodes.Node:
-        from aces.experiment.plot import plot
         from aces.files import Output
+        from aces.reports.plot import plot
 
         with tempfile.TemporaryDirectory() as folder:
             path = Path(folder) / "plot.png"

@@ -51,7 +51,7 @@ def own_name(code: str) -> str:
     """
     from babel import Locale, UnknownLocaleError
 
-    from aces.narrate.voice import line_start
+    from aces.voice import line_start
 
     try:
         name = Locale.parse(code).get_display_name(code)

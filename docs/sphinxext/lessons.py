@@ -1,8 +1,8 @@
 """The mathematics of the probability lessons, computed from the package itself.
 
 Every number the lessons print is one of these functions: exact chances
-come from :mod:`aces.odds` and the rules' own ``settle``, estimates from
-seeded simulations that play by the same rules (:mod:`aces.simulate`, or
+come from :mod:`aces.exact` and the rules' own ``settle``, estimates from
+seeded simulations that play by the same rules (:mod:`aces.simulation`, or
 for single rolls and turns, dice drawn here and judged by the rules). So
 the documentation can never drift from the code: change a rule and every
 lesson changes with it at the next build.
@@ -27,15 +27,15 @@ from fractions import Fraction
 
 import numpy as np
 
-from aces.odds.finish import finish_by_seat, try_success
-from aces.odds.outcomes import CHANCES, NO_SIX, OUTCOME_INDEX, OUTCOMES, ROLLS, Outcome, roll_cost
+from aces.exact.finish import finish_by_seat, try_success
+from aces.exact.outcomes import CHANCES, NO_SIX, OUTCOME_INDEX, OUTCOMES, ROLLS, Outcome, roll_cost
 from aces.rules import fivedice, pot
 
 if t.TYPE_CHECKING:
     from numpy.typing import NDArray
 
-    from aces.odds.solve import Solution
-    from aces.simulate.stats import Summary
+    from aces.exact.solve import Solution
+    from aces.simulation.stats import Summary
 
 __all__ = [
     "NOTHING",
@@ -164,7 +164,7 @@ def first_six(roll: int) -> Fraction:
 
 
 def _shows_six() -> NDArray[np.bool_]:
-    """By roll code (an index of :data:`~aces.odds.outcomes.ROLLS`): whether the
+    """By roll code (an index of :data:`~aces.exact.outcomes.ROLLS`): whether the
     roll shows a six, as the outcome table judges it."""
     return np.asarray([OUTCOMES[i].sixes > 0 for i in OUTCOME_INDEX])
 
@@ -225,8 +225,8 @@ def simulated_finish(players: int, count: int, seed: int = SEED) -> NDArray[np.i
 def game(players: int, finish: pot.Finish = "last-chip", chips: int = 2) -> Solution:
     """The exact answers for a whole game (``win_by_seat[0]`` is the seat that rolls
     first after the opening, seat 1 on the pages)."""
-    from aces.odds.chain import build
-    from aces.odds.solve import solve
+    from aces.exact.chain import build
+    from aces.exact.solve import solve
 
     return solve(build(players, chips, finish))
 
@@ -235,8 +235,8 @@ def game(players: int, finish: pot.Finish = "last-chip", chips: int = 2) -> Solu
 def length_cdf(players: int, finish: pot.Finish = "last-chip", chips: int = 2,
                quantile: float = 0.999) -> tuple[float, ...]:
     """The chance that a game is over within ``k`` rolls, ``k = 1, 2, ...``."""
-    from aces.odds.chain import build
-    from aces.odds.solve import length_cdf as cdf
+    from aces.exact.chain import build
+    from aces.exact.solve import length_cdf as cdf
 
     return tuple(cdf(build(players, chips, finish), quantile))
 
@@ -261,14 +261,14 @@ class Games(t.NamedTuple):
 @functools.cache
 def simulated_games(players: int, games: int, seed: int = SEED,
                     finish: pot.Finish = "last-chip") -> Games:
-    """Play ``games`` games with :mod:`aces.simulate` and keep each one, in order.
+    """Play ``games`` games with :mod:`aces.simulation` and keep each one, in order.
 
-    :meth:`~aces.simulate.Simulation.run` adds games up; a lesson on the law
+    :meth:`~aces.simulation.Simulation.run` adds games up; a lesson on the law
     of large numbers needs them one by one, so this steps the simulation's
     own engine and puts the games back in the order they were dealt.
     """
-    from aces.simulate.batch import RandomRolls
-    from aces.simulate.pot import PotSimulation
+    from aces.simulation.batch import RandomRolls
+    from aces.simulation.pot import PotSimulation
 
     sim = PotSimulation.create(players, {"finish": finish})
     rolls = RandomRolls(np.random.default_rng(seed), len(OUTCOME_INDEX))
@@ -283,8 +283,8 @@ def simulated_games(players: int, games: int, seed: int = SEED,
 @functools.cache
 def simulated_summary(players: int, games: int, seed: int = SEED) -> Summary:
     """What ``aces simulate --players N --games G --seed S`` reports, as numbers."""
-    from aces.simulate import simulation
-    from aces.simulate.stats import summarize
+    from aces.simulation import simulation
+    from aces.simulation.stats import summarize
 
     return summarize(simulation("pot", players, {}).run(games, seed))
 

@@ -19,10 +19,10 @@ import typing as t
 import numpy as np
 from docutils import nodes
 
-from aces.cli._numbers import decimal, integer, percent
 from aces.errors import N_
-from aces.odds.outcomes import CHANCES, OUTCOMES
+from aces.exact.outcomes import CHANCES, OUTCOMES
 from aces.sphinxext.build import registered
+from aces.voice import Voice
 from sphinxext import lessons as les
 from sphinxext.quantities import SpecDirective, SpecError, called
 
@@ -36,7 +36,7 @@ if t.TYPE_CHECKING:
     from sphinx.application import Sphinx
     from sphinx.util.typing import ExtensionMetadata
 
-    from aces.simulate.stats import Interval
+    from aces.simulation.stats import Interval
 
 __all__ = ["BAND", "DPI", "EXACT", "HEIGHT", "OTHER", "PLOTS", "SIMULATED", "WIDTH", "Plot",
            "PlotDirective", "drawn", "plot", "setup", "svg"]
@@ -56,24 +56,6 @@ class Plot(t.NamedTuple):
 
     svg: bytes
     alt: str
-
-
-class _Context(t.NamedTuple):
-    catalog: gettext.NullTranslations
-    lang: str
-
-    def _(self, message: str) -> str:
-        return self.catalog.gettext(message)
-
-    def pct(self, value: float, digits: int = 0) -> str:
-        return percent(value, self.lang, digits)
-
-    def amount(self, value: int) -> str:
-        """A count of things, in words where the language writes small ones so
-        (named apart from the tuple's own ``count``)."""
-        from aces.narrate.voice import Voice
-
-        return Voice(self.catalog, self.lang).count(value)
 
 
 PLOTS: dict[str, Callable[..., tuple[Figure, str]]] = {}
@@ -99,26 +81,26 @@ def _figure() -> tuple[Figure, Axes]:
     return figure, axes
 
 
-def _percent_axis(c: _Context, axes: Axes, digits: int = 0) -> None:
+def _percent_axis(c: Voice, axes: Axes, digits: int = 0) -> None:
     from matplotlib.ticker import FuncFormatter
 
-    axes.yaxis.set_major_formatter(FuncFormatter(lambda v, _pos: c.pct(v, digits)))
+    axes.yaxis.set_major_formatter(FuncFormatter(lambda v, _pos: c.percent(v, digits)))
 
 
-def _decimal_axis(c: _Context, axes: Axes, digits: int = 1) -> None:
+def _decimal_axis(c: Voice, axes: Axes, digits: int = 1) -> None:
     from matplotlib.ticker import FuncFormatter
 
-    axes.yaxis.set_major_formatter(FuncFormatter(lambda v, _pos: decimal(v, c.lang, digits)))
+    axes.yaxis.set_major_formatter(FuncFormatter(lambda v, _pos: c.decimal(v, digits)))
 
 
-def _count_axis(c: _Context, axes: Axes) -> None:
+def _count_axis(c: Voice, axes: Axes) -> None:
     """A logarithmic axis of counts, labelled 10, 100, 1,000... the language's way."""
     from matplotlib.ticker import FuncFormatter, LogLocator
 
     axes.set_xscale("log")
     axes.xaxis.set_major_locator(LogLocator(base=10))
     axes.xaxis.set_major_formatter(
-        FuncFormatter(lambda v, _pos: integer(round(v), c.lang) if v >= 1 else ""))
+        FuncFormatter(lambda v, _pos: c.integer(round(v)) if v >= 1 else ""))
 
 
 def _legend_above(axes: Axes, **options: t.Any) -> None:
@@ -133,7 +115,7 @@ def _checkpoints(count: int) -> NDArray[np.int64]:
     return np.unique(np.geomspace(1, count, 400).astype(np.int64))
 
 
-def _band(c: _Context, axes: Axes, p: float, count: int) -> None:
+def _band(c: Voice, axes: Axes, p: float, count: int) -> None:
     """The exact value, and the band where 95% of estimates from ``n`` trials fall."""
     n = _checkpoints(count).astype(np.float64)
     half = 1.96 * np.sqrt(p * (1 - p) / n)
@@ -141,28 +123,28 @@ def _band(c: _Context, axes: Axes, p: float, count: int) -> None:
                       alpha=0.25, linewidth=0,
                       # Translators: a legend entry of a plot in the documentation: the
                       # band within which 95% of simulated estimates fall.
-                      label=c._("where 95% of estimates fall"))
+                      label=c.gettext("where 95% of estimates fall"))
     # Translators: a legend entry of a plot in the documentation: the exact answer.
-    axes.axhline(p, color=EXACT, linewidth=1.5, label=c._("exact"))
+    axes.axhline(p, color=EXACT, linewidth=1.5, label=c.gettext("exact"))
 
 
-def _running(c: _Context, axes: Axes, estimates: NDArray[np.float64], label: str,
+def _running(c: Voice, axes: Axes, estimates: NDArray[np.float64], label: str,
              colour: str = SIMULATED) -> None:
     points = _checkpoints(len(estimates))
     axes.plot(points, estimates[points - 1], color=colour, linewidth=1.2, label=label)
 
 
-def _side_by_side(c: _Context, axes: Axes, where: NDArray[np.int64], exact: ArrayLike,
+def _side_by_side(c: Voice, axes: Axes, where: NDArray[np.int64], exact: ArrayLike,
                   found: ArrayLike, count: int) -> None:
     """The exact chances and the simulated shares as bars side by side, at ``where``."""
-    axes.bar(where - 0.2, exact, 0.4, color=EXACT, label=c._("exact"))
+    axes.bar(where - 0.2, exact, 0.4, color=EXACT, label=c.gettext("exact"))
     # Translators: a legend entry. {count}: how many rolls, players or finishes
     # were simulated.
     axes.bar(where + 0.2, found, 0.4, color=SIMULATED,
-             label=c._("simulated ({count})").format(count=integer(count, c.lang)))
+             label=c.gettext("simulated ({count})").format(count=c.integer(count)))
 
 
-def _with_intervals(c: _Context, axes: Axes, where: NDArray[np.int64],
+def _with_intervals(c: Voice, axes: Axes, where: NDArray[np.int64],
                     shares: NDArray[np.float64], intervals: Sequence[Interval],
                     games: int) -> None:
     """Simulated shares as points, each with its 95% interval as an error bar."""
@@ -170,19 +152,19 @@ def _with_intervals(c: _Context, axes: Axes, where: NDArray[np.int64],
     high = np.asarray([i.high for i in intervals]) - shares
     axes.errorbar(where, shares, yerr=[low, high], fmt="o", color=SIMULATED, capsize=4,
                   # Translators: a legend entry. {count}: how many games were simulated.
-                  label=c._("simulated ({count}), with 95% intervals").format(
-                      count=integer(games, c.lang)))
+                  label=c.gettext("simulated ({count}), with 95% intervals").format(
+                      count=c.integer(games)))
 
 
-def _numbered(c: _Context, axes: Axes, where: NDArray[np.int64], shift: int = 0) -> None:
+def _numbered(c: Voice, axes: Axes, where: NDArray[np.int64], shift: int = 0) -> None:
     """A tick at each of ``where``, labelled with its number (plus ``shift``) the
     language's way."""
-    axes.set_xticks(where, [integer(int(k) + shift, c.lang) for k in where])
+    axes.set_xticks(where, [c.integer(int(k) + shift) for k in where])
 
 
 @_named("nothing")
-def _nothing(c: _Context, count: int) -> tuple[Figure, str]:
-    _ = c._
+def _nothing(c: Voice, count: int) -> tuple[Figure, str]:
+    _ = c.gettext
     figure, axes = _figure()
     p = float(les.NOTHING)
     _band(c, axes, p, count)
@@ -200,11 +182,11 @@ def _nothing(c: _Context, count: int) -> tuple[Figure, str]:
     # {count}: rolls simulated; {exact}: the exact chance as a percentage.
     return figure, _("The share of simulated rolls that did nothing, after each of {count}"
                      " rolls: it swings widely at first and settles close to the exact"
-                     " {exact}.").format(count=integer(count, c.lang), exact=c.pct(p, 1))
+                     " {exact}.").format(count=c.integer(count), exact=c.percent(p, 1))
 
 
 #: The outcomes of a roll as a bar's label under the plot, short enough for two lines of
-#: ten characters, in the order of aces.odds.outcomes.OUTCOMES. Their own messages, so that
+#: ten characters, in the order of aces.exact.outcomes.OUTCOMES. Their own messages, so that
 #: no translation is cut to fit.
 OUTCOME_LABELS: t.Final = (
     # Translators: a plot's label under a bar, at most about 20 characters: neither die
@@ -224,8 +206,8 @@ OUTCOME_LABELS: t.Final = (
 
 
 @_named("outcomes")
-def _outcomes(c: _Context, count: int) -> tuple[Figure, str]:
-    _ = c._
+def _outcomes(c: Voice, count: int) -> tuple[Figure, str]:
+    _ = c.gettext
     figure, axes = _figure()
     found = np.bincount(les.outcome_codes(count), minlength=len(OUTCOMES)) / count
     exact = [float(CHANCES[o]) for o in OUTCOMES]
@@ -241,12 +223,12 @@ def _outcomes(c: _Context, count: int) -> tuple[Figure, str]:
     # {count}: rolls simulated.
     return figure, _("Bars for the six outcomes of a roll, the exact chance beside the share"
                      " in {count} simulated rolls; each pair of bars is almost the same"
-                     " height.").format(count=integer(count, c.lang))
+                     " height.").format(count=c.integer(count))
 
 
 @_named("cost")
-def _cost(c: _Context, count: int) -> tuple[Figure, str]:
-    _ = c._
+def _cost(c: Voice, count: int) -> tuple[Figure, str]:
+    _ = c.gettext
     figure, axes = _figure()
     for held, colour in ((2, SIMULATED), (1, OTHER)):
         exact = float(les.cost(held))
@@ -255,11 +237,11 @@ def _cost(c: _Context, count: int) -> tuple[Figure, str]:
         axes.axhline(exact, color=colour, linewidth=0.8, linestyle="--",
                      label=c.catalog.ngettext("exact, holding {count} chip",
                                               "exact, holding {count} chips", held)
-                     .format(count=c.amount(held)))
+                     .format(count=c.count(held)))
         # Translators: a legend entry. {count}: the chips the roller holds.
         label = c.catalog.ngettext("simulated, holding {count} chip",
                                    "simulated, holding {count} chips",
-                                   held).format(count=c.amount(held))
+                                   held).format(count=c.count(held))
         _running(c, axes, les.running_mean(les.simulated_cost(held, count, les.SEED + held)),
                  label, colour)
     _count_axis(c, axes)
@@ -278,8 +260,8 @@ def _cost(c: _Context, count: int) -> tuple[Figure, str]:
 
 
 @_named("first-six")
-def _first_six(c: _Context, count: int) -> tuple[Figure, str]:
-    _ = c._
+def _first_six(c: Voice, count: int) -> tuple[Figure, str]:
+    _ = c.gettext
     figure, axes = _figure()
     longest = 12
     found = np.bincount(les.simulated_first_six(count), minlength=longest + 1)[1:longest + 1]
@@ -302,8 +284,8 @@ def _first_six(c: _Context, count: int) -> tuple[Figure, str]:
 
 
 @_named("finish")
-def _finish(c: _Context, players: int, count: int) -> tuple[Figure, str]:
-    _ = c._
+def _finish(c: Voice, players: int, count: int) -> tuple[Figure, str]:
+    _ = c.gettext
     figure, axes = _figure()
     found = np.bincount(les.simulated_finish(players, count), minlength=players) / count
     seats = np.arange(players)
@@ -320,12 +302,12 @@ def _finish(c: _Context, players: int, count: int) -> tuple[Figure, str]:
     # {players}: the players at the table.
     return figure, _("Bars for each seat's chance to win a finish with {players} players,"
                      " exact and simulated: the first holder has the best chance, and each"
-                     " seat further left has less.").format(players=c.amount(players))
+                     " seat further left has less.").format(players=c.count(players))
 
 
 @_named("seats")
-def _seats(c: _Context, players: int, games: int) -> tuple[Figure, str]:
-    _ = c._
+def _seats(c: Voice, players: int, games: int) -> tuple[Figure, str]:
+    _ = c.gettext
     figure, axes = _figure()
     found = les.simulated_summary(players, games)
     exact = les.game(players).win_by_seat
@@ -348,15 +330,15 @@ def _seats(c: _Context, players: int, games: int) -> tuple[Figure, str]:
     return figure, _("Each seat's chance to win a game of {players} players: the simulated"
                      " share of {count} games with its 95% interval, the exact chance, and"
                      " the fair share. The differences are small beside the intervals.").format(
-        players=c.amount(players), count=integer(games, c.lang))
+        players=c.count(players), count=c.integer(games))
 
 
 @_named("fairness")
-def _fairness(c: _Context, players: int, games: int) -> tuple[Figure, str]:
-    from aces.cli.play import DEFAULT_NAMES
-    from aces.simulate.stats import wilson
+def _fairness(c: Voice, players: int, games: int) -> tuple[Figure, str]:
+    from aces.engine import DEFAULT_NAMES
+    from aces.simulation.stats import wilson
 
-    _ = c._
+    _ = c.gettext
     figure, axes = _figure()
     winners = les.simulated_players(players, games)
     wins = np.bincount(winners, minlength=players)
@@ -378,12 +360,12 @@ def _fairness(c: _Context, players: int, games: int) -> tuple[Figure, str]:
     return figure, _("Each player's share of {count} simulated games of {players} players,"
                      " the opening rolled for every game, with 95% intervals: every share"
                      " lies close to the fair share, on an axis that starts at zero.").format(
-        players=c.amount(players), count=integer(games, c.lang))
+        players=c.count(players), count=c.integer(games))
 
 
 @_named("length")
-def _length(c: _Context, players: int, games: int) -> tuple[Figure, str]:
-    _ = c._
+def _length(c: Voice, players: int, games: int) -> tuple[Figure, str]:
+    _ = c.gettext
     figure, axes = _figure()
     pmf = les.length_pmf(players)
     lengths = les.simulated_games(players, games).lengths
@@ -391,7 +373,7 @@ def _length(c: _Context, players: int, games: int) -> tuple[Figure, str]:
     counted = np.bincount(lengths, minlength=longest + 1)[1:longest + 1] / games
     rolls = np.arange(1, longest + 1)
     axes.bar(rolls, counted, 1.0, color=SIMULATED, alpha=0.6,
-             label=_("simulated ({count})").format(count=integer(games, c.lang)))
+             label=_("simulated ({count})").format(count=c.integer(games)))
     axes.plot(rolls, pmf[:longest], color=EXACT, linewidth=1.5, label=_("exact"))
     mean = les.game(players).expected_rolls
     # Translators: a legend entry: the mean (expected) number of rolls in a game.
@@ -407,13 +389,13 @@ def _length(c: _Context, players: int, games: int) -> tuple[Figure, str]:
     return figure, _("How many rolls a game of {players} players takes: a histogram of"
                      " simulated games under the exact distribution. It rises steeply,"
                      " peaks a little before the mean of {mean} rolls, and has a long tail to"
-                     " the right.").format(players=c.amount(players),
-                                           mean=decimal(mean, c.lang, 1))
+                     " the right.").format(players=c.count(players),
+                                           mean=c.decimal(mean, 1))
 
 
 @_named("lln")
-def _lln(c: _Context, players: int, seat: int, games: int) -> tuple[Figure, str]:
-    _ = c._
+def _lln(c: Voice, players: int, seat: int, games: int) -> tuple[Figure, str]:
+    _ = c.gettext
     figure, axes = _figure()
     seat = les.seat_index(seat, players)
     p = les.game(players).win_by_seat[seat]
@@ -434,12 +416,12 @@ def _lln(c: _Context, players: int, seat: int, games: int) -> tuple[Figure, str]
     return figure, _("The share of games won by seat {seat} as {count} simulated games pile"
                      " up: far off at first, then ever closer to the exact {exact}, inside a"
                      " band that narrows like one over the square root of the games.").format(
-        seat=seat, count=integer(games, c.lang), exact=c.pct(p, 1))
+        seat=seat, count=c.integer(games), exact=c.percent(p, 1))
 
 
 @_named("fd-turns")
-def _fd_turns(c: _Context, dice: int, count: int) -> tuple[Figure, str]:
-    _ = c._
+def _fd_turns(c: Voice, dice: int, count: int) -> tuple[Figure, str]:
+    _ = c.gettext
     figure, axes = _figure()
     # Every roll that goes on takes a die away, so no turn is longer than the dice held.
     longest = dice
@@ -467,8 +449,8 @@ def _fd_turns(c: _Context, dice: int, count: int) -> tuple[Figure, str]:
     return figure, _("How many rolls a turn of the five-dice game takes, starting with"
                      " {dice} dice, in {count} simulated turns of each kind beside the exact"
                      " chances: most turns take two or three rolls, and the threes make them"
-                     " shorter.").format(dice=c.amount(dice),
-                                          count=integer(count, c.lang))
+                     " shorter.").format(dice=c.count(dice),
+                                          count=c.integer(count))
 
 
 def plot(spec: str, catalog: gettext.NullTranslations, lang: str) -> Plot:
@@ -490,7 +472,7 @@ def drawn(spec: str, catalog: gettext.NullTranslations, lang: str) -> tuple[Figu
 
     try:
         with matplotlib.rc_context(_TEXT):
-            figure, alt = maker(_Context(catalog, lang), *args)
+            figure, alt = maker(Voice(catalog, lang), *args)
     except (TypeError, ValueError, IndexError) as exc:
         raise SpecError(f"{spec.strip()}: cannot be drawn: {exc}") from None
     return figure, alt
@@ -541,10 +523,10 @@ def _arrow(axes: Axes, start: tuple[float, float], end: tuple[float, float], col
 
 
 @_named("table")
-def _table(c: _Context, players: int, five_dice: int) -> tuple[Figure, str]:
-    from aces.cli.play import DEFAULT_NAMES
+def _table(c: Voice, players: int, five_dice: int) -> tuple[Figure, str]:
+    from aces.engine import DEFAULT_NAMES
 
-    _ = c._
+    _ = c.gettext
     figure, axes = _blank(5.2, 4.4)
     names = DEFAULT_NAMES[:players]
     # Seats go round clockwise seen from above, the first at the top: the
@@ -599,14 +581,12 @@ def _table(c: _Context, players: int, five_dice: int) -> tuple[Figure, str]:
                 " left; an arrow into the pot in the middle shows where aces send chips.")
     axes.legend(handles=handles, loc="lower center", bbox_to_anchor=(0.5, -0.12),
                 frameon=False, fontsize="small")
-    from aces.narrate.voice import Voice
-
-    return figure, alt.format(players=Voice(c.catalog, c.lang).names(names))
+    return figure, alt.format(players=c.names(names))
 
 
 @_named("try")
-def _try(c: _Context) -> tuple[Figure, str]:
-    _ = c._
+def _try(c: Voice) -> tuple[Figure, str]:
+    _ = c.gettext
     figure, axes = _blank(WIDTH, 2.6)
     box = {"boxstyle": "round,pad=0.5", "facecolor": "#f3f3f3", "edgecolor": "#888888"}
     steps = [

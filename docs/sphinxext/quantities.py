@@ -24,7 +24,7 @@ from fractions import Fraction
 
 from docutils import nodes
 
-from aces.odds.outcomes import CHANCES, NO_SIX, ROLLS, Outcome, roll_cost
+from aces.exact.outcomes import CHANCES, NO_SIX, ROLLS, Outcome, roll_cost
 from aces.rules import pot
 from aces.sphinxext.build import AcesDirective, registered
 from sphinxext import lessons as les
@@ -282,7 +282,7 @@ def exact_fraction(value: Fraction, lang: str, digits: int = 3) -> str:
     >>> shown, shown.exact
     ('2,178', '3471733/1594323')
     """
-    from aces.cli._numbers import decimal, fraction
+    from aces.numbers import decimal, fraction
 
     if value.denominator <= LARGEST_SHOWN:
         return fraction(value)
@@ -291,7 +291,7 @@ def exact_fraction(value: Fraction, lang: str, digits: int = 3) -> str:
 
 def show(found: Quantity, lang: str) -> str:
     """A quantity written the way the language writes numbers."""
-    from aces.cli._numbers import decimal, integer, percent
+    from aces.numbers import decimal, integer, percent
 
     value = found.value
     if found.kind == "fraction":

@@ -16,10 +16,11 @@ from __future__ import annotations
 
 import typing as t
 
-from aces.cli._numbers import decimal, fraction, integer, percent
-from aces.odds.outcomes import CHANCES, NO_SIX, OUTCOMES, outcome_of, roll_cost
+from aces.exact.outcomes import CHANCES, NO_SIX, OUTCOMES, outcome_of, roll_cost
+from aces.numbers import fraction
 from aces.rules import pot
 from aces.sphinxext.build import registered, table_node
+from aces.voice import Voice
 from sphinxext import lessons as les
 from sphinxext.quantities import SpecDirective, SpecError, called, number_nodes
 
@@ -47,42 +48,23 @@ class Table(t.NamedTuple):
 Maker = t.Callable[..., Table]
 
 
-class _Context(t.NamedTuple):
-    catalog: gettext.NullTranslations
-    lang: str
+def _pct(c: Voice, value: float | Fraction, digits: int = 1) -> str:
+    """A percentage; a chance too small to show with ``digits`` decimals is "<0.1%",
+    never a "0.0%" that reads as impossible."""
+    smallest = 10.0 ** -(digits + 2)
+    if 0 < float(value) < smallest / 2:
+        return "<" + c.percent(smallest, digits)
+    return c.percent(float(value), digits)
 
-    def _(self, message: str) -> str:
-        return self.catalog.gettext(message)
 
-    def pct(self, value: float | Fraction, digits: int = 1) -> str:
-        """A percentage; a chance too small to show with ``digits`` decimals is "<0.1%",
-        never a "0.0%" that reads as impossible."""
-        smallest = 10.0 ** -(digits + 2)
-        if 0 < float(value) < smallest / 2:
-            return "<" + percent(smallest, self.lang, digits)
-        return percent(float(value), self.lang, digits)
+def _exact(c: Voice, value: Fraction) -> str:
+    """A fraction beside its decimal, or a decimal offering it, if it is large."""
+    from sphinxext.quantities import Offered, exact_fraction
 
-    def dec(self, value: float | Fraction, digits: int = 2) -> str:
-        return decimal(float(value), self.lang, digits)
-
-    def exact(self, value: Fraction) -> str:
-        """A fraction beside its decimal, or a decimal offering it, if it is large."""
-        from sphinxext.quantities import Offered, exact_fraction
-
-        shown = exact_fraction(value, self.lang, 2)
-        if isinstance(shown, Offered):
-            return Offered(f"\u2248 {shown}", shown.exact)
-        return f"{shown} \u2248 {self.dec(value, 2)}"
-
-    def whole(self, value: int) -> str:
-        return integer(value, self.lang)
-
-    def amount(self, value: int) -> str:
-        """A count of things, in words where the language writes small ones so
-        (named apart from the tuple's own ``count``)."""
-        from aces.narrate.voice import Voice
-
-        return Voice(self.catalog, self.lang).count(value)
+    shown = exact_fraction(value, c.lang, 2)
+    if isinstance(shown, Offered):
+        return Offered(f"\u2248 {shown}", shown.exact)
+    return f"{shown} \u2248 {c.decimal(float(value), 2)}"
 
 
 TABLES: dict[str, Callable[..., Table]] = {}
@@ -95,15 +77,15 @@ def _named(name: str) -> Callable[[Callable[..., Table]], Callable[..., Table]]:
     return register
 
 
-def _outcome_names(c: _Context) -> list[str]:
-    from aces.cli.odds import OUTCOME_NAMES
+def _outcome_names(c: Voice) -> list[str]:
+    from aces.narrate.names import OUTCOME_NAMES
 
-    return [c._(name) for name in OUTCOME_NAMES]
+    return [c.gettext(name) for name in OUTCOME_NAMES]
 
 
 @_named("rolls-grid")
-def _rolls_grid(c: _Context) -> Table:
-    _ = c._
+def _rolls_grid(c: Voice) -> Table:
+    _ = c.gettext
     labels = {
         # Translators: a cell of the table of all 36 rolls in the documentation:
         # the roll moves no chip.
@@ -134,8 +116,8 @@ def _rolls_grid(c: _Context) -> Table:
 
 
 @_named("outcomes")
-def _outcomes(c: _Context) -> Table:
-    _ = c._
+def _outcomes(c: Voice) -> Table:
+    _ = c.gettext
     # Translators: column headings of a table in the documentation: what a roll
     # does, how many of the 36 rolls do it, its chance as a fraction and as a
     # percentage.
@@ -143,19 +125,19 @@ def _outcomes(c: _Context) -> Table:
     rows = []
     for name, outcome in zip(_outcome_names(c), OUTCOMES, strict=True):
         chance = CHANCES[outcome]
-        rows.append((name, c.whole(les.rolls_with(outcome)), fraction(chance), c.pct(chance)))
+        rows.append((name, c.integer(les.rolls_with(outcome)), fraction(chance), _pct(c, chance)))
     return Table(header, tuple(rows))
 
 
 @_named("roll-cost")
-def _roll_cost(c: _Context) -> Table:
-    _ = c._
+def _roll_cost(c: Voice) -> Table:
+    _ = c.gettext
     # Translators: column headings of a table in the documentation: each
     # outcome of a roll, its chance, and the chips it costs a player holding
     # one chip, and two chips or more.
     header = (_("outcome"), _("chance"), _("cost with 1 chip"), _("cost with 2 chips or more"))
     one, two = les.cost_per_outcome(1), les.cost_per_outcome(2)
-    rows = [(name, fraction(CHANCES[outcome]), c.whole(a), c.whole(b))
+    rows = [(name, fraction(CHANCES[outcome]), c.integer(a), c.integer(b))
             for name, outcome, a, b in zip(_outcome_names(c), OUTCOMES, one, two, strict=True)]
     # Translators: the last row of the table of what a roll costs: the
     # expected cost, the average over all rolls.
@@ -165,80 +147,80 @@ def _roll_cost(c: _Context) -> Table:
 
 
 @_named("try-rolls")
-def _try_rolls(c: _Context) -> Table:
-    _ = c._
+def _try_rolls(c: Voice) -> Table:
+    _ = c.gettext
     # Translators: column headings of a table in the documentation: the rolls
     # of a try, the chance that the first six comes on that roll, and the
     # chance that no six has come so far.
     header = (_("roll"), _("first six on this roll"), _("no six so far"))
-    rows = [(c.whole(k), fraction(les.first_six(k)), fraction(NO_SIX**k))
+    rows = [(c.integer(k), fraction(les.first_six(k)), fraction(NO_SIX**k))
             for k in range(1, pot.TRY_ROLLS + 1)]
     return Table(header, tuple(rows))
 
 
-def _seat_label(c: _Context, seat: int, holder: bool) -> str:
+def _seat_label(c: Voice, seat: int, holder: bool) -> str:
     if holder:
         if seat == 0:
-            return c._("the holder")
+            return c.gettext("the holder")
         return c.catalog.ngettext("{count} seat to the left", "{count} seats to the left",
-                                  seat).format(count=c.amount(seat))
+                                  seat).format(count=c.count(seat))
     # Translators: a column heading of a table in the documentation: a seat
     # at the table, counted from the player who rolls first (seat 1).
-    return c._("seat {seat}").format(seat=c.whole(seat + 1))
+    return c.gettext("seat {seat}").format(seat=c.integer(seat + 1))
 
 
-def _players_label(c: _Context) -> str:
+def _players_label(c: Voice) -> str:
     # Translators: a column heading of a table in the documentation: the
     # number of players at the table.
-    return c._("players")
+    return c.gettext("players")
 
 
 @_named("finish-seats")
-def _finish_seats(c: _Context, low: int, high: int) -> Table:
+def _finish_seats(c: Voice, low: int, high: int) -> Table:
     header = (_players_label(c), *(_seat_label(c, seat, True) for seat in range(high)))
     rows = []
     for players in range(low, high + 1):
         chances = les.finish_chances(players)
-        rows.append((c.whole(players), *(c.pct(p) for p in chances),
+        rows.append((c.integer(players), *(_pct(c, p) for p in chances),
                      *("",) * (high - players)))
     return Table(header, tuple(rows))
 
 
 @_named("finish-sim")
-def _finish_sim(c: _Context, players: int, count: int) -> Table:
-    _ = c._
+def _finish_sim(c: Voice, players: int, count: int) -> Table:
+    _ = c.gettext
     import numpy as np
 
     won = np.bincount(les.simulated_finish(players, count), minlength=players) / count
     # Translators: column headings of a table in the documentation comparing
     # exact chances with the shares found by a simulation. {count}: how many
     # games (or rolls, or finishes) were simulated.
-    header = ("", _("exact"), _("simulated ({count})").format(count=c.whole(count)))
-    rows = [(_seat_label(c, seat, True), c.pct(exact), c.pct(float(won[seat])))
+    header = ("", _("exact"), _("simulated ({count})").format(count=c.integer(count)))
+    rows = [(_seat_label(c, seat, True), _pct(c, exact), _pct(c, float(won[seat])))
             for seat, exact in enumerate(les.finish_chances(players))]
     return Table(header, tuple(rows))
 
 
 @_named("seats")
-def _seats(c: _Context, low: int, high: int) -> Table:
+def _seats(c: Voice, low: int, high: int) -> Table:
     header = (_players_label(c), *(_seat_label(c, seat, False) for seat in range(high)))
     rows = []
     for players in range(low, high + 1):
         chances = les.game(players).win_by_seat
-        rows.append((c.whole(players), *(c.pct(p, 2) for p in chances),
+        rows.append((c.integer(players), *(_pct(c, p, 2) for p in chances),
                      *("",) * (high - players)))
     return Table(header, tuple(rows))
 
 
 @_named("fairness")
-def _fairness(c: _Context, low: int, high: int) -> Table:
-    from aces.cli._common import finish_name
+def _fairness(c: Voice, low: int, high: int) -> Table:
+    from aces.narrate.names import finish_name
 
-    _ = c._
+    _ = c.gettext
     # Translators: the corner of a table in the documentation: its rows are rule
     # variants, its columns numbers of players, its cells how far apart the seats are.
     header = (_("rules"), *(c.catalog.ngettext("{count} player", "{count} players", n)
-                            .format(count=c.amount(n)) for n in range(low, high + 1)))
+                            .format(count=c.count(n)) for n in range(low, high + 1)))
     rows = []
     for finish in pot.FINISHES:
         for chips in range(1, 4):
@@ -246,15 +228,15 @@ def _fairness(c: _Context, low: int, high: int) -> Table:
             # and the chips each player starts with.
             label = c.catalog.ngettext("{finish}, {count} chip each",
                                        "{finish}, {count} chips each", chips).format(
-                finish=finish_name(finish, _), count=c.amount(chips))
-            rows.append((label, *(c.dec(100 * les.seat_spread(n, finish, chips), 1)
+                finish=finish_name(finish, _), count=c.count(chips))
+            rows.append((label, *(c.decimal(100 * les.seat_spread(n, finish, chips), 1)
                                   for n in range(low, high + 1))))
     return Table(header, tuple(rows))
 
 
 @_named("lengths")
-def _lengths(c: _Context, low: int, high: int) -> Table:
-    _ = c._
+def _lengths(c: Voice, low: int, high: int) -> Table:
+    _ = c.gettext
     # Translators: column headings of a table in the documentation about how
     # many rolls a game takes: the mean, the standard deviation, the median,
     # the number of rolls within which nine games in ten are over, and (for
@@ -264,16 +246,17 @@ def _lengths(c: _Context, low: int, high: int) -> Table:
     rows = []
     for players in range(low, high + 1):
         exact = les.game(players)
-        rows.append((c.whole(players), c.dec(exact.expected_rolls, 1), c.dec(exact.sd_rolls, 1),
-                     c.whole(les.rolls_quantile(players, 0.5)),
-                     c.whole(les.rolls_quantile(players, 0.9)),
-                     c.dec(les.game(players, "last-holder").expected_rolls, 1)))
+        rows.append((c.integer(players), c.decimal(exact.expected_rolls, 1),
+                     c.decimal(exact.sd_rolls, 1),
+                     c.integer(les.rolls_quantile(players, 0.5)),
+                     c.integer(les.rolls_quantile(players, 0.9)),
+                     c.decimal(les.game(players, "last-holder").expected_rolls, 1)))
     return Table(header, tuple(rows))
 
 
 @_named("length")
-def _length(c: _Context, players: int, step: int) -> Table:
-    _ = c._
+def _length(c: Voice, players: int, step: int) -> Table:
+    _ = c.gettext
     cdf = les.length_cdf(players)
     shortest = next(k for k, p in enumerate(cdf, start=1) if p > 0)
     # Translators: column headings of a table in the documentation: a number
@@ -281,12 +264,12 @@ def _length(c: _Context, players: int, step: int) -> Table:
     header = (_("rolls"), _("chance the game is over by then"))
     last = les.rolls_quantile(players, 0.99)
     shown = [shortest, *range(step * (shortest // step + 1), last, step), last]
-    return Table(header, tuple((c.whole(k), c.pct(cdf[k - 1])) for k in shown))
+    return Table(header, tuple((c.integer(k), _pct(c, cdf[k - 1])) for k in shown))
 
 
 @_named("lln")
-def _lln(c: _Context, players: int, seat: int, largest: int) -> Table:
-    _ = c._
+def _lln(c: Voice, players: int, seat: int, largest: int) -> Table:
+    _ = c.gettext
     seat = les.seat_index(seat, players)
     exact = les.game(players).win_by_seat[seat]
     # Translators: column headings of a table in the documentation: how many
@@ -303,29 +286,29 @@ def _lln(c: _Context, players: int, seat: int, largest: int) -> Table:
         share = found.win_by_seat[seat]
         # Translators: the answers in the column "holds the exact value".
         holds = _("yes") if low <= exact <= high else _("no")
-        rows.append((c.whole(games), c.pct(share, 2),
-                     f"{c.pct(low, 2)}\u2013{c.pct(high, 2)}",
-                     c.pct(abs(share - exact), 2), holds))
+        rows.append((c.integer(games), _pct(c, share, 2),
+                     f"{_pct(c, low, 2)}\u2013{_pct(c, high, 2)}",
+                     _pct(c, abs(share - exact), 2), holds))
     return Table(header, tuple(rows))
 
 
 @_named("nothing-sim")
-def _nothing_sim(c: _Context, largest: int) -> Table:
-    _ = c._
+def _nothing_sim(c: Voice, largest: int) -> Table:
+    _ = c.gettext
     shares = les.running_share(les.outcome_codes(largest) == 0)
     # Translators: column headings of a table in the documentation: how many
     # rolls were simulated, the share of them that did nothing, and how far
     # that share is from the exact chance.
     header = (_("rolls"), _("share that did nothing"), _("off by"))
-    rows = [(c.whole(n), c.pct(float(shares[n - 1]), 2),
-             c.pct(abs(float(shares[n - 1]) - float(les.NOTHING)), 2))
+    rows = [(c.integer(n), _pct(c, float(shares[n - 1]), 2),
+             _pct(c, abs(float(shares[n - 1]) - float(les.NOTHING)), 2))
             for n in les.sample_sizes(largest)]
     return Table(header, tuple(rows))
 
 
 @_named("fd-turns")
-def _fd_turns(c: _Context, threes: int) -> Table:
-    _ = c._
+def _fd_turns(c: Voice, threes: int) -> Table:
+    _ = c.gettext
     # Translators: column headings of a table in the documentation about the
     # five-dice game: the dice a player holds at the start of a turn, how many
     # of them leave the hand on the first roll on average, the chance that the
@@ -334,23 +317,23 @@ def _fd_turns(c: _Context, threes: int) -> Table:
               _("rolls in the turn, on average"))
     rows = []
     for dice in range(1, 6):
-        rows.append((c.whole(dice), fraction(dice * les.fd_leave(bool(threes))),
+        rows.append((c.integer(dice), fraction(dice * les.fd_leave(bool(threes))),
                      fraction(les.fd_turn_length(dice, bool(threes))[0]),
-                     c.exact(les.fd_turn_rolls(dice, bool(threes)))))
+                     _exact(c, les.fd_turn_rolls(dice, bool(threes)))))
     return Table(header, tuple(rows))
 
 
 @_named("fd-turn-length")
-def _fd_turn_length(c: _Context, dice: int, threes: int, count: int) -> Table:
-    _ = c._
+def _fd_turn_length(c: Voice, dice: int, threes: int, count: int) -> Table:
+    _ = c.gettext
     import numpy as np
 
     exact = les.fd_turn_length(dice, bool(threes))
     found = np.bincount(les.simulated_turns(dice, bool(threes), count),
                         minlength=len(exact) + 1) / count
     longest = max(k for k, p in enumerate(exact, start=1) if p)
-    header = (_("rolls"), _("exact"), _("simulated ({count})").format(count=c.whole(count)))
-    rows = [(c.whole(k), c.pct(exact[k - 1], 2), c.pct(float(found[k]), 2))
+    header = (_("rolls"), _("exact"), _("simulated ({count})").format(count=c.integer(count)))
+    rows = [(c.integer(k), _pct(c, exact[k - 1], 2), _pct(c, float(found[k]), 2))
             for k in range(1, longest + 1)]
     return Table(header, tuple(rows))
 
@@ -362,7 +345,7 @@ def table(spec: str, catalog: gettext.NullTranslations, lang: str) -> Table:
     """
     maker, args = called(spec, TABLES, "table")
     try:
-        return maker(_Context(catalog, lang), *args)
+        return maker(Voice(catalog, lang), *args)
     except (TypeError, ValueError, IndexError) as exc:
         raise SpecError(f"{spec.strip()}: cannot be made: {exc}") from None
 

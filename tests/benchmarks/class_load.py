@@ -50,8 +50,8 @@ def baseline(blocks: int) -> float:
     """Blocks a second appended to one log with an fsync each, as aces record does."""
     from aces.engine import header
     from aces.events import Rolled
+    from aces.games import game_named
     from aces.log import LogWriter
-    from aces.rules import game_named
 
     with tempfile.TemporaryDirectory() as folder:
         path = Path(folder) / "baseline.jsonl"

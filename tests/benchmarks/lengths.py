@@ -2,14 +2,14 @@
 
 Reports for each table, in its own process so that its peak memory is its
 own: the states and the entries of a roll's splits
-(:mod:`aces.simulate.fivedice_lengths`), the rolls carried until less than
+(:mod:`aces.exact.fivedice_lengths`), the rolls carried until less than
 1e-12 of the chance is not over, the CPU time to build the splits and to
 carry them, the CPU time to carry each seat's chance to lose as well
-(where :func:`aces.simulate.fivedice_lengths.solvable` allows it), and
+(where :func:`aces.exact.fivedice_lengths.solvable` allows it), and
 the peak resident memory. Beside it, as a baseline in the
 same run, the CPU time of the simulation playing 100,000 games of the same
 table (the estimate ``aces stats`` would otherwise have had), and for one
-small table the chain made by the rules (:mod:`aces.simulate.fivedice_chain`),
+small table the chain made by the rules (:mod:`aces.exact.fivedice_chain`),
 the way the exact length is found where it can be.
 
 Run it with ``python tests/benchmarks/lengths.py``. It is a script, not a
@@ -49,7 +49,8 @@ SIMULATED = 100_000
 
 def measure(players: int, dice: int, threes: bool, policy: str) -> dict[str, float]:
     """One table, in this process: the figures of one row."""
-    from aces.simulate import fivedice_lengths, simulation
+    from aces.exact import fivedice_lengths
+    from aces.simulation import simulation
 
     chosen = t.cast("Policy", policy)
     start = time.process_time()
@@ -75,7 +76,7 @@ def measure(players: int, dice: int, threes: bool, policy: str) -> dict[str, flo
 
 def chain_seconds(players: int, dice: int, threes: bool, policy: str) -> dict[str, float]:
     """The small table both ways: the chain made by the rules, and the splits."""
-    from aces.simulate import fivedice_chain, fivedice_lengths
+    from aces.exact import fivedice_chain, fivedice_lengths
 
     start = time.process_time()
     chain = fivedice_chain.build(players, dice, threes, t.cast("Policy", policy))

@@ -4,11 +4,11 @@ For each table of Aces in the Pot with two chips each (last chip), in one
 process:
 
 * the chain is built and solved as ``aces odds`` does
-  (:func:`aces.odds.exact`: the chain, every state's answers, the length
+  (:func:`aces.exact.exact`: the chain, every state's answers, the length
   to 99 %): wall and CPU seconds, and the peak memory of the process so far
-  (the kernel's count), beside :func:`aces.odds.memory_needed`, what the
+  (the kernel's count), beside :func:`aces.exact.memory_needed`, what the
   progress bar announces;
-* the solve alone (:func:`aces.odds.solve.state_values`) beside the
+* the solve alone (:func:`aces.exact.solve.state_values`) beside the
   baseline, the solver before its sweeps: plain Jacobi iteration
   (``tests/jacobi.py``) over the same chain, in CPU seconds, and its
   answers for every state compared with the new ones (they must agree to
@@ -33,9 +33,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from jacobi import jacobi_values
 
-from aces.odds import exact, memory_needed
-from aces.odds.chain import build
-from aces.odds.solve import state_values
+from aces.exact import exact, memory_needed
+from aces.exact.chain import build
+from aces.exact.solve import state_values
 
 
 def _cpu() -> float:

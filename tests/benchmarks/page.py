@@ -33,16 +33,16 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+import aces.chances as position
 from aces import engine
 from aces.dice import RandomDice
 from aces.events import Rolled
+from aces.games import game_named
 from aces.i18n import translations
 from aces.log import LogWriter, read
 from aces.narrate import tell
-from aces.odds import position
 from aces.page.html import render, write_atomically
 from aces.page.replay import collect
-from aces.rules import game_named
 
 TARGET_WRITE = 2.0
 TARGET_SIZE = 250_000

@@ -2,7 +2,7 @@
 
 Reports, side by side and in one process:
 
-* the fast engine (:mod:`aces.simulate`), games of Aces in the Pot per
+* the fast engine (:mod:`aces.simulation`), games of Aces in the Pot per
   second for four players, table building included (target: 2,000,000);
 * a plain Python loop playing one game at a time with the event-sourced
   engine, :func:`aces.engine.play` with :class:`aces.dice.RandomDice`;
@@ -10,14 +10,14 @@ Reports, side by side and in one process:
 * with ``--exact``, the time ``aces odds --players 8`` needs for each finish
   (building the chain, solving it, the length distribution to 99 %);
 * the same engine on one core and on every core (``jobs=1``, ``jobs=2``:
-  :mod:`aces.simulate.cores`), whole runs of ``--cores-games`` games,
+  :mod:`aces.simulation.cores`), whole runs of ``--cores-games`` games,
   their answers checked equal; and beside them a tight single-threaded C
   loop of the same game, built here with the system's C compiler (``cc``)
   where there is one: the same transition table, one look-up per roll, a
   xoshiro256** generator. The report gives the engine's rate per core as a
   share of the C loop's (target: 25 %); without a compiler it says so and
   gives no share. The C loop is never part of the package;
-* for Aces, the five-dice game (:mod:`aces.simulate.fivedice`), the fast
+* for Aces, the five-dice game (:mod:`aces.simulation.fivedice`), the fast
   engine and the plain loop side by side, with their ratio, for four
   players with five dice each and for the pub version, three players with
   one die each. It has no target: a roll of many dice costs more than a
@@ -43,7 +43,7 @@ from pathlib import Path  # noqa: E402
 
 from aces import engine  # noqa: E402
 from aces.dice import RandomDice  # noqa: E402
-from aces.rules import game_named  # noqa: E402
+from aces.games import game_named  # noqa: E402
 
 TARGET_FAST = 2_000_000
 TARGET_RATIO = 50
@@ -57,7 +57,7 @@ FIVE_DICE_PLAIN_GAMES = 1_000
 
 def fast_rate(games: int, repeats: int = 3) -> float:
     """Games per second of the fast engine, the median of a few runs."""
-    from aces.simulate import simulation
+    from aces.simulation import simulation
 
     rates = []
     for seed in range(repeats):
@@ -84,7 +84,7 @@ def plain_rate(games: int) -> float:
 
 def five_dice_fast_rate(players: int, dice: int, games: int, repeats: int = 3) -> float:
     """Games of Aces per second of the fast engine, the median of a few runs."""
-    from aces.simulate import simulation
+    from aces.simulation import simulation
 
     rates = []
     for seed in range(repeats):
@@ -118,7 +118,7 @@ def five_dice_rates() -> None:
 
 
 #: The C loop: reads a transition table (state * width + roll -> next cell,
-#: the turn carried in the state, as aces.simulate.tables lays it out) and
+#: the turn carried in the state, as aces.simulation.tables lays it out) and
 #: plays games one after another.
 C_LOOP: t.Final = r"""
 #include <stdint.h>
@@ -168,7 +168,7 @@ def c_loop_rate(games: int) -> float | None:
 
     import numpy as np
 
-    from aces.simulate import simulation
+    from aces.simulation import simulation
 
     compiler = shutil.which("cc") or shutil.which("gcc")
     if compiler is None:
@@ -191,7 +191,7 @@ def c_loop_rate(games: int) -> float | None:
 
 def cores_rates(games: int) -> None:
     """The engine on one core and on two, beside the C loop."""
-    from aces.simulate import simulation
+    from aces.simulation import simulation
 
     rates = {}
     answers = {}
@@ -214,7 +214,7 @@ def cores_rates(games: int) -> None:
 
 
 def exact_times() -> None:
-    from aces.odds import exact
+    from aces.exact import exact
 
     for finish in ("last-chip", "last-holder"):
         start = time.perf_counter()

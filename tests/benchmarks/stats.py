@@ -28,8 +28,8 @@ from pathlib import Path
 import aces
 from aces import engine
 from aces.dice import RandomDice
+from aces.games import game_named
 from aces.log import LogWriter, read
-from aces.rules import game_named
 from aces.summary import Tally
 from aces.walk import drive
 

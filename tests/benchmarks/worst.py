@@ -16,7 +16,7 @@ table of twelve with five chips each, whose every roll leaves all sixty
 chips in play (200 and 2,000 rolls), and of a random five-dice game for
 twelve; and the notebook view of that five-dice game
 (``aces.play(12, game="five-dice", seed=1)._repr_html_()``). Each is
-bounded by the estimates' budget (:mod:`aces.odds.budget`), so its time
+bounded by the estimates' budget (:mod:`aces.chances.budget`), so its time
 stops growing with the rolls; ``--before DIR`` runs the same beside an
 older checkout (there, the time grows with the rolls, and with their
 square for a page).

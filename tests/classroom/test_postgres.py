@@ -18,8 +18,9 @@ from aces.classroom.store import ClassRecord, Store, Submission
 from aces.engine import header
 from aces.errors import OptionError
 from aces.events import Rolled
+from aces.games import game_named
 from aces.log import read
-from aces.rules import Roll, game_named
+from aces.rules import Roll
 
 import loops
 

@@ -9,7 +9,10 @@ retried submission, a subscriber resuming, an empty store.
 from __future__ import annotations
 
 import asyncio
+import subprocess
+import sys
 import typing as t
+from pathlib import Path
 
 import pytest
 
@@ -24,14 +27,13 @@ from aces.classroom.store import (
 )
 from aces.engine import header
 from aces.events import Rolled
+from aces.games import game_named
 from aces.log import read
-from aces.rules import game_named
 
 import loops
 
 if t.TYPE_CHECKING:
     from collections.abc import Callable, Coroutine
-    from pathlib import Path
 
     from aces.classroom.database import Database
 
@@ -303,3 +305,42 @@ def test_a_second_server_on_the_folder_is_refused(tmp_path: Path) -> None:
         await store.close()
 
     FILES.run(test)
+
+
+#: Run in a fresh interpreter as Windows has it: no ``fcntl``, Windows' own
+#: locks (the stand-in of tests/fakemsvcrt.py); the folder is its argument.
+WINDOWS_PROBE: t.Final = """
+import asyncio, sys
+sys.modules["fcntl"] = None
+import fakemsvcrt
+sys.modules["msvcrt"] = fakemsvcrt
+from aces.classroom.files import FileStore
+from aces.errors import AcesError
+
+async def main():
+    first = FileStore(sys.argv[1])
+    await first.open()
+    try:
+        await FileStore(sys.argv[1]).open()
+    except AcesError as error:
+        print(error)
+    await first.close()
+    again = FileStore(sys.argv[1])
+    await again.open()
+    await again.close()
+    assert not fakemsvcrt._HELD, "every lock let go"
+    print(sorted({mode for mode, _ in fakemsvcrt.CALLS}))
+
+asyncio.run(main())
+"""
+
+
+def test_the_folder_is_held_for_one_server_with_windows_own_locks_too(tmp_path: Path) -> None:
+    tests = Path(__file__).resolve().parents[1]
+    done = subprocess.run([sys.executable, "-c", WINDOWS_PROBE, str(tmp_path)],
+                          capture_output=True, text=True, check=False,
+                          env={"PYTHONPATH": str(tests), "PATH": ""})
+    assert done.returncode == 0, done.stderr
+    refused, modes = done.stdout.splitlines()
+    assert "is being served by another aces class serve" in refused
+    assert modes == "[0, 2]"  # locked without waiting, then let go

@@ -1,6 +1,6 @@
 """Whole numbers in errors are written the language's way: line numbers,
 counts and limits alike, in every command, through one path
-(:func:`aces.cli._numbers.shown`)."""
+(:func:`aces.numbers.written`)."""
 
 from __future__ import annotations
 

@@ -10,9 +10,9 @@ import pytest
 from click.testing import CliRunner
 
 from aces.cli import cli
-from aces.cli.odds import length_rows
-from aces.odds.chain import build
-from aces.odds.solve import solve
+from aces.exact.chain import build
+from aces.exact.solve import solve
+from aces.reports.odds import length_rows
 
 from clitest import ENGLISH, one_line_error
 
@@ -142,7 +142,7 @@ def test_a_game_of_few_states_but_thousands_of_rolls_is_refused_for_its_work() -
 
 
 def test_the_help_gives_the_limit_in_states_and_memory() -> None:
-    from aces.odds import MAX_STATES, check_size, memory_needed
+    from aces.exact import MAX_STATES, check_size, memory_needed
 
     text = " ".join(run("--help").stdout.split())
     assert f"{MAX_STATES // 10**6} million states" in text
@@ -162,7 +162,7 @@ def test_too_many_players_for_any_chips_are_refused_at_once(players: str) -> Non
 @pytest.mark.parametrize("chips", [10**9, 10**40])
 def test_a_count_of_states_too_long_to_write_out_is_written_with_an_exponent(
         chips: int) -> None:
-    from aces.odds.chain import state_count
+    from aces.exact.chain import state_count
 
     line = one_line_error(run("--players", "4", "--chips", str(chips)))
     found = re.search(r"need (\d)\.(\d)E(\d+) states", line)

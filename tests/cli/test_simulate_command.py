@@ -12,8 +12,8 @@ from click.testing import CliRunner
 
 from aces.cli import cli
 from aces.cli.simulate import PROGRESS_FROM, _progress
+from aces.exact import fivedice_lengths
 from aces.i18n import translations
-from aces.simulate import fivedice_lengths
 
 from clitest import ENGLISH, one_line_error
 
@@ -203,7 +203,7 @@ def test_five_dice_readable_report() -> None:
 
 @pytest.mark.parametrize("lang", ["en", "nb", "nn"])
 def test_a_full_game_is_reported_beside_its_exact_length(lang: str) -> None:
-    from aces.cli._numbers import decimal
+    from aces.numbers import decimal
 
     solved = fivedice_lengths.solved(4, 5)
     assert solved is not None

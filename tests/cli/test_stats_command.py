@@ -159,7 +159,7 @@ def test_the_plot_is_written_in_the_format_of_its_name(logs: list[Path], tmp_pat
 
 
 def test_each_log_has_its_own_intervals_beside_the_pooled_one(logs: list[Path]) -> None:
-    from aces.experiment.inference import wilson
+    from aces.inference import wilson
 
     out = stats(*map(str, logs)).stdout
     table = out[out.index("Each log's 95% interval for the share of wins by seat"):]
@@ -474,7 +474,7 @@ def test_a_log_still_being_recorded_gives_its_finished_games(logs: list[Path],
 
 
 def test_a_plot_of_more_sets_of_rules_than_it_draws_names_the_others(tmp_path: Path) -> None:
-    from aces.experiment.plot import MOST_GROUPS
+    from aces.reports.plot import MOST_GROUPS
 
     logs = []
     for chips in range(1, MOST_GROUPS + 3):

@@ -22,14 +22,14 @@ from pathlib import Path
 import pytest
 
 from aces import engine, i18n
-from aces.cli._numbers import percent
 from aces.dice import RandomDice
+from aces.exact.finish import try_success
+from aces.exact.outcomes import CHANCES, Outcome
+from aces.games import game_named
 from aces.i18n import translations
 from aces.log import LogWriter, read
 from aces.narrate import tell
-from aces.odds.finish import try_success
-from aces.odds.outcomes import CHANCES, Outcome
-from aces.rules import game_named
+from aces.numbers import percent
 from aces.sphinxext.pages import PAGES_FOLDER
 
 from docsite import DOCS_EXTENSIONS, load_tool

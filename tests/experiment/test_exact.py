@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
+from aces.exact import fivedice_chain
 from aces.experiment.exact import exact
 from aces.experiment.observe import Rules
-from aces.simulate import fivedice_chain
 
 
 def five_dice(players: int, dice: int, threes: bool = False) -> Rules:

@@ -16,9 +16,10 @@ from aces import engine
 from aces.dice import RandomDice
 from aces.events import Rolled, RollUndone
 from aces.experiment.pool import records
+from aces.games import game_named
 from aces.log import LogWriter
-from aces.record import Table
-from aces.rules import Roll, game_named
+from aces.record import Recording
+from aces.rules import Roll
 
 if t.TYPE_CHECKING:
     from aces.events import Event
@@ -57,7 +58,7 @@ def test_a_roll_taken_back_is_counted_as_if_never_typed(
     # The same game typed at a table: before some of its rolls, a wrong roll
     # (with all it settles, maybe the end of the game) is typed and taken back.
     wrong = random.Random(mistakes)
-    table = Table()
+    table = Recording()
     table.begin(header)
     corrected: list[Event] = []
     undone = 0

@@ -10,12 +10,12 @@ from pathlib import Path
 import pytest
 from walktest import settled
 
+from aces.chances import Chances, odds_for
 from aces.events import GameStarted, Rolled
 from aces.i18n import translations
 from aces.log import read
 from aces.narrate.chances import Moment, TurningPoints, percent, turning_points
-from aces.narrate.voice import Voice
-from aces.odds.position import Chances, odds_for
+from aces.voice import Voice
 from aces.walkthrough import TURNING_POINTS, Aside, walkthrough
 
 from clitest import run
@@ -123,7 +123,7 @@ def test_a_walkthrough_estimates_a_bounded_number_of_rolls(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """Estimates cost a simulation a roll: past the budget the walkthrough
     says once that the turning points stop, and tells the rest without."""
-    from aces import walkthrough as module
+    from aces.walkthrough import visitors as module
 
     log = tmp_path / "session.jsonl"
     result = run("play", "--game", "five-dice", "--players", "4", "--games", "3",

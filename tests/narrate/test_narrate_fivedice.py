@@ -21,9 +21,9 @@ from aces.i18n import translations
 from aces.log import LogWriter, read
 from aces.narrate import Narrator
 from aces.narrate.fivedice import FiveDicePhrasebook
-from aces.narrate.voice import Voice
 from aces.rules import fivedice
 from aces.rules.seats import Seats
+from aces.voice import Voice
 from aces.walk import Step, drive, walk
 
 if t.TYPE_CHECKING:

@@ -11,8 +11,8 @@ from narratetest import assert_in_order, story
 
 from aces import engine
 from aces.dice import DiceFile
+from aces.games import game_named
 from aces.log import LogWriter
-from aces.rules import game_named
 
 if t.TYPE_CHECKING:
     from collections.abc import Sequence

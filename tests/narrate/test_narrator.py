@@ -11,10 +11,10 @@ from aces import engine
 from aces.dice import DiceFile
 from aces.errors import AcesError
 from aces.events import SCHEMA, ChipsPassed, GameStarted
+from aces.games import game_named
 from aces.i18n import translations
 from aces.log import LogWriter, read
 from aces.narrate import Narrator
-from aces.rules import game_named
 from aces.walk import Step, drive, walk
 
 if t.TYPE_CHECKING:

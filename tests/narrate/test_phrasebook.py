@@ -5,11 +5,11 @@ from __future__ import annotations
 import typing as t
 
 from aces.events import ChipsToPot
+from aces.games import game_named
 from aces.i18n import translations
 from aces.narrate import phrasebook
 from aces.narrate.pot import PotPhrasebook
-from aces.narrate.voice import Voice
-from aces.rules import game_named
+from aces.voice import Voice
 from aces.walk import Step
 
 if t.TYPE_CHECKING:

@@ -10,10 +10,10 @@ import typing as t
 from aces import scores
 from aces.dice import RandomDice
 from aces.engine import header, play
+from aces.games import game_named
 from aces.i18n import translations
 from aces.log import LogWriter, read
 from aces.narrate import Narrator
-from aces.rules import game_named
 from aces.walk import drive
 
 if t.TYPE_CHECKING:

@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 from walktest import settled
 
+from aces.chances import odds_for
 from aces.i18n import LANGUAGES
-from aces.odds.position import odds_for
 from aces.page.replay import shown
 
 from browser import Visit, visit

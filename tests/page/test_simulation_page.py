@@ -8,11 +8,11 @@ import typing as t
 
 import pytest
 
+from aces.exact import fivedice_chain
+from aces.exact.chain import build
+from aces.exact.outcomes import OUTCOME_INDEX
+from aces.exact.solve import solve
 from aces.i18n import LANGUAGES
-from aces.odds.chain import build
-from aces.odds.outcomes import OUTCOME_INDEX
-from aces.odds.solve import solve
-from aces.simulate import fivedice_chain
 
 from browser import page_data, visit
 from clitest import one_line_error, run

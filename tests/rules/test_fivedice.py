@@ -29,8 +29,9 @@ from aces.events import (
     Rolled,
     TurnMissed,
 )
+from aces.games import game_named, games
 from aces.log import Record
-from aces.rules import Roll, RollRequest, fivedice, game_named, games
+from aces.rules import Roll, RollRequest, fivedice
 from aces.rules.seats import Seats
 from aces.walk import walk
 

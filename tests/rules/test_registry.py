@@ -8,7 +8,8 @@ import pytest
 
 from aces.errors import OptionError
 from aces.events import SCHEMA, GameStarted
-from aces.rules import check_names, game_named, games, pot, started
+from aces.games import game_named, games
+from aces.rules import check_names, pot, started
 
 if t.TYPE_CHECKING:
     from collections.abc import Mapping

@@ -8,8 +8,9 @@ import numpy as np
 import pytest
 
 from aces.i18n import translations
+from aces.voice import Voice
 from sphinxext import lessons as les
-from sphinxext.tables import _Context
+from sphinxext.tables import _pct
 
 PLAYERS = range(2, 6)
 
@@ -58,7 +59,7 @@ def test_a_finish_lasts_as_long_as_its_simulated_tries() -> None:
 
 @pytest.mark.parametrize(("lang", "shown"), [("en", "<0.1%"), ("nb", "<0,1\xa0%")])
 def test_a_chance_too_small_to_show_is_less_than_not_zero(lang: str, shown: str) -> None:
-    c = _Context(translations(lang), lang)
-    assert c.pct(0.0004, 1) == shown
-    assert c.pct(0.0, 1) == c.pct(0, 1)
-    assert c.pct(0.0006, 1) != shown
+    c = Voice(translations(lang), lang)
+    assert _pct(c, 0.0004, 1) == shown
+    assert _pct(c, 0.0, 1) == _pct(c, 0, 1)
+    assert _pct(c, 0.0006, 1) != shown

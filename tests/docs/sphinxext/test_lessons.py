@@ -8,9 +8,9 @@ from fractions import Fraction
 import numpy as np
 import pytest
 
-from aces.odds.outcomes import CHANCES, OUTCOMES, roll_cost
+from aces.exact.outcomes import CHANCES, OUTCOMES, roll_cost
 from aces.rules import fivedice
-from aces.simulate import simulation
+from aces.simulation import simulation
 from sphinxext import lessons as les
 
 

@@ -8,7 +8,7 @@ from fractions import Fraction
 
 import pytest
 
-from aces.odds.finish import try_success
+from aces.exact.finish import try_success
 from sphinxext.quantities import REGISTRY, Quantity, SpecError, quantity, show
 
 from docsite import DOCS

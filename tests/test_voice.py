@@ -1,0 +1,68 @@
+"""Numbers and lists as each language writes them, through Babel."""
+
+from __future__ import annotations
+
+import pytest
+
+from aces.i18n import translations
+from aces.voice import Voice
+
+
+def voice(lang: str) -> Voice:
+    return Voice(translations(lang), lang)
+
+
+@pytest.mark.parametrize(("lang", "value", "expected"), [
+    ("en", 7, "7"),
+    ("en", 20_000, "20,000"),
+    ("en", 1_347_533, "1,347,533"),
+    ("nb", 7, "7"),
+    ("nb", 20_000, "20\xa0000"),
+    ("nb", 1_347_533, "1\xa0347\xa0533"),
+])
+def test_numbers(lang: str, value: int, expected: str) -> None:
+    assert voice(lang).number(value) == expected
+
+
+@pytest.mark.parametrize(("lang", "names", "expected"), [
+    ("en", ["Ada"], "Ada"),
+    ("en", ["Ada", "Bo"], "Ada and Bo"),
+    ("en", ["Ada", "Bo", "Cy"], "Ada, Bo, and Cy"),
+    ("nb", ["Ada", "Bo"], "Ada og Bo"),
+    ("nb", ["Ada", "Bo", "Cy", "Dag"], "Ada, Bo, Cy og Dag"),
+])
+def test_lists(lang: str, names: list[str], expected: str) -> None:
+    assert voice(lang).names(names) == expected
+
+
+def test_formats_are_cached_not_recomputed() -> None:
+    speaker = voice("nb")
+    assert speaker.number(1234) is speaker.number(1234)
+    assert speaker.names(("Ada", "Bo")) is speaker.names(["Ada", "Bo"])
+
+
+def test_dice_read_the_same_in_every_language() -> None:
+    assert voice("en").dice((1, 6)) == voice("nb").dice((1, 6)) == "1-6"
+    assert voice("nb").dice((5,)) == "5"
+
+
+@pytest.mark.parametrize(("lang", "one", "two", "twelve", "thirteen"), [
+    ("en", "1 chip", "2 chips", "12 chips", "13 chips"),
+    ("nb", "én sjetong", "to sjetonger", "tolv sjetonger", "13 sjetonger"),
+    ("nn", "éin sjetong", "to sjetongar", "tolv sjetongar", "13 sjetongar"),
+])
+def test_small_counts_are_words_where_the_language_wants_them(
+    lang: str, one: str, two: str, twelve: str, thirteen: str
+) -> None:
+    speaker = voice(lang)
+
+    def said(count: int) -> str:
+        return speaker.ngettext("{player} puts {count} chip in the pot.",
+                                "{player} puts {count} chips in the pot.",
+                                count).format(player="Ada", count=speaker.count(count))
+
+    assert one in said(1)
+    assert two in said(2)
+    assert twelve in said(12)
+    assert thirteen in said(13)
+    assert two not in said(1)
