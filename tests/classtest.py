@@ -1,6 +1,7 @@
 """A class server for the tests: ``aces class serve`` as a real process on a
 free loopback port, stopped by Ctrl-C (SIGINT) or killed (SIGKILL), and a
-client that plays a group's game over the JSON API with random dice."""
+client that plays a group's game over the JSON API with random dice. Its
+launcher (:class:`Launched`) starts the school's server too (tests/pgtest.py)."""
 
 from __future__ import annotations
 
@@ -23,30 +24,39 @@ if t.TYPE_CHECKING:
 _TEACHER: t.Final = re.compile(r"(http://127\.0\.0\.1:(\d+))/teacher/(\S+)")
 
 
-class Server:
-    """``aces class serve FOLDER --host 127.0.0.1 --port 0``, as a process."""
+class Launched:
+    """``aces`` with ``args`` as a process of its own, ready once a line of its
+    output matches ``ready``: its output kept line by line (:attr:`out`,
+    :attr:`err`) by two threads that drain it, so that a full pipe never
+    stops the server, and the address it serves on (:attr:`base`, :attr:`port`:
+    the pattern's first two groups). The one launcher of the class's servers,
+    the laptop's (:class:`Server`) and the school's (tests/pgtest.py)."""
 
-    def __init__(self, folder: Path, *args: str, env: dict[str, str] | None = None) -> None:
-        self.folder = folder
-        environ = {**os.environ, "LANG": "C.UTF-8", "PYTHONUNBUFFERED": "1", **(env or {})}
-        environ.pop("LANGUAGE", None)
-        self.process = subprocess.Popen(
-            [sys.executable, "-m", "aces", "class", "serve", str(folder), "--host", "127.0.0.1",
-             "--port", "0", *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-            env=environ)
+    #: Seconds a server may take to stop after Ctrl-C.
+    stopping: t.ClassVar[float] = 20.0
+
+    def __init__(self, args: list[str], ready: re.Pattern[str], what: str, *,
+                 env: dict[str, str] | None = None, wait: float = 30.0) -> None:
+        # The language and the store are the arguments', never the caller's.
+        environ = {name: value for name, value in os.environ.items()
+                   if name not in ("LANGUAGE", "ACES_STORE")}
+        environ.update({"LANG": "C.UTF-8", "PYTHONUNBUFFERED": "1", **(env or {})})
+        self.process = subprocess.Popen([sys.executable, "-m", "aces", *args],
+                                        stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                        env=environ)
         self.out: list[str] = []
         self.err: list[str] = []
-        ready = threading.Event()
+        started = threading.Event()
         found: list[re.Match[str]] = []
 
         def drain(stream: t.IO[bytes], into: list[str], watch: bool) -> None:
             for raw in stream:
                 line = raw.decode("utf-8", "replace").rstrip("\n")
                 into.append(line)
-                if watch and not found and (match := _TEACHER.search(line)):
+                if watch and not found and (match := ready.search(line)):
                     found.append(match)
-                    ready.set()
-            ready.set()
+                    started.set()
+            started.set()
 
         assert self.process.stdout is not None
         assert self.process.stderr is not None
@@ -56,43 +66,29 @@ class Server:
                                           daemon=True)]
         for thread in self._threads:
             thread.start()
-        ready.wait(30)
+        started.wait(wait)
         if not found:
-            self.process.kill()
-            self.process.wait()
-            self._closed()
-            raise AssertionError("the server did not start:\n" + "\n".join(self.out + self.err))
+            self.kill()
+            raise AssertionError(f"{what} did not start:\n" + "\n".join(self.out + self.err))
+        #: The line that said the server is ready, matched.
+        self.ready = found[0]
         self.base = found[0].group(1)
         self.port = int(found[0].group(2))
-        self.secret = found[0].group(3)
-        record = json.loads((folder / "class.json").read_text())
-        self.code: str = record["code"]
-
-    @property
-    def teacher(self) -> dict[str, str]:
-        return {"authorization": f"Bearer {self.secret}"}
 
     def client(self, **headers: str) -> httpx.Client:
         return httpx.Client(base_url=self.base, timeout=10, headers=headers)
 
     def stop(self) -> int:
-        """Ctrl-C, as a teacher stops it; the exit status."""
+        """Ctrl-C, as a teacher or an operator stops it; the exit status."""
         if self.process.poll() is None:
             self.process.send_signal(signal.SIGINT)
         try:
-            status = self.process.wait(20)
+            status = self.process.wait(self.stopping)
         except subprocess.TimeoutExpired:
             self.process.kill()
             raise
         self._closed()
         return status
-
-    def _closed(self) -> None:
-        for thread in self._threads:
-            thread.join(5)
-        for stream in (self.process.stdout, self.process.stderr):
-            if stream is not None:
-                stream.close()
 
     def kill(self) -> None:
         """kill -9."""
@@ -101,12 +97,35 @@ class Server:
         self.process.wait(10)
         self._closed()
 
-    def __enter__(self) -> Server:
+    def _closed(self) -> None:
+        for thread in self._threads:
+            thread.join(5)
+        for stream in (self.process.stdout, self.process.stderr):
+            if stream is not None:
+                stream.close()
+
+    def __enter__(self) -> t.Self:
         return self
 
     def __exit__(self, *exc: object) -> None:
         if self.process.poll() is None:
             self.stop()
+
+
+class Server(Launched):
+    """``aces class serve FOLDER --host 127.0.0.1 --port 0``, as a process."""
+
+    def __init__(self, folder: Path, *args: str, env: dict[str, str] | None = None) -> None:
+        self.folder = folder
+        super().__init__(["class", "serve", str(folder), "--host", "127.0.0.1", "--port", "0",
+                          *args], _TEACHER, "the server", env=env)
+        self.secret = self.ready.group(3)
+        record = json.loads((folder / "class.json").read_text())
+        self.code: str = record["code"]
+
+    @property
+    def teacher(self) -> dict[str, str]:
+        return {"authorization": f"Bearer {self.secret}"}
 
 
 def join(client: httpx.Client, code: str, label: str, players: list[str],

@@ -24,20 +24,21 @@ import pwd
 import re
 import secrets
 import shutil
-import signal
 import subprocess
 import sys
 import tempfile
-import threading
 import typing as t
 import urllib.parse
 from pathlib import Path
 
-import httpx
 import pytest
+
+from classtest import Launched
 
 if t.TYPE_CHECKING:
     from collections.abc import Generator
+
+    import httpx
 
 __all__ = ["REQUIRED", "Cluster", "SchoolServer", "binaries", "new_class", "start",
            "teacher_key"]
@@ -179,83 +180,14 @@ def start() -> Generator[Cluster, None, None]:
 _SERVING: t.Final = re.compile(r"(http://127\.0\.0\.1:(\d+))\b")
 
 
-class SchoolServer:
+class SchoolServer(Launched):
     """``aces class serve --store URL --host 127.0.0.1 --port 0``, as a process."""
 
+    stopping = 30.0
+
     def __init__(self, url: str, *args: str) -> None:
-        environ = {**os.environ, "LANG": "C.UTF-8", "PYTHONUNBUFFERED": "1"}
-        environ.pop("LANGUAGE", None)
-        environ.pop("ACES_STORE", None)
-        self.process = subprocess.Popen(
-            [sys.executable, "-m", "aces", "class", "serve", "--store", url, "--host",
-             "127.0.0.1", "--port", "0", *args], stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE, env=environ)
-        self.out: list[str] = []
-        self.err: list[str] = []
-        ready = threading.Event()
-        found: list[re.Match[str]] = []
-
-        def drain(stream: t.IO[bytes], into: list[str], watch: bool) -> None:
-            for raw in stream:
-                line = raw.decode("utf-8", "replace").rstrip("\n")
-                into.append(line)
-                if watch and not found and (match := _SERVING.search(line)):
-                    found.append(match)
-                    ready.set()
-            ready.set()
-
-        assert self.process.stdout is not None
-        assert self.process.stderr is not None
-        self._threads = [
-            threading.Thread(target=drain, args=(self.process.stdout, self.out, True),
-                             daemon=True),
-            threading.Thread(target=drain, args=(self.process.stderr, self.err, False),
-                             daemon=True)]
-        for thread in self._threads:
-            thread.start()
-        ready.wait(60)
-        if not found:
-            self.kill()
-            raise AssertionError("the school's server did not start:\n"
-                                 + "\n".join(self.out + self.err))
-        self.base = found[0].group(1)
-        self.port = int(found[0].group(2))
-
-    def client(self, **headers: str) -> httpx.Client:
-        return httpx.Client(base_url=self.base, timeout=10, headers=headers)
-
-    def stop(self) -> int:
-        """Ctrl-C; the exit status."""
-        if self.process.poll() is None:
-            self.process.send_signal(signal.SIGINT)
-        try:
-            status = self.process.wait(30)
-        except subprocess.TimeoutExpired:
-            self.process.kill()
-            raise
-        self._closed()
-        return status
-
-    def kill(self) -> None:
-        """kill -9."""
-        if self.process.poll() is None:
-            self.process.kill()
-        self.process.wait(10)
-        self._closed()
-
-    def _closed(self) -> None:
-        for thread in self._threads:
-            thread.join(5)
-        for stream in (self.process.stdout, self.process.stderr):
-            if stream is not None:
-                stream.close()
-
-    def __enter__(self) -> SchoolServer:
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        if self.process.poll() is None:
-            self.stop()
+        super().__init__(["class", "serve", "--store", url, "--host", "127.0.0.1", "--port",
+                          "0", *args], _SERVING, "the school's server", wait=60.0)
 
 
 def teacher_key(url: str, label: str) -> str:

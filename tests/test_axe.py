@@ -9,6 +9,7 @@ blind nor always failing.
 
 from __future__ import annotations
 
+import time
 import typing as t
 
 import pytest
@@ -125,6 +126,27 @@ def test_a_page_without_its_scripts_is_checked_as_a_reader_sees_it(browser: Brow
     assert off.is_visible("#without")
     with pytest.raises(pytest.fail.Exception, match='script="blocked"'):
         axe_violations(off)
+
+
+def test_a_page_with_javascript_off_is_refused_at_once_however_it_was_opened(
+        browser: Browser, tmp_path: Path) -> None:
+    """axe-core waits on timers, which never fire with JavaScript off: the
+    check says so at once, rather than wait for ever, for a page opened
+    in any such context (a live server's pages are opened so), not only by
+    visit()."""
+    path = _page(tmp_path, "off")
+    context = browser.new_context(java_script_enabled=False, offline=True)
+    try:
+        page = context.new_page()
+        page.goto(path.resolve().as_uri())
+        assert page.is_visible("#without")
+        started = time.monotonic()
+        with pytest.raises(pytest.fail.Exception, match="JavaScript is off") as refused:
+            assert_accessible(page, label="off")
+        assert 'script="blocked"' in str(refused.value)
+        assert time.monotonic() - started < 30
+    finally:
+        context.close()
 
 
 def test_a_fault_inside_a_sandboxed_frame_is_found(browser: Browser, tmp_path: Path) -> None:

@@ -22,6 +22,8 @@ from aces.games import game_named
 from aces.log import read
 from aces.rules import Roll
 
+import loops
+
 if t.TYPE_CHECKING:
     from collections.abc import Awaitable, Callable
 
@@ -44,7 +46,7 @@ def run(url: str, test: Callable[[Database], Awaitable[None]], **settings: t.Any
         finally:
             await database.close()
 
-    asyncio.run(main())
+    loops.run(main())
 
 
 def record() -> ClassRecord:

@@ -16,6 +16,8 @@ from aces.errors import AcesError, ClassError
 from aces.events import Rolled
 from aces.rules import Roll
 
+import loops
+
 if t.TYPE_CHECKING:
     from collections.abc import Callable, Coroutine
     from pathlib import Path
@@ -24,7 +26,7 @@ DICE: t.Final = [(3,), (5,), (2,), (1, 6), (3, 5), (6, 6), (1, 1), (4, 2), (2, 2
 
 
 def run(test: Callable[[], Coroutine[t.Any, t.Any, None]]) -> None:
-    asyncio.run(test())
+    loops.run(test())
 
 
 async def served(folder: Path) -> Classroom:

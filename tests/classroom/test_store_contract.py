@@ -30,6 +30,8 @@ from aces.events import Rolled
 from aces.games import game_named
 from aces.log import read
 
+import loops
+
 if t.TYPE_CHECKING:
     from collections.abc import Callable, Coroutine
 
@@ -57,7 +59,7 @@ class Stores:
         return PostgresStore(self.database, self._classes[folder])
 
     def run(self, test: Callable[[], Coroutine[t.Any, t.Any, None]]) -> None:
-        asyncio.run(self._run(test))
+        loops.run(self._run(test))
 
     async def _run(self, test: Callable[[], Coroutine[t.Any, t.Any, None]]) -> None:
         if self.url is None:

@@ -1,9 +1,13 @@
-"""``aces class serve`` where the package was installed without its ``class`` extra
-(a plain ``pip install aces-dice``): one line that names the install, in the
-teacher's language, and nothing of the class made."""
+"""``aces class serve`` refusing to start: where the package was installed
+without its ``class`` extra (a plain ``pip install aces-dice``), one line
+that names the install, in the teacher's language; on an option it cannot
+take, a usage error (status 2) as every command gives; and nothing of the
+class made."""
 
 from __future__ import annotations
 
+import os
+import subprocess
 import sys
 import typing as t
 
@@ -36,3 +40,33 @@ def test_serving_without_the_class_extra_says_how_to_install_it(
     result = run("class", "serve", str(tmp_path / "lesson-3"), "--lang", lang)
     assert one_line_error(result) == said
     assert not (tmp_path / "lesson-3").exists()
+
+
+@pytest.mark.parametrize(("args", "said"), [
+    (["--port", "port"], "Invalid value for '--port': 'port' is not a valid integer"),
+    (["--max-groups", "0"], "Invalid value for '--max-groups': 0 is not in the range"),
+    (["--bogus"], "No such option '--bogus'"),
+    (["--threes"], "--threes is not an option of the game pot"),
+    (["--game", "five-dice", "--chips", "3"], "--chips is not an option of the game five-dice"),
+    (["--store", "postgresql://aces@/school"], "takes a folder (DIR) or --store, one of them"),
+], ids=["port", "range", "unknown", "game-option", "other-game", "dir-and-store"])
+def test_an_option_error_is_a_usage_error(args: list[str], said: str, tmp_path: Path) -> None:
+    """As every other command of aces: status 2 (click's usage error), one
+    line, and nothing of the class made."""
+    result = run("class", "serve", str(tmp_path / "lesson-3"), "--host", "127.0.0.1", *args)
+    assert said in one_line_error(result)
+    assert result.exit_code == 2
+    assert not (tmp_path / "lesson-3").exists()
+
+
+@pytest.mark.parametrize("args", [
+    [], ["--store", "postgresql://aces@/school", "--game", "pot"], ["--store", "school"]],
+    ids=["neither", "store-and-game", "not-a-database"])
+def test_an_option_error_of_the_schools_server_is_a_usage_error(args: list[str]) -> None:
+    """The school's server's options too, refused before any database is asked."""
+    done = subprocess.run([sys.executable, "-m", "aces", "class", "serve", "--host",
+                           "127.0.0.1", "--port", "0", *args], capture_output=True, text=True,
+                          timeout=60, check=False, env={**os.environ, "LANG": "C.UTF-8"})
+    assert done.returncode == 2, done.stderr
+    assert len(done.stderr.splitlines()) == 1, done.stderr
+    assert done.stderr.startswith("aces: ")
