@@ -231,5 +231,5 @@ def test_a_page_is_bounded_in_bytes_however_long_the_names(tmp_path: Path) -> No
     assert page.stat().st_size < 3 * MOST_TEXT
     error = one_line_error(run("replay", str(log), "--html", str(tmp_path / "nb.html"),
                                "--lang", "nb"))
-    assert error == ("aces: loggen forteller mer enn 4\xa0000\xa0000 tegn, mer enn én side kan"
-                     " romme: velg ett av de 5 partiene med --game N")
+    assert error == ("aces: fortellingen om partiene i loggen er lengre enn 4\xa0000\xa0000 tegn,"
+                     " mer enn én side kan romme: velg ett av de 5 partiene med --game N")
