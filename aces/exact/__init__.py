@@ -44,7 +44,8 @@ MAX_STATES: t.Final = 25_000_000
 QUICK_STATES: t.Final = 1_000_000
 #: Bytes of memory a solve needs for each state, roughly, besides one byte per
 #: player: the transitions, every state's answers, and the working arrays of
-#: the largest layer (measured: 1.35 GiB for nine players with two chips each).
+#: the largest layer (measured: 1.2 GiB at the most for nine players with
+#: two chips each, 7.1 GiB for ten).
 BYTES_PER_STATE: t.Final = 450
 #: The most work a solve is allowed, in states times the rolls a game lasts:
 #: the length of a game is carried over every state one roll at a time, so

@@ -8,15 +8,16 @@ process:
   to 99 %): wall and CPU seconds, and the peak memory of the process so far
   (the kernel's count), beside :func:`aces.exact.memory_needed`, what the
   progress bar announces;
-* the solve alone (:func:`aces.exact.solve.state_values`) beside the
-  baseline, the solver before its sweeps: plain Jacobi iteration
-  (``tests/jacobi.py``) over the same chain, in CPU seconds, and its
+* the solve alone (:func:`aces.exact.solve.state_values`, its sweeps a
+  chunk of :data:`~aces.exact.solve.CHUNK` rows at a time) beside the
+  baseline, the solver before its chunks: the same sweeps over whole blocks
+  of a layer (``chunk`` as large as the chain), in CPU seconds, and its
   answers for every state compared with the new ones (they must agree to
-  1e-9). The baseline runs up to ``--baseline-most`` players (default 8:
-  nine take it many minutes).
+  1e-9; ``tests/exact`` holds both to plain Jacobi iteration). The baseline
+  runs up to ``--baseline-most`` players (default 8: nine take it minutes).
 
 Run it with ``python tests/benchmarks/odds.py [--most N] [--baseline-most N]``
-(``--most`` defaults to 10; ten players take minutes and some 9 GB). It is
+(``--most`` defaults to 10; ten players take minutes and some GB). It is
 a script, not a test: shared machines are too noisy for timed assertions.
 """
 
@@ -25,13 +26,8 @@ from __future__ import annotations
 import resource
 import sys
 import time
-from pathlib import Path
 
 import numpy as np
-
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-
-from jacobi import jacobi_values
 
 from aces.exact import exact, memory_needed
 from aces.exact.chain import build
@@ -71,7 +67,7 @@ def main(args: list[str]) -> int:
             new = state_values(chain)
             new_cpu = _cpu() - new_cpu
             old_cpu = _cpu()
-            old = jacobi_values(chain)
+            old = state_values(chain, chunk=chain.size)
             old_cpu = _cpu() - old_cpu
             diff = float(np.abs(new[:, :players] - old[:, :players]).max())
             worst = max(worst, diff)
