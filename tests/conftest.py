@@ -90,6 +90,8 @@ _SHARED: t.Final = {"site": "docs", "environments": "release", "installed": "rel
                     "writer": "release", "sdist": "release", "postgresql": "postgresql"}
 
 
+# First, so that xdist's own hook, which deals out the groups, sees them.
+@pytest.hookimpl(tryfirst=True)
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     for item in items:
         used = getattr(item, "fixturenames", ())
