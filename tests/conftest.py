@@ -80,3 +80,21 @@ def postgresql() -> t.Iterator[t.Any]:
     from pgtest import start
 
     yield from start()
+
+
+#: The session's costly fixtures, and the group of tests that share each: under
+#: pytest-xdist (``-n``, in the settings) a group runs on one worker, so that
+#: what it shares is made once, not once on every worker (the site in three
+#: languages, the release's environments, one PostgreSQL cluster).
+_SHARED: t.Final = {"site": "docs", "environments": "release", "installed": "release",
+                    "writer": "release", "sdist": "release", "postgresql": "postgresql"}
+
+
+# First, so that xdist's own hook, which deals out the groups, sees them.
+@pytest.hookimpl(tryfirst=True)
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    for item in items:
+        used = getattr(item, "fixturenames", ())
+        group = next((_SHARED[name] for name in used if name in _SHARED), None)
+        if group is not None:
+            item.add_marker(pytest.mark.xdist_group(group))

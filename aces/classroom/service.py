@@ -421,15 +421,7 @@ class Classroom:
             self._check_open(group)
             decision = await self._decided(group, decide)
             events = [step.event for step in decision.steps]
-            try:
-                appended = await self.store.append(group.record.id, seq, events, submission)
-            except StaleAppendError:
-                await self._reload(group)
-                raise stale() from None
-            except BaseException:
-                # Nothing is appended: the table goes back to what the log holds.
-                await self._restore(group)
-                raise
+            appended = await self._append(group, seq, events, submission)
             if appended.again:
                 # Another process appended this very submission meanwhile (a
                 # retry sent to both): its lines stand, and are answered.
@@ -511,6 +503,25 @@ class Classroom:
                 await self._reload(group)
             raise
 
+    async def _append(self, group: Group, seq: int, events: list[Event],
+                      submission: Submission | None = None) -> Appended:
+        """Append a block the table has decided, after ``seq``; the table
+        follows the log whatever happens.
+
+        :raises ~aces.errors.ClassError: (``stale``) where another process
+            appended to the group first: the table is read again, as the
+            log holds it now, for the page to decide again on.
+        """
+        try:
+            return await self.store.append(group.record.id, seq, events, submission)
+        except StaleAppendError:
+            await self._reload(group)
+            raise stale() from None
+        except BaseException:
+            # Nothing is appended: the table goes back to what the log holds.
+            await self._restore(group)
+            raise
+
     async def _reload(self, group: Group) -> None:
         table = GroupTable(group.table.name)
         async with self.store.reading(group.record.id) as lines:
@@ -586,18 +597,8 @@ class Classroom:
                 # Rolls made on other processes count: the table as the log holds it.
                 await self._reload(found)
             decision = await self._decided(found, lambda table: table.decide_exclusion(game))
-            table = found.table
-            try:
-                appended = await self.store.append(group, table.seq - 1,
-                                                   [step.event for step in decision.steps])
-            except StaleAppendError:
-                # Another process appended to the group first: decided again on
-                # its table as the log holds it now.
-                await self._reload(found)
-                raise stale() from None
-            except BaseException:
-                await self._restore(found)
-                raise
+            appended = await self._append(found, found.table.seq - 1,
+                                          [step.event for step in decision.steps])
             self._keep(group, appended, decision.block)
         self._changed(whole=True)
 
