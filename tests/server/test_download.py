@@ -3,7 +3,6 @@ however long the logs (aces.server.download)."""
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import io
 import tempfile
@@ -15,6 +14,7 @@ from aces.classroom.files import FileStore
 from aces.classroom.service import Classroom
 from aces.server.download import zipped
 
+import loops
 from clitest import run
 
 if t.TYPE_CHECKING:
@@ -76,7 +76,7 @@ def test_the_zip_costs_the_same_memory_for_a_log_three_times_as_long(
         finally:
             await room.close()
 
-    (_, short_peak), (data, long_peak) = asyncio.run(test())
+    (_, short_peak), (data, long_peak) = loops.run(test())
     with zipfile.ZipFile(io.BytesIO(data)) as archive:
         assert archive.read("group-001.jsonl") == long.read_bytes()
         table = archive.read("stats.csv").decode("utf-8-sig").splitlines()
