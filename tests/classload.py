@@ -73,6 +73,10 @@ READERS: t.Final = 2
 STARTING: t.Final = 120.0
 LINGER: t.Final = 60.0
 
+#: Seconds a client keeps an idle connection, and the times a post is tried
+#: again on a connection the server had closed.
+KEEP_ALIVE: t.Final = 5.0
+RETRIES: t.Final = 2
 #: The longest line of an event a projector reads (the pool of a large class is long).
 LONGEST: t.Final = 1 << 26
 #: A block, by its class, its group and its first line.
@@ -153,6 +157,8 @@ class Played:
     answers: dict[tuple[int, int], list[tuple[int, int, list[t.Any]]]] = field(
         default_factory=dict)
     errors: list[str] = field(default_factory=list)
+    #: Posts tried again on a connection the server had closed meanwhile.
+    retries: int = 0
     cpu: float = 0.0
     finished: float = 0.0
 
@@ -205,8 +211,10 @@ async def _playing(joined: list[Joined], every: float, seconds: float, sticky: b
     played = Played()
     timeout = aiohttp.ClientTimeout(total=60)
     async with contextlib.AsyncExitStack() as stack:
+        # An idle connection let go before the server's keep-alive (10 s) ends it.
         sessions = {base: await stack.enter_async_context(aiohttp.ClientSession(
-                        base, timeout=timeout, connector=aiohttp.TCPConnector(limit=0)))
+                        base, timeout=timeout, connector=aiohttp.TCPConnector(
+                            limit=0, keepalive_timeout=KEEP_ALIVE)))
                     for base in sorted({base for one in joined for base in one.bases})}
         ready.put("groups")
         start = await _started(go)
@@ -236,10 +244,8 @@ async def _group(sessions: dict[str, aiohttp.ClientSession], one: Joined, every:
         key = (one.cls, one.group, state["seq"] + 1)
         played.sent[key] = posted
         try:
-            async with session.post(f"/api/v1/groups/{one.group}/rolls", json=body,
-                                    headers=auth) as answer:
-                reply = await answer.json() if answer.status == 200 else None
-                refused = "" if reply else f"{answer.status} {(await answer.text())[:200]}"
+            reply, refused = await _post(session, f"/api/v1/groups/{one.group}/rolls", body,
+                                         auth, played)
             if reply is None:
                 played.errors.append(refused)
                 # Read the group again, as a page does after a refusal.
@@ -258,6 +264,24 @@ async def _group(sessions: dict[str, aiohttp.ClientSession], one: Joined, every:
         answers.append((reply["first"], reply["seq"], reply["events"]))
         state = reply["group"]
         await asyncio.sleep(max(0.0, every * dice.uniform(0.8, 1.2) - (done - posted)))
+
+
+async def _post(session: aiohttp.ClientSession, path: str, body: dict[str, t.Any],
+                auth: dict[str, str], played: Played) -> tuple[t.Any, str]:
+    """A roll's answer, or why it was refused. A connection that the server
+    closed as the post went out is tried again, with the same submission id,
+    as a pupil's page does: the first answer comes back, nothing twice."""
+    for attempt in range(RETRIES + 1):
+        try:
+            async with session.post(path, json=body, headers=auth) as answer:
+                if answer.status == 200:
+                    return await answer.json(), ""
+                return None, f"{answer.status} {(await answer.text())[:200]}"
+        except (aiohttp.ClientOSError, aiohttp.ServerDisconnectedError):
+            if attempt == RETRIES:
+                raise
+            played.retries += 1
+    raise AssertionError("unreachable")
 
 
 def _watch(watchers: list[Watcher], go: Synchronized[float], ready: Queue[str],
@@ -460,6 +484,7 @@ class Run:
             "rss_samples_mb": [round(mb, 1) for _, mb in self.rss],
             "load_average": [round(load, 2) for load in self.load],
             "errors": len(errors), "first_errors": errors[:3],
+            "retries": sum(played.retries for played in self.played),
             "reconnects": sum(seen.reconnects for seen in self.seen)}
         for meter, used in self.cpu.items():
             name = "cpu_ms_a_roll" if meter == "server" else f"{meter}_cpu_ms_a_roll"

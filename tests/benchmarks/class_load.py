@@ -86,7 +86,8 @@ def line(name: str, result: dict[str, t.Any]) -> str:
             f"{result['readers']} processes; server memory {result['rss_start_mb']:.0f} /"
             f" {result['rss_middle_mb']:.0f} / {result['rss_end_mb']:.0f} MB (start / middle /"
             f" end); lost {result['lost']}, twice {result['twice']}, missed by a projector"
-            f" {result['missed']}, errors {result['errors']}, reconnects {result['reconnects']};"
+            f" {result['missed']}, errors {result['errors']} (posts retried {result['retries']}),"
+            f" reconnects {result['reconnects']};"
             f" load average {result['load_average'][0]:.2f}")
 
 
