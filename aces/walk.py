@@ -60,6 +60,15 @@ __all__ = ["STAGES", "UNDO_DEPTH", "Stand", "Standing", "Step", "Visitor", "driv
 #: How many rolls of one game an undo can reach back: far more than a
 #: table ever takes back, few enough that a hostile log costs little memory.
 UNDO_DEPTH: t.Final = 1000
+#: Places in games (a state and what comes next) whose moves a walk
+#: remembers, at the most: a session of 20,000 games at a table of four
+#: visits some 8,000; a table of many players ever new ones, each state
+#: holding every seat, so that a table remembers fewer, at most
+#: :data:`POINT_SEATS` seats in all.
+POINTS: t.Final = 50_000
+POINT_SEATS: t.Final = 500_000
+#: Times a walk forgets its places before it stops remembering them.
+_FORGET_MOST: t.Final = 3
 #: Seats, over all the states an undo can go back to, that a walk keeps: at
 #: a table of thousands of players fewer rolls can be taken back, so that
 #: the states kept never cost more than a few megabytes.
@@ -204,22 +213,8 @@ def drive(records: Iterable[Record], source: str, visitor: Visitor[ResultT], *,
         every step before it.
     """
     visit = visitor.visit
-    kinds = visitor.kinds
-    steps = walk(records, source, allow_unfinished=allow_unfinished,
-                 allow_unsettled=allow_unsettled)
-    if kinds is None:
-        for step in steps:
-            visit(step)
-    else:
-        last: Step[t.Any] | None = None
-        seen: Step[t.Any] | None = None
-        for last in steps:
-            if type(last.event) in kinds:
-                visit(last)
-                seen = last
-        if last is not seen:
-            assert last is not None, "a step was seen"
-            visit(last)
+    for step in _walk(records, source, allow_unfinished, allow_unsettled, visitor.kinds):
+        visit(step)
     visitor.end()
     return visitor.result()
 
@@ -243,6 +238,14 @@ def walk(
         its game refuses, and :raises ~aces.errors.RollError: for a roll
         the rules refuse; both placed at their line.
     """
+    return _walk(records, source, allow_unfinished, allow_unsettled, None)
+
+
+def _walk(records: Iterable[Record], source: str, allow_unfinished: bool,
+          allow_unsettled: bool | None, kinds: frozenset[type] | None) -> Iterator[Step[t.Any]]:
+    """:func:`walk`, yielding only the steps of ``kinds`` (every step for
+    ``None``) and the last step of the log whatever its kind, as
+    :meth:`Visitor.kinds` asks: a step never yielded is never made."""
     # A reader hands over plain (line, event) pairs, cheaper than records.
     pairs = records.pairs() if type(records) is Reader else iter(records)
     new = _tuple_new
@@ -250,6 +253,7 @@ def walk(
     #: Games begun so far, and those taken out of the pool.
     games = 0
     excluded: set[int] = set()
+    points = _Points()
     while record is not None:
         line, header = record
         if type(header) is not GameStarted:
@@ -264,29 +268,60 @@ def walk(
         games += 1
         standing: Standing[t.Any] = Standing(len(header.players))
         push = standing.push
-        yield new(Step, (line, header, state, game, None, standing))
-        next_roll, decide, evolve = game.next_roll, game.decide, game.evolve
-        last_line = line
+        if kinds is None or GameStarted in kinds:
+            yield new(Step, (line, header, state, game, None, standing))
+        decide, evolve = game.decide, game.evolve
+        points.table(len(header.players))
+        here = points.at(state, (), game)
+        event: Event = header
+        undone: Stand[t.Any] | None = None
         while True:
-            request = next_roll(state)
             record = next(pairs, None)
             if record is None:
-                if request is None or allow_unfinished:
-                    return
-                raise LogError(source, last_line, "the log ends before the game is over:"
-                               " {player} should roll next", player=shorten(request.player))
+                _ended(here, line, source, allow_unfinished, allow_unsettled)
+                if kinds is not None and type(event) not in kinds:
+                    # The last step, whatever its kind: where the log ends.
+                    yield new(Step, (line, event, here.state, game,
+                                     undone if type(event) is RollUndone else None, standing))
+                return
             line, event = record
-            last_line = line
+            # An event seen here before leads where it led then: the rules
+            # are pure, and the reader hands on one object for each line
+            # it has decoded (the same rest of a line, the same event).
+            move = here.moves.get(id(event))
+            if move is not None and move[0] is event:
+                if move[2] is not None:  # a roll: what an undo may take back
+                    push((line, event, here.state, move[2]))  # type: ignore[arg-type]
+                here = move[1]
+                if kinds is None or type(event) in kinds:
+                    yield new(Step, (line, event, here.state, game, None, standing))
+                continue
+            pending = here.pending
+            if pending:
+                consequence = pending[0]
+                if event is not consequence and event != consequence:
+                    raise LogError(source, line, "the rules give {expected} here,"
+                                   " not {found}", expected=_show(consequence),
+                                   found=_show(event))
+                after = points.at(evolve(here.state, consequence), pending[1:], game)
+                here.learn(event, after, None)
+                here = after
+                if kinds is None or type(event) in kinds:
+                    yield new(Step, (line, event, here.state, game, None, standing))
+                continue
+            request = here.request
             kind = type(event)
             if kind is not Rolled:
                 if kind is RollUndone:
                     undone = _undo(standing, t.cast("RollUndone", event), source, line)
-                    state = undone.before
-                    yield new(Step, (line, event, state, game, undone, standing))
+                    here = points.at(undone.before, (), game)
+                    if kinds is None or kind in kinds:
+                        yield new(Step, (line, event, here.state, game, undone, standing))
                     continue
                 if kind is GameExcluded:
                     _exclude(t.cast("GameExcluded", event), games, excluded, source, line)
-                    yield new(Step, (line, event, state, game, None, standing))
+                    if kinds is None or kind in kinds:
+                        yield new(Step, (line, event, here.state, game, None, standing))
                     continue
                 if request is None:
                     break
@@ -301,36 +336,118 @@ def walk(
             if not (roll.player == player and roll.stage == stage and len(dice) == count
                     and _FACES.issuperset(dice)):
                 _refuse_roll(roll, player, count, stage, source, line)
+            state = here.state
             try:
                 expected = decide(state, Roll(dice, roll.to))
             except (OptionError, RollError) as exc:
                 exc.at(source, line)
                 raise
-            consequences = iter(expected)
-            if next(consequences) != roll:
+            if expected[0] != roll:
                 raise LogError(source, line, "the rules give {expected} here, not {found}",
                                expected=_show(expected[0]), found=_show(roll))
             push((line, roll, state, expected))
-            state = evolve(state, roll)
-            yield new(Step, (line, roll, state, game, None, standing))
-            for consequence in consequences:
-                record = next(pairs, None)
-                if record is None:
-                    # A log being written may be read between a roll and its
-                    # consequences: that too is a game still being recorded.
-                    if allow_unfinished if allow_unsettled is None else allow_unsettled:
-                        return
-                    raise LogError(source, last_line, "the log ends before the roll is"
-                                   " settled: {expected} comes next",
-                                   expected=_show(consequence))
-                line, event = record
-                last_line = line
-                if event is not consequence and event != consequence:
-                    raise LogError(source, line, "the rules give {expected} here,"
-                                   " not {found}", expected=_show(consequence),
-                                   found=_show(event))
-                state = evolve(state, consequence)
-                yield new(Step, (line, consequence, state, game, None, standing))
+            after = points.at(evolve(state, roll), expected[1:], game)
+            here.learn(event, after, expected)
+            here = after
+            if kinds is None or Rolled in kinds:
+                yield new(Step, (line, roll, here.state, game, None, standing))
+
+
+def _ended(here: _Point, line: int, source: str, allow_unfinished: bool,
+           allow_unsettled: bool | None) -> None:
+    """The log ends at ``here``: fine if the game is over, or may be unfinished.
+
+    :raises ~aces.errors.LogError: otherwise, at the last line read.
+    """
+    if here.pending:
+        # A log being written may be read between a roll and its
+        # consequences: that too is a game still being recorded.
+        if allow_unfinished if allow_unsettled is None else allow_unsettled:
+            return
+        raise LogError(source, line, "the log ends before the roll is settled: {expected}"
+                       " comes next", expected=_show(here.pending[0]))
+    request = here.request
+    if request is None or allow_unfinished:
+        return
+    raise LogError(source, line, "the log ends before the game is over:"
+                   " {player} should roll next", player=shorten(request.player))
+
+
+class _Point:
+    """A place in a game that a walk has reached: the state there, and what
+    comes next (the consequences still due of the last roll, or the roll
+    the rules ask for), with every move already seen from it.
+
+    Games of a log pass through the same places over and over (the same
+    chips, the same player to roll); a move seen before is not decided and
+    folded again, but taken from :attr:`moves`. So the rules run once for
+    each place and line, and a long log costs a look-up an event.
+    """
+
+    __slots__ = ("moves", "pending", "request", "state")
+
+    def __init__(self, state: t.Any, pending: tuple[Event, ...],
+                 request: RollRequest | None) -> None:
+        self.state = state
+        #: The consequences of the last roll still to come, in order.
+        self.pending = pending
+        #: The roll the rules ask for here, once nothing is pending; ``None``
+        #: once the game is over.
+        self.request = request
+        #: By the id of an event: the event, the place it leads to, and (for
+        #: a roll) the events the rules decided for it.
+        self.moves: dict[int, tuple[Event, _Point, tuple[Event, ...] | None]] = {}
+
+    def learn(self, event: Event, after: _Point, decided: tuple[Event, ...] | None) -> None:
+        """Remember that ``event`` leads from here to ``after``."""
+        self.moves[id(event)] = (event, after, decided)
+
+
+class _Points:
+    """The places a walk has reached, one object for each (see :class:`_Point`),
+    at most :data:`POINTS` of them (fewer at a large table): past that, they
+    are forgotten and met afresh, so that a log of ever new places costs
+    bounded memory."""
+
+    __slots__ = ("_forgotten", "_known", "_most")
+
+    def __init__(self) -> None:
+        self._known: dict[tuple[t.Any, ...], _Point] = {}
+        self._most = POINTS
+        #: Times the places were forgotten: a log that keeps meeting new
+        #: places is walked without remembering any after a few.
+        self._forgotten = 0
+
+    def table(self, players: int) -> None:
+        """A game of ``players`` begins: its table's states hold a seat each."""
+        self._most = max(1, min(POINTS, POINT_SEATS // players))
+
+    def at(self, state: t.Any, pending: tuple[Event, ...], game: Decider[t.Any]) -> _Point:
+        """The place of ``state`` with ``pending`` still to come."""
+        if self._forgotten >= _FORGET_MOST:
+            return _Point(state, pending, None if pending else game.next_roll(state))
+        key = (_value(state), pending)
+        try:
+            point = self._known.get(key)
+        except TypeError:  # a state with a field that cannot be a key
+            return _Point(state, pending, None if pending else game.next_roll(state))
+        if point is None:
+            if len(self._known) >= self._most:
+                for known in self._known.values():
+                    known.moves.clear()
+                self._known.clear()
+                self._forgotten += 1
+            point = self._known[key] = _Point(state, pending,
+                                              None if pending else game.next_roll(state))
+        return point
+
+
+def _value(state: t.Any) -> tuple[t.Any, ...]:
+    """A state as a key: its type and its fields, a mapping by its identity
+    (every state of a table shares its seats by name), so that two states
+    with the same key are equal."""
+    return (type(state), *(id(field) if type(field) is dict else field
+                           for field in msgspec.structs.astuple(state)))
 
 
 def _exclude(event: GameExcluded, games: int, excluded: set[int], source: str,

@@ -8,6 +8,7 @@ import typing as t
 import msgspec
 import pytest
 
+import aces.walk as walk_module
 from aces import engine
 from aces.dice import DiceFile, RandomDice
 from aces.errors import AcesError, LogError, OptionError, RollError
@@ -15,6 +16,7 @@ from aces.events import (
     SCHEMA,
     GameOver,
     GameStarted,
+    OpeningWon,
     Rolled,
     RollUndone,
     TurnMissed,
@@ -22,6 +24,7 @@ from aces.events import (
 from aces.i18n import translations
 from aces.log import LogWriter, read
 from aces.rules import pot
+from aces.rules.table import DECIDED
 from aces.walk import Step, Visitor, drive, walk
 
 if t.TYPE_CHECKING:
@@ -386,3 +389,69 @@ def test_an_undo_reaches_back_no_further_than_its_depth(monkeypatch: pytest.Monk
     error = refusal([*events[:11], *undos])
     assert error.line == 14
     assert "at most 2 rolls" in error.reason()
+
+
+def session_events(games: int, players: Sequence[str] = PLAYERS) -> list[Event]:
+    """``games`` random games in a row at one table, as a session's log holds them."""
+    events: list[Event] = []
+    for seed in range(1, games + 1):
+        header = engine.header(pot.GAME, players, {}, seed)
+        events += engine.play(pot.GAME, header, RandomDice(seed))
+    return events
+
+
+def assert_folded(events: Sequence[Event], steps: Sequence[Step[t.Any]]) -> None:
+    """Every step is its event, on its line, with the state the fold of the
+    log's events gives there (each game folded from its header)."""
+    assert [s.event for s in steps] == list(events)
+    assert [s.line for s in steps] == list(range(1, len(events) + 1))
+    state: t.Any = None
+    for step in steps:
+        event = step.event
+        state = pot.start(event) if isinstance(event, GameStarted) else pot.evolve(state, event)
+        assert step.state == state, step.line
+
+
+def test_a_session_that_comes_back_to_the_same_places_folds_every_event() -> None:
+    # Game after game reaches the same chips with the same player to roll:
+    # the walk takes the moves it has seen there before from what it
+    # remembers, and every state is still the fold of the events.
+    events = session_events(40)
+    assert_folded(events, steps_of(events))
+
+
+def test_a_walk_that_forgets_its_places_folds_every_event(monkeypatch: pytest.MonkeyPatch) -> None:
+    # A log meeting more places than a walk remembers (a table of hundreds,
+    # here a limit of a few): forgotten, then no longer remembered at all.
+    monkeypatch.setattr(walk_module, "POINTS", 5)
+    events = session_events(6)
+    assert_folded(events, steps_of(events))
+
+
+def test_the_opening_once_decided_is_the_same_in_every_game() -> None:
+    # Play never reads the opening's rolls, so that games whose openings
+    # differ reach equal states of play.
+    ends = [s.state for s in steps_of(session_events(5)) if isinstance(s.event, OpeningWon)]
+    assert len(ends) == 5
+    assert all(state.opening == DECIDED for state in ends)
+    assert all(state == ends[0] for state in ends if state.turn == ends[0].turn)
+
+
+def test_undos_in_a_session_go_back_to_states_seen_before() -> None:
+    events = session_events(3)
+    rolls = [i for i, event in enumerate(events) if isinstance(event, Rolled)]
+    # Take back a roll in the middle of the second game, and play it again.
+    at = rolls[len(rolls) // 2]
+    settled = next(i for i in range(at + 1, len(events))
+                   if isinstance(events[i], Rolled | GameStarted))
+    roll = events[at]
+    assert isinstance(roll, Rolled)
+    undo = RollUndone(undoes=at + 1, player=roll.player, dice=roll.dice, to=roll.to)
+    undone = [*events[:settled], undo, *events[at:]]
+    steps = steps_of(undone)
+    assert steps[settled].undone is not None
+    assert steps[settled].state == steps[at - 1].state
+    # The roll played again leads through the very states it led through before.
+    again = steps[settled + 1:settled + 1 + settled - at]
+    assert [s.state for s in again] == [s.state for s in steps[at:settled]]
+    assert isinstance(steps[-1].event, GameOver)

@@ -29,7 +29,7 @@ from aces.rules.opening import Opening
 if t.TYPE_CHECKING:
     from collections.abc import Sequence
 
-__all__ = ["OpeningSeating", "OpeningTable", "Seating", "Table", "opening_seating",
+__all__ = ["DECIDED", "OpeningSeating", "OpeningTable", "Seating", "Table", "opening_seating",
            "opening_tied", "opening_won", "seating", "shared_handlers", "turn_missed"]
 
 
@@ -85,6 +85,12 @@ def opening_seating(players: Sequence[str]) -> OpeningSeating:
     return {**seating(players), "opening": Opening.everyone(len(players))}
 
 
+#: The opening once it is decided: nobody contends any more. Play never
+#: reads it, so every game's play begins from the same state whatever the
+#: opening's rolls were, and the places of play a log's walk meets come
+#: back game after game (:mod:`aces.walk` remembers its moves by them).
+DECIDED: t.Final = Opening(())
+
 T = t.TypeVar("T", bound=Table)
 OT = t.TypeVar("OT", bound=OpeningTable)
 
@@ -96,8 +102,9 @@ def opening_tied(state: OT, event: OpeningTied) -> OT:
 
 
 def opening_won(state: OT, event: OpeningWon) -> OT:
-    """The player who rolled highest starts the play."""
-    return msgspec.structs.replace(state, phase="play", turn=state.seats[event.player])
+    """The player who rolled highest starts the play; the opening is over."""
+    return msgspec.structs.replace(state, phase="play", turn=state.seats[event.player],
+                                   opening=DECIDED)
 
 
 def turn_missed(state: T, event: TurnMissed) -> T:

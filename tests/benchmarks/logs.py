@@ -7,7 +7,10 @@ Writes a session of 20,000 games of Aces in the Pot for four players
 * the reader alone (:func:`aces.log.read`: shape, decoding, digests), and
   the digest chain alone, hashed as the reader hashes it, to show what the
   integrity check costs;
-* ``verify``: the checked walk through the rules, every roll re-decided;
+* ``verify``: what ``aces verify`` does, the checked walk through the rules
+  (every roll re-decided) driving the verdict's tally, which is shown the
+  games' starts and ends and the undos alone; and the walk handing on every
+  step, as the other visitors take it;
 * ``replay``: the same walk plus the English narration, written to /dev/null,
   and again with the phrasebooks' caches keeping nothing, to show what they pay;
 * the peak memory of ``aces verify`` as a separate process, for a log ten
@@ -35,14 +38,16 @@ import typing as t
 from pathlib import Path
 
 from aces.log import read
-from aces.walk import walk
+from aces.summary import Tally
+from aces.walk import drive, walk
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from worstcases import session
 
-TARGET_VERIFY = 300_000
-TARGET_REPLAY = 100_000
+#: The rates asked for, as multiples of the baseline measured in the same run.
+TARGET_VERIFY = 2.0
+TARGET_REPLAY = 1.2
 
 
 def rate(label: str, events: int, seconds: float, baseline: float | None = None) -> float:
@@ -90,6 +95,16 @@ def time_digests(path: Path) -> float:
 
 
 def time_verify(path: Path) -> float:
+    """``aces verify``'s work: the walk driving the verdict's tally."""
+    start = time.perf_counter()
+    with path.open("rb") as handle:
+        drive(read(handle, str(path)), str(path), Tally(), allow_unfinished=True,
+              allow_unsettled=False)
+    return time.perf_counter() - start
+
+
+def time_walk(path: Path) -> float:
+    """The walk handing on every step."""
     start = time.perf_counter()
     with path.open("rb") as handle:
         for _ in walk(read(handle, str(path)), str(path)):
@@ -212,14 +227,16 @@ def main() -> None:
         digests = time_digests(big)
         rate("digest chain alone", events, digests, baseline)
         verify_seconds = time_verify(big)
-        verify = rate("verify (checked walk)", events, verify_seconds, baseline)
+        verify = rate("verify (checked walk, the tally)", events, verify_seconds, baseline)
+        rate("the walk, every step handed on", events, time_walk(big), baseline)
         print(f"{'':<40} the digests: {digests / events * 1e6:.2f} us an event,"
               f" {digests / verify_seconds:.0%} of verify")
         replay = rate("replay --lang en to /dev/null", events, time_replay(big), baseline)
         rate("  the same, no phrasebook cache", events, time_replay(big, cached=False), baseline)
-        print(f"\ntargets: verify {TARGET_VERIFY:,}/s "
-              f"({'met' if verify >= TARGET_VERIFY else 'NOT met'}), "
-              f"replay {TARGET_REPLAY:,}/s ({'met' if replay >= TARGET_REPLAY else 'NOT met'})")
+        print(f"\ntargets: verify {TARGET_VERIFY} x baseline ({verify / baseline:.2f} x: "
+              f"{'met' if verify >= TARGET_VERIFY * baseline else 'NOT met'}), "
+              f"replay {TARGET_REPLAY} x baseline ({replay / baseline:.2f} x: "
+              f"{'met' if replay >= TARGET_REPLAY * baseline else 'NOT met'})")
 
         if before is not None:
             side_by_side(big, events, baseline, before)
