@@ -312,6 +312,110 @@ def assert_accessible(page: Page | Sequence[tuple[Page, str]], within: str | Non
         pytest.fail("\n".join(failed), pytrace=False)
 
 
+#: The styles of the WCAG text-spacing bookmarklet (success criterion 1.4.12): line
+#: height 1.5 times the font size, paragraphs 2 times apart, letters 0.12 and words
+#: 0.16 times the font size apart, over whatever the page sets.
+TEXT_SPACING: t.Final = ("* { line-height: 1.5 !important; letter-spacing: 0.12em !important;"
+                         " word-spacing: 0.16em !important; }"
+                         " p { margin-bottom: 2em !important; }")
+#: With those styles on, every box that cuts its text off (overflow hidden or clip,
+#: its content larger than its box), and every two lines of different texts that
+#: overlap by more than 2 px each way. A line in a box that scrolls counts only
+#: where the box shows it (a wide table's cells beyond its edge are scrolled to,
+#: not hidden); what is hidden on purpose (a box of 1 px or clipped away, as a text
+#: for screen readers alone is) and what is fixed to the window are left out.
+_SPACED_FAULTS: t.Final = r"""() => {
+  const name = el => el.tagName.toLowerCase() + (el.id ? '#' + el.id : '')
+    + (el.className && typeof el.className === 'string'
+       ? '.' + el.className.trim().split(/\s+/).join('.') : '');
+  // Hidden on purpose, as a text for screen readers alone is: a box of 1 px, or clipped
+  // away (MathJax's MathML beside a formula).
+  const unseen = (el, style) => el.clientWidth <= 1 || el.clientHeight <= 1
+    || style.position === 'absolute' && style.clip !== 'auto' && style.clip !== ''
+    || style.clipPath !== 'none';
+  const clipping = style => ['hidden', 'clip'].includes(style.overflowX)
+    || ['hidden', 'clip'].includes(style.overflowY);
+  const faults = [];
+  for (const el of document.body.querySelectorAll('*')) {
+    if (!el.getClientRects().length || !el.textContent.trim()) continue;
+    const style = getComputedStyle(el);
+    if (unseen(el, style)) continue;
+    if (clipping(style) && (el.scrollWidth > el.clientWidth + 1
+                            || el.scrollHeight > el.clientHeight + 1)) {
+      faults.push(`cut off: ${name(el)} (${el.scrollWidth}x${el.scrollHeight} in `
+                  + `${el.clientWidth}x${el.clientHeight}): ${el.textContent.trim().slice(0, 60)}`);
+    }
+  }
+  const lines = [];
+  const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+  for (let text = walker.nextNode(), k = 0; text; text = walker.nextNode(), k++) {
+    if (!text.data.trim()) continue;
+    let view = {left: -Infinity, top: -Infinity, right: Infinity, bottom: Infinity};
+    let hidden = false;
+    for (let up = text.parentElement; up && up !== document.documentElement;
+         up = up.parentElement) {
+      const style = getComputedStyle(up);
+      if (style.position === 'fixed' || unseen(up, style)
+          || style.visibility === 'hidden') { hidden = true; break; }
+      if (style.overflowX !== 'visible' || style.overflowY !== 'visible') {
+        const box = up.getBoundingClientRect();
+        view = {left: Math.max(view.left, box.left), top: Math.max(view.top, box.top),
+                right: Math.min(view.right, box.right),
+                bottom: Math.min(view.bottom, box.bottom)};
+      }
+    }
+    if (hidden) continue;
+    const range = document.createRange();
+    range.selectNodeContents(text);
+    for (const r of range.getClientRects()) {
+      const line = {left: Math.max(r.left, view.left), top: Math.max(r.top, view.top),
+                    right: Math.min(r.right, view.right),
+                    bottom: Math.min(r.bottom, view.bottom), k, text};
+      if (line.right - line.left > 2 && line.bottom - line.top > 2) lines.push(line);
+    }
+  }
+  lines.sort((a, b) => a.top - b.top);
+  for (let i = 0; i < lines.length; i++) {
+    const a = lines[i];
+    for (let j = i + 1; j < lines.length && lines[j].top < a.bottom - 2; j++) {
+      const b = lines[j];
+      if (a.k === b.k) continue;
+      const wide = Math.min(a.right, b.right) - Math.max(a.left, b.left);
+      const high = Math.min(a.bottom, b.bottom) - Math.max(a.top, b.top);
+      if (wide > 2 && high > 2) {
+        faults.push(`overlap: «${a.text.data.trim().slice(0, 40)}» (${name(a.text.parentElement)})`
+                    + ` and «${b.text.data.trim().slice(0, 40)}» (${name(b.text.parentElement)})`);
+        if (faults.length > 20) return faults;
+      }
+    }
+  }
+  return faults;
+}"""
+
+
+def text_spacing_faults(page: Page) -> list[str]:
+    """What breaks on ``page`` with the text spaced out as WCAG's 1.4.12 asks a page to
+    bear (:data:`TEXT_SPACING`): text cut off, or text over other text. The styles
+    stay on the page until it is loaded again."""
+    # A style sheet built by script, not a <style> element, which the pages' own
+    # Content-Security-Policy refuses (as it would any the page did not bring).
+    page.evaluate("""css => new Promise(done => {
+      const sheet = new CSSStyleSheet();
+      sheet.replaceSync(css);
+      document.adoptedStyleSheets = [...document.adoptedStyleSheets, sheet];
+      requestAnimationFrame(() => requestAnimationFrame(() => done()));
+    })""", TEXT_SPACING)
+    spaced = page.evaluate("""() => {
+      const style = getComputedStyle(document.body);
+      return Math.abs(parseFloat(style.letterSpacing) - 0.12 * parseFloat(style.fontSize))
+        < 0.01 && Math.abs(parseFloat(style.lineHeight) - 1.5 * parseFloat(style.fontSize))
+        < 0.01;
+    }""")
+    assert spaced, f"the text-spacing styles did not apply on {page.url}"
+    faults: list[str] = page.evaluate(_SPACED_FAULTS)
+    return faults
+
+
 def ready_frame(frame_element: ElementHandle, timeout: float = 60.0) -> Frame:
     """The frame of a page embedded in another (an ``<iframe>``), once its script
     has run to the end (``body[data-ready]``). Frames load lazily, so it is
