@@ -64,7 +64,13 @@ def locales_dir() -> Path:
 
     :raises FileNotFoundError: where there are none: a broken install.
     """
-    override = os.environ.get(LOCALES_VARIABLE)
+    # Found once for each value of the variable: a server asks for every
+    # sentence it words, and the search is four calls to the file system.
+    return _locales_at(os.environ.get(LOCALES_VARIABLE) or None)
+
+
+@functools.cache
+def _locales_at(override: str | None) -> Path:
     if override:
         return Path(override).resolve()
     package = Path(__file__).resolve().parent
@@ -78,7 +84,12 @@ def catalog(lang: str) -> gettext.NullTranslations:
     """The compiled catalog of ``lang``, one of :func:`languages`; English,
     the source, and a language without a catalog speak the messages as
     written."""
-    path = locales_dir() / lang / "LC_MESSAGES" / f"{DOMAIN}.po"
+    return _catalog_in(locales_dir(), lang)
+
+
+@functools.cache
+def _catalog_in(folder: Path, lang: str) -> gettext.NullTranslations:
+    path = folder / lang / "LC_MESSAGES" / f"{DOMAIN}.po"
     if not path.is_file():
         return gettext.NullTranslations()
     return _compiled(path, lang)

@@ -54,6 +54,7 @@ from __future__ import annotations
 import contextlib
 import errno
 import importlib
+import io
 import os
 import signal
 import stat
@@ -284,9 +285,16 @@ class LogStore:
     def handle(self) -> t.BinaryIO:
         """The log's bytes from its start, in a file of its own for the caller to
         close (the lock stays held): to read lines at places already known."""
-        handle = os.fdopen(os.dup(self._descriptor()), "rb")
-        handle.seek(0)
-        return handle
+        fd = os.dup(self._descriptor())
+        if not hasattr(os, "pread"):
+            # (Windows, which has no pread.)
+            handle = os.fdopen(fd, "rb")
+            handle.seek(0)
+            return handle
+        # A duplicate descriptor shares its place in the file with the store's
+        # appends and with every other reader (a thread each): read at a place
+        # of its own, or a seek here moves theirs.
+        return t.cast("t.BinaryIO", io.BufferedReader(_OwnPlace(fd)))
 
     @property
     def size(self) -> int:
@@ -476,6 +484,39 @@ class LogStore:
         handle, self._handle = self._handle, None
         if handle is not None:
             handle.close()
+
+
+class _OwnPlace(io.RawIOBase):
+    """A descriptor read with ``pread`` at a place kept here."""
+
+    def __init__(self, fd: int) -> None:
+        self._fd = fd
+        self._at = 0
+
+    def readable(self) -> bool:
+        return True
+
+    def seekable(self) -> bool:
+        return True
+
+    def readinto(self, buffer: t.Any) -> int:
+        data = os.pread(self._fd, len(buffer), self._at)
+        buffer[:len(data)] = data
+        self._at += len(data)
+        return len(data)
+
+    def seek(self, offset: int, whence: int = os.SEEK_SET) -> int:
+        base = {os.SEEK_SET: 0, os.SEEK_CUR: self._at}.get(whence)
+        self._at = max(0, offset + (os.fstat(self._fd).st_size if base is None else base))
+        return self._at
+
+    def tell(self) -> int:
+        return self._at
+
+    def close(self) -> None:
+        if not self.closed:
+            os.close(self._fd)
+        super().close()
 
 
 def _last_byte(fd: int) -> bytes:

@@ -39,6 +39,7 @@ from aces.reports.stats import (
     seat_rows,
     seat_test,
     share_sections,
+    taken_out,
 )
 from aces.voice import Voice
 from aces.walk import STAGES
@@ -176,6 +177,9 @@ def stats_html(pooled: Pooled, lang: str = "en") -> str:
             "<li>" + markup(_("Left out: {error}").format(
                 error=log.error.render(catalog.gettext, catalog.ngettext))) + "</li>"
             for log in pooled.left_out if log.error is not None) + "</ul>")
+    if excluded := taken_out(pooled, w):
+        blocks.append("<ul>" + "".join(f"<li>{markup(line)}</li>" for line in excluded)
+                      + "</ul>")
     for group in pooled.groups:
         result = group.pooled
         shares = result.seats.shares

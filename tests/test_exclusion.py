@@ -101,6 +101,27 @@ def test_stats_leaves_the_game_out_from_a_file_and_from_standard_input(tmp_path:
     assert numbers == ["1", "3"]
 
 
+def test_stats_says_which_games_a_log_took_out(tmp_path: Path) -> None:
+    log = with_lines(session(tmp_path), 1, 3)
+    said = {"en": "Taken out of the results: games 1 and 3 of {log}, so they are not pooled.",
+            "nb": "Tatt ut av resultatene: partiene 1 og 3 i {log}, så de slås ikke sammen med"
+                  " de andre.",
+            "nn": "Teke ut av resultata: partia 1 og 3 i {log}, så dei blir ikkje slått saman"
+                  " med dei andre."}
+    for lang, line in said.items():
+        result = run("stats", str(log), "--lang", lang)
+        assert result.exit_code == 0, result.output
+        assert "  " + line.format(log=log) in result.stdout.splitlines()
+    one = run("stats", str(with_lines(log.with_name("session.jsonl"), 2)), env=ENGLISH)
+    assert "of the results: game 2 of" in one.stdout
+    data = json.loads(run("stats", "--json", str(log), env=ENGLISH).stdout)
+    assert data["logs"][0]["excluded"] == [1, 3]
+    assert data["logs"][0]["games"] == 1
+    whole = json.loads(run("stats", "--json", str(log.with_name("session.jsonl")),
+                           env=ENGLISH).stdout)
+    assert whole["logs"][0]["excluded"] == []
+
+
 def test_record_goes_on_with_a_log_that_took_a_game_out(tmp_path: Path) -> None:
     log = with_lines(session(tmp_path, games=1), 1)
     result = run("record", str(log), input="4\n", env=ENGLISH)

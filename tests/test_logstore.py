@@ -519,3 +519,22 @@ def test_where_open_files_cannot_be_removed_the_lock_beside_the_log_goes_after(
         store.append(game()[:2])
     assert removed == [False]
     assert sorted(p.name for p in tmp_path.iterdir()) == ["game.jsonl"]
+
+
+def test_readers_of_a_held_log_each_read_at_their_own_place(tmp_path: Path) -> None:
+    """A handle's place is its own: a duplicate descriptor shared it with the
+    store's appends and the other readers, so that a projector catching up in
+    one thread read the lines another thread had sought, or nothing."""
+    path = tmp_path / "held.jsonl"
+    events = game()
+    with LogStore.open(path, new=True) as store:
+        store.append(events[:-1])
+        lines = path.read_bytes().splitlines(keepends=True)
+        assert len(lines) > 5
+        first, second = store.handle(), store.handle()
+        with first, second:
+            second.seek(sum(map(len, lines[:4])))
+            store.append(events[-1:])
+            assert first.readline() == lines[0]
+            assert second.readline() == lines[4]
+            assert first.readline() == lines[1]

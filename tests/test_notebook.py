@@ -13,6 +13,7 @@ from html.parser import HTMLParser
 import pytest
 
 import aces
+import aces.log
 import aces.results
 from aces.errors import OptionError
 from aces.page.html import SRCDOC_BASE
@@ -480,7 +481,7 @@ def test_every_page_of_a_log_is_made_without_reading_it_again(
     assert run("play", "--players", "3", "--games", "6", "--seed", "4", "-o",
                str(log)).exit_code == 0
     reads: list[str] = []
-    real = aces.results.read
+    real = aces.log.read
 
     def counted(lines: t.Any, source: str) -> t.Any:
         reads.append(source)

@@ -27,6 +27,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import re
+import time
 import typing as t
 from importlib import resources
 
@@ -44,6 +45,11 @@ __all__ = ["POLL", "Database", "StoreSettings", "StoreUnavailableError", "Unreac
 #: Seconds a follower waits for a doorbell before it looks for itself; far
 #: less while the listening connection is down.
 POLL: t.Final = 10.0
+#: Seconds after any sign of trouble (a connection lost, the listener
+#: dropped) during which a connection taken from the pool is tried first:
+#: the pool may still hold connections the database has closed. The rest of
+#: the time that would be a round trip more for every roll, for nothing.
+SUSPECT: t.Final = 30.0
 _POLL_DEAF: t.Final = 1.0
 #: The channel every process listens on.
 CHANNEL: t.Final = "aces"
@@ -179,10 +185,12 @@ class Database:
         self.notice = notice
         self.settings = StoreSettings() if settings is None else settings
         self.pool: AsyncConnectionPool[psycopg.AsyncConnection[t.Any]] = AsyncConnectionPool(
-            url, min_size=1, max_size=self.settings.pool, open=False,
+            url, min_size=self.settings.pool, max_size=self.settings.pool, open=False,
             timeout=self.settings.timeout, kwargs={"autocommit": True,
                                                    "connect_timeout": self._connect_timeout()},
-            check=AsyncConnectionPool.check_connection, name="aces")
+            check=self._check, name="aces")
+        #: Until when (time.monotonic()) connections are tried before use.
+        self._suspect_until = 0.0
         #: Whoever follows a class here, by the class's id: called with a
         #: position (a block appended), ``None`` (the record changed), or
         #: nothing at all known (every class: the doorbell was deaf a while).
@@ -190,6 +198,16 @@ class Database:
         self.listening = False
         self._listener: asyncio.Task[None] | None = None
         self._closed = False
+
+    def trouble(self) -> None:
+        """A sign of trouble: connections are tried before use a while."""
+        self._suspect_until = time.monotonic() + SUSPECT
+
+    async def _check(self, connection: psycopg.AsyncConnection[t.Any]) -> None:
+        """Try a connection before it is used, while trouble is recent; a dead
+        one raises, and the pool replaces it (see :data:`SUSPECT`)."""
+        if time.monotonic() < self._suspect_until:
+            await AsyncConnectionPool.check_connection(connection)
 
     def _connect_timeout(self) -> int:
         return max(1, round(self.settings.timeout))
@@ -253,6 +271,7 @@ class Database:
         except (psycopg.OperationalError, psycopg.InterfaceError) as exc:
             # PoolTimeout and AdminShutdown (pg_terminate_backend) are
             # OperationalErrors too.
+            self.trouble()
             raise unavailable() from exc
 
     # -- The doorbell ---------------------------------------------------------------------
@@ -296,6 +315,7 @@ class Database:
             if not lost and not self._closed and self.notice is not None:
                 self.notice(False)
             lost = True
+            self.trouble()
             self.listening = False
             await asyncio.sleep(delay)
             delay = min(delay * 2, 5.0)

@@ -113,16 +113,26 @@ class Feed:
 
     def after(self, position: int, limit: int) -> list[Line]:
         """Up to ``limit`` lines after ``position``."""
-        recent = self._recent
-        if recent and position + 1 >= recent[0].position:
-            start = position + 1 - recent[0].position
-            return [recent[i] for i in range(start, min(len(recent), start + limit))]
+        kept = self.kept_after(position, limit)
+        if kept is not None:
+            return kept
         count = min(limit, self.position - position)
         if count <= 0:
             return []
         data = os.pread(self._fd, count * WIDTH, position * WIDTH)
         return [self._parse(data[i * WIDTH:(i + 1) * WIDTH], position + i + 1)
                 for i in range(len(data) // WIDTH)]
+
+    def kept_after(self, position: int, limit: int) -> list[Line] | None:
+        """Up to ``limit`` lines after ``position`` from those kept in memory;
+        ``None`` where the file must be read (:meth:`after` reads it)."""
+        recent = self._recent
+        if limit <= 0:
+            return []
+        if recent and position + 1 >= recent[0].position:
+            start = position + 1 - recent[0].position
+            return [recent[i] for i in range(start, min(len(recent), start + limit))]
+        return None
 
     def close(self) -> None:
         if self._fd >= 0:

@@ -384,7 +384,12 @@ class FileStore:
 
     async def entries(self, after: int, limit: int) -> list[FeedEntry]:
         durable = self._durable
-        lines = await asyncio.to_thread(self._feed.after, after, min(limit, durable - after))
+        count = min(limit, durable - after)
+        # A projector keeping up reads lines kept in memory: no thread for them
+        # (the threads are busy syncing logs, and a hop costs more than the read).
+        lines = self._feed.kept_after(after, count)
+        if lines is None:
+            lines = await asyncio.to_thread(self._feed.after, after, count)
         return [FeedEntry(line.position, line.stream, line.first, line.last) for line in lines
                 if line.position <= durable]
 

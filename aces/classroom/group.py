@@ -94,6 +94,11 @@ class Tally(Visitor[None]):
         return self._number > 0 and self._number not in self.games \
             and self._observer.current() is None
 
+    def taken_out(self) -> tuple[int, ...]:
+        """The finished games taken out of the pool, by number, as ``aces
+        stats`` names them."""
+        return tuple(sorted(self.excluded & self.finished().keys()))
+
     def counts(self) -> tuple[dict[Rules, Counts], int, int]:
         """The counts by rules of the finished games not taken out of the pool,
         their number and their rolls, as ``aces stats`` counts the log."""

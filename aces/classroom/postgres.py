@@ -35,6 +35,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import typing as t
 
 import msgspec
@@ -81,6 +82,8 @@ class PostgresStore:
         self._revision = 0
         #: Each stream's last line as this process saw it: (seq, digest).
         self._heads: dict[int, tuple[int, bytes]] = {}
+        #: The class was found deleted (by the retention, or the operator).
+        self._gone = False
         self._changed: asyncio.Condition | None = None
 
     # -- Opening -------------------------------------------------------------------
@@ -119,8 +122,13 @@ class PostgresStore:
             self._position = max(self._position, position)
         else:
             # The record changed, or no one knows what: look.
-            with contextlib.suppress(AcesError):
+            try:
                 await self._look()
+            except UnknownClassError:
+                # Deleted: whoever waits for a change hears of it now.
+                self._gone = True
+            except AcesError:
+                pass
         await self._notify()
 
     async def _notify(self) -> None:
@@ -324,6 +332,7 @@ class PostgresStore:
                      last.decode("ascii"), *keys))
                 row = await cursor.fetchone()
         except (psycopg.OperationalError, psycopg.InterfaceError):
+            self.database.trouble()
             raise _LostError from None
         assert row is not None
         return tuple(row)
@@ -368,17 +377,25 @@ class PostgresStore:
                 " AND seq >= %s AND (%s::bigint IS NULL OR seq <= %s) ORDER BY seq",
                 (self.cls, stream, first, last, last))
             rows = await cursor.fetchall()
+        if rows and rows[-1][0] > self._heads.get(stream, (0, b""))[0]:
+            # Another process's lines, folded in here: the stream's head as
+            # they leave it, so that the next append here needs no probe.
+            self._heads[stream] = (int(rows[-1][0]),
+                                   json.loads(bytes(rows[-1][1]))["digest"].encode("ascii"))
         return [bytes(line) for _, line in rows]
 
     async def changed(self, after: int, revision: int | None = None) -> None:
         """Wait for a block after ``after`` (or a record past ``revision``): rung
         by the database's notifications, and looking for itself every
-        :attr:`Database.poll <aces.classroom.database.Database.poll>` seconds."""
+        :attr:`Database.poll <aces.classroom.database.Database.poll>` seconds.
+
+        :raises UnknownClassError: once the class is deleted.
+        """
         assert self._changed is not None
 
         def moved() -> bool:
-            return self._position > after or (revision is not None
-                                               and self._revision > revision)
+            return self._gone or self._position > after or (
+                revision is not None and self._revision > revision)
 
         while not moved():
             async with self._changed:
@@ -392,6 +409,8 @@ class PostgresStore:
                     raise
                 except AcesError:
                     pass
+        if self._gone:
+            raise unknown_class(self.cls)
 
     async def close(self) -> None:
         self.database.unfollow(self.cls, self._ring)

@@ -64,6 +64,8 @@ if t.TYPE_CHECKING:
 
 __all__ = ["ClassSummary", "Classes", "OneClass", "School", "SchoolSettings", "Teacher"]
 
+#: Groups' tokens whose class one process remembers (the longest unused go first).
+TOKENS_KEPT: t.Final = 100_000
 #: Seconds between two purges of a school's closed and idle classes.
 PURGE_EVERY: t.Final = 3600.0
 
@@ -202,6 +204,8 @@ class School:
         self._rooms: collections.OrderedDict[int, tuple[Classroom, asyncio.Task[None]]] = (
             collections.OrderedDict())
         self._loading: dict[int, asyncio.Lock] = {}
+        #: The class of each group's token (its digest) asked for lately.
+        self._classes_of: collections.OrderedDict[str, int] = collections.OrderedDict()
         self._purger: asyncio.Task[None] | None = None
 
     @property
@@ -308,11 +312,31 @@ class School:
         return await self.room(number)
 
     async def by_group(self, group: int, token: str, device: str) -> tuple[Classroom, Group]:
-        # The group's token names its class: an index of the records' groups.
-        number = await self._find(
-            "SELECT id FROM aces.classes WHERE record->'groups' @> %s::jsonb",
-            json.dumps([{"token": token_digest(token)}]), device, not_your_group)
-        room = await self.room(number)
+        """The group of ``token``, and its class.
+
+        :raises ~aces.errors.ClassError: (``not_your_group``, ``too_many_guesses``).
+        """
+        from aces.classroom.postgres import UnknownClassError
+
+        # The group's token names its class: an index of the records' groups,
+        # asked once a token (a group's class never changes).
+        key = token_digest(token)
+        number = self._classes_of.get(key)
+        if number is None:
+            number = await self._find(
+                "SELECT id FROM aces.classes WHERE record->'groups' @> %s::jsonb",
+                json.dumps([{"token": key}]), device, not_your_group)
+            self._classes_of[key] = number
+            while len(self._classes_of) > TOKENS_KEPT:
+                self._classes_of.popitem(last=False)
+        else:
+            self._classes_of.move_to_end(key)
+        try:
+            room = await self.room(number)
+        except UnknownClassError:
+            # Deleted since: its groups are no one's.
+            self._classes_of.pop(key, None)
+            raise not_your_group() from None
         if group not in room.groups:
             # It joined on another process a moment ago.
             await room.catch_up()

@@ -63,6 +63,9 @@ __all__ = ["RECONCILE", "Answer", "Classroom", "Group", "Opening", "Settings", "
 #: again and matched with the log: a page's retry after a crash lags a few
 #: blocks at most.
 RECONCILE: t.Final = 64
+#: Seconds a roll that saw another process's block waits for it to be folded in
+#: here before the group's log is read again whole.
+_FOLD_WAIT: t.Final = 0.25
 #: Answers remembered for each group, for retries.
 _ANSWERS: t.Final = 256
 #: Blocks' lines kept ready for projectors, whatever the group.
@@ -118,6 +121,10 @@ class Group:
         self.resumed = table.seq
         #: Whether its log holds as many events as a log may: nothing more is decided.
         self.full = False
+        #: The table may be ahead of the log: an append failed, and the log
+        #: could not be read again then (the store away). It is read again
+        #: before the table is next used.
+        self.unsure = False
 
     def remember(self, submission: Submission, answer: Answer) -> None:
         self.answers[submission.id] = (submission.digest, answer)
@@ -373,15 +380,26 @@ class Classroom:
 
     async def _submit(self, group: Group, submission: Submission, seq: int,
                       decide: Callable[[GroupTable], Decision]) -> Answer:
+        if self.store.shared and seq > group.table.seq:
+            # The page saw a block another process appended a moment ago:
+            # this one's follower folds it in as its doorbell rings. Waited
+            # for briefly, rather than the whole log read again.
+            await self._folded(group, seq)
         async with group.lock:
+            if group.unsure:
+                await self._reload(group)
             known = group.answers.get(submission.id)
             if known is not None:
                 if known[0] != submission.digest:
                     raise _reused()
                 return known[1]
-            answer = await self._found(group, submission, decide)
-            if answer is not None:
-                return answer
+            if seq != group.table.seq or not self.store.shared:
+                # A retry (its seq has passed). A shared store's append checks
+                # the submission itself, under its lock, so a roll at the
+                # table's seq goes straight to it: one round trip, not two.
+                answer = await self._found(group, submission, decide)
+                if answer is not None:
+                    return answer
             if seq > group.table.seq and self.store.shared:
                 # The page saw a roll made on another process that this one
                 # has not folded in yet: the table is read again first.
@@ -410,7 +428,7 @@ class Classroom:
                 raise stale() from None
             except BaseException:
                 # Nothing is appended: the table goes back to what the log holds.
-                await self._reload(group)
+                await self._restore(group)
                 raise
             if appended.again:
                 # Another process appended this very submission meanwhile (a
@@ -426,6 +444,17 @@ class Classroom:
             self._keep(group.record.id, appended, decision.block)
         self._changed()
         return answer
+
+    async def _folded(self, group: Group, seq: int) -> None:
+        """Wait, at most :data:`_FOLD_WAIT` seconds, for ``group``'s table to reach ``seq``."""
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + _FOLD_WAIT
+        seen = self.version
+        while seq > group.table.seq:
+            left = deadline - loop.time()
+            if left <= 0:
+                return
+            seen = await self.wait(seen, left)
 
     async def _found(self, group: Group, submission: Submission,
                      decide: Callable[[GroupTable], Decision]) -> Answer | None:
@@ -487,6 +516,21 @@ class Classroom:
         async with self.store.reading(group.record.id) as lines:
             await asyncio.to_thread(table.resume, lines)
         group.table = table
+        group.unsure = False
+
+    async def _restore(self, group: Group) -> None:
+        """After an append that failed: the table as the log holds it, now or,
+        if the store cannot say now, before the table is next used."""
+        group.unsure = True
+        with contextlib.suppress(AcesError, OSError):
+            await self._reload(group)
+
+    async def settled(self, group: Group) -> None:
+        """``group``'s table as its log holds it, if a failed append left it unsure."""
+        if group.unsure:
+            async with group.lock:
+                if group.unsure:
+                    await self._reload(group)
 
     def _check_open(self, group: Group) -> None:
         if self.class_record.closed:
@@ -552,7 +596,7 @@ class Classroom:
                 await self._reload(found)
                 raise stale() from None
             except BaseException:
-                await self._reload(found)
+                await self._restore(found)
                 raise
             self._keep(group, appended, decision.block)
         self._changed(whole=True)
@@ -662,6 +706,9 @@ class Classroom:
                 await self._load(record)
             return
         async with group.lock:
+            if group.unsure:
+                await self._reload(group)
+                return
             table = group.table
             if table.seq >= entry.last:
                 return
@@ -687,7 +734,8 @@ class Classroom:
         for group in sorted(self.groups.values(), key=lambda group: group.record.log):
             tally = group.table.tally
             counts, games, rolls = tally.counts()
-            pooling.add(group.record.log, counts, games, rolls, unfinished=tally.unfinished)
+            pooling.add(group.record.log, counts, games, rolls, unfinished=tally.unfinished,
+                        excluded=tally.taken_out())
         pooled = pooling.result()
         self._pooled = (self.version, pooled)
         return pooled

@@ -75,6 +75,9 @@ class LogSummary(t.NamedTuple):
     same_as: str | None = None
     #: Whether its last game is not over (its finished games are pooled).
     unfinished: bool = False
+    #: The finished games it takes out of the pool (``game_excluded``), by
+    #: their numbers in the log: not counted, and said so.
+    excluded: tuple[int, ...] = ()
 
 
 class LogResult(t.NamedTuple):
@@ -194,7 +197,7 @@ def _pool_one(pooling: Pooling, source: Source, name: str, place: object,
     if sink is not None:
         sink.commit()
     pooling.add(name, log.counts, log.games, log.rolls, unfinished=log.unfinished,
-                known_by=(place, fingerprint))
+                excluded=log.excluded, known_by=(place, fingerprint))
 
 
 class Pooling:
@@ -209,11 +212,14 @@ class Pooling:
         self._seen: dict[object, str] = {}
 
     def add(self, name: str, counts: dict[Rules, Counts], games: int, rolls: int, *,
-            unfinished: bool = False, known_by: Iterable[object] = ()) -> None:
+            unfinished: bool = False, excluded: tuple[int, ...] = (),
+            known_by: Iterable[object] = ()) -> None:
         """A sound log: its counts by rules, and its games and rolls; whether its
-        last game is still being played, and what it is known by, should it
-        be given again (:meth:`earlier`)."""
-        self._summaries.append(LogSummary(name, games, rolls, None, unfinished=unfinished))
+        last game is still being played, the finished games it takes out of
+        the pool, and what it is known by, should it be given again
+        (:meth:`earlier`)."""
+        self._summaries.append(LogSummary(name, games, rolls, None, unfinished=unfinished,
+                                          excluded=excluded))
         for key in known_by:
             if key is not None:
                 self._seen.setdefault(key, name)
@@ -300,6 +306,8 @@ class _Counted(t.NamedTuple):
     rolls: int
     #: Whether its last game is not over.
     unfinished: bool
+    #: The finished games taken out of the pool, by number.
+    excluded: tuple[int, ...]
     #: What its content is known by: its last line's number and digest, which
     #: chains every line before it (``None`` for an old log without digests).
     fingerprint: tuple[int, bytes] | None
@@ -309,12 +317,14 @@ def _count(source: Source, sink: Sink | None, keep_rows: bool) -> _Counted:
     """The counts of one log by rules; raises at a bad line."""
     counts: dict[Rules, Counts] = {}
     games: list[int] = [0, 0]
+    taken: list[int] = []
 
     with _opened(source) as (opened, name):
         stream, left_out = _games_left_out(opened)
 
         def count(record: GameRecord) -> None:
             if observer.number in left_out:
+                taken.append(observer.number)
                 return
             games[0] += 1
             games[1] += record.rolls
@@ -336,7 +346,8 @@ def _count(source: Source, sink: Sink | None, keep_rows: bool) -> _Counted:
                 stream.close()
     tail = reader.tail
     fingerprint = (tail.seq, tail.digest) if tail.digest else None
-    return _Counted(counts, games[0], games[1], observer.unfinished is not None, fingerprint)
+    return _Counted(counts, games[0], games[1], observer.unfinished is not None,
+                    tuple(sorted(taken)), fingerprint)
 
 
 #: How a game taken out of the pool is written in a log (``aces.events.GameExcluded``):

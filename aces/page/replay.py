@@ -73,16 +73,16 @@ _TOO_MANY_FOR_A_PAGE: t.Final = Plural(
 # narration is too long for a page (long names, say). {limit}: the most
 # characters a page holds; {count}: the games of the log; keep --game N.
 _TOO_LONG_FOR_A_PAGE: t.Final = Plural(
-    "the log tells more than {limit} characters, more than one page holds: choose one of"
-    " its {count} game with --game N",
-    "the log tells more than {limit} characters, more than one page holds: choose one of"
-    " its {count} games with --game N", by="count")
+    "told in full, the log runs to more than {limit} characters, more than one page holds:"
+    " choose one of its {count} game with --game N",
+    "told in full, the log runs to more than {limit} characters, more than one page holds:"
+    " choose one of its {count} games with --game N", by="count")
 
 
 # Translators: an error of "aces replay --html". {number}: the game;
 # {limit}: the most characters of narration a page holds.
-_GAME_TOO_LONG: t.Final = N_("game {number} of the log tells more than {limit} characters,"
-                             " more than one page holds")
+_GAME_TOO_LONG: t.Final = N_("told in full, game {number} of the log runs to more than {limit}"
+                             " characters, more than one page holds")
 # Translators: an error of "aces replay --html". {number}: the game;
 # {limit}: the most rolls a page holds.
 _GAME_TOO_MANY: t.Final = N_("game {number} of the log has more than {limit} rolls, more than"

@@ -100,7 +100,8 @@ def as_dict(pooled: Pooled) -> dict[str, t.Any]:
         "confidence": 0.95,
         "logs": [{"log": log.source, "games": log.games, "rolls": log.rolls,
                   "left_out": None if log.error is None else str(log.error),
-                  "same_as": log.same_as, "unfinished": log.unfinished}
+                  "same_as": log.same_as, "unfinished": log.unfinished,
+                  "excluded": list(log.excluded)}
                  for log in pooled.logs],
         "groups": [{**result_dict(group.pooled),
                     "logs": [log_dict(log, group.rules) for log in group.logs]}

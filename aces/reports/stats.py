@@ -34,7 +34,8 @@ if t.TYPE_CHECKING:
 
 __all__ = ["SEATS_COUNTED", "beside_rows", "chance", "chi_square", "conclusion", "interval",
            "interval_rows", "length_rows", "length_test", "logs_read", "narrowing", "p_value",
-           "pool_logs", "report", "rules_name", "seat_rows", "seat_test", "share_sections"]
+           "pool_logs", "report", "rules_name", "seat_rows", "seat_test", "share_sections",
+           "taken_out"]
 
 #: Under the heading of the results by seat, in the report and the notebook's view.
 SEATS_COUNTED: t.Final = N_("Seats are counted from the player who won the opening: seat 1"
@@ -98,6 +99,7 @@ def report(pooled: Pooled, lang: str, catalog: gettext.NullTranslations) -> str:
             "Not over: the last game of {log} is still being played; its {count} finished"
             " games are pooled.", log.games).format(log=visible(log.source),
                                                     count=w.count(log.games)))
+    lines += ["  " + line for line in taken_out(pooled, w)]
     if len(pooled.groups) > 1:
         lines.append(_("The games follow {count} different sets of rules or table sizes;"
                        " each is pooled and tested on its own, never mixed with another.")
@@ -105,6 +107,25 @@ def report(pooled: Pooled, lang: str, catalog: gettext.NullTranslations) -> str:
     for group in pooled.groups:
         lines += ["", *_group(group, w)]
     return "\n".join(lines)
+
+
+def taken_out(pooled: Pooled, w: Voice) -> list[str]:
+    """A line for each log that takes games out of the pool (the live class's
+    teacher did), naming them: the games counted are fewer than its games."""
+    lines = []
+    for log in pooled.logs:
+        if not log.excluded:
+            continue
+        games = w.names([w.integer(game) for game in log.excluded])
+        # Translators: under the first line of "aces stats": games a log takes out
+        # of the class's results (the teacher took them out in the live class), so
+        # they are not counted. {games}: their numbers in the log, as a list ("2
+        # and 5"); {log}: the log.
+        lines.append(w.catalog.ngettext(
+            "Taken out of the results: game {games} of {log}, so it is not pooled.",
+            "Taken out of the results: games {games} of {log}, so they are not pooled.",
+            len(log.excluded)).format(games=games, log=visible(log.source)))
+    return lines
 
 
 def logs_read(pooled: Pooled, w: Voice) -> str:

@@ -215,6 +215,7 @@ async def _join(request: Request, here: Served) -> Response:
 @_answering
 async def _read_group(request: Request, here: Served) -> Response:
     room, group = await group_of(request)
+    await room.settled(group)
     lang = caller_lang(request, group.record.lang, room.class_record.lang)
     return reply(group_view(room, group, lang))
 

@@ -284,7 +284,8 @@ def _roll_form(group: Group, view: dict[str, t.Any], request: dict[str, t.Any], 
             sets.append(f'<fieldset class="die"><legend>{_e(legend)}'
                         f'</legend><div class="faces">{faces}</div></fieldset>')
         chooser = "".join(sets)
-        if view["threes"]:
+        if view["threes"] and request["stage"] != "opening":
+            # An opening roll gives no 3 away: it only decides who begins.
             chooser += _receivers(group, dice, lang)
         # Translators: the button that sends the dice chosen on a group's page.
         send = _("Record the roll")

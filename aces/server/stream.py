@@ -13,6 +13,9 @@ in the projector's language.
 
 Streams are bounded (``--max-projectors`` at once); a client that stops
 reading is dropped (its send times out) and catches up when it comes back.
+What a stream sends of the class is made once for every stream that sends
+it (a group's row until the group changes, the pool and the class until
+anything does), so ten projectors cost little more than one.
 """
 
 from __future__ import annotations
@@ -20,6 +23,7 @@ from __future__ import annotations
 import json
 import time
 import typing as t
+import weakref
 
 from aces.classroom.views import class_view, group_view
 from aces.errors import ClassError, Plural
@@ -33,7 +37,7 @@ if t.TYPE_CHECKING:
     from starlette.requests import Request
     from starlette.responses import Response
 
-    from aces.classroom.service import Classroom
+    from aces.classroom.service import Classroom, Group
 
 __all__ = ["BATCH", "POOL_EVERY", "stream"]
 
@@ -112,17 +116,64 @@ async def _events(room: Classroom, cursor: int, base: str) -> AsyncIterator[dict
 
 def _tables(room: Classroom, groups: list[int], base: str) -> str:
     lang = room.class_record.lang
-    shown = [room.groups[number] for number in groups]
-    return json.dumps({"groups": [group_view(room, group, lang) for group in shown],
-                       "html": {str(group.record.id): row_html(room, group, base, lang)
-                                for group in shown}}, ensure_ascii=False)
+    shown = [_row(room, room.groups[number], base, lang) for number in groups]
+    views = ", ".join(view for _, view, _ in shown)
+    rows = ", ".join(f'"{number}": {row}' for number, _, row in shown)
+    return f'{{"groups": [{views}], "html": {{{rows}}}}}'
+
+
+#: Each group's view and row as a stream sends them, by language and address,
+#: with what they were made from (see :func:`_row`).
+_ROWS: weakref.WeakKeyDictionary[Group, dict[tuple[str, str], tuple[tuple[object, ...], int,
+                                                                     str, str]]] = (
+    weakref.WeakKeyDictionary())
+#: The class's own events and its pool, by what they were made at.
+_WHOLE: weakref.WeakKeyDictionary[Classroom, dict[tuple[str, int, str, str], str]] = (
+    weakref.WeakKeyDictionary())
+
+
+def _row(room: Classroom, group: Group, base: str, lang: str) -> tuple[int, str, str]:
+    """A group's number, view and row (JSON), made again only once the group
+    has changed: a roll or an undo (its ``seq``), its table read again, its
+    record or the class's replaced (closed, its language, paused)."""
+    table, record = group.table, group.record
+    made_of = (table, table.seq, record, room.class_record, record.lang, record.closed,
+               room.paused)
+    kept = _ROWS.setdefault(group, {})
+    found = kept.get((lang, base))
+    if found is not None and _same(found[0], made_of):
+        return found[1:]
+    number = record.id
+    made = (number, json.dumps(group_view(room, group, lang), ensure_ascii=False),
+            json.dumps(row_html(room, group, base, lang), ensure_ascii=False))
+    kept[(lang, base)] = (made_of, *made)
+    return made
+
+
+def _same(before: tuple[object, ...], now: tuple[object, ...]) -> bool:
+    return all(old is new or old == new for old, new in zip(before, now, strict=True))
+
+
+def _whole(room: Classroom, kind: str, base: str, make: t.Callable[[], str]) -> str:
+    """The class's event ``kind`` as made at the class's version now, once."""
+    lang = room.class_record.lang
+    kept = _WHOLE.setdefault(room, {})
+    key = (kind, room.version, lang, base)
+    found = kept.get(key)
+    if found is None:
+        for old in [old for old in kept if old[0] == kind]:
+            del kept[old]
+        found = kept[key] = make()
+    return found
 
 
 def _class(room: Classroom, base: str) -> str:
-    return json.dumps(class_view(room, room.class_record.lang), ensure_ascii=False)
+    return _whole(room, "class", base, lambda: json.dumps(
+        class_view(room, room.class_record.lang), ensure_ascii=False))
 
 
 def _pool(room: Classroom) -> str:
     lang = room.class_record.lang
-    return json.dumps({"stats": as_dict(room.pooled()), "html": pool_html(room, lang)},
-                      ensure_ascii=False, allow_nan=False)
+    return _whole(room, "pool", "", lambda: json.dumps(
+        {"stats": as_dict(room.pooled()), "html": pool_html(room, lang)},
+        ensure_ascii=False, allow_nan=False))

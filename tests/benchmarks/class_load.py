@@ -130,8 +130,6 @@ async def _projector(server: Server, run: Run, until: float, ready: asyncio.Even
                 if sent is not None:
                     run.seen.append(time.monotonic() - sent)
             event = {}
-            if time.monotonic() > until + 2:
-                break
 
 
 async def _load(server: Server, groups: int, every: float, seconds: float,
@@ -152,7 +150,12 @@ async def _load(server: Server, groups: int, every: float, seconds: float,
             await ready.wait()
         await asyncio.gather(*(_group(client, data, every, until, run, n)
                                for n, data in enumerate(joined, 1)))
-    await asyncio.gather(*watching)
+    # The projectors read on until every roll sent has been answered (a
+    # loaded server answers after the run's end), and a moment more.
+    await asyncio.sleep(3)
+    for task in watching:
+        task.cancel()
+    await asyncio.gather(*watching, return_exceptions=True)
     return run
 
 
@@ -235,7 +238,8 @@ def measure(groups: int, every: float, seconds: float, projectors: int) -> dict[
             "ack_p99_ms": 1000 * _quantile(run.acks, 0.99),
             "projector_p50_ms": 1000 * _quantile(run.seen, 0.5),
             "projector_p99_ms": 1000 * _quantile(run.seen, 0.99),
-            "cpu_share": cpu / wall, "rss_start_mb": rss0,
+            "cpu_share": cpu / wall, "cpu_ms_per_roll": 1000 * cpu / max(1, len(run.acks)),
+            "rss_start_mb": rss0,
             "rss_samples_mb": [round(sample, 1) for sample in samples], "rss_end_mb": rss,
             "errors": len(run.errors), "lost": lost, "twice": twice, "missed": missed}
 

@@ -14,7 +14,7 @@ from aces.classroom.access import new_code, new_token
 from aces.classroom.database import Database, StoreSettings, StoreUnavailableError
 from aces.classroom.postgres import PostgresStore, make_class
 from aces.classroom.service import Classroom
-from aces.classroom.store import ClassRecord, Submission
+from aces.classroom.store import ClassRecord, Store, Submission
 from aces.engine import header
 from aces.errors import OptionError
 from aces.events import Rolled
@@ -423,3 +423,51 @@ def test_a_code_is_unique_among_the_open_classes(url: str) -> None:
         assert again != number
 
     run(url, test)
+
+
+def test_a_roll_refused_while_the_database_is_away_leaves_no_table_ahead_of_the_log(
+        url: str) -> None:
+    """The append fails and the log cannot be read again either (the database
+    away): the table is read again before its next use, so the page's retry
+    is recorded where it was meant, not refused as stale."""
+    from aces.classroom.database import unavailable
+
+    async def test(database: Database) -> None:
+        room = Classroom(PostgresStore(database, await make_class(database, record())))
+        await room.open(None, None, "en")
+        try:
+            number, _ = await joined(room, "Patient")
+            group = room.groups[number]
+            await roll_on(room, number, 2)
+            seq, game = group.table.seq, group.table.game
+            request = group.table.request()
+            assert request is not None
+            dice = Roll(tuple(range(1, request.dice + 1)))
+            store = room.store
+            append, reading = store.append, store.reading
+
+            async def away(*args: t.Any, **kwargs: t.Any) -> t.Any:
+                raise unavailable()
+
+            def unreadable(stream: int) -> t.Any:
+                raise unavailable()
+
+            store.append = away  # type: ignore[method-assign]
+            store.reading = unreadable  # type: ignore[method-assign]
+            with pytest.raises(StoreUnavailableError):
+                await room.roll(group, "patient", seq, game, dice)
+            store.append, store.reading = append, reading  # type: ignore[method-assign]
+            await room.settled(group)
+            assert group.table.seq == seq
+            answer = await room.roll(group, "patient", seq, game, dice)
+            assert answer.first == seq + 1
+            assert await verified_stream(store, number) == answer.last
+        finally:
+            await room.close()
+
+    run(url, test)
+
+
+async def verified_stream(store: Store, stream: int) -> int:
+    async with store.reading(stream) as lines:
+        return sum(1 for _ in read(lines, "log"))

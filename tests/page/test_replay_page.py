@@ -224,12 +224,12 @@ def test_a_page_is_bounded_in_bytes_however_long_the_names(tmp_path: Path) -> No
     played = run("play", "--players", names, "--seed", "1", "--games", "5", "-o", str(log))
     assert played.exit_code == 0, played.output
     error = one_line_error(run("replay", str(log), "--html", str(page)))
-    assert error == (f"aces: the log tells more than {MOST_TEXT:,} characters, more than one"
-                     " page holds: choose one of its 5 games with --game N")
+    assert error == (f"aces: told in full, the log runs to more than {MOST_TEXT:,} characters,"
+                     " more than one page holds: choose one of its 5 games with --game N")
     assert not page.exists()
     assert run("replay", str(log), "--html", str(page), "--game", "1").exit_code == 0
     assert page.stat().st_size < 3 * MOST_TEXT
     error = one_line_error(run("replay", str(log), "--html", str(tmp_path / "nb.html"),
                                "--lang", "nb"))
-    assert error == ("aces: loggen forteller mer enn 4\xa0000\xa0000 tegn, mer enn én side kan"
-                     " romme: velg ett av de 5 partiene med --game N")
+    assert error == ("aces: fortellingen om partiene i loggen er lengre enn 4\xa0000\xa0000 tegn,"
+                     " mer enn én side kan romme: velg ett av de 5 partiene med --game N")

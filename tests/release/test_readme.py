@@ -139,8 +139,12 @@ def served(venv: Venv, line: str, folder: Path) -> None:
     args = [*shlex.split(line), "--host", "127.0.0.1", "--port", "0"]
     # Unbuffered: the address is read as it is said, as a terminal shows it.
     env = {**venv.env(), "PYTHONUNBUFFERED": "1"}
-    with subprocess.Popen(args, cwd=folder, env=env, stdin=subprocess.DEVNULL,
-                          stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True) as server:
+    # Its errors go to a file: communicate() would read standard output too,
+    # racing the reader below for the lines said after Ctrl-C.
+    errors = folder / "served-stderr.txt"
+    with errors.open("w", encoding="utf-8") as error_file, subprocess.Popen(
+            args, cwd=folder, env=env, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+            stderr=error_file, text=True) as server:
         lines: queue.Queue[str | None] = queue.Queue()
 
         def read() -> None:
@@ -160,11 +164,12 @@ def served(venv: Venv, line: str, folder: Path) -> None:
                 said.append(got)
         finally:
             server.send_signal(signal.SIGINT)
-            _, err = server.communicate(timeout=60)
+            server.wait(timeout=60)
             reader.join(timeout=10)
     while not lines.empty():
         said.append(lines.get() or "")
     text = "".join(said)
+    err = errors.read_text(encoding="utf-8")
     assert "http://127.0.0.1:" in text, text + err
     # Ctrl-C ends it as it says it does: one line naming the class's folder, no traceback.
     assert server.returncode in (0, 130), err

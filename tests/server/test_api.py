@@ -260,6 +260,14 @@ def test_a_game_taken_out_of_the_pool_is_an_event_aces_stats_honours(
     assert pooled == json.loads(done.stdout)
     mine = next(entry for entry in pooled["logs"] if entry["log"] == log.name)
     assert mine["games"] == 1
+    assert mine["excluded"] == [1]
+    # aces stats and the projector say so, in the same words.
+    said = f"Tatt ut av resultatene: parti 1 i {log.name}, så det slås ikke sammen med de andre."
+    told = subprocess.run([sys.executable, "-m", "aces", "stats", "--lang", "nb", *names],
+                          cwd=server.folder, capture_output=True, text=True, check=True)
+    assert f"  {said}" in told.stdout.splitlines()
+    projector = client.get(f"/teacher/{server.secret}").text
+    assert f"<li>{html.escape(said)}</li>" in projector
 
 
 def test_pause_and_close_stop_recording(server: Server, client: httpx.Client) -> None:
@@ -383,4 +391,4 @@ def test_open_streams_are_bounded(tmp_path: Path) -> None:
         assert second.status_code == 503
         assert second.json()["error"] == {
             "code": "too_many_streams", "status": 503,
-            "message": "én projektor er åpen allerede, så mange som klassen betjener"}
+            "message": "én projektor er åpen allerede, så mange som klassen har plass til"}

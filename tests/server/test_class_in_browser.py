@@ -5,7 +5,9 @@ One group records with the big buttons, one types its dice, and one records
 at 360 px with JavaScript off (plain forms, post and redirect). The
 projector follows them live and its numbers are those of ``aces stats`` on
 the logs written. Undo and pause work; no page asks another host for
-anything, none logs an error, and hostile names stay text.
+anything, none logs an error, and hostile names stay text. In the
+five-dice game with threes, a group names whom each 3 goes to, chosen on
+the form or typed after ``>``, with JavaScript and without.
 """
 
 from __future__ import annotations
@@ -268,3 +270,93 @@ def test_hostile_names_stay_text(browser: Browser, server: Server) -> None:
     assert re.search(r"&lt;img", projector.page.content())
     pupil.context.close()
     projector.context.close()
+
+
+def due_roll(pupil: Pupil, server: Server) -> dict[str, t.Any]:
+    """The roll the group's page asks for, read through the API with the
+    group's own token (the cookie the page holds)."""
+    cookie = next(found["value"] for found in pupil.context.cookies()
+                  if found["name"] == "aces_group")
+    group, _, token = cookie.partition(".")
+    with server.client(authorization=f"Bearer {token}") as client:
+        view: dict[str, t.Any] = client.get(f"/api/v1/groups/{group}").json()
+    request = view["request"] if view["request"] is not None else view["next_game"]["request"]
+    return {**request, "players": view["players"]}
+
+
+def roll_with_receivers(page: Page, dice: list[int], receivers: list[str],
+                        typed: bool, script: bool, opening: bool) -> None:
+    """A roll of the five-dice game with threes: the faces and whom each 3 goes
+    to chosen on the form, or typed as aces record takes them (``3 1 > Bo``)."""
+    before = state(page)["seq"]
+    if typed:
+        page.fill("#notation", " ".join(map(str, dice))
+                  + (" > " + " ".join(receivers) if receivers else ""))
+        page.press("#notation", "Enter")
+    else:
+        for die, face in enumerate(dice):
+            page.locator(f"#main input[name='die-{die}'][value='{face}']").check(force=True)
+        chooser = page.locator("#main fieldset.receivers")
+        if opening:
+            # An opening roll gives no 3 away: no receivers are asked for.
+            assert chooser.count() == 0
+        elif script:
+            # The page shows as many choices as the dice show 3s, and no more.
+            shown = chooser.locator("li:visible")
+            assert shown.count() == len(receivers)
+            assert chooser.is_visible() == bool(receivers)
+        for number, name in enumerate(receivers):
+            chooser.locator("select").nth(number).select_option(name)
+        page.locator("#main form.roll button.primary").click()
+    if script:
+        moved(page, before)
+    else:
+        page.wait_for_load_state()
+    assert state(page)["seq"] != before, page.locator("#main").inner_text()
+
+
+@pytest.mark.parametrize("script", [True, False], ids=["script", "no-script"])
+def test_a_roll_of_threes_names_its_receivers(browser: Browser, tmp_path: Path,
+                                              script: bool) -> None:
+    with Server(tmp_path / "class", "--game", "five-dice", "--threes", "--dice-each", "1",
+                "--lang", "nb") as server:
+        pupil = opened(browser, server, "/", width=360 if not script else 1280, script=script)
+        join(pupil, server, "Treerne", ["Kari", "Ola", "Per"])
+        if script:
+            pupil.page.wait_for_selector("body[data-ready]")
+        dice = random.Random(7)
+        given = 0
+        rolls = 0
+        checked = False
+        while state(pupil.page)["over"] != "1":
+            asked = due_roll(pupil, server)
+            if script and not checked and asked["stage"] != "opening":
+                # (axe-core is a script: it runs where scripts do.)
+                accessible(pupil.page, "a group's page that asks whom the 3s go to")
+                checked = True
+            faces = [dice.choice([1, 2, 3, 3, 4, 5, 6]) for _ in range(asked["dice"])]
+            receivers = []
+            if asked["stage"] != "opening":
+                others = [name for name in asked["players"] if name != asked["player"]]
+                receivers = [dice.choice(others) for face in faces if face == 3]
+            roll_with_receivers(pupil.page, faces, receivers, typed=rolls % 2 == 1,
+                                script=script, opening=asked["stage"] == "opening")
+            given += len(receivers)
+            rolls += 1
+            assert rolls < 200, "a game of one die each ends long before"
+        assert given, "the game gave a 3"
+        if not script:
+            width = pupil.page.evaluate("document.documentElement.scrollWidth")
+            assert width <= 360
+        log = server.folder / "group-001.jsonl"
+        lines = [json.loads(line) for line in log.read_bytes().splitlines()]
+        named = [name for line in lines if line["type"] == "rolled" for name in line.get("to", [])]
+        passed = sum(line["count"] for line in lines
+                     if line["type"] == "dice_passed" and line["face"] == 3)
+        assert len(named) == passed == given
+        done = subprocess.run([sys.executable, "-m", "aces", "verify", str(log)],
+                              capture_output=True, text=True, check=False)
+        assert done.returncode == 0, done.stderr
+        assert pupil.outside == []
+        assert pupil.errors == [], pupil.errors
+        pupil.context.close()
