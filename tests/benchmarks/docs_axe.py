@@ -27,15 +27,18 @@ from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
 HERE: t.Final = Path(__file__).resolve().parent
-sys.path[:0] = [str(HERE.parent), str(HERE.parent / "docs")]
+sys.path.insert(0, str(HERE.parent))
 
-from test_accessibility import COLOUR_RULES, LANGUAGES, check, open_all, pages  # noqa: E402
+
+from docs.test_accessibility import COLOUR_RULES, LANGUAGES, check, open_all, pages  # noqa: E402
 
 from browser import assert_accessible, launch  # noqa: E402
 from docsite import load_tool  # noqa: E402
 
 if t.TYPE_CHECKING:
-    from playwright.sync_api import Page
+    from collections.abc import Generator
+
+    from playwright.sync_api import Browser, Page
 
 
 def narrowed(opened: dict[str, Page]) -> None:
@@ -49,7 +52,9 @@ def narrowed(opened: dict[str, Page]) -> None:
     assert_accessible([(page, f"{lang}, 360 px, light") for lang, page in opened.items()],
                       frames=False)
     page = opened["nb"]
-    for width, scheme, rules in ((1280, "light", None), (1280, "dark", COLOUR_RULES)):
+    settings: tuple[tuple[int, t.Literal["light", "dark"], tuple[str, ...] | None], ...] = (
+        (1280, "light", None), (1280, "dark", COLOUR_RULES))
+    for width, scheme, rules in settings:
         page.set_viewport_size({"width": width, "height": 900})
         page.emulate_media(color_scheme=scheme)
         assert_accessible([(page, f"nb, {width} px, {scheme}")], frames=False, rules=rules)
@@ -78,7 +83,7 @@ def main() -> None:
             server = f"http://127.0.0.1:{httpd.server_address[1]}/"
             spent = {"baseline": 0.0, "check": 0.0}
             runs = {"baseline": narrowed, "check": check}
-            browsers = launch()
+            browsers = t.cast("Generator[Browser, None, None]", launch())
             browser = next(browsers)
             contexts = {lang: browser.new_context() for lang in LANGUAGES}
             opened = {lang: context.new_page() for lang, context in contexts.items()}
