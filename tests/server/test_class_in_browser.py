@@ -225,9 +225,9 @@ def test_three_groups_and_a_projector(browser: Browser, server: Server) -> None:
     # 1.4.12: with the text spaced out as WCAG's bookmarklet spaces it, no text is cut
     # off or drawn over other text, on the projector, a group's page and the join page.
     joining = opened(browser, server, "/", width=360)
-    for shown, label in ((projector, "the projector"), (buttons, "a group's page"),
-                         (joining, "the join page on a phone")):
-        assert text_spacing_faults(shown.page) == [], label
+    for spaced, label in ((projector, "the projector"), (buttons, "a group's page"),
+                          (joining, "the join page on a phone")):
+        assert text_spacing_faults(spaced.page) == [], label
     joining.context.close()
 
     for pupil in (projector, buttons, typing, scriptless):
