@@ -19,6 +19,7 @@ from __future__ import annotations
 import html
 import typing as t
 
+from aces.colours import BAR
 from aces.escape import markup
 from aces.events import GameOver, OpeningWon
 from aces.games import registration
@@ -142,7 +143,7 @@ def bars(labels: Sequence[str], values: Sequence[float],
         y = 5 + i * _BAR
         parts.append(f'<text x="0" y="{y + 15}" font-size="12">{markup(name)}</text>')
         parts.append(f'<rect x="{label}" y="{y + 3}" width="{value * scale:.1f}"'
-                     f' height="{_BAR - 8}" fill="#7aa6c2">'
+                     f' height="{_BAR - 8}" fill="{BAR}">'
                      f'<title>{markup(shown(value))}</title></rect>')
         if intervals is not None:
             low, high = intervals[i]

@@ -56,7 +56,10 @@ html_theme = "furo"
 # a quiet bar at the top of every page when the site has more than one language.
 _BAR = {"color-announcement-background": "var(--color-background-secondary)",
         "color-announcement-text": "var(--color-foreground-primary)"}
+# No shortcut of a single character key (WCAG 2.1.4): Sphinx's "/" to the search box
+# would take a speech user's "slash", and a school could not turn it off.
 html_theme_options = {"light_css_variables": _BAR, "dark_css_variables": _BAR,
+                      "enable_search_shortcuts": False,
                       **({"announcement": "languages"} if len(aces_languages) > 1 else {})}
 # Furo's icons with their titles translatable (the theme writes them in English).
 templates_path = ["_templates"]

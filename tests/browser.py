@@ -214,14 +214,78 @@ def _axe_script() -> str:
     return shipped.read_text(encoding="utf-8")
 
 
+#: Marks (``data-aces-kind``) one element of each kind that holds text of its own,
+#: for axe-core's contrast rule to check: elements that look the same (colour, font,
+#: shadow) on the same grounds (each ancestor's background, opacity, blending,
+#: filter) are drawn in the same colours on the same colours, and the rule's answer
+#: is the same for each. An element that may stand on something other than its
+#: ancestors is marked always: one placed out of the flow (absolute, fixed, floated,
+#: shifted), inside a box its content overflows, or under a pseudo-element that
+#: draws a background.
+_KINDS: t.Final = """() => {
+  for (const el of document.querySelectorAll('[data-aces-kind]')) {
+    el.removeAttribute('data-aces-kind');
+  }
+  const grounds = new Map();
+  const ground = el => {
+    if (!el) return '';
+    if (grounds.has(el)) return grounds.get(el);
+    const s = getComputedStyle(el);
+    // A box that draws nothing and blends nothing adds no ground of its own (and
+    // what overflows it stands on its parent's, the same).
+    const own = [s.backgroundColor, s.backgroundImage, s.opacity, s.mixBlendMode, s.filter,
+                 s.backdropFilter].join('|');
+    const neutral = own === 'rgba(0, 0, 0, 0)|none|1|normal|none|none';
+    const shifted = s.position === 'relative'
+      && ['top', 'right', 'bottom', 'left'].some(side => !['auto', '0px'].includes(s[side]));
+    const pseudo = ['::before', '::after'].some(part => {
+      const p = getComputedStyle(el, part);
+      return p.content !== 'none' && (p.backgroundColor !== 'rgba(0, 0, 0, 0)'
+                                      || p.backgroundImage !== 'none');
+    });
+    // The page's own boxes overflow onto the canvas, which is their ground.
+    const spills = !neutral && el !== document.documentElement && el !== document.body
+      && (s.overflowX === 'visible' && el.scrollWidth > el.clientWidth + 1
+          || s.overflowY === 'visible' && el.scrollHeight > el.clientHeight + 1);
+    const out = ['absolute', 'fixed'].includes(s.position) || s.cssFloat !== 'none'
+      || shifted || pseudo || spills;
+    const up = ground(el.parentElement);
+    const mine = out || up === null ? null : neutral ? up : own + '/' + up;
+    grounds.set(el, mine);
+    return mine;
+  };
+  const seen = new Set();
+  for (const el of document.body.querySelectorAll('*')) {
+    if (![...el.childNodes].some(n => n.nodeType === Node.TEXT_NODE && n.data.trim())) continue;
+    const s = getComputedStyle(el);
+    const under = ground(el);
+    const kind = under === null ? null
+      : [s.color, s.fontSize, s.fontWeight, s.fontFamily, s.textShadow, s.visibility,
+         s.webkitTextStrokeWidth, el.getClientRects().length > 0].join('|') + '/' + under;
+    if (kind === null || !seen.has(kind)) {
+      if (kind !== null) seen.add(kind);
+      el.setAttribute('data-aces-kind', '');
+    }
+  }
+}"""
 #: Runs axe-core on the page (or on the part named by a selector) with only the
 #: rules of the given tags, and returns its violations, trimmed to what a report
 #: needs. Passing checks are not returned: they are most of axe's work to serialize.
-_RUN: t.Final = """async ([within, tags, only, disabled]) => {
+_RUN: t.Final = """async ([within, tags, only, disabled, perKind]) => {
   const rules = Object.fromEntries(disabled.map(rule => [rule, {enabled: false}]));
+  axe.reset();
+  if (perKind) {
+    (""" + _KINDS + """)();
+    axe.configure({rules: [{id: 'color-contrast', selector: '[data-aces-kind]'}]});
+  }
   const runOnly = only ? {type: 'rule', values: only} : {type: 'tag', values: tags};
+  // axe-core reads every style sheet of the page again at each run ("preload"), for
+  // one rule alone (css-orientation-lock): a run without that rule skips it.
+  const preload = only ? only.includes('css-orientation-lock')
+                       : !disabled.includes('css-orientation-lock');
   const found = await axe.run(within ? {include: [within]} : document,
-    {runOnly, rules, resultTypes: ['violations'], iframes: false});
+    {runOnly, rules, resultTypes: ['violations'], iframes: false, preload});
+  axe.reset();
   return found.violations.map(v => ({
     rule: v.id, impact: v.impact || '', help: v.help, url: v.helpUrl,
     nodes: v.nodes.map(n => [n.target.join(' '), n.html, n.failureSummary || ''])}));
@@ -265,10 +329,15 @@ _TAKE: t.Final = "() => window.__acesAxe"
 
 def axe_at_once(pages: Sequence[Page], within: str | None = None, *,
                 tags: Sequence[str] = WCAG21_AA, rules: Sequence[str] | None = None,
-                disabled: Sequence[str] = (), frames: bool = True) -> list[list[Violation]]:
+                disabled: Sequence[str] = (), frames: bool = True,
+                contrast: t.Literal["every", "per kind"] = "every") -> list[list[Violation]]:
     """:func:`axe_violations` of several pages, checked side by side: every
     check starts before the first is waited for, so that pages of different
-    contexts, each in a renderer process of its own, are checked in parallel."""
+    contexts, each in a renderer process of its own, are checked in parallel.
+
+    ``contrast="per kind"`` has the contrast rule check one element of each kind
+    (:data:`_KINDS`) rather than every one: the same answer, in a fraction of the
+    rule's time on a long page of few kinds of text, as the site's pages are."""
     started: list[tuple[int, Frame, str]] = []
     for index, page in enumerate(pages):
         for frame in page.frames if within is None and frames else [page.main_frame]:
@@ -285,7 +354,8 @@ def axe_at_once(pages: Sequence[Page], within: str | None = None, *,
                 frame.evaluate(_axe_script())
             main = frame is page.main_frame
             frame.evaluate(_START, [within if main else None, list(tags),
-                                    None if rules is None else list(rules), list(disabled)])
+                                    None if rules is None else list(rules), list(disabled),
+                                    contrast == "per kind"])
             started.append((index, frame, "" if main else f"(frame {frame.url}) "))
     found: list[list[Violation]] = [[] for _ in pages]
     for index, frame, where in started:
@@ -297,15 +367,17 @@ def axe_at_once(pages: Sequence[Page], within: str | None = None, *,
 
 def assert_accessible(page: Page | Sequence[tuple[Page, str]], within: str | None = None, *,
                       label: str = "", rules: Sequence[str] | None = None,
-                      disabled: Sequence[str] = (), frames: bool = True) -> None:
+                      disabled: Sequence[str] = (), frames: bool = True,
+                      contrast: t.Literal["every", "per kind"] = "every") -> None:
     """Fail, listing every violation readably, unless axe-core finds none of
     the WCAG 2.0 and 2.1 A and AA rules broken on ``page`` (see
     :func:`axe_violations`). ``label`` says which page and setting failed,
     beside the page's address. Given pairs of a page and its label instead,
-    it checks them side by side (:func:`axe_at_once`)."""
+    it checks them side by side (:func:`axe_at_once`, which says what ``contrast``
+    does)."""
     labelled = [(page, label)] if not isinstance(page, Sequence) else list(page)
     every = axe_at_once([each for each, _ in labelled], within, rules=rules,
-                        disabled=disabled, frames=frames)
+                        disabled=disabled, frames=frames, contrast=contrast)
     failed = []
     for (each, name), violations in zip(labelled, every, strict=True):
         if violations:
@@ -315,6 +387,135 @@ def assert_accessible(page: Page | Sequence[tuple[Page, str]], within: str | Non
                           f"(axe-core):\n{listed}")
     if failed:
         pytest.fail("\n".join(failed), pytrace=False)
+
+
+#: The styles of the WCAG text-spacing bookmarklet (success criterion 1.4.12): line
+#: height 1.5 times the font size, paragraphs 2 times apart, letters 0.12 and words
+#: 0.16 times the font size apart, over whatever the page sets.
+TEXT_SPACING: t.Final = ("* { line-height: 1.5 !important; letter-spacing: 0.12em !important;"
+                         " word-spacing: 0.16em !important; }"
+                         " p { margin-bottom: 2em !important; }")
+#: With those styles on, every box that cuts its text off (overflow hidden or clip,
+#: its content larger than its box), and every two lines of different texts that
+#: overlap by more than 2 px each way. A line in a box that scrolls counts only
+#: where the box shows it (a wide table's cells beyond its edge are scrolled to,
+#: not hidden); what is hidden on purpose (a box of 1 px or clipped away, as a text
+#: for screen readers alone is) and what is fixed to the window are left out.
+_SPACED_FAULTS: t.Final = r"""() => {
+  const name = el => el.tagName.toLowerCase() + (el.id ? '#' + el.id : '')
+    + (el.className && typeof el.className === 'string'
+       ? '.' + el.className.trim().split(/\s+/).join('.') : '');
+  // Hidden on purpose, as a text for screen readers alone is: a box of 1 px, or clipped
+  // away (MathJax's MathML beside a formula).
+  const unseen = (el, style) => el.clientWidth <= 1 || el.clientHeight <= 1
+    || style.position === 'absolute' && style.clip !== 'auto' && style.clip !== ''
+    || style.clipPath !== 'none';
+  const clipping = style => ['hidden', 'clip'].includes(style.overflowX)
+    || ['hidden', 'clip'].includes(style.overflowY);
+  const faults = [];
+  for (const el of document.body.querySelectorAll('*')) {
+    if (!el.getClientRects().length || !el.textContent.trim()) continue;
+    const style = getComputedStyle(el);
+    if (unseen(el, style)) continue;
+    if (clipping(style) && (el.scrollWidth > el.clientWidth + 1
+                            || el.scrollHeight > el.clientHeight + 1)) {
+      faults.push(`cut off: ${name(el)} (${el.scrollWidth}x${el.scrollHeight} in `
+                  + `${el.clientWidth}x${el.clientHeight}): ${el.textContent.trim().slice(0, 60)}`);
+    }
+  }
+  const lines = [];
+  const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+  for (let text = walker.nextNode(), k = 0; text; text = walker.nextNode(), k++) {
+    if (!text.data.trim()) continue;
+    let view = {left: -Infinity, top: -Infinity, right: Infinity, bottom: Infinity};
+    let hidden = false;
+    for (let up = text.parentElement; up && up !== document.documentElement;
+         up = up.parentElement) {
+      const style = getComputedStyle(up);
+      if (style.position === 'fixed' || unseen(up, style)
+          || style.visibility === 'hidden') { hidden = true; break; }
+      if (style.overflowX !== 'visible' || style.overflowY !== 'visible') {
+        const box = up.getBoundingClientRect();
+        view = {left: Math.max(view.left, box.left), top: Math.max(view.top, box.top),
+                right: Math.min(view.right, box.right),
+                bottom: Math.min(view.bottom, box.bottom)};
+      }
+    }
+    if (hidden) continue;
+    const range = document.createRange();
+    range.selectNodeContents(text);
+    for (const r of range.getClientRects()) {
+      const line = {left: Math.max(r.left, view.left), top: Math.max(r.top, view.top),
+                    right: Math.min(r.right, view.right),
+                    bottom: Math.min(r.bottom, view.bottom), k, text};
+      if (line.right - line.left > 2 && line.bottom - line.top > 2) lines.push(line);
+    }
+  }
+  lines.sort((a, b) => a.top - b.top);
+  for (let i = 0; i < lines.length; i++) {
+    const a = lines[i];
+    for (let j = i + 1; j < lines.length && lines[j].top < a.bottom - 2; j++) {
+      const b = lines[j];
+      if (a.k === b.k) continue;
+      const wide = Math.min(a.right, b.right) - Math.max(a.left, b.left);
+      const high = Math.min(a.bottom, b.bottom) - Math.max(a.top, b.top);
+      if (wide > 2 && high > 2) {
+        faults.push(`overlap: «${a.text.data.trim().slice(0, 40)}» (${name(a.text.parentElement)})`
+                    + ` and «${b.text.data.trim().slice(0, 40)}» (${name(b.text.parentElement)})`);
+        if (faults.length > 20) return faults;
+      }
+    }
+  }
+  return faults;
+}"""
+
+
+#: Puts the text-spacing styles on a page, by a style sheet built by script, not a
+#: <style> element, which the package's pages' Content-Security-Policy refuses (as it
+#: would any the page did not bring); once they are drawn, whether they apply.
+_SPACE_OUT: t.Final = """css => new Promise(done => {
+  const sheet = new CSSStyleSheet();
+  sheet.replaceSync(css);
+  document.adoptedStyleSheets = [...document.adoptedStyleSheets, sheet];
+  requestAnimationFrame(() => requestAnimationFrame(() => {
+    const style = getComputedStyle(document.body);
+    const size = parseFloat(style.fontSize);
+    done(Math.abs(parseFloat(style.letterSpacing) - 0.12 * size) < 0.01
+         && Math.abs(parseFloat(style.lineHeight) - 1.5 * size) < 0.01);
+  }));
+})"""
+
+
+def evaluate_at_once(pages: Sequence[Page], script: str, arg: t.Any = None) -> list[t.Any]:
+    """``script`` (a function of one argument, which may return a promise) in each
+    page, every one started before the first is waited for, so that pages of
+    different contexts, each in a renderer process of its own, work in parallel."""
+    start = (f"arg => {{ window.__acesAtOnce = new Promise(done => setTimeout("
+             f"() => done(({script})(arg)))); }}")
+    for page in pages:
+        page.evaluate(start, arg)
+    return [page.evaluate("() => window.__acesAtOnce") for page in pages]
+
+
+def space_out(pages: Sequence[Page]) -> None:
+    """Space the text of each page out as WCAG's 1.4.12 asks a page to bear
+    (:data:`TEXT_SPACING`), side by side; the styles stay on a page, at any width
+    it is set to, until it is loaded again."""
+    for page, spaced in zip(pages, evaluate_at_once(pages, _SPACE_OUT, TEXT_SPACING),
+                            strict=True):
+        assert spaced, f"the text-spacing styles did not apply on {page.url}"
+
+
+def spacing_faults(pages: Sequence[Page]) -> list[list[str]]:
+    """What is broken on each page, spaced out by :func:`space_out`, as it stands:
+    text cut off, or text over other text (:data:`_SPACED_FAULTS`), side by side."""
+    return t.cast("list[list[str]]", evaluate_at_once(pages, _SPACED_FAULTS))
+
+
+def text_spacing_faults(page: Page) -> list[str]:
+    """What breaks on ``page`` with its text spaced out (:func:`space_out`)."""
+    space_out([page])
+    return spacing_faults([page])[0]
 
 
 def ready_frame(frame_element: ElementHandle, timeout: float = 60.0) -> Frame:

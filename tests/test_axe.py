@@ -9,6 +9,7 @@ blind nor always failing.
 
 from __future__ import annotations
 
+import re
 import time
 import typing as t
 
@@ -176,3 +177,43 @@ def test_only_the_rules_of_wcag_2_1_a_and_aa_are_run(browser: Browser, tmp_path:
     assert axe_violations(opened.page) == []
     assert {v.rule for v in axe_violations(opened.page, tags=["best-practice"])} >= {"region"}
     assert WCAG21_AA == ("wcag2a", "wcag2aa", "wcag21a", "wcag21aa")
+
+
+#: Text of one look on several grounds, for the contrast rule checked one element of
+#: each kind: many paragraphs alike and fine, and the same grey where it fails.
+KINDS: t.Final = {
+    # The same look as every other paragraph, but on a dark box of its own.
+    "a dark box": '<div style="background: #333"><p style="color: #767676">Kast 2 av 12</p>'
+                  "</div>",
+    # The same look, in a box placed over a dark one that is not its ancestor.
+    "placed over": '<div style="position: relative; height: 3rem"><div style="background:'
+                   ' #333; height: 3rem"></div><p style="position: absolute; top: 0;'
+                   ' margin: 0; color: #767676">Kast 3 av 12</p></div>',
+    # A look of its own among the others: lighter grey.
+    "a lighter grey": '<p style="color: #aaa">Kast 5 av 12</p>',
+}
+ALIKE: t.Final = "\n".join(f'<p style="color: #767676">Kast {k} av 12: Kari kaster.</p>'
+                           for k in range(6, 30))
+
+
+@pytest.mark.parametrize("where", sorted(KINDS))
+def test_contrast_checked_per_kind_finds_what_checking_every_element_finds(
+        browser: Browser, tmp_path: Path, where: str) -> None:
+    """``contrast="per kind"`` checks one element of each look on each ground, and
+    every element that may stand on another ground by itself: a fault that only one
+    element of a common look has, because of where it stands, is found as checking
+    every element finds it."""
+    page = visit(browser, _page(tmp_path, "kinds", f"{ALIKE}\n{KINDS[where]}"),
+                 script="blocked").page
+    every = axe_violations(page, rules=["color-contrast"])
+    assert [len(v.nodes) for v in every] == [1], where
+    with pytest.raises(pytest.fail.Exception, match="color-contrast") as failed:
+        assert_accessible(page, rules=["color-contrast"], contrast="per kind")
+    marked = re.search(r"Kast \d+ av 12", KINDS[where])
+    assert marked is not None
+    assert marked.group(0) in str(failed.value)
+    # The paragraphs alike pass, checked one for all; and the rule is itself again after.
+    clean = visit(browser, _page(tmp_path, "alike", ALIKE), script="blocked").page
+    assert_accessible(clean, contrast="per kind")
+    assert page.locator("[data-aces-kind]").count() < 10
+    assert [len(v.nodes) for v in axe_violations(page, rules=["color-contrast"])] == [1]

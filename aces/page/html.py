@@ -29,6 +29,7 @@ from importlib import resources
 
 from babel.numbers import format_decimal
 
+from aces.colours import PALETTE
 from aces.escape import markup
 from aces.files import Output
 from aces.i18n import babel_locale
@@ -41,10 +42,7 @@ __all__ = ["DASHES", "PALETTE", "SRCDOC_BASE", "chart", "mark", "page_policy", "
            "render_simulation", "roll_name", "script_json", "security_policy",
            "write_atomically"]
 
-#: The Okabe-Ito palette, which colour-blind readers can tell apart, darkest
-#: first; each player's line also has its own dash pattern.
-PALETTE: t.Final = ("#0072B2", "#D55E00", "#009E73", "#CC79A7", "#000000", "#56B4E9",
-                    "#E69F00", "#999933")
+#: Each player's line's dash pattern, beside its colour (aces.colours.PALETTE).
 DASHES: t.Final = ("", "12 6", "3 5", "14 4 3 4", "7 7", "2 9", "20 5", "10 3 2 3 2 3")
 #: The chart's drawing box (the page scales it).
 WIDTH: t.Final = 1000

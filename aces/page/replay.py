@@ -135,8 +135,7 @@ def labels(lang: str) -> dict[str, str]:
         # Translators: on the replay page of a game too large even to estimate.
         "no_odds": _("This game is too large for its chances to be worked out."),
         # Translators: the keys of the replay page; keep the key names.
-        "keys": _("Keys: ← and → one roll, Home and End the first and the last,"
-                  " space plays and pauses."),
+        "keys": _("Keys: ← and → one roll, Home and End the first and the last."),
         # Translators: what a screen reader says of a roll on the replay page's
         # chart. {moment}: "Roll 9 of 40"; {roll}: "Kari rolls 1 and 6".
         "chart_roll": catalog.pgettext("replay page", "{moment}: {roll}"),

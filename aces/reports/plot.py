@@ -13,6 +13,7 @@ from __future__ import annotations
 import typing as t
 from pathlib import Path
 
+from aces.colours import BAR
 from aces.errors import OptionError, Term
 from aces.experiment.exact import exact
 from aces.files import Output, file_name
@@ -80,7 +81,7 @@ def plot(pooled: Pooled, output: Output, lang: str, catalog: gettext.NullTransla
                                                                           strict=True)]
         high = [(s.interval.high if s.interval else o) - o for o, s in zip(observed, shares,
                                                                             strict=True)]
-        left.bar(seats, observed, color="#7aa6c2", label=_("observed, with 95% interval"))
+        left.bar(seats, observed, color=BAR, label=_("observed, with 95% interval"))
         left.errorbar(seats, observed, yerr=[low, high], fmt="none", ecolor="#333", capsize=4)
         if all(s.exact is not None for s in shares):
             left.scatter(seats, [s.exact for s in shares], marker="_", s=900, color="black",
@@ -95,7 +96,7 @@ def plot(pooled: Pooled, output: Output, lang: str, catalog: gettext.NullTransla
         lengths = result.length
         if result.games:
             xs = [k for k, n in enumerate(lengths.counts) if n]
-            right.bar(xs, [lengths.counts[k] / result.games for k in xs], color="#7aa6c2",
+            right.bar(xs, [lengths.counts[k] / result.games for k in xs], color=BAR,
                       width=1.0, label=_("observed"))
 
         expected = exact(group.rules)

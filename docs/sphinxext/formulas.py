@@ -17,7 +17,9 @@ A pupil sheet is printed by WeasyPrint, which runs no JavaScript, so
 (no TeX installation), its glyphs as outlines and its baseline where the
 line's is, and :func:`pictures` puts those pictures in a sheet's copy of a
 lesson. Mathtext reads a large subset of TeX; a formula it cannot read
-stops the sheet, and with it the build, naming the formula.
+stops the sheet, and with it the build, naming the formula. A picture's text,
+which a screen reader reads, is the formula in words in the sheet's language
+(:mod:`sphinxext.spoken`), not its TeX.
 
 >>> tex(quantity("try"), "en")
 '\\frac{15625}{46656}'
@@ -40,6 +42,7 @@ from sphinx.transforms import SphinxTransform
 
 from aces.sphinxext.build import failed, language, registered
 from sphinxext.quantities import Offered, Quantity, SpecError, quantity, show
+from sphinxext.spoken import SpokenError, spoken
 
 if t.TYPE_CHECKING:
     from sphinx.application import Sphinx
@@ -128,13 +131,14 @@ class Picture(t.NamedTuple):
     height: float
     depth: float
 
-    def html(self, latex: str, block: bool = False) -> str:
-        """The picture as an image, its baseline on the line's, its TeX as its text."""
+    def html(self, latex: str, said: str, block: bool = False) -> str:
+        """The picture as an image, its baseline on the line's, the formula in words as
+        its text (:func:`sphinxext.spoken.spoken`) and its TeX beside them."""
         uri = "data:image/svg+xml;base64," + base64.b64encode(self.svg).decode("ascii")
         style = (f"width: {self.width:.2f}pt; height: {self.height:.2f}pt;"
                  f" vertical-align: {-self.depth:.2f}pt")
-        image = (f'<img class="{MATH_CLASS}" src="{uri}" alt="{html.escape(latex)}"'
-                 f' style="{style}">')
+        image = (f'<img class="{MATH_CLASS}" src="{uri}" alt="{html.escape(said)}"'
+                 f' data-tex="{html.escape(latex)}" style="{style}">')
         return f'<div class="{MATH_CLASS}-block">{image}</div>' if block else image
 
 
@@ -172,15 +176,24 @@ def picture(latex: str, size: float = SIZE) -> Picture:
     return Picture(out.getvalue(), float(width), float(height), float(depth))
 
 
-def pictures(section: nodes.Element) -> None:
-    """Replace every formula in a (copied) section by its picture."""
+def _said(latex: str, lang: str) -> str:
+    try:
+        return spoken(latex, lang)
+    except SpokenError as exc:
+        raise FormulaError(str(exc)) from None
+
+
+def pictures(section: nodes.Element, lang: str) -> None:
+    """Replace every formula in a (copied) section by its picture, its text the formula
+    in words in ``lang``."""
     for inline in list(section.findall(nodes.math)):
         latex = inline.astext()
-        inline.replace_self(nodes.raw("", picture(latex).html(latex), format="html"))
+        inline.replace_self(nodes.raw("", picture(latex).html(latex, _said(latex, lang)),
+                                      format="html"))
     for block in list(section.findall(nodes.math_block)):
         latex = block.astext()
-        block.replace_self(nodes.raw("", picture(latex, DISPLAY_SIZE).html(latex, block=True),
-                                     format="html"))
+        drawn = picture(latex, DISPLAY_SIZE).html(latex, _said(latex, lang), block=True)
+        block.replace_self(nodes.raw("", drawn, format="html"))
 
 
 def setup(app: Sphinx) -> ExtensionMetadata:

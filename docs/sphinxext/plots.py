@@ -19,6 +19,7 @@ import typing as t
 import numpy as np
 from docutils import nodes
 
+from aces.colours import BAND, BAND_EDGE, EXACT, OTHER, SIMULATED
 from aces.errors import N_
 from aces.exact.outcomes import CHANCES, OUTCOMES
 from aces.sphinxext.build import registered
@@ -41,11 +42,6 @@ if t.TYPE_CHECKING:
 __all__ = ["BAND", "DPI", "EXACT", "HEIGHT", "OTHER", "PLOTS", "SIMULATED", "WIDTH", "Plot",
            "PlotDirective", "drawn", "plot", "setup", "svg"]
 
-#: Colours that stay apart for readers with the common colour blindnesses.
-EXACT: t.Final = "#d55e00"
-SIMULATED: t.Final = "#0072b2"
-BAND: t.Final = "#56b4e9"
-OTHER: t.Final = "#009e73"
 WIDTH: t.Final = 6.4
 HEIGHT: t.Final = 3.6
 DPI: t.Final = 110
@@ -79,6 +75,14 @@ def _figure() -> tuple[Figure, Axes]:
     for side in ("top", "right"):
         axes.spines[side].set_visible(False)
     return figure, axes
+
+
+def _faint(colour: str, alpha: float) -> tuple[float, float, float, float]:
+    """A colour at an opacity, for a fill alone (an artist's ``alpha`` would fade its
+    edges too)."""
+    from matplotlib.colors import to_rgba
+
+    return to_rgba(colour, alpha)
 
 
 def _percent_axis(c: Voice, axes: Axes, digits: int = 0) -> None:
@@ -119,8 +123,9 @@ def _band(c: Voice, axes: Axes, p: float, count: int) -> None:
     """The exact value, and the band where 95% of estimates from ``n`` trials fall."""
     n = _checkpoints(count).astype(np.float64)
     half = 1.96 * np.sqrt(p * (1 - p) / n)
-    axes.fill_between(n, np.clip(p - half, 0, 1), np.clip(p + half, 0, 1), color=BAND,
-                      alpha=0.25, linewidth=0,
+    # A light fill, and edges in a colour that stands 3:1 against the paper (WCAG 1.4.11).
+    axes.fill_between(n, np.clip(p - half, 0, 1), np.clip(p + half, 0, 1),
+                      facecolor=_faint(BAND, 0.25), edgecolor=BAND_EDGE, linewidth=0.8,
                       # Translators: a legend entry of a plot in the documentation: the
                       # band within which 95% of simulated estimates fall.
                       label=c.gettext("where 95% of estimates fall"))
@@ -266,7 +271,7 @@ def _first_six(c: Voice, count: int) -> tuple[Figure, str]:
     longest = 12
     found = np.bincount(les.simulated_first_six(count), minlength=longest + 1)[1:longest + 1]
     rolls = np.arange(1, longest + 1)
-    axes.axvspan(0.5, 3.5, color=BAND, alpha=0.2, linewidth=0,
+    axes.axvspan(0.5, 3.5, facecolor=_faint(BAND, 0.2), edgecolor=BAND_EDGE, linewidth=0.8,
                  # Translators: a legend entry: the rolls of a try (three rolls).
                  label=_("the three rolls of a try"))
     _side_by_side(c, axes, rolls, [float(les.first_six(int(k))) for k in rolls], found / count,
@@ -372,7 +377,7 @@ def _length(c: Voice, players: int, games: int) -> tuple[Figure, str]:
     longest = les.rolls_quantile(players, 0.995)
     counted = np.bincount(lengths, minlength=longest + 1)[1:longest + 1] / games
     rolls = np.arange(1, longest + 1)
-    axes.bar(rolls, counted, 1.0, color=SIMULATED, alpha=0.6,
+    axes.bar(rolls, counted, 1.0, color=SIMULATED, edgecolor="white", linewidth=0.6,
              label=_("simulated ({count})").format(count=c.integer(games)))
     axes.plot(rolls, pmf[:longest], color=EXACT, linewidth=1.5, label=_("exact"))
     mean = les.game(players).expected_rolls
@@ -433,10 +438,12 @@ def _fd_turns(c: Voice, dice: int, count: int) -> tuple[Figure, str]:
         # Translators: a legend entry: the five-dice game as usual, or with the
         # threes variation (each 3 leaves the hand too).
         label = _("with the threes") if threes else _("1s, 2s and 5s only")
-        axes.bar(rolls + offset, found, 0.4, color=colour, alpha=0.7,
+        axes.bar(rolls + offset, found, 0.4, color=colour,
                  label=_("simulated, {variant}").format(variant=label))
+        # A white edge parts each diamond from the bar it sits on.
         axes.plot(rolls + offset, [float(p) for p in exact], "D", color=EXACT,
-                  markersize=4, label=_("exact") if threes else None)
+                  markersize=4, markeredgecolor="white", markeredgewidth=0.6,
+                  label=_("exact") if threes else None)
     _numbered(c, axes, rolls)
     # Translators: an axis label: how many rolls one turn of the five-dice game took.
     axes.set_xlabel(_("rolls in the turn"))

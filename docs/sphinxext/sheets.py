@@ -12,7 +12,7 @@ own, ``NAME-sheet.html`` beside the lesson: one offline file with a print
 stylesheet for A4, which the browser prints as it stands. The same page is
 typeset as ``NAME-sheet.pdf`` by WeasyPrint, which needs no TeX: a tagged
 PDF/UA-1 file, its language, headings, lists and tables marked for a screen
-reader, and each formula's picture with its TeX as the text beside it.
+reader, and each formula's picture with the formula in words as its text.
 
 Everything else (the exact answer, the simulation, the answers, the notes
 for the teacher) stays out, because only marked sections are copied: a new
@@ -42,7 +42,8 @@ if t.TYPE_CHECKING:
     from sphinxext.languages import Alternate
 
 __all__ = ["LOCAL_LINK", "PDF_VARIANT", "PUPIL", "STYLE", "SUFFIX", "TEACHER", "SheetDirective",
-           "SheetError", "pupil_sections", "setup", "sheet_html", "typeset", "unlinked", "write"]
+           "SheetError", "pupil_sections", "setup", "sheet_html", "typeset", "under_title",
+           "unlinked", "write"]
 
 #: The class that puts a section on the pupils' sheet.
 PUPIL: t.Final = "aces-pupil"
@@ -63,7 +64,7 @@ header { border-bottom: 1.5pt solid #111; margin-bottom: 1rem; }
 header h1 { font-size: 1.6rem; margin: 0 0 .3rem; overflow-wrap: break-word; hyphens: auto; }
 .aces-who { display: flex; flex-wrap: wrap; gap: .3rem 1.5rem; margin: .6rem 0 .8rem; }
 .aces-who span { flex: 1 1 10rem; border-bottom: .8pt solid #111; padding-top: 1rem; }
-main h1, main h2 { font-size: 1.15rem; margin: 1.2rem 0 .4rem; break-after: avoid; }
+main h2, main h3 { font-size: 1.15rem; margin: 1.2rem 0 .4rem; break-after: avoid; }
 main section { break-inside: avoid-page; }
 main li { margin: .25rem 0 .9rem; }
 table { border-collapse: collapse; width: 100%; margin: .4rem 0 1rem; }
@@ -150,7 +151,7 @@ def write(app: Sphinx, doctree: nodes.document, docname: str) -> tuple[Path, Pat
     for section in sections:
         # WeasyPrint runs no MathJax: the sheet's formulas are pictures, drawn now.
         try:
-            pictures(section)
+            pictures(section, language(app.config.language))
         except FormulaError as exc:
             raise SheetError(f"in the pupils' section {section[0].astext()!r}, {exc}") from None
     from sphinx.locale import _ as theme_words
@@ -165,7 +166,10 @@ def write(app: Sphinx, doctree: nodes.document, docname: str) -> tuple[Path, Pat
     builder = t.cast("t.Any", app.builder)
     builder.secnumbers = app.env.toc_secnumbers.get(docname, {})
     builder.fignumbers = app.env.toc_fignumbers.get(docname, {})
-    body = "".join(builder.render_partial(section)["fragment"] for section in sections)
+    # Each section is rendered as a page of its own, its title an <h1>: under the
+    # sheet's own <h1>, each goes one level down, so that the PDF's headings nest.
+    body = "".join(under_title(builder.render_partial(section)["fragment"])
+                   for section in sections)
     name = docname + SUFFIX + ".html"
     codes = list(getattr(app.config, "aces_languages", ()))
     current = app.config.language or "en"
@@ -214,6 +218,26 @@ def sheet_html(title: str, body: str, lesson: str, lang: str,
             f'<p class="aces-who">{who}</p></header>\n<main>\n{body}</main>\n'
             f'<nav><a href="{html.escape(lesson)}.html">{html.escape(back)}</a></nav>\n'
             f"{switch}</body>\n</html>\n")
+
+
+#: The start and end tags of a heading in HTML the builder wrote (text in it is escaped).
+_HEADING: t.Final = re.compile(r"<(/?)h([1-6])\b")
+
+
+def under_title(fragment: str) -> str:
+    """A section's HTML, its headings one level down (``<h1>`` becomes ``<h2>``),
+    for a page whose own title is its one ``<h1>``.
+
+    >>> under_title('<section><h1>Try<a class="headerlink">#</a></h1><h2>A</h2></section>')
+    '<section><h2>Try<a class="headerlink">#</a></h2><h3>A</h3></section>'
+    """
+    def lower(match: re.Match[str]) -> str:
+        level = int(match[2])
+        if level == 6:
+            raise SheetError("a section of a pupil sheet is nested too deep for its headings")
+        return f"<{match[1]}h{level + 1}"
+
+    return _HEADING.sub(lower, fragment)
 
 
 #: A link to another page of the site. On paper it is only words; in a PDF WeasyPrint

@@ -1,10 +1,13 @@
 """Every pupil sheet's PDF is tagged PDF/UA-1, read back with pypdf: a structure
 tree a screen reader follows (headings, lists and tables in reading order), the
-sheet's language, the title shown for the file's name, and a text for every
-figure (the formulas, drawn as pictures for the sheet)."""
+sheet's language, the title shown for the file's name, headings that nest
+(the sheet's title the one H1, its sections H2), and for every figure (the
+formulas, drawn as pictures for the sheet) a text that says it in words."""
 
 from __future__ import annotations
 
+import html
+import itertools
 import re
 import typing as t
 from collections import Counter
@@ -61,8 +64,16 @@ def test_every_sheet_is_tagged_pdf_ua(site: dict[str, t.Any], lang: str) -> None
         elements = structure(catalog["/StructTreeRoot"])
         kinds = Counter(str(element["/S"]) for element in elements)
         assert kinds["/Document"] == 1, pdf.name
-        headings = sum(kinds[f"/H{n}"] for n in range(1, 7))
-        assert headings == len(re.findall(r"<h[1-6]\b", page)), (pdf.name, kinds)
+        # The headings nest: the sheet's title the one H1, each section an H2 under
+        # it, a part of a section an H3, none skipping a level, as the page has them.
+        levels = [int(str(element["/S"])[2:]) for element in elements
+                  if re.fullmatch(r"/H[1-6]", str(element["/S"]))]
+        assert levels == [int(n) for n in re.findall(r"<h([1-6])\b", page)], (pdf.name, levels)
+        assert levels[0] == 1, (pdf.name, levels)
+        assert levels.count(1) == 1, (pdf.name, levels)
+        assert 2 in levels, (pdf.name, levels)
+        assert all(later <= earlier + 1 for earlier, later in itertools.pairwise(levels)), (
+            pdf.name, levels)
         # What is printed: the header and the sections (the links below are for the screen).
         printed = page.split("<body>", 1)[1].split("</main>", 1)[0]
         assert kinds["/L"] == len(re.findall(r"<[ou]l\b", printed)), (pdf.name, kinds)
@@ -72,5 +83,9 @@ def test_every_sheet_is_tagged_pdf_ua(site: dict[str, t.Any], lang: str) -> None
             assert kinds["/TH"] + kinds["/TD"], (pdf.name, kinds)
         figures = [element for element in elements if str(element["/S"]) == "/Figure"]
         assert len(figures) == page.count("<img"), (pdf.name, kinds)
-        for figure in figures:
-            assert str(figure.get("/Alt", "")).strip(), (pdf.name, "a figure without /Alt")
+        # A formula's text is the formula in words in the sheet's language, never its TeX.
+        said = [html.unescape(alt) for alt in re.findall(r'<img [^>]*\balt="([^"]*)"', page)]
+        assert [str(figure.get("/Alt", "")) for figure in figures] == said, pdf.name
+        for text in said:
+            assert text.strip(), (pdf.name, "a figure without /Alt")
+            assert not set(text) & set("\\{}^_"), (pdf.name, text)

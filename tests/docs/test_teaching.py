@@ -27,11 +27,12 @@ LANGUAGES: t.Final = sorted(path.name for path in (ROOT / "docs" / "locale").ite
 SITES: t.Final = ["en", *LANGUAGES]
 
 
-#: A formula as MathJax finds it on a page, and as a picture on a pupil sheet: each
-#: becomes its TeX between ⟦ ⟧, so that the two can be compared.
+#: A formula as MathJax finds it on a page, and as a picture on a pupil sheet (its
+#: TeX kept beside its words): each becomes its TeX between ⟦ ⟧, so that the two
+#: can be compared.
 PAGE_FORMULA: t.Final = re.compile(r'<span class="math[^"]*">\\\((.*?)\\\)</span>', re.DOTALL)
 SHEET_FORMULA: t.Final = re.compile(r'<img class="aces-math" src="data:image/svg\+xml;base64,'
-                                    r'[^"]+" alt="([^"]*)"[^>]*>')
+                                    r'[^"]+" alt="[^"]*" data-tex="([^"]*)"[^>]*>')
 MARKED: t.Final = re.compile(r"⟦[^⟧]*⟧")
 
 

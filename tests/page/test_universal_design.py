@@ -1,8 +1,10 @@
 """What axe-core cannot see on the replay and simulation pages, checked in a real
 Chromium: every control reached by the keyboard with its focus shown, the page
 reflowed at 320 px and at 200 % zoom, names a screen reader says for the dice and
-the chart, and motion that respects the reader's settings and can be paused
-(WCAG 2.1: 2.1.1, 2.4.7, 1.4.10, 1.4.4, 1.1.1, 4.1.2, 2.2.2)."""
+the chart, motion that respects the reader's settings and can be paused, no
+shortcut of a character key, text spaced out as a reader's style sheet may
+space it, and the chart's lines in colours that stand out (WCAG 2.1: 2.1.1,
+2.4.7, 1.4.10, 1.4.4, 1.1.1, 4.1.2, 2.2.2, 2.1.4, 1.4.12, 1.4.11)."""
 
 from __future__ import annotations
 
@@ -12,9 +14,10 @@ from pathlib import Path
 
 import pytest
 
+from aces.colours import PALETTE, contrast
 from aces.i18n import LANGUAGES
 
-from browser import page_data, visit
+from browser import page_data, text_spacing_faults, visit
 from clitest import run
 
 if t.TYPE_CHECKING:
@@ -129,6 +132,106 @@ def test_the_replay_is_played_by_the_keyboard_alone(browser: Browser,
     assert page.inner_text("#position").startswith("Kast 7 av ")
 
 
+#: Every character a key types alone or with Shift, on an English and a Norwegian
+#: keyboard: what a shortcut of a single character key (WCAG 2.1.4) would answer.
+CHARACTERS: t.Final = "".join(chr(c) for c in range(32, 127)) + "æøåÆØÅ§½¤"
+#: What a shortcut would change on a page: its address, where the replay stands,
+#: the Play button's name, the language, the games played, the focus (not the
+#: scroll: Space scrolls a page, as the browser does).
+STATE: t.Final = """() => [location.hash, document.documentElement.lang,
+  ...['#position', '#play', '#played', '#status', '#rows']
+    .map(s => document.querySelector(s)).map(el => el ? el.textContent : null),
+  document.activeElement && (document.activeElement.id || document.activeElement.tagName)]"""
+
+
+@pytest.mark.parametrize("name", ["pot", "session", "simulation-five"])
+def test_no_character_key_is_a_shortcut(browser: Browser, pages: dict[str, Path],
+                                        name: str) -> None:
+    """2.1.4: no key that types a character does anything by itself, wherever the
+    focus is that is not a control taking it (a button answers Space and Enter as a
+    button does): the replay's keys are the arrows, Home and End."""
+    opened = visit(browser, pages[name], "#roll=3" if name != "simulation-five" else "")
+    page = opened.page
+    links = page.locator("a[href]:visible")
+    for place in ("body", "a link") if links.count() else ("body",):
+        if place == "body":
+            page.evaluate("document.activeElement.blur()")
+        else:
+            links.first.focus()
+        before = page.evaluate(STATE)
+        page.keyboard.type(CHARACTERS)
+        page.wait_for_timeout(300)  # a timer a key might have started has ticked
+        assert page.evaluate(STATE) == before, (name, place)
+    assert opened.errors == []
+    # The keys the replay answers are not character keys, and they do answer.
+    if name == "pot":
+        page.evaluate("document.activeElement.blur()")
+        page.keyboard.press("ArrowRight")
+        assert page.evaluate("location.hash").startswith("#roll=4")
+
+
+@pytest.mark.parametrize("name", ["pot", "five", "session", "simulation", "simulation-five"])
+@pytest.mark.parametrize("width", [360, 1280])
+def test_text_spaced_out_is_neither_cut_nor_overlapping(
+        browser: Browser, pages: dict[str, Path], name: str, width: int) -> None:
+    """1.4.12: with the text-spacing bookmarklet's styles on (line height 1.5, paragraphs
+    2 apart, letters 0.12 and words 0.16 of the font size), no text is cut off or drawn
+    over other text, on a phone and a desktop, with the replay's table and the
+    simulation's rows filled in."""
+    fragment = "#roll=9" if name in ("pot", "five") else ""
+    page = visit(browser, pages[name], fragment, width=width).page
+    if name.startswith("simulation"):
+        page.click("#run")
+        page.wait_for_selector("#rows tr")
+        page.wait_for_selector("#status[aria-busy=false]", timeout=120_000)
+    before = text_spacing_faults(page)  # applies the styles; what follows sees them
+    assert before == [], (name, width)
+    found = page.evaluate(REFLOW)
+    assert found["sideways"] <= 0, found
+
+
+#: Each player's line on the chart and its swatch in the table: the colour Chromium
+#: draws it in, and the colour of what it is drawn on (the first ancestor with a
+#: background of its own).
+LINES: t.Final = """() => {
+  const ground = el => {
+    for (let up = el; up; up = up.parentElement) {
+      const colour = getComputedStyle(up).backgroundColor;
+      if (colour !== 'rgba(0, 0, 0, 0)' && colour !== 'transparent') return colour;
+    }
+    return 'rgb(255, 255, 255)';
+  };
+  return [...document.querySelectorAll('.chart polyline, .swatch line')]
+    .filter(el => el.getClientRects().length)
+    .map(el => [getComputedStyle(el).stroke, ground(el.closest('svg'))]);
+}"""
+
+
+def _hex(rgb: str) -> str:
+    channels = [int(float(v)) for v in rgb[rgb.index("(") + 1:rgb.index(")")].split(",")[:3]]
+    return "#" + "".join(f"{c:02x}" for c in channels)
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_every_players_line_stands_3_to_1_against_the_chart(
+        browser: Browser, tmp_path: Path, scheme: t.Literal["light", "dark"]) -> None:
+    """1.4.11: on a chart of eight players (every colour of the palette), each line
+    and its swatch in the table beside it, in the colours Chromium draws, stand at
+    least 3:1 against what they are drawn on, whichever theme the reader's system
+    asks for; and the colours drawn are those of aces.colours."""
+    log, page_path = tmp_path / "eight.jsonl", tmp_path / "eight.html"
+    played = run("play", "--players", "A,B,C,D,E,F,G,H", "--seed", "3", "-o", str(log))
+    assert played.exit_code == 0, played.output
+    written = run("replay", str(log), "--html", str(page_path), "--lang", "nb")
+    assert written.exit_code == 0, written.output
+    page = visit(browser, page_path, "#roll=1", color_scheme=scheme).page
+    drawn = page.evaluate(LINES)
+    assert len(drawn) == 2 * len(PALETTE), drawn
+    assert {_hex(line) for line, _ in drawn} == {colour.lower() for colour in PALETTE}
+    for line, ground in drawn:
+        assert contrast(_hex(line), _hex(ground)) >= 3, (line, ground)
+
+
 #: How far the page scrolls sideways, and every element cut off at the right
 #: edge that is not inside a box that scrolls sideways itself (a table's).
 REFLOW: t.Final = """() => {
@@ -231,8 +334,9 @@ def test_the_replay_plays_slowly_for_less_motion_and_pauses(browser: Browser,
     while _hash(moving).startswith("#roll=2&"):
         assert time.monotonic() < deadline, "the page did not play"
         moving.wait_for_timeout(50)
+    assert moving.get_by_role("button", name="Pause", exact=True).count() == 1
     moving.click("#play")
-    assert moving.get_attribute("#play", "aria-pressed") == "false"
+    assert moving.get_by_role("button", name="Spill av", exact=True).count() == 1
     paused = _hash(moving)
     moving.wait_for_timeout(1500)  # more than two steps at the fastest speed
     assert _hash(moving) == paused

@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 
 import pytest
 
-from browser import assert_accessible
+from browser import assert_accessible, text_spacing_faults
 from classtest import Server
 
 if t.TYPE_CHECKING:
@@ -222,6 +222,13 @@ def test_three_groups_and_a_projector(browser: Browser, server: Server) -> None:
     shown = projector.page.locator("#pool").inner_text()
     assert "Seire etter plass" in shown
     accessible(projector.page, "the projector with three groups")
+    # 1.4.12: with the text spaced out as WCAG's bookmarklet spaces it, no text is cut
+    # off or drawn over other text, on the projector, a group's page and the join page.
+    joining = opened(browser, server, "/", width=360)
+    for spaced, label in ((projector, "the projector"), (buttons, "a group's page"),
+                          (joining, "the join page on a phone")):
+        assert text_spacing_faults(spaced.page) == [], label
+    joining.context.close()
 
     for pupil in (projector, buttons, typing, scriptless):
         assert pupil.outside == [], "no request leaves the class"

@@ -196,7 +196,6 @@
   function stop() {
     if (timer) { clearInterval(timer); timer = null; }
     $("play").textContent = words().play;
-    $("play").setAttribute("aria-pressed", "false");
   }
 
   function play() {
@@ -207,7 +206,6 @@
       show(pos + 1);
     }, speeds[speed]);
     $("play").textContent = words().pause;
-    $("play").setAttribute("aria-pressed", "true");
   }
 
   function fromFragment() {
@@ -274,7 +272,6 @@
     else if (key === "ArrowLeft") { stop(); show(pos - 1); }
     else if (key === "Home") { stop(); show(0); }
     else if (key === "End") { stop(); show(count); }
-    else if (key === " " && tag !== "BUTTON" && tag !== "A") { play(); }
     else { return; }
     event.preventDefault();
   });
