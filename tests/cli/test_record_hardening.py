@@ -303,7 +303,8 @@ def test_running_out_of_memory_anywhere_is_one_line(
     def exhausted(*args: object, **kwargs: object) -> t.NoReturn:
         raise MemoryError
 
-    monkeypatch.setattr(walk_module, "walk", exhausted)
+    # The walk that aces verify (drive) and every other reader share.
+    monkeypatch.setattr(walk_module, "_walk", exhausted)
     monkeypatch.setattr(sys, "argv", ["aces", "--lang", "nb", "verify", str(log)])
     with pytest.raises(SystemExit) as stop:
         cli_module.main()
