@@ -86,8 +86,10 @@ def postgresql() -> t.Iterator[t.Any]:
 #: pytest-xdist (``-n``, in the settings) a group runs on one worker, so that
 #: what it shares is made once, not once on every worker (the site in three
 #: languages, the release's environments, one PostgreSQL cluster).
-_SHARED: t.Final = {"site": "docs", "environments": "release", "installed": "release",
-                    "writer": "release", "sdist": "release", "postgresql": "postgresql"}
+#: (A fixture's own fixtures are among a test's names: the release's
+#: ``installed`` and ``writer`` are its ``environments``.)
+_SHARED: t.Final = {"site": "docs", "environments": "release", "sdist": "release",
+                    "postgresql": "postgresql"}
 
 
 # First, so that xdist's own hook, which deals out the groups, sees them.
