@@ -127,23 +127,12 @@ class FileStore:
                             " of its own", path=str(folder))
         self._stack.enter_context(_folder_locked(folder))
         record = self._read_record()
-        # A group's log is begun only after the record names the group, so a
-        # log the record does not name was put here from elsewhere (another
-        # class's, a copy): taken in, it would stand in the pool, and the group
-        # given its number could never join.
-        owned = set() if record is None else {group.id for group in record.groups}
         repaired: list[tuple[int, int]] = []
         for path in sorted(folder.iterdir()):
             found = _LOG.fullmatch(path.name)
             if found is None:
                 continue
             stream = int(found.group(1))
-            if stream not in owned:
-                # Translators: an error of "aces class serve DIR": DIR holds a
-                # log with a group's file name that no group of the class
-                # wrote. {path}: the file.
-                raise AcesError("{path} is not the log of any group of this class; move it out of"
-                                " the class's folder", path=str(path))
             book = self._stack.enter_context(LogStore.open(str(path)))
             # Read to its end (a torn last line is the end), then cut the torn line off.
             with contextlib.suppress(TruncatedLogError):
@@ -162,7 +151,8 @@ class FileStore:
                 self._write_record(record)
         self._level(self._feed.open())
         self._record = record
-        return Opened(record, repaired)
+        logs = tuple((stream, book.path) for stream, book in self._logs.items())
+        return Opened(record, repaired, logs)
 
     def _read_record(self) -> ClassRecord | None:
         path = self.folder / RECORD
