@@ -63,9 +63,6 @@ __all__ = ["RECONCILE", "Answer", "Classroom", "Group", "Opening", "Settings", "
 #: again and matched with the log: a page's retry after a crash lags a few
 #: blocks at most.
 RECONCILE: t.Final = 64
-#: Seconds a roll that saw another process's block waits for it to be folded in
-#: here before the group's log is read again whole.
-_FOLD_WAIT: t.Final = 0.25
 #: Answers remembered for each group, for retries.
 _ANSWERS: t.Final = 256
 #: Blocks' lines kept ready for projectors, whatever the group.
@@ -159,6 +156,9 @@ class Classroom:
         self.applied = 0
         self.revision = 0
         self._following = asyncio.Lock()
+        #: Positions past :attr:`applied` of blocks appended here: their tables
+        #: hold them already, so the follower passes them without a read.
+        self._own: set[int] = set()
 
     # -- Serving ---------------------------------------------------------------
 
@@ -219,8 +219,9 @@ class Classroom:
                 # (a crash between its lines): the rest is written now.
                 decision = group.table.settle()
                 try:
-                    await self.store.append(record.id, group.table.seq - len(decision.steps),
-                                            [step.event for step in decision.steps])
+                    self._mine(await self.store.append(
+                        record.id, group.table.seq - len(decision.steps),
+                        [step.event for step in decision.steps]))
                 except StaleAppendError:
                     # Another process settled it first.
                     await self._reload(group)
@@ -331,7 +332,8 @@ class Classroom:
             table = GroupTable(group.log)
             table.resume([])
             decision = table.begin(first)
-            await self.store.append(number, 0, [step.event for step in decision.steps])
+            self._mine(await self.store.append(number, 0,
+                                               [step.event for step in decision.steps]))
             fresh = Group(group, table)
             fresh.resumed = 0
             # The follower may have read the new log first (this append's
@@ -401,10 +403,11 @@ class Classroom:
     async def _submit(self, group: Group, submission: Submission, seq: int,
                       decide: Callable[[GroupTable], Decision]) -> Answer:
         if self.store.shared and seq > group.table.seq:
-            # The page saw a block another process appended a moment ago:
-            # this one's follower folds it in as its doorbell rings. Waited
-            # for briefly, rather than the whole log read again.
-            await self._folded(group, seq)
+            # The page saw a block another process appended a moment ago, and
+            # this one's follower has yet to fold it in (its doorbell is late,
+            # or the process busy): folded in now, from the store, rather than
+            # the whole log read again.
+            await self.catch_up()
         async with group.lock:
             if group.unsure:
                 await self._reload(group)
@@ -456,17 +459,6 @@ class Classroom:
             self._keep(group.record.id, appended, decision.block)
         self._changed()
         return answer
-
-    async def _folded(self, group: Group, seq: int) -> None:
-        """Wait, at most :data:`_FOLD_WAIT` seconds, for ``group``'s table to reach ``seq``."""
-        loop = asyncio.get_running_loop()
-        deadline = loop.time() + _FOLD_WAIT
-        seen = self.version
-        while seq > group.table.seq:
-            left = deadline - loop.time()
-            if left <= 0:
-                return
-            seen = await self.wait(seen, left)
 
     async def _found(self, group: Group, submission: Submission,
                      decide: Callable[[GroupTable], Decision]) -> Answer | None:
@@ -533,7 +525,7 @@ class Classroom:
             log holds it now, for the page to decide again on.
         """
         try:
-            return await self.store.append(group.record.id, seq, events, submission)
+            appended = await self.store.append(group.record.id, seq, events, submission)
         except StaleAppendError:
             await self._reload(group)
             raise stale() from None
@@ -541,6 +533,8 @@ class Classroom:
             # Nothing is appended: the table goes back to what the log holds.
             await self._restore(group)
             raise
+        self._mine(appended)
+        return appended
 
     async def _reload(self, group: Group) -> None:
         table = GroupTable(group.table.name)
@@ -688,32 +682,61 @@ class Classroom:
         so one that is lost only delays."""
         while True:
             await self.store.changed(self.applied, self.revision)
-            await self.catch_up()
+            await self.catch_up(rung=True)
 
-    async def catch_up(self) -> None:
+    async def catch_up(self, *, rung: bool = False) -> None:
         """Fold in everything other processes have done to the class until now
-        (nothing to do for a store that this process alone writes)."""
+        (nothing to do for a store that this process alone writes). ``rung``:
+        the store's doorbell says where the feed is, so blocks appended here
+        alone are passed without asking the store."""
         if not self.store.shared:
             return
         async with self._following:
-            moved = False
+            whole = moved = False
             if self.store.revision != self.revision:
                 async with self._lock:
                     self._take(await self.store.record())
-                moved = True
+                whole = True
             while True:
-                entries = await self.store.entries(self.applied, _FOLD)
-                for entry in entries:
-                    await self._fold(entry)
-                    self.applied = entry.position
-                moved = moved or bool(entries)
-                if len(entries) < _FOLD:
+                passed = self._pass_own()
+                moved = moved or passed
+                if rung and passed and self.store.position <= self.applied:
+                    # Only this process's blocks were new: nothing to read.
                     break
-        if moved:
-            self._changed(whole=True)
+                blocks = await self.store.blocks(self.applied, _FOLD)
+                for entry, block in blocks:
+                    whole = await self._fold(entry, block) or whole
+                    self.applied = entry.position
+                    self._own.discard(entry.position)
+                moved = moved or bool(blocks)
+                if len(blocks) < _FOLD:
+                    break
+        if moved or whole:
+            # A block folded in changes its group's row alone; the class's
+            # record, or a group that joined elsewhere, the whole class.
+            self._changed(whole=whole)
 
-    async def _fold(self, entry: FeedEntry) -> None:
-        """Bring the table of ``entry``'s group level with it."""
+    def _pass_own(self) -> bool:
+        """Move :attr:`applied` past the blocks appended here that come next."""
+        passed = False
+        while self.applied + 1 in self._own:
+            self._own.discard(self.applied + 1)
+            self.applied += 1
+            passed = True
+        return passed
+
+    def _mine(self, appended: Appended) -> None:
+        """Note a block appended here, for the follower (see :attr:`_own`)."""
+        if self.store.shared and not appended.again and appended.position > self.applied:
+            self._own.add(appended.position)
+            if len(self._own) > _RECENT:
+                # Not followed (no follower runs): forget the oldest; the
+                # follower would read its block again, no more.
+                self._own.discard(min(self._own))
+
+    async def _fold(self, entry: FeedEntry, block: bytes) -> bool:
+        """Bring the table of ``entry``'s group level with it (its lines are
+        ``block``); whether the group was new here."""
         group = self.groups.get(entry.stream)
         if group is None:
             record = next((kept for kept in self.class_record.groups
@@ -723,24 +746,20 @@ class Classroom:
                     self._take(await self.store.record())
                 record = next((kept for kept in self.class_record.groups
                                if kept.id == entry.stream), None)
-            if record is not None:
-                await self._load(record)
-            return
+            return record is not None and await self._load(record) is not None
         async with group.lock:
             if group.unsure:
                 await self._reload(group)
-                return
+                return False
             table = group.table
             if table.seq >= entry.last:
-                return
-            if table.seq == entry.first - 1:
-                lines = await self.store.lines(entry.stream, entry.first, entry.last)
-                block = b"".join(lines)
-                if table.take(block):
-                    self._keep(entry.stream, Appended(entry.position, entry.first, entry.last),
-                               block)
-                    return
+                return False
+            if table.seq == entry.first - 1 and table.take(block):
+                self._keep(entry.stream, Appended(entry.position, entry.first, entry.last),
+                           block)
+                return False
             await self._reload(group)
+        return False
 
     # -- Results ------------------------------------------------------------------------
 
