@@ -25,6 +25,7 @@ from __future__ import annotations
 import asyncio
 import collections
 import contextlib
+import itertools
 import json
 import time
 import typing as t
@@ -35,6 +36,7 @@ from aces.classroom.group import GroupTable, stale
 from aces.classroom.store import (
     Appended,
     ClassRecord,
+    FeedEntry,
     GroupRecord,
     ReusedSubmissionError,
     StaleAppendError,
@@ -51,7 +53,7 @@ if t.TYPE_CHECKING:
     from collections.abc import Callable, Mapping, Sequence
 
     from aces.classroom.group import Decision
-    from aces.classroom.store import FeedEntry, Store
+    from aces.classroom.store import Store
     from aces.events import Event
     from aces.experiment.pool import Pooled
     from aces.rules import OptionValue, Roll
@@ -158,7 +160,10 @@ class Classroom:
         self._following = asyncio.Lock()
         #: Positions past :attr:`applied` of blocks appended here: their tables
         #: hold them already, so the follower passes them without a read.
-        self._own: set[int] = set()
+        self._own: dict[int, FeedEntry] = {}
+        #: The feed's last blocks up to :attr:`applied`, for projectors: read
+        #: from memory, not asked of the store again on every process.
+        self._feed: collections.deque[FeedEntry] = collections.deque(maxlen=_RECENT)
 
     # -- Serving ---------------------------------------------------------------
 
@@ -219,7 +224,7 @@ class Classroom:
                 # (a crash between its lines): the rest is written now.
                 decision = group.table.settle()
                 try:
-                    self._mine(await self.store.append(
+                    self._mine(record.id, await self.store.append(
                         record.id, group.table.seq - len(decision.steps),
                         [step.event for step in decision.steps]))
                 except StaleAppendError:
@@ -332,8 +337,8 @@ class Classroom:
             table = GroupTable(group.log)
             table.resume([])
             decision = table.begin(first)
-            self._mine(await self.store.append(number, 0,
-                                               [step.event for step in decision.steps]))
+            self._mine(number, await self.store.append(
+                number, 0, [step.event for step in decision.steps]))
             fresh = Group(group, table)
             fresh.resumed = 0
             # The follower may have read the new log first (this append's
@@ -533,7 +538,7 @@ class Classroom:
             # Nothing is appended: the table goes back to what the log holds.
             await self._restore(group)
             raise
-        self._mine(appended)
+        self._mine(group.record.id, appended)
         return appended
 
     async def _reload(self, group: Group) -> None:
@@ -670,6 +675,10 @@ class Classroom:
         """The feed's blocks after ``after``, up to :attr:`position`."""
         if after >= self.position:
             return []
+        feed = self._feed
+        if feed and feed[0].position <= after + 1:
+            start = after + 1 - feed[0].position
+            return list(itertools.islice(feed, start, start + limit))
         entries = await self.store.entries(after, min(limit, self.position - after))
         return [entry for entry in entries if entry.position <= self.position]
 
@@ -706,8 +715,8 @@ class Classroom:
                 blocks = await self.store.blocks(self.applied, _FOLD)
                 for entry, block in blocks:
                     whole = await self._fold(entry, block) or whole
-                    self.applied = entry.position
-                    self._own.discard(entry.position)
+                    self._own.pop(entry.position, None)
+                    self._apply(entry)
                 moved = moved or bool(blocks)
                 if len(blocks) < _FOLD:
                     break
@@ -720,19 +729,27 @@ class Classroom:
         """Move :attr:`applied` past the blocks appended here that come next."""
         passed = False
         while self.applied + 1 in self._own:
-            self._own.discard(self.applied + 1)
-            self.applied += 1
+            self._apply(self._own.pop(self.applied + 1))
             passed = True
         return passed
 
-    def _mine(self, appended: Appended) -> None:
+    def _apply(self, entry: FeedEntry) -> None:
+        """Every block up to ``entry`` is in its group's table now."""
+        feed = self._feed
+        if feed and feed[-1].position != entry.position - 1:
+            feed.clear()
+        feed.append(entry)
+        self.applied = entry.position
+
+    def _mine(self, stream: int, appended: Appended) -> None:
         """Note a block appended here, for the follower (see :attr:`_own`)."""
         if self.store.shared and not appended.again and appended.position > self.applied:
-            self._own.add(appended.position)
+            self._own[appended.position] = FeedEntry(appended.position, stream,
+                                                     appended.first, appended.last)
             if len(self._own) > _RECENT:
                 # Not followed (no follower runs): forget the oldest; the
                 # follower would read its block again, no more.
-                self._own.discard(min(self._own))
+                del self._own[min(self._own)]
 
     async def _fold(self, entry: FeedEntry, block: bytes) -> bool:
         """Bring the table of ``entry``'s group level with it (its lines are
