@@ -65,6 +65,9 @@ __all__ = ["RECONCILE", "Answer", "Classroom", "Group", "Opening", "Settings", "
 #: again and matched with the log: a page's retry after a crash lags a few
 #: blocks at most.
 RECONCILE: t.Final = 64
+#: Seconds the follower waits for this process's appends under way to be
+#: answered before it reads the store.
+_ANSWERED: t.Final = 0.25
 #: Answers remembered for each group, for retries.
 _ANSWERS: t.Final = 256
 #: Blocks' lines kept ready for projectors, whatever the group.
@@ -164,6 +167,8 @@ class Classroom:
         #: The feed's last blocks up to :attr:`applied`, for projectors: read
         #: from memory, not asked of the store again on every process.
         self._feed: collections.deque[FeedEntry] = collections.deque(maxlen=_RECENT)
+        #: Appends under way here, done once answered.
+        self._appending: set[asyncio.Future[None]] = set()
 
     # -- Serving ---------------------------------------------------------------
 
@@ -224,9 +229,8 @@ class Classroom:
                 # (a crash between its lines): the rest is written now.
                 decision = group.table.settle()
                 try:
-                    self._mine(record.id, await self.store.append(
-                        record.id, group.table.seq - len(decision.steps),
-                        [step.event for step in decision.steps]))
+                    await self._store_append(record.id, group.table.seq - len(decision.steps),
+                                             [step.event for step in decision.steps])
                 except StaleAppendError:
                     # Another process settled it first.
                     await self._reload(group)
@@ -337,8 +341,7 @@ class Classroom:
             table = GroupTable(group.log)
             table.resume([])
             decision = table.begin(first)
-            self._mine(number, await self.store.append(
-                number, 0, [step.event for step in decision.steps]))
+            await self._store_append(number, 0, [step.event for step in decision.steps])
             fresh = Group(group, table)
             fresh.resumed = 0
             # The follower may have read the new log first (this append's
@@ -411,8 +414,9 @@ class Classroom:
             # The page saw a block another process appended a moment ago, and
             # this one's follower has yet to fold it in (its doorbell is late,
             # or the process busy): folded in now, from the store, rather than
-            # the whole log read again.
-            await self.catch_up()
+            # the whole log read again. Many such rolls at once wait for one
+            # read, not one each.
+            await self.catch_up(until=lambda: seq <= group.table.seq)
         async with group.lock:
             if group.unsure:
                 await self._reload(group)
@@ -530,7 +534,7 @@ class Classroom:
             log holds it now, for the page to decide again on.
         """
         try:
-            appended = await self.store.append(group.record.id, seq, events, submission)
+            return await self._store_append(group.record.id, seq, events, submission)
         except StaleAppendError:
             await self._reload(group)
             raise stale() from None
@@ -538,8 +542,23 @@ class Classroom:
             # Nothing is appended: the table goes back to what the log holds.
             await self._restore(group)
             raise
-        self._mine(group.record.id, appended)
-        return appended
+
+    async def _store_append(self, stream: int, expected: int, events: list[Event],
+                            submission: Submission | None = None) -> Appended:
+        """``store.append``, noted for the follower: its block is in its
+        table, and the store's doorbell for it may ring before its answer
+        comes (see :meth:`catch_up`)."""
+        if not self.store.shared:
+            return await self.store.append(stream, expected, events, submission)
+        answered = asyncio.get_running_loop().create_future()
+        self._appending.add(answered)
+        try:
+            appended = await self.store.append(stream, expected, events, submission)
+            self._mine(stream, appended)
+            return appended
+        finally:
+            self._appending.discard(answered)
+            answered.set_result(None)
 
     async def _reload(self, group: Group) -> None:
         table = GroupTable(group.table.name)
@@ -693,19 +712,27 @@ class Classroom:
             await self.store.changed(self.applied, self.revision)
             await self.catch_up(rung=True)
 
-    async def catch_up(self, *, rung: bool = False) -> None:
+    async def catch_up(self, *, rung: bool = False,
+                       until: Callable[[], bool] | None = None) -> None:
         """Fold in everything other processes have done to the class until now
         (nothing to do for a store that this process alone writes). ``rung``:
         the store's doorbell says where the feed is, so blocks appended here
-        alone are passed without asking the store."""
+        alone are passed without asking the store; ``until``: nothing more
+        to do once it holds (a catch-up that went before did it)."""
         if not self.store.shared:
             return
         async with self._following:
+            if until is not None and until():
+                return
             whole = moved = False
             if self.store.revision != self.revision:
                 async with self._lock:
                     self._take(await self.store.record())
                 whole = True
+            if rung and self._appending:
+                # The doorbell may be for a block appended here whose answer
+                # is on its way: it is waited for, briefly, not read.
+                await asyncio.wait(list(self._appending), timeout=_ANSWERED)
             while True:
                 passed = self._pass_own()
                 moved = moved or passed
