@@ -85,6 +85,8 @@ class PostgresStore:
         #: The class was found deleted (by the retention, or the operator).
         self._gone = False
         self._changed: asyncio.Condition | None = None
+        #: A wake of the waiters for a block is under way.
+        self._ringing = False
 
     # -- Opening -------------------------------------------------------------------
 
@@ -113,13 +115,19 @@ class PostgresStore:
 
     def _ring(self, position: int | None) -> None:
         """The doorbell: a block at ``position``, or the record, changed."""
-        if position is not None and position <= self._position:
-            return
+        if position is not None:
+            if position <= self._position:
+                return
+            self._position = position
+            if self._ringing:
+                # A burst of appends: the waiters are woken once for all.
+                return
+            self._ringing = True
         asyncio.get_running_loop().create_task(self._wake(position))
 
     async def _wake(self, position: int | None) -> None:
         if position is not None:
-            self._position = max(self._position, position)
+            self._ringing = False
         else:
             # The record changed, or no one knows what: look.
             try:
@@ -367,6 +375,23 @@ class PostgresStore:
             self._position = max(self._position, rows[-1][0])
         return [FeedEntry(*row) for row in rows]
 
+    async def blocks(self, after: int, limit: int) -> list[tuple[FeedEntry, bytes]]:
+        async with self.database.connection() as connection:
+            cursor = await connection.execute(
+                "SELECT b.position, b.stream, b.first, b.last, (SELECT string_agg(l.line,"
+                " ''::bytea ORDER BY l.seq) FROM aces.lines l WHERE l.class = b.class"
+                " AND l.stream = b.stream AND l.seq BETWEEN b.first AND b.last)"
+                " FROM aces.blocks b WHERE b.class = %s AND b.position > %s"
+                " ORDER BY b.position LIMIT %s", (self.cls, after, limit))
+            rows = await cursor.fetchall()
+        if rows:
+            self._position = max(self._position, rows[-1][0])
+        blocks = [(FeedEntry(*row[:4]), bytes(row[4] or b"")) for row in rows]
+        for entry, block in blocks:
+            if block and entry.last > self._heads.get(entry.stream, (0, b""))[0]:
+                self._heads[entry.stream] = (entry.last, _last_digest(block))
+        return blocks
+
     async def lines(self, stream: int, first: int, last: int) -> list[bytes]:
         return await self._lines(stream, first, last)
 
@@ -380,8 +405,7 @@ class PostgresStore:
         if rows and rows[-1][0] > self._heads.get(stream, (0, b""))[0]:
             # Another process's lines, folded in here: the stream's head as
             # they leave it, so that the next append here needs no probe.
-            self._heads[stream] = (int(rows[-1][0]),
-                                   json.loads(bytes(rows[-1][1]))["digest"].encode("ascii"))
+            self._heads[stream] = (int(rows[-1][0]), _last_digest(bytes(rows[-1][1])))
         return [bytes(line) for _, line in rows]
 
     async def changed(self, after: int, revision: int | None = None) -> None:
@@ -418,6 +442,12 @@ class PostgresStore:
 
 class _LostError(Exception):
     """The connection went in the middle of a call."""
+
+
+def _last_digest(block: bytes) -> bytes:
+    """The digest of the last line of ``block``."""
+    digest: str = json.loads(block.rstrip(b"\n").rsplit(b"\n", 1)[-1])["digest"]
+    return digest.encode("ascii")
 
 
 def _decoded(value: t.Any) -> ClassRecord:

@@ -25,6 +25,7 @@ from __future__ import annotations
 import asyncio
 import collections
 import contextlib
+import itertools
 import json
 import time
 import typing as t
@@ -35,6 +36,7 @@ from aces.classroom.group import GroupTable, stale
 from aces.classroom.store import (
     Appended,
     ClassRecord,
+    FeedEntry,
     GroupRecord,
     ReusedSubmissionError,
     StaleAppendError,
@@ -51,7 +53,7 @@ if t.TYPE_CHECKING:
     from collections.abc import Callable, Mapping, Sequence
 
     from aces.classroom.group import Decision
-    from aces.classroom.store import FeedEntry, Store
+    from aces.classroom.store import Store
     from aces.events import Event
     from aces.experiment.pool import Pooled
     from aces.rules import OptionValue, Roll
@@ -63,9 +65,9 @@ __all__ = ["RECONCILE", "Answer", "Classroom", "Group", "Opening", "Settings", "
 #: again and matched with the log: a page's retry after a crash lags a few
 #: blocks at most.
 RECONCILE: t.Final = 64
-#: Seconds a roll that saw another process's block waits for it to be folded in
-#: here before the group's log is read again whole.
-_FOLD_WAIT: t.Final = 0.25
+#: Seconds the follower waits for this process's appends under way to be
+#: answered before it reads the store.
+_ANSWERED: t.Final = 0.25
 #: Answers remembered for each group, for retries.
 _ANSWERS: t.Final = 256
 #: Blocks' lines kept ready for projectors, whatever the group.
@@ -159,6 +161,14 @@ class Classroom:
         self.applied = 0
         self.revision = 0
         self._following = asyncio.Lock()
+        #: Positions past :attr:`applied` of blocks appended here: their tables
+        #: hold them already, so the follower passes them without a read.
+        self._own: dict[int, FeedEntry] = {}
+        #: The feed's last blocks up to :attr:`applied`, for projectors: read
+        #: from memory, not asked of the store again on every process.
+        self._feed: collections.deque[FeedEntry] = collections.deque(maxlen=_RECENT)
+        #: Appends under way here, done once answered.
+        self._appending: set[asyncio.Future[None]] = set()
 
     # -- Serving ---------------------------------------------------------------
 
@@ -220,8 +230,8 @@ class Classroom:
                 # (a crash between its lines): the rest is written now.
                 decision = group.table.settle()
                 try:
-                    await self.store.append(record.id, group.table.seq - len(decision.steps),
-                                            [step.event for step in decision.steps])
+                    await self._store_append(record.id, group.table.seq - len(decision.steps),
+                                             [step.event for step in decision.steps])
                 except StaleAppendError:
                     # Another process settled it first.
                     await self._reload(group)
@@ -332,7 +342,7 @@ class Classroom:
             table = GroupTable(group.log)
             table.resume([])
             decision = table.begin(first)
-            await self.store.append(number, 0, [step.event for step in decision.steps])
+            await self._store_append(number, 0, [step.event for step in decision.steps])
             fresh = Group(group, table)
             fresh.resumed = 0
             # The follower may have read the new log first (this append's
@@ -402,10 +412,12 @@ class Classroom:
     async def _submit(self, group: Group, submission: Submission, seq: int,
                       decide: Callable[[GroupTable], Decision]) -> Answer:
         if self.store.shared and seq > group.table.seq:
-            # The page saw a block another process appended a moment ago:
-            # this one's follower folds it in as its doorbell rings. Waited
-            # for briefly, rather than the whole log read again.
-            await self._folded(group, seq)
+            # The page saw a block another process appended a moment ago, and
+            # this one's follower has yet to fold it in (its doorbell is late,
+            # or the process busy): folded in now, from the store, rather than
+            # the whole log read again. Many such rolls at once wait for one
+            # read, not one each.
+            await self.catch_up(until=lambda: seq <= group.table.seq)
         async with group.lock:
             if group.unsure:
                 await self._reload(group)
@@ -457,17 +469,6 @@ class Classroom:
             self._keep(group.record.id, appended, decision.block)
         self._changed()
         return answer
-
-    async def _folded(self, group: Group, seq: int) -> None:
-        """Wait, at most :data:`_FOLD_WAIT` seconds, for ``group``'s table to reach ``seq``."""
-        loop = asyncio.get_running_loop()
-        deadline = loop.time() + _FOLD_WAIT
-        seen = self.version
-        while seq > group.table.seq:
-            left = deadline - loop.time()
-            if left <= 0:
-                return
-            seen = await self.wait(seen, left)
 
     async def _found(self, group: Group, submission: Submission,
                      decide: Callable[[GroupTable], Decision]) -> Answer | None:
@@ -534,7 +535,7 @@ class Classroom:
             log holds it now, for the page to decide again on.
         """
         try:
-            return await self.store.append(group.record.id, seq, events, submission)
+            return await self._store_append(group.record.id, seq, events, submission)
         except StaleAppendError:
             await self._reload(group)
             raise stale() from None
@@ -542,6 +543,23 @@ class Classroom:
             # Nothing is appended: the table goes back to what the log holds.
             await self._restore(group)
             raise
+
+    async def _store_append(self, stream: int, expected: int, events: list[Event],
+                            submission: Submission | None = None) -> Appended:
+        """``store.append``, noted for the follower: its block is in its
+        table, and the store's doorbell for it may ring before its answer
+        comes (see :meth:`catch_up`)."""
+        if not self.store.shared:
+            return await self.store.append(stream, expected, events, submission)
+        answered = asyncio.get_running_loop().create_future()
+        self._appending.add(answered)
+        try:
+            appended = await self.store.append(stream, expected, events, submission)
+            self._mine(stream, appended)
+            return appended
+        finally:
+            self._appending.discard(answered)
+            answered.set_result(None)
 
     async def _reload(self, group: Group) -> None:
         table = GroupTable(group.table.name)
@@ -677,6 +695,10 @@ class Classroom:
         """The feed's blocks after ``after``, up to :attr:`position`."""
         if after >= self.position:
             return []
+        feed = self._feed
+        if feed and feed[0].position <= after + 1:
+            start = after + 1 - feed[0].position
+            return list(itertools.islice(feed, start, start + limit))
         entries = await self.store.entries(after, min(limit, self.position - after))
         return [entry for entry in entries if entry.position <= self.position]
 
@@ -689,32 +711,77 @@ class Classroom:
         so one that is lost only delays."""
         while True:
             await self.store.changed(self.applied, self.revision)
-            await self.catch_up()
+            await self.catch_up(rung=True)
 
-    async def catch_up(self) -> None:
+    async def catch_up(self, *, rung: bool = False,
+                       until: Callable[[], bool] | None = None) -> None:
         """Fold in everything other processes have done to the class until now
-        (nothing to do for a store that this process alone writes)."""
+        (nothing to do for a store that this process alone writes). ``rung``:
+        the store's doorbell says where the feed is, so blocks appended here
+        alone are passed without asking the store; ``until``: nothing more
+        to do once it holds (a catch-up that went before did it)."""
         if not self.store.shared:
             return
         async with self._following:
-            moved = False
+            if until is not None and until():
+                return
+            whole = moved = False
             if self.store.revision != self.revision:
                 async with self._lock:
                     self._take(await self.store.record())
-                moved = True
+                whole = True
+            if rung and self._appending:
+                # The doorbell may be for a block appended here whose answer
+                # is on its way: it is waited for, briefly, not read.
+                await asyncio.wait(list(self._appending), timeout=_ANSWERED)
             while True:
-                entries = await self.store.entries(self.applied, _FOLD)
-                for entry in entries:
-                    await self._fold(entry)
-                    self.applied = entry.position
-                moved = moved or bool(entries)
-                if len(entries) < _FOLD:
+                passed = self._pass_own()
+                moved = moved or passed
+                if rung and passed and self.store.position <= self.applied:
+                    # Only this process's blocks were new: nothing to read.
                     break
-        if moved:
-            self._changed(whole=True)
+                blocks = await self.store.blocks(self.applied, _FOLD)
+                for entry, block in blocks:
+                    whole = await self._fold(entry, block) or whole
+                    self._own.pop(entry.position, None)
+                    self._apply(entry)
+                moved = moved or bool(blocks)
+                if len(blocks) < _FOLD:
+                    break
+        if moved or whole:
+            # A block folded in changes its group's row alone; the class's
+            # record, or a group that joined elsewhere, the whole class.
+            self._changed(whole=whole)
 
-    async def _fold(self, entry: FeedEntry) -> None:
-        """Bring the table of ``entry``'s group level with it."""
+    def _pass_own(self) -> bool:
+        """Move :attr:`applied` past the blocks appended here that come next."""
+        passed = False
+        while self.applied + 1 in self._own:
+            self._apply(self._own.pop(self.applied + 1))
+            passed = True
+        return passed
+
+    def _apply(self, entry: FeedEntry) -> None:
+        """Every block up to ``entry`` is in its group's table now."""
+        feed = self._feed
+        if feed and feed[-1].position != entry.position - 1:
+            feed.clear()
+        feed.append(entry)
+        self.applied = entry.position
+
+    def _mine(self, stream: int, appended: Appended) -> None:
+        """Note a block appended here, for the follower (see :attr:`_own`)."""
+        if self.store.shared and not appended.again and appended.position > self.applied:
+            self._own[appended.position] = FeedEntry(appended.position, stream,
+                                                     appended.first, appended.last)
+            if len(self._own) > _RECENT:
+                # Not followed (no follower runs): forget the oldest; the
+                # follower would read its block again, no more.
+                del self._own[min(self._own)]
+
+    async def _fold(self, entry: FeedEntry, block: bytes) -> bool:
+        """Bring the table of ``entry``'s group level with it (its lines are
+        ``block``); whether the group was new here."""
         group = self.groups.get(entry.stream)
         if group is None:
             record = next((kept for kept in self.class_record.groups
@@ -724,24 +791,20 @@ class Classroom:
                     self._take(await self.store.record())
                 record = next((kept for kept in self.class_record.groups
                                if kept.id == entry.stream), None)
-            if record is not None:
-                await self._load(record)
-            return
+            return record is not None and await self._load(record) is not None
         async with group.lock:
             if group.unsure:
                 await self._reload(group)
-                return
+                return False
             table = group.table
             if table.seq >= entry.last:
-                return
-            if table.seq == entry.first - 1:
-                lines = await self.store.lines(entry.stream, entry.first, entry.last)
-                block = b"".join(lines)
-                if table.take(block):
-                    self._keep(entry.stream, Appended(entry.position, entry.first, entry.last),
-                               block)
-                    return
+                return False
+            if table.seq == entry.first - 1 and table.take(block):
+                self._keep(entry.stream, Appended(entry.position, entry.first, entry.last),
+                           block)
+                return False
             await self._reload(group)
+        return False
 
     # -- Results ------------------------------------------------------------------------
 

@@ -201,6 +201,11 @@ class Store(t.Protocol):
     async def entries(self, after: int, limit: int) -> list[FeedEntry]:
         """The feed's blocks after position ``after``, at most ``limit`` of them."""
 
+    async def blocks(self, after: int, limit: int) -> list[tuple[FeedEntry, bytes]]:
+        """The feed's blocks after position ``after``, as :meth:`entries` gives
+        them, each with its lines (as :meth:`lines` gives them, joined): a
+        process following the class reads another's blocks in one call."""
+
     async def lines(self, stream: int, first: int, last: int) -> list[bytes]:
         """Lines ``first`` to ``last`` of a stream, as written (fewer if the
         stream ends before ``last``)."""

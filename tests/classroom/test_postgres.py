@@ -328,6 +328,41 @@ def test_a_group_joined_here_keeps_its_table_when_the_follower_reads_it_late(
     run(url, test)
 
 
+def test_a_follower_reads_nothing_for_the_blocks_its_own_process_appended(url: str) -> None:
+    """Each process folds in the others' blocks, so its cost grows with the
+    processes; the blocks it appended itself are in their tables already,
+    and are passed without a read, while a projector here still gets each
+    of them, once, in the feed's order."""
+    async def test(database: Database) -> None:
+        room = Classroom(PostgresStore(database, await make_class(database, record())))
+        await room.open(None, None, "en")
+        follower = asyncio.ensure_future(room.follow())
+        reads: list[int] = []
+        blocks = room.store.blocks
+
+        async def counted(after: int, limit: int) -> t.Any:
+            reads.append(after)
+            return await blocks(after, limit)
+
+        room.store.blocks = counted  # type: ignore[method-assign]
+        try:
+            number, _ = await joined(room, "Alone")
+            await asyncio.wait_for(_until(lambda: room.applied == 1), 10)
+            reads.clear()
+            for dice in range(5):
+                await roll_on(room, number, dice)
+            await asyncio.wait_for(_until(lambda: room.applied == 6), 10)
+            assert reads == []
+            entries = await room.entries(0, 10)
+            assert [entry.position for entry in entries] == [1, 2, 3, 4, 5, 6]
+            assert entries == await room.store.entries(0, 10)
+        finally:
+            follower.cancel()
+            await room.close()
+
+    run(url, test)
+
+
 async def _roll_at(room: Classroom, group: int, told: t.Any, turn: int) -> None:
     """Roll on ``room`` what ``told`` (the table a page last saw) asks for:
     the process rolled on may not have heard of that table's last roll."""

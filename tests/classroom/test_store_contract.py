@@ -223,6 +223,13 @@ def test_a_subscriber_resumes_after_its_last_position(make: Make, tmp_path: Path
         lines = await store.lines(resumed[0].stream, resumed[0].first, resumed[0].last)
         async with store.reading(resumed[0].stream) as whole:
             assert lines == list(whole)[resumed[0].first - 1:resumed[0].last]
+        # The blocks with their lines, in one call, as a follower reads them.
+        blocks = await store.blocks(3, 100)
+        assert [entry for entry, _ in blocks] == resumed
+        assert [block for _, block in blocks] == [
+            b"".join(await store.lines(entry.stream, entry.first, entry.last))
+            for entry in resumed]
+        assert await store.blocks(6, 100) == []
         await store.close()
         reopened = await make(tmp_path)
         await reopened.open()
