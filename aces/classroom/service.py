@@ -147,7 +147,8 @@ class Classroom:
         self.version = 0
         #: Counts changes of the class itself (paused, a group joined or closed).
         self.class_version = 0
-        self._news = asyncio.Condition()
+        #: Whoever waits for a change (:meth:`wait`), woken by the next.
+        self._waiting: set[asyncio.Future[None]] = set()
         self._lock = asyncio.Lock()
         self._recent: collections.OrderedDict[tuple[int, int], str] = collections.OrderedDict()
         self._pooled: tuple[int, Pooled] | None = None
@@ -747,18 +748,25 @@ class Classroom:
         self.version += 1
         if whole:
             self.class_version += 1
-        asyncio.get_running_loop().create_task(self._ring())
-
-    async def _ring(self) -> None:
-        async with self._news:
-            self._news.notify_all()
+        # Woken here and now: a roll wakes the few who wait, with no task of its own.
+        waiting, self._waiting = self._waiting, set()
+        for waiter in waiting:
+            if not waiter.done():
+                waiter.set_result(None)
 
     async def wait(self, seen: int, timeout: float) -> int:
         """Wait until something changed after version ``seen`` (or ``timeout``
         seconds passed); the version now."""
-        async with self._news:
-            with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self._news.wait_for(lambda: self.version > seen), timeout)
+        if self.version <= seen:
+            waiter = asyncio.get_running_loop().create_future()
+            self._waiting.add(waiter)
+            try:
+                async with asyncio.timeout(timeout):
+                    await waiter
+            except TimeoutError:
+                pass
+            finally:
+                self._waiting.discard(waiter)
         return self.version
 
     def _keep(self, stream: int, appended: Appended, block: bytes) -> None:
