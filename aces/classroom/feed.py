@@ -42,9 +42,10 @@ _FORMAT: t.Final = b"%012d %06d %010d %010d %016d %s %s\n"
 #: The bytes of one line of the feed.
 WIDTH: t.Final = len(_FORMAT % (0, 0, 0, 0, 0, b"-" * 16, b"-" * 16))
 _NONE: t.Final = b"-" * 16
-#: Lines of the feed kept in memory, for projectors resuming from a recent
-#: position; older ones are read from the file.
-RECENT: t.Final = 1 << 16
+#: Lines of the feed kept in memory, for projectors keeping up or resuming
+#: from a recent position (ten seconds of a busy class); older ones are read
+#: from the file.
+RECENT: t.Final = 1 << 12
 
 
 class Line(t.NamedTuple):

@@ -63,10 +63,14 @@ T = t.TypeVar("T")
 #: The class's record in its folder.
 RECORD: t.Final = "class.json"
 #: Submissions remembered for each group, to answer a retry with the first
-#: answer: far more than a retry can lag behind.
-REMEMBERED: t.Final = 1024
-#: Blocks' places in their logs remembered, for projectors resuming.
-_PLACES: t.Final = 1 << 16
+#: answer: far more than a retry can lag behind (a page tries again at once),
+#: and few enough that a class of hundreds of groups fills them in seconds,
+#: its memory flat from then on.
+REMEMBERED: t.Final = 64
+#: Blocks' places in their logs remembered: the newest, which projectors
+#: keeping up read, and those a projector far behind is reading (placed as
+#: the feed gives them to it, see :meth:`FileStore.entries`).
+_PLACES: t.Final = 1 << 12
 #: Threads that write and sync logs and the feed.
 WRITERS: t.Final = 32
 _DECODER: t.Final = msgspec.json.Decoder(ClassRecord)
@@ -221,13 +225,16 @@ class FileStore:
         self._durable = self._feed.position
 
     def _remember(self, line: Line) -> None:
-        self._places[(line.stream, line.first)] = line.offset
-        if len(self._places) > _PLACES:
-            self._places.popitem(last=False)
+        self._place(line)
         if line.submission is not None and line.stream in self._submitted:
             assert line.payload is not None
             self._keep(line.stream, line.submission, line.payload,
                        Appended(line.position, line.first, line.last))
+
+    def _place(self, line: Line) -> None:
+        self._places[(line.stream, line.first)] = line.offset
+        if len(self._places) > _PLACES:
+            self._places.popitem(last=False)
 
     def _keep(self, stream: int, sid: str, payload: str, appended: Appended) -> None:
         known = self._submitted[stream]
@@ -406,6 +413,10 @@ class FileStore:
         lines = self._feed.kept_after(after, count)
         if lines is None:
             lines = await asyncio.to_thread(self._feed.after, after, count)
+        # Placed again where a reader far behind has made them forgotten: it
+        # reads their lines next, without looking for them from the log's start.
+        for line in lines:
+            self._place(line)
         return [FeedEntry(line.position, line.stream, line.first, line.last) for line in lines
                 if line.position <= durable]
 

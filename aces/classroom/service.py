@@ -66,8 +66,9 @@ RECONCILE: t.Final = 64
 #: Seconds a roll that saw another process's block waits for it to be folded in
 #: here before the group's log is read again whole.
 _FOLD_WAIT: t.Final = 0.25
-#: Answers remembered for each group, for retries.
-_ANSWERS: t.Final = 256
+#: Answers remembered for each group, for retries (an older submission's is
+#: found in the store and decided again).
+_ANSWERS: t.Final = 16
 #: Blocks' lines kept ready for projectors, whatever the group.
 _RECENT: t.Final = 4096
 #: Blocks of the feed folded in at a time, following other processes.
