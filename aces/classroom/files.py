@@ -220,6 +220,7 @@ class FileStore:
                                                 _offset(self._logs[stream], done + 1), None))
         if missing:
             self._feed.write(missing)
+            self._feed.keep(missing)
             for line in missing:
                 self._remember(line)
         self._durable = self._feed.position
@@ -388,6 +389,7 @@ class FileStore:
                     for _, done in batch:
                         done.set_exception(self._broken)
                     continue
+                self._feed.keep([line for line, _ in batch])
                 self._durable = batch[-1][0].position
                 async with self._changed:
                     self._changed.notify_all()

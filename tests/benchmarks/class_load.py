@@ -19,9 +19,9 @@ each beside a baseline of the same run:
 - the server's memory at the start, the middle and the end of the run (flat:
   the end within 5 % of the middle), its CPU time a roll, and the client
   processes' CPU: on a small machine they share the server's cores. Its
-  caches are bounded but fill for minutes at this rate (each group's last
-  answers and submission ids, the feed's last lines, each group's narrators'
-  memos of sentences), so a longer ``--seconds`` shows where it levels off.
+  caches are bounded and full within the first half of the run at this
+  rate (each group's last answers and submission ids, the feed's last
+  lines, the memos of sentences, one set a language for every group).
 
 Then the rate is raised step by step to find the highest one the server
 sustains: every roll offered answered, a p99 under 50 ms, nothing lost.

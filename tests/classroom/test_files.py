@@ -4,6 +4,7 @@ looking for it from the start of its log."""
 
 from __future__ import annotations
 
+import asyncio
 import typing as t
 
 from aces.classroom import feed, files
@@ -58,6 +59,49 @@ def test_a_reader_far_behind_reads_every_block_where_the_feed_places_it(
                     logs[entry.stream][entry.first - 1:entry.last])
                 position = entry.position
         assert position == store.position == 42
+        await store.close()
+
+    loops.run(test())
+
+
+def test_a_tailing_reader_sees_every_block_once_while_the_feeds_memory_turns_over(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Ten writers and a reader that follows the feed, with only four lines
+    kept in memory: the lines are kept by the loop's thread alone, so the
+    reader's positions never skip (a sync's thread adding to them once
+    shifted them under the reader)."""
+    monkeypatch.setattr(feed, "RECENT", 4)
+
+    async def test() -> None:
+        store = FileStore(str(tmp_path))
+        await store.open()
+        await store.save(ClassRecord(code=new_code(), secret=new_token(), game="pot",
+                                     options={}, lang="en"))
+        for stream in range(1, 11):
+            await store.create(stream, f"group-{stream:03d}.jsonl")
+            await store.append(stream, 0, [header(game_named("pot"), ["Ada", "Bo"], {})])
+        start = store.position
+        done = asyncio.Event()
+        seen: list[int] = []
+
+        async def writer(stream: int) -> None:
+            for value in range(1, 16):
+                await store.append(stream, store.seq(stream),
+                                   [Rolled(player="Ada", dice=(value % 6 + 1,), stage="opening")])
+
+        async def reader() -> None:
+            position = start
+            while not done.is_set() or position < store.position:
+                for entry in await store.entries(position, 3):
+                    seen.append(entry.position)
+                    position = entry.position
+                await asyncio.sleep(0)
+
+        reading = asyncio.ensure_future(reader())
+        await asyncio.gather(*(writer(stream) for stream in range(1, 11)))
+        done.set()
+        await reading
+        assert seen == list(range(start + 1, start + 151))
         await store.close()
 
     loops.run(test())
