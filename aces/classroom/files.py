@@ -66,7 +66,7 @@ RECORD: t.Final = "class.json"
 #: answer: far more than a retry can lag behind (a page tries again at once),
 #: and few enough that a class of hundreds of groups fills them in seconds,
 #: its memory flat from then on.
-REMEMBERED: t.Final = 64
+REMEMBERED: t.Final = 32
 #: Blocks' places in their logs remembered: the newest, which projectors
 #: keeping up read, and those a projector far behind is reading (placed as
 #: the feed gives them to it, see :meth:`FileStore.entries`).
