@@ -96,7 +96,7 @@ def serve(folder: str, host: str, port: int, game: str | None,
 def run_loop(main: Coroutine[t.Any, t.Any, None]) -> None:
     """Run a server's ``main`` to its end on uvloop where it is installed (the
     class extra brings it, on every system but Windows), else on asyncio's
-    own loop: uvloop's sockets and timers cost a roll about a third less."""
+    own loop: uvloop's sockets, timers and futures are compiled, asyncio's Python."""
     try:
         import uvloop
     except ImportError:
@@ -170,7 +170,7 @@ def bind(host: str, port: int) -> socket.socket:
 async def run(app: t.Any, sock: socket.socket, proxies: Sequence[str] = ()) -> None:
     """Serve ``app`` on ``sock`` under uvicorn until Ctrl-C or ``SIGTERM``,
     with no access log and httptools' parser where it is installed (the class
-    extra brings it; h11's, in Python, costs a roll twice as much); ``proxies``
+    extra brings it; h11's is Python, and parses every roll's post); ``proxies``
     are the addresses of reverse proxies whose ``X-Forwarded-For`` names the
     client (kept in memory only, for the limit of wrong guesses)."""
     import uvicorn
