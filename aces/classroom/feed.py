@@ -42,9 +42,10 @@ _FORMAT: t.Final = b"%012d %06d %010d %010d %016d %s %s\n"
 #: The bytes of one line of the feed.
 WIDTH: t.Final = len(_FORMAT % (0, 0, 0, 0, 0, b"-" * 16, b"-" * 16))
 _NONE: t.Final = b"-" * 16
-#: Lines of the feed kept in memory, for projectors resuming from a recent
-#: position; older ones are read from the file.
-RECENT: t.Final = 1 << 16
+#: Lines of the feed kept in memory, for projectors keeping up or resuming
+#: from a recent position (ten seconds of a busy class); older ones are read
+#: from the file.
+RECENT: t.Final = 1 << 12
 
 
 class Line(t.NamedTuple):
@@ -101,7 +102,14 @@ class Feed:
         return Line(self.position, stream, first, last, offset, sid, payload)
 
     def write(self, lines: list[Line]) -> None:
-        """Write lines given by :meth:`entry`, in order, and sync them."""
+        """Write lines given by :meth:`entry`, in order, and sync them; then
+        :meth:`keep` them.
+
+        The writing may go on in a thread of its own: the lines kept in
+        memory are not touched here (a thread adding to them while another
+        reads them by index would shift the lines under the reader, once
+        they are as many as are kept, and it would skip some).
+        """
         data = b"".join(_FORMAT % (line.position, line.stream, line.first, line.last,
                                    line.offset, _hex(line.submission), _hex(line.payload))
                         for line in lines)
@@ -109,13 +117,14 @@ class Feed:
         while view:
             view = view[os.write(self._fd, view):]
         os.fsync(self._fd)
+
+    def keep(self, lines: list[Line]) -> None:
+        """Keep lines just written in memory, for :meth:`kept_after`, in the
+        thread that reads them there."""
         self._recent.extend(lines)
 
     def after(self, position: int, limit: int) -> list[Line]:
-        """Up to ``limit`` lines after ``position``."""
-        kept = self.kept_after(position, limit)
-        if kept is not None:
-            return kept
+        """Up to ``limit`` lines after ``position``, read from the file (in any thread)."""
         count = min(limit, self.position - position)
         if count <= 0:
             return []

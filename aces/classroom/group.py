@@ -14,6 +14,7 @@ how a retry after a crash is told from a stale one.
 from __future__ import annotations
 
 import collections
+import functools
 import itertools
 import typing as t
 
@@ -30,6 +31,7 @@ from aces.log import LogWriter, read
 from aces.narrate import Narrator
 from aces.record import Recording
 from aces.rules import Roll
+from aces.voice import Voice
 from aces.walk import Step, Visitor, drive
 
 if t.TYPE_CHECKING:
@@ -38,10 +40,21 @@ if t.TYPE_CHECKING:
     from aces.experiment.observe import GameRecord, Rules
     from aces.rules import RollRequest
 
-__all__ = ["STORY", "Decision", "GroupTable", "Tally", "stale"]
+__all__ = ["STORY", "Decision", "GroupTable", "Tally", "stale", "voice"]
 
 #: Lines of the current game's story kept to show, in each language.
 STORY: t.Final = 14
+
+
+@functools.cache
+def voice(lang: str) -> Voice:
+    """The one voice of ``lang`` that every group's narrator speaks with: its
+    memos, and its phrasebooks' (:func:`aces.narrate.phrasebook.memos`), are
+    bounded in bytes, and shared they hold the class's sentences once a
+    language, whatever the number of groups (one each, they grew with the
+    groups). A table read again in a thread shares them too: a memo's entry
+    is made from its key alone, so either thread's is right."""
+    return Voice(translations(lang), lang)
 
 
 class Decision(t.NamedTuple):
@@ -126,7 +139,7 @@ class GroupTable(Visitor[None]):
         self.name = name
         self.recording = Recording()
         self.narrators: dict[str, Narrator] = {
-            lang: Narrator(translations(lang), lang) for lang in languages()}
+            lang: Narrator(translations(lang), lang, voice=voice(lang)) for lang in languages()}
         self.story: dict[str, collections.deque[str]] = {
             lang: collections.deque(maxlen=STORY) for lang in self.narrators}
         self.tally = Tally()

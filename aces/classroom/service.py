@@ -68,8 +68,9 @@ RECONCILE: t.Final = 64
 #: Seconds the follower waits for this process's appends under way to be
 #: answered before it reads the store.
 _ANSWERED: t.Final = 0.25
-#: Answers remembered for each group, for retries.
-_ANSWERS: t.Final = 256
+#: Answers remembered for each group, for retries (an older submission's is
+#: found in the store and decided again).
+_ANSWERS: t.Final = 16
 #: Blocks' lines kept ready for projectors, whatever the group.
 _RECENT: t.Final = 4096
 #: Blocks of the feed folded in at a time, following other processes.
@@ -149,7 +150,8 @@ class Classroom:
         self.version = 0
         #: Counts changes of the class itself (paused, a group joined or closed).
         self.class_version = 0
-        self._news = asyncio.Condition()
+        #: Whoever waits for a change (:meth:`wait`), woken by the next.
+        self._waiting: set[asyncio.Future[None]] = set()
         self._lock = asyncio.Lock()
         self._recent: collections.OrderedDict[tuple[int, int], str] = collections.OrderedDict()
         self._pooled: tuple[int, Pooled] | None = None
@@ -831,18 +833,25 @@ class Classroom:
         self.version += 1
         if whole:
             self.class_version += 1
-        asyncio.get_running_loop().create_task(self._ring())
-
-    async def _ring(self) -> None:
-        async with self._news:
-            self._news.notify_all()
+        # Woken here and now: a roll wakes the few who wait, with no task of its own.
+        waiting, self._waiting = self._waiting, set()
+        for waiter in waiting:
+            if not waiter.done():
+                waiter.set_result(None)
 
     async def wait(self, seen: int, timeout: float) -> int:
         """Wait until something changed after version ``seen`` (or ``timeout``
         seconds passed); the version now."""
-        async with self._news:
-            with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self._news.wait_for(lambda: self.version > seen), timeout)
+        if self.version <= seen:
+            waiter = asyncio.get_running_loop().create_future()
+            self._waiting.add(waiter)
+            try:
+                async with asyncio.timeout(timeout):
+                    await waiter
+            except TimeoutError:
+                pass
+            finally:
+                self._waiting.discard(waiter)
         return self.version
 
     def _keep(self, stream: int, appended: Appended, block: bytes) -> None:

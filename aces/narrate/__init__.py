@@ -72,8 +72,11 @@ class Narrator(Visitor[list[str]]):
     ended. Whoever prints the story as it goes :meth:`take` s the lines.
     """
 
-    def __init__(self, catalog: gettext.NullTranslations, lang: str) -> None:
-        self.voice = Voice(catalog, lang)
+    def __init__(self, catalog: gettext.NullTranslations, lang: str, *,
+                 voice: Voice | None = None) -> None:
+        # A voice of its own, unless it is given one to share with other
+        # narrators of the same language (and with it, its memos).
+        self.voice = Voice(catalog, lang) if voice is None else voice
         self.games = 0
         #: The lines told and not yet taken.
         self.lines: list[str] = []

@@ -21,6 +21,7 @@ from __future__ import annotations
 import itertools
 import operator
 import typing as t
+import weakref
 
 from aces.events import GameExcluded, OpeningTied, OpeningWon, Rolled, RollUndone
 from aces.games import registration
@@ -36,7 +37,8 @@ if t.TYPE_CHECKING:
     from aces.voice import Voice
     from aces.walk import Step
 
-__all__ = ["CACHE_BUDGET", "LARGE_TABLE", "Lines", "Phrasebook", "changed_seats", "few_holders"]
+__all__ = ["CACHE_BUDGET", "LARGE_TABLE", "Lines", "Phrasebook", "changed_seats", "few_holders",
+           "memos"]
 
 Lines = tuple[str, ...]
 
@@ -52,6 +54,25 @@ CACHE_BUDGET: t.Final = 8 << 20
 #: a last-holder finish, would make the story grow with the table times
 #: the rolls.
 LARGE_TABLE: t.Final = 12
+
+
+#: The caches of each kind of phrasebook that speaks with a voice.
+_MEMOS: weakref.WeakKeyDictionary[Voice, dict[type, tuple[Memo[t.Hashable, Lines],
+                                                          Memo[t.Hashable, str]]]] = (
+    weakref.WeakKeyDictionary())
+
+
+def memos(voice: Voice, kind: type) -> tuple[Memo[t.Hashable, Lines], Memo[t.Hashable, str]]:
+    """The caches of sentences and of standings of the phrasebooks of ``kind``
+    that speak with ``voice``: one pair for all of them, as a sentence is
+    made from its key alone. A replay has a voice of its own; a class's
+    groups share one a language, so two hundred tables fill one pair, not
+    two hundred (see :mod:`aces.classroom.group`)."""
+    kept = _MEMOS.setdefault(voice, {})
+    found = kept.get(kind)
+    if found is None:
+        found = kept[kind] = (Memo(CACHE_BUDGET), Memo(CACHE_BUDGET))
+    return found
 
 
 def changed_seats(now: Sequence[int], then: Sequence[int]) -> list[int]:
@@ -147,8 +168,7 @@ class Phrasebook:
         # finds at once, where a class's is looked up anew each time.
         self._contextual = self.contextual
         self._stages = self.contextual_stages
-        self._said: Memo[t.Hashable, Lines] = Memo(CACHE_BUDGET)
-        self._standings: Memo[t.Hashable, str] = Memo(CACHE_BUDGET)
+        self._said, self._standings = memos(voice, type(self))
         self._holding: t.Callable[[t.Any], Holding] | None = None
 
     # -- For subclasses --------------------------------------------------------

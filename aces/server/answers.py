@@ -9,8 +9,9 @@ browser's (``Accept-Language``), else the class's.
 
 from __future__ import annotations
 
-import json
 import typing as t
+
+import msgspec
 
 from aces.errors import AcesError, ClassError, DiceFileError, OptionError, RollError
 from aces.i18n import languages, negotiate
@@ -34,6 +35,9 @@ STATUS: t.Final = {
     "unavailable": 503, "class_closed": 409, "not_a_teacher": 403, "no_class": 404,
     "too_many_classes": 409, "code_taken": 409,
 }
+
+
+_ENCODER: t.Final = msgspec.json.Encoder()
 
 
 def negotiated(tags: str | None) -> str | None:
@@ -97,8 +101,9 @@ def message_of(error: AcesError, lang: str) -> str:
 def reply(data: t.Any, status: int = 200) -> Response:
     from starlette.responses import Response
 
-    body = json.dumps(data, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
-    return Response(body, status_code=status, media_type="application/json")
+    # msgspec writes the same compact UTF-8 JSON as json.dumps(ensure_ascii=False,
+    # separators=(",", ":")), several times faster: an answer is made at every roll.
+    return Response(_ENCODER.encode(data), status_code=status, media_type="application/json")
 
 
 def refusal(error: AcesError, lang: str, **extra: t.Any) -> Response:

@@ -453,6 +453,8 @@ def make_app(classes: Classes, hosts: Iterable[str], join_base: str, key: bytes,
 
     routes = [
         *extra,
+        # The API first: a roll's post is matched against the routes in order.
+        *api.routes(),
         Route("/", _home, methods=["GET"]),
         Route("/join/{code}", _home, methods=["GET"]),
         Route("/join", _join, methods=["POST"]),
@@ -471,7 +473,6 @@ def make_app(classes: Classes, hosts: Iterable[str], join_base: str, key: bytes,
         Route("/teacher/{secret}/download", _download, methods=["GET"]),
         Route("/static/{name}", _asset, methods=["GET"]),
         Route("/health", _health, methods=["GET"]),
-        *api.routes(),
     ]
     app = Starlette(routes=routes, middleware=[Middleware(Guard, hosts=hosts, refuse=_refuse)],
                     exception_handlers={404: _missing, 405: _not_allowed, Exception: _failed})

@@ -143,11 +143,15 @@ def _bounded(receive: Receive) -> Receive:
     return bounded
 
 
+#: The headers every answer carries, made once.
+_HEADERS: t.Final = headers()
+
+
 def _headed(send: Send) -> Send:
     async def headed(message: Message) -> None:
         if message["type"] == "http.response.start":
             present = {name for name, _ in message.get("headers", [])}
-            extra = [(name, value) for name, value in headers() if name not in present]
+            extra = [(name, value) for name, value in _HEADERS if name not in present]
             if b"cache-control" not in present:
                 extra.append((b"cache-control", b"no-store"))
             message = {**message, "headers": [*message.get("headers", []), *extra]}

@@ -409,11 +409,13 @@ def teacher_main(room: Classroom, base: str, join_url: str, lang: str) -> str:
         f'<div id="pool">{pool_html(room, lang)}</div></section>')
 
 
-def row_html(room: Classroom, group: Group, base: str, lang: str) -> str:
-    """One group's row on the projector."""
+def row_html(room: Classroom, group: Group, base: str, lang: str,
+             view: dict[str, t.Any] | None = None) -> str:
+    """One group's row on the projector (from its ``view`` in ``lang``, if made already)."""
 
     _ = _catalog(lang).gettext
-    view = group_view(room, group, lang)
+    if view is None:
+        view = group_view(room, group, lang)
     table = group.table
     book = registration(table.header.game).phrasebook(table.narrators[lang].voice)
     standing = book.standings(table.recording.state, None, full=True) or ""

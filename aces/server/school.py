@@ -44,7 +44,7 @@ from aces.server.answers import caller_lang, refusal, reply, status_of
 from aces.server.api import _bearer, device, parsed
 from aces.server.app import _form, make_app
 from aces.server.pages import page
-from aces.server.serve import addresses, bind, hosts, run
+from aces.server.serve import addresses, bind, hosts, run, run_loop
 
 if t.TYPE_CHECKING:
     import gettext
@@ -107,7 +107,7 @@ def serve_school(url: str, listening: Listening, settings: Settings, school: Sch
                  store: StoreSettings, catalog: gettext.NullTranslations,
                  say: Callable[[str], None] = print) -> None:
     """Serve every class of the school's PostgreSQL at ``url`` until Ctrl-C."""
-    asyncio.run(_serve(url, listening, settings, school, store, catalog, say))
+    run_loop(_serve(url, listening, settings, school, store, catalog, say))
 
 
 async def _serve(url: str, listening: Listening, settings: Settings,

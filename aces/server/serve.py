@@ -27,12 +27,12 @@ from aces.server.app import make_app
 
 if t.TYPE_CHECKING:
     import gettext
-    from collections.abc import Callable, Mapping, Sequence
+    from collections.abc import Callable, Coroutine, Mapping, Sequence
 
     from aces.classroom.service import Opening, Settings
     from aces.rules import OptionValue
 
-__all__ = ["EXTRA_MODULES", "addresses", "bind", "hosts", "run", "serve"]
+__all__ = ["EXTRA_MODULES", "addresses", "bind", "hosts", "run", "run_loop", "serve"]
 
 #: What the ``class`` extra brings, by the modules the server imports: the
 #: web framework, its server, its event streams, its forms (python-multipart,
@@ -90,7 +90,20 @@ def serve(folder: str, host: str, port: int, game: str | None,
           say: Callable[[str], None] = print) -> None:
     """Serve the class in ``folder`` until Ctrl-C."""
     _require_the_extra()
-    asyncio.run(_serve(folder, host, port, game, options, lang, settings, catalog, say))
+    run_loop(_serve(folder, host, port, game, options, lang, settings, catalog, say))
+
+
+def run_loop(main: Coroutine[t.Any, t.Any, None]) -> None:
+    """Run a server's ``main`` to its end on uvloop where it is installed (the
+    class extra brings it, on every system but Windows), else on asyncio's
+    own loop: uvloop's sockets, timers and futures are compiled, asyncio's Python."""
+    try:
+        import uvloop
+    except ImportError:
+        asyncio.run(main)
+        return
+    with asyncio.Runner(loop_factory=uvloop.new_event_loop) as runner:
+        runner.run(main)
 
 
 def _require_the_extra() -> None:
@@ -156,9 +169,10 @@ def bind(host: str, port: int) -> socket.socket:
 
 async def run(app: t.Any, sock: socket.socket, proxies: Sequence[str] = ()) -> None:
     """Serve ``app`` on ``sock`` under uvicorn until Ctrl-C or ``SIGTERM``,
-    with no access log; ``proxies`` are the addresses of reverse proxies
-    whose ``X-Forwarded-For`` names the client (kept in memory only, for
-    the limit of wrong guesses)."""
+    with no access log and httptools' parser where it is installed (the class
+    extra brings it; h11's is Python, and parses every roll's post); ``proxies``
+    are the addresses of reverse proxies whose ``X-Forwarded-For`` names the
+    client (kept in memory only, for the limit of wrong guesses)."""
     import uvicorn
 
     config = uvicorn.Config(app, access_log=False, log_level="warning", lifespan="off",

@@ -19,12 +19,13 @@ each beside a baseline of the same run:
 - the server's memory at the start, the middle and the end of the run (flat:
   the end within 5 % of the middle), its CPU time a roll, and the client
   processes' CPU: on a small machine they share the server's cores. Its
-  caches are bounded but fill for minutes at this rate (each group's last
-  answers and submission ids, the feed's last lines, each group's narrators'
-  memos of sentences), so a longer ``--seconds`` shows where it levels off.
+  caches are bounded and full within the first half of the run at this
+  rate (each group's last answers and submission ids, the feed's last
+  lines, the memos of sentences, one set a language for every group).
 
 Then the rate is raised step by step to find the highest one the server
-sustains: every roll offered answered, a p99 under 50 ms, nothing lost.
+sustains: every roll offered answered, a p99 under 50 ms, nothing lost (or,
+where the first is not, lowered step by step until one is).
 """
 
 from __future__ import annotations
@@ -125,23 +126,31 @@ def arguments(parser: argparse.ArgumentParser) -> argparse.Namespace:
     return parser.parse_args()
 
 
+#: Times between a group's rolls tried where the first rate is not sustained,
+#: longer and longer, until one is.
+SLOWER: t.Final = (0.75, 1.0, 1.5, 2.0, 3.0, 5.0)
+
+
 def ramp(run: t.Callable[[float], dict[str, t.Any]], steps: t.Sequence[float],
          first: dict[str, t.Any], p99_ms: float, label: str) -> dict[str, t.Any] | None:
     """The run at the highest rate sustained (see :func:`sustained`): ``first``,
     then ``run(every)`` at each of ``steps`` (shorter times between a
-    group's rolls) until one is not; None where even ``first`` was not."""
+    group's rolls) until one is not; where even ``first`` is not, at each
+    of :data:`SLOWER` until one is; None where none is."""
     best = first if sustained(first, p99_ms) else None
-    for every in steps:
-        if every >= first["every"]:
+    faster = best is not None
+    for every in steps if faster else SLOWER:
+        if (every >= first["every"]) if faster else (every <= first["every"]):
             continue
         step = run(every)
         fine = sustained(step, p99_ms)
         print(f"  {line(f'{label} every {every} s', step)}{'' if fine else '  (not sustained)'}")
-        if not fine:
+        if fine:
+            best = step
+        if fine != faster:
             break
-        best = step
     print(f"highest rate sustained with p99 under {p99_ms:.0f} ms ({label}): "
-          + ("below the first step" if best is None else f"{best['rate']:,.0f} rolls/s"))
+          + ("none of those tried" if best is None else f"{best['rate']:,.0f} rolls/s"))
     return best
 
 

@@ -34,3 +34,19 @@ def test_the_same_event_is_put_into_words_once() -> None:
     step = Step[t.Any](1, ChipsToPot(player="Ada", count=1), None, POT)
     assert book.say(step) is book.say(Step[t.Any](2, ChipsToPot(player="Ada", count=1), None, POT))
     assert book.say(step) == ("Ada legger én sjetong i potten.",)
+
+
+def test_phrasebooks_of_one_voice_share_their_memos_and_another_voice_has_its_own() -> None:
+    """A class's groups speak with one voice a language: their phrasebooks
+    fill one pair of memos, so the class's sentences are kept once, whatever
+    the number of groups; a replay's voice of its own keeps its own."""
+    shared = Voice(translations("nn"), "nn")
+    books = [PotPhrasebook(shared) for _ in range(3)]
+    step = Step[t.Any](1, ChipsToPot(player="Ada", count=2), None, POT)
+    said = books[0].say(step)
+    assert all(book.say(step) is said for book in books)
+    assert len({id(book._said) for book in books}) == 1
+    assert len(books[0]._said) == 1
+    other = PotPhrasebook(Voice(translations("nn"), "nn"))
+    assert other._said is not books[0]._said
+    assert other.say(step) == said

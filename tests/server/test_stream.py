@@ -1,0 +1,149 @@
+"""The projector's stream, read from its generator (aces.server.stream): what
+comes within a tick goes in one write, every block still an event of its
+own with its id, none dropped and none twice; the class pooled once for
+every stream."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import time
+import typing as t
+
+from sse_starlette.event import ServerSentEvent
+
+from aces.classroom.files import FileStore
+from aces.classroom.service import Classroom
+from aces.rules import Roll
+from aces.server import stream
+
+import loops
+
+if t.TYPE_CHECKING:
+    from pathlib import Path
+
+    from aces.classroom.service import Group
+
+
+async def _served(folder: Path) -> tuple[Classroom, list[Group]]:
+    room = Classroom(FileStore(str(folder)))
+    await room.open(None, None, "en")
+    groups = [(await room.join(room.class_record.code, f"Table {n}", ["Ada", "Bo", "Cy"],
+                               "nb", "device"))[0] for n in range(3)]
+    return room, groups
+
+
+async def _roll(room: Classroom, group: Group, number: int) -> None:
+    table = group.table
+    request = table.request()
+    if request is None:
+        game, dice = table.game + 1, table.following()[1].dice
+    else:
+        game, dice = table.game, request.dice
+    await room.roll(group, f"r{number}", table.seq, game, Roll((number % 6 + 1,) * dice))
+
+
+def _events(chunk: bytes) -> list[dict[str, str]]:
+    """The events of one write, each as its fields."""
+    found = []
+    for raw in chunk.decode().split("\r\n\r\n"):
+        if raw:
+            fields = dict(line.split(": ", 1) for line in raw.split("\r\n"))
+            found.append(fields)
+    return found
+
+
+def test_the_blocks_of_a_tick_go_in_one_write_each_an_event_with_its_id(
+        tmp_path: Path) -> None:
+    async def test() -> None:
+        room, groups = await _served(tmp_path)
+        start = room.position
+        events = stream._events(room, start, "/teacher/x")
+        first = _events(await anext(events))
+        assert [event["event"] for event in first] == ["class"]
+        # The stream reads on: what is there now goes out at once.
+        got = _events(await anext(events))
+        assert [event["event"] for event in got] == ["pool"]
+        for number in range(30):
+            await _roll(room, groups[number % 3], number)
+        # Thirty blocks came meanwhile (and the tables they changed): one write.
+        chunk = _events(await asyncio.wait_for(anext(events), 5))
+        blocks = [event for event in chunk if event["event"] == "block"]
+        assert [int(event["id"]) for event in blocks] == list(range(start + 1, start + 31))
+        assert room.position == start + 30
+        kinds = [event["event"] for event in chunk]
+        assert kinds == ["block"] * 30 + ["tables"]
+        tables = json.loads(chunk[-1]["data"])
+        assert sorted(view["id"] for view in tables["groups"]) == [1, 2, 3]
+        written = {group.record.id: (tmp_path / group.record.log).read_bytes().splitlines()
+                   for group in groups}
+        for event in blocks:
+            block = json.loads(event["data"])
+            assert block["lines"] == [json.loads(line) for line in
+                                      written[block["group"]][block["first"] - 1:block["last"]]]
+        await events.aclose()
+        await room.close()
+
+    loops.run(test())
+
+
+def test_a_stream_resumed_mid_tick_misses_nothing_and_repeats_nothing(tmp_path: Path) -> None:
+    """Rolls made while a stream waits for its tick, read by one stream from
+    the start and by another from a position in the middle: each has every
+    block after its cursor once, in the feed's order."""
+    async def test() -> None:
+        room, groups = await _served(tmp_path)
+        start = room.position
+        whole = stream._events(room, start, "")
+        await anext(whole)
+        await anext(whole)
+        ids: list[int] = []
+
+        async def read() -> None:
+            while len(ids) < 60:
+                ids.extend(int(event["id"]) for event in _events(await anext(whole))
+                           if event["event"] == "block")
+
+        reading = asyncio.ensure_future(read())
+        for number in range(60):
+            await _roll(room, groups[number % 3], number)
+            if number % 7 == 0:
+                await asyncio.sleep(stream.TICK / 3)
+        await asyncio.wait_for(reading, 10)
+        assert ids == list(range(start + 1, start + 61))
+        resumed = stream._events(room, start + 25, "")
+        await anext(resumed)
+        later = [int(event["id"]) for event in _events(await anext(resumed))
+                 if event["event"] == "block"]
+        assert later == list(range(start + 26, start + 61))
+        for events in (whole, resumed):
+            await events.aclose()
+        await room.close()
+
+    loops.run(test())
+
+
+def test_the_class_is_pooled_once_for_every_stream_within_a_pools_time(tmp_path: Path) -> None:
+    async def test() -> None:
+        room, groups = await _served(tmp_path)
+        now = time.monotonic()
+        version, pool = stream._pool(room, now)
+        await _roll(room, groups[0], 1)
+        assert room.version > version
+        # Another stream a moment later is given the same pool, made at its version...
+        assert stream._pool(room, now + stream.POOL_EVERY / 2) == (version, pool)
+        # ...and once a pool's time has passed, the class as it is now.
+        newer, pooled = stream._pool(room, now + stream.POOL_EVERY)
+        assert newer == room.version
+        assert stream._pool(room, now + stream.POOL_EVERY) == (newer, pooled)
+        await room.close()
+
+    loops.run(test())
+
+
+def test_an_event_is_written_as_sse_starlette_writes_it() -> None:
+    for data in ("{}", "two\nlines", "a\r\nb\rc", ""):
+        assert stream.encoded("block", data, "7") == ServerSentEvent(
+            data, event="block", id="7").encode().decode()
+        assert stream.encoded("pool", data) == ServerSentEvent(data, event="pool").encode(
+            ).decode()
