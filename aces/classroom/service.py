@@ -183,6 +183,7 @@ class Classroom:
 
         opened = await self.store.open()
         record = opened.record
+        _owned(record, opened.logs)
         new = record is None
         if record is None:
             rules = game_named(game or "pot")
@@ -864,6 +865,23 @@ def _block_json(stream: int, first: int, last: int, block: bytes) -> str:
     lines themselves, as JSON objects exactly as the log holds them."""
     lines = ",".join(block.decode("utf-8").splitlines())
     return f'{{"group":{stream},"first":{first},"last":{last},"lines":[{lines}]}}'
+
+
+def _owned(record: ClassRecord | None, logs: Sequence[tuple[int, str]]) -> None:
+    """Refuse a log in the class's folder that no group of its record wrote.
+
+    A group's log is begun only once the record names the group, so such a log
+    was put there from elsewhere (another class's, a copy): taken in, it would
+    stand in the pool, and the group given its number could never join.
+    """
+    owned = set() if record is None else {group.id for group in record.groups}
+    for stream, path in sorted(logs):
+        if stream not in owned:
+            # Translators: an error of "aces class serve DIR": DIR holds a log
+            # with a group's file name that no group of the class wrote.
+            # {path}: the file.
+            raise AcesError("{path} is not the log of any group of this class; move it out of"
+                            " the class's folder", path=path)
 
 
 def _same_rules(record: ClassRecord, game: str | None,
