@@ -52,6 +52,9 @@ CACHE_BUDGET: t.Final = 8 << 20
 #: a last-holder finish, would make the story grow with the table times
 #: the rolls.
 LARGE_TABLE: t.Final = 12
+#: What keeping a state's standings line by the state costs besides the
+#: line, roughly: the entry, and the state it keeps alive.
+_STATE: t.Final = 512
 
 
 def changed_seats(now: Sequence[int], then: Sequence[int]) -> list[int]:
@@ -149,6 +152,9 @@ class Phrasebook:
         self._stages = self.contextual_stages
         self._said: Memo[t.Hashable, Lines] = Memo(CACHE_BUDGET)
         self._standings: Memo[t.Hashable, str] = Memo(CACHE_BUDGET)
+        #: The standings line of a state of a small table, by the state's id
+        #: (:meth:`standings`), with the state.
+        self._by_state: Memo[int, tuple[t.Any, str]] = Memo(CACHE_BUDGET)
         self._holding: t.Callable[[t.Any], Holding] | None = None
 
     # -- For subclasses --------------------------------------------------------
@@ -256,6 +262,9 @@ class Phrasebook:
         changed since then are named, ``None`` when none did; or with
         ``full`` (a milestone), those who hold anything, when they are few.
         """
+        known = self._by_state.get(id(state))
+        if known is not None:
+            return known[1]
         holding = self._holding
         if holding is None:
             # What a player holds is the game's, looked up once a phrasebook.
@@ -277,6 +286,11 @@ class Phrasebook:
             everyone = dict(zip(players, held, strict=True))
             line = self.remember(self._standings, now,
                                  self.tell_standings(everyone, now.out, every=True))
+        # The walk hands on one object for each state it has met, over and
+        # over: its line is kept by its identity too, found without making
+        # and hashing its holding. The entry holds the state, so that no
+        # other object can take its id while it is kept.
+        self._by_state.keep(id(state), (state, line), _STATE + len(line))
         return line
 
     @staticmethod

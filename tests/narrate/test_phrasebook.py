@@ -4,6 +4,9 @@ from __future__ import annotations
 
 import typing as t
 
+import msgspec
+
+from aces import engine
 from aces.events import ChipsToPot
 from aces.games import game_named
 from aces.i18n import translations
@@ -34,3 +37,16 @@ def test_the_same_event_is_put_into_words_once() -> None:
     step = Step[t.Any](1, ChipsToPot(player="Ada", count=1), None, POT)
     assert book.say(step) is book.say(Step[t.Any](2, ChipsToPot(player="Ada", count=1), None, POT))
     assert book.say(step) == ("Ada legger én sjetong i potten.",)
+
+
+def test_a_state_seen_again_has_the_standings_of_an_equal_one() -> None:
+    # The line kept by a state's identity is the line of any equal state.
+    book = PotPhrasebook(Voice(translations("nb"), "nb"))
+    state = POT.start(engine.header(POT, ["Ada", "Bo", "Cy"], {}))
+    again = msgspec.structs.replace(state, pot=0)
+    assert again is not state
+    line = book.standings(state, state)
+    assert line == "Stillingen: Ada 2, Bo 2 og Cy 2; i potten: 0."
+    assert book.standings(state, state) is line
+    assert book.standings(again, state) == line
+    assert PotPhrasebook(Voice(translations("nb"), "nb")).standings(again, again) == line
