@@ -343,3 +343,20 @@ def test_every_fact_of_a_game_is_on_its_registration() -> None:
                 if texts and set(texts) <= names:
                     found.append(f"{path.name}:{node.lineno} keeps a table by game")
     assert not found, "\n".join(found)
+
+
+def test_no_script_of_a_page_names_a_game() -> None:
+    """The pages' scripts ask the data the package wrote for whatever differs by
+    game (a table's headings, whether the chances are to win or to lose), and
+    never name a game: the rules and the games' facts stay in Python."""
+    import re
+    from pathlib import Path
+
+    import aces
+
+    quoted = re.compile("|".join(rf"([\"']){re.escape(name)}\1" for name in registered()))
+    found = [f"{path.name}:{number}: {line.strip()}"
+             for path in sorted(Path(aces.__file__).parent.rglob("*.js"))
+             for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
+             if quoted.search(line)]
+    assert found == []

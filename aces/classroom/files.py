@@ -151,7 +151,8 @@ class FileStore:
                 self._write_record(record)
         self._level(self._feed.open())
         self._record = record
-        return Opened(record, repaired)
+        logs = tuple((stream, book.path) for stream, book in self._logs.items())
+        return Opened(record, repaired, logs)
 
     def _read_record(self) -> ClassRecord | None:
         path = self.folder / RECORD

@@ -173,6 +173,7 @@ class Classroom:
 
         opened = await self.store.open()
         record = opened.record
+        _owned(record, opened.logs)
         new = record is None
         if record is None:
             rules = game_named(game or "pot")
@@ -195,25 +196,42 @@ class Classroom:
 
     async def _load(self, record: GroupRecord) -> Group | None:
         """Read a group's table from its log; ``None`` for a group whose log is
-        not begun yet (it is joining, in another process)."""
+        not begun yet (it is joining, in another process).
+
+        A group known here already is never replaced: the follower may read
+        the log of a group joined here while the join still waits for its
+        first block's answer, and that read ends after the group's next
+        rolls; the group made first, with its lock, is the one kept level.
+        """
+        known = self.groups.get(record.id)
+        if known is not None:
+            return known
         table = GroupTable(record.log)
         async with self.store.reading(record.id) as lines:
             await asyncio.to_thread(table.resume, lines)
         if table.seq == 0:
             return None
-        group = self.groups[record.id] = Group(record, table)
-        if table.unsettled:
-            # The log stops part-way through what its last roll settles
-            # (a crash between its lines): the rest is written now.
-            decision = table.settle()
-            try:
-                await self.store.append(record.id, table.seq - len(decision.steps),
-                                        [step.event for step in decision.steps])
-            except StaleAppendError:
-                # Another process settled it first.
-                await self._reload(group)
-            group.resumed = group.table.seq
+        group = self._adopt(Group(record, table))
+        if group.table is not table:
+            return group
+        async with group.lock:
+            if group.table.unsettled:
+                # The log stops part-way through what its last roll settles
+                # (a crash between its lines): the rest is written now.
+                decision = group.table.settle()
+                try:
+                    await self.store.append(record.id, group.table.seq - len(decision.steps),
+                                            [step.event for step in decision.steps])
+                except StaleAppendError:
+                    # Another process settled it first.
+                    await self._reload(group)
+                group.resumed = group.table.seq
         return group
+
+    def _adopt(self, group: Group) -> Group:
+        """``group`` served from now on, unless a group of its number is known
+        here already: that one, whose table is kept level under its lock."""
+        return self.groups.setdefault(group.record.id, group)
 
     async def close(self) -> None:
         await self.store.close()
@@ -315,8 +333,11 @@ class Classroom:
             table.resume([])
             decision = table.begin(first)
             await self.store.append(number, 0, [step.event for step in decision.steps])
-            joined = self.groups[number] = Group(group, table)
-            joined.resumed = 0
+            fresh = Group(group, table)
+            fresh.resumed = 0
+            # The follower may have read the new log first (this append's
+            # answer came late): that group is the one served.
+            joined = self._adopt(fresh)
         self._changed(whole=True)
         return joined, token
 
@@ -781,6 +802,23 @@ def _block_json(stream: int, first: int, last: int, block: bytes) -> str:
     lines themselves, as JSON objects exactly as the log holds them."""
     lines = ",".join(block.decode("utf-8").splitlines())
     return f'{{"group":{stream},"first":{first},"last":{last},"lines":[{lines}]}}'
+
+
+def _owned(record: ClassRecord | None, logs: Sequence[tuple[int, str]]) -> None:
+    """Refuse a log in the class's folder that no group of its record wrote.
+
+    A group's log is begun only once the record names the group, so such a log
+    was put there from elsewhere (another class's, a copy): taken in, it would
+    stand in the pool, and the group given its number could never join.
+    """
+    owned = set() if record is None else {group.id for group in record.groups}
+    for stream, path in sorted(logs):
+        if stream not in owned:
+            # Translators: an error of "aces class serve DIR": DIR holds a log
+            # with a group's file name that no group of the class wrote.
+            # {path}: the file.
+            raise AcesError("{path} is not the log of any group of this class; move it out of"
+                            " the class's folder", path=path)
 
 
 def _same_rules(record: ClassRecord, game: str | None,

@@ -114,11 +114,14 @@ class FeedEntry(t.NamedTuple):
 
 
 class Opened(t.NamedTuple):
-    """A store opened: the class's record (``None`` for a new class), and the
-    streams whose last line was torn by a crash and cut off, with that line."""
+    """A store opened: the class's record (``None`` for a new class), the
+    streams whose last line was torn by a crash and cut off, with that line,
+    and where a store of files found each stream's log (for the class to
+    refuse a log that no group of its record wrote)."""
 
     record: ClassRecord | None
     repaired: list[tuple[int, int]]
+    logs: tuple[tuple[int, str], ...] = ()
 
 
 class StaleAppendError(Exception):

@@ -245,6 +245,9 @@ class _Game:
             "players": list(header.players),
             "options": dict(header.options),
             "measure": measure_of(header.game),
+            # The words of the table's headings, by their names in the page's
+            # words: what a player holds, and where what leaves the hands goes.
+            "holds": list(registration(header.game).holds),
             "exact": self.odds is not None and self.odds.exact,
             "start": start,
             "rolls": self.rolls,

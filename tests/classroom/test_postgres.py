@@ -6,6 +6,7 @@ that goes away and comes back, and two processes on one class."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import typing as t
 
 import pytest
@@ -261,6 +262,68 @@ def test_two_processes_serve_one_class(url: str) -> None:
             await one.close()
             await two.close()
             await second.close()
+
+    run(url, test)
+
+
+def test_a_group_joined_here_keeps_its_table_when_the_follower_reads_it_late(
+        url: str) -> None:
+    """The follower hears of a new group's first block while the join that
+    appended it still waits for its answer, and reads the group's log; that
+    read ends only after the group's first roll. The group the join made stays
+    the one served, level with its log: the follower's older table never takes
+    its place (which had another process given the next roll a seq that had
+    passed, and refused it as stale)."""
+    async def test(database: Database) -> None:
+        room = Classroom(PostgresStore(database, await make_class(database, record())))
+        await room.open(None, None, "en")
+        store = room.store
+        append, reading, load = store.append, store.reading, room._load
+        reads, release, loaded = asyncio.Event(), asyncio.Event(), asyncio.Event()
+
+        async def answered_late(stream: int, expected: int, events: t.Any,
+                                submission: Submission | None = None) -> t.Any:
+            appended = await append(stream, expected, events, submission)
+            if expected == 0:
+                # The join's answer comes once the follower reads the new log.
+                await asyncio.wait_for(reads.wait(), 10)
+            return appended
+
+        @contextlib.asynccontextmanager
+        async def read_late(stream: int) -> t.Any:
+            async with reading(stream) as lines:
+                kept = list(lines)
+            if not reads.is_set():
+                # The follower's read of the new group: it read the log as it
+                # was, and goes on once the group has rolled.
+                reads.set()
+                await asyncio.wait_for(release.wait(), 10)
+            yield kept
+
+        async def load_seen(group: t.Any) -> t.Any:
+            try:
+                return await load(group)
+            finally:
+                loaded.set()
+
+        store.append = answered_late  # type: ignore[method-assign]
+        store.reading = read_late  # type: ignore[method-assign]
+        room._load = load_seen  # type: ignore[method-assign,assignment]
+        follower = asyncio.ensure_future(room.follow())
+        try:
+            number, _ = await joined(room, "Joined")
+            served = room.groups[number]
+            await roll_on(room, number, 3)
+            acknowledged = served.table.seq
+            release.set()
+            await asyncio.wait_for(loaded.wait(), 10)
+            assert room.groups[number] is served
+            assert served.table.seq == acknowledged == await verified_stream(store, number)
+            await roll_on(room, number, 4)
+            assert served.table.seq == await verified_stream(store, number) > acknowledged
+        finally:
+            follower.cancel()
+            await room.close()
 
     run(url, test)
 

@@ -274,7 +274,7 @@ def test_the_tables_are_headed_in_the_language_asked_for(logs: list[Path],
 @pytest.mark.parametrize("table", [["--players", "3", "--dice-each", "1"],
                                    ["--players", "4"],  # a full game: too big for the chain
                                    ["--players", "4", "--threes"],
-                                   ["--players", "5", "--threes", "--threes-to", "fewest"]])
+                                   ["--players", "4", "--threes", "--threes-to", "fewest"]])
 def test_five_dice_lengths_are_held_against_the_exact_quantiles(tmp_path: Path,
                                                                table: list[str]) -> None:
     log = tmp_path / "five-dice.jsonl"

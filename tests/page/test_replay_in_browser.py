@@ -105,6 +105,27 @@ def test_the_chances_shown_are_the_packages(browser: Browser, pages: dict[str, P
     _clean(opened)
 
 
+@pytest.mark.parametrize(("name", "held", "middle"), [
+    ("pot", {"en": "Chips", "nb": "Sjetonger", "nn": "Sjetongar"},
+     {"en": "In the pot", "nb": "I potten", "nn": "I potten"}),
+    ("five", {"en": "Dice", "nb": "Terninger", "nn": "Terningar"},
+     {"en": "In the centre", "nb": "I midten", "nn": "I midten"}),
+])
+def test_the_tables_headings_name_what_the_game_holds(
+    browser: Browser, pages: dict[str, Path], name: str, held: dict[str, str],
+    middle: dict[str, str],
+) -> None:
+    """Chips and the pot, or dice and the centre, in every language: the page
+    reads them from the game's registration, never from its name."""
+    opened = visit(browser, pages[name], "#roll=1&lang=en")
+    page = opened.page
+    for lang in LANGUAGES:
+        page.select_option("#language", lang)
+        assert (page.inner_text("#held-head"), page.inner_text("#middle-head")) == (
+            held[lang], middle[lang])
+    _clean(opened)
+
+
 def test_keyboard_and_fragment(browser: Browser, pages: dict[str, Path]) -> None:
     opened = visit(browser, pages["pot"], "#roll=17&lang=nb")
     page = opened.page

@@ -10,6 +10,7 @@ import os
 import subprocess
 import sys
 import typing as t
+from pathlib import Path
 
 import pytest
 
@@ -17,8 +18,7 @@ from aces.server.serve import EXTRA_MODULES
 
 from clitest import one_line_error, run
 
-if t.TYPE_CHECKING:
-    from pathlib import Path
+REPLAYS: t.Final = Path(__file__).resolve().parents[2] / "replays"
 
 
 @pytest.mark.parametrize("names", EXTRA_MODULES, ids=lambda names: names[0])
@@ -70,3 +70,28 @@ def test_an_option_error_of_the_schools_server_is_a_usage_error(args: list[str])
     assert done.returncode == 2, done.stderr
     assert len(done.stderr.splitlines()) == 1, done.stderr
     assert done.stderr.startswith("aces: ")
+
+
+@pytest.mark.parametrize(("lang", "said"), [
+    ("en", "is not the log of any group of this class; move it out of the class's folder"),
+    ("nb", "er ikke loggen til noen gruppe i denne klassen; flytt den ut av mappen til klassen"),
+    ("nn", "er ikkje loggen til nokon gruppe i denne klassen; flytt han ut av mappa til klassen"),
+])
+def test_a_log_no_group_wrote_stops_the_class_before_it_serves(
+    lang: str, said: str, tmp_path: Path,
+) -> None:
+    """A log with a group's file name, copied in from elsewhere, would stand in
+    the pool and keep the group given its number from ever joining: the class
+    does not start, says which file in the teacher's language, and leaves it as
+    it was."""
+    folder = tmp_path / "lesson-3"
+    folder.mkdir()
+    foreign = folder / "group-001.jsonl"
+    foreign.write_bytes((REPLAYS / "three-players.jsonl").read_bytes())
+    done = subprocess.run([sys.executable, "-m", "aces", "class", "serve", str(folder),
+                           "--host", "127.0.0.1", "--port", "0", "--lang", lang],
+                          capture_output=True, text=True, timeout=60, check=False,
+                          env={**os.environ, "LANG": "C.UTF-8"})
+    assert done.returncode == 1, done.stderr
+    assert done.stderr.splitlines() == [f"aces: {foreign} {said}"]
+    assert foreign.read_bytes() == (REPLAYS / "three-players.jsonl").read_bytes()

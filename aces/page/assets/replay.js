@@ -87,9 +87,9 @@
     document.querySelectorAll("#speed option").forEach(function (option) {
       option.textContent = w[option.value];
     });
-    $("held-head").textContent = game.game === "pot" ? w.chips : w.dice;
+    $("held-head").textContent = w[game.holds[0]];
     $("chance-head").textContent = game.measure === "win" ? w.win : w.lose;
-    $("middle-head").textContent = game.game === "pot" ? w.pot : w.centre;
+    $("middle-head").textContent = w[game.holds[1]];
     $("odds-note").textContent = game.start.chances === null ? w.no_odds
       : (game.exact ? w.exact : w.estimated);
     $("title").textContent = game.start.text[lang][0] || game.name[lang];

@@ -51,7 +51,7 @@ def lesson_formulas() -> list[str]:
     (r"\frac{1}{4}\,(p_1 + p_2) = \frac{1}{4} \cdot 1", "nn",
      "1 delt på 4 gonger (p 1 pluss p 2) er lik 1 delt på 4 gonger 1"),
     (r"E(k) = 1 + \sum_{j=1}^{k-1} P_k(j)\,E(k-j),", "nn",
-     "E (k) er lik 1 pluss summen for j frå 1 til k minus 1 av P k (j) E (k minus j)"),
+     "E (k) er lik 1 pluss summen frå j lik 1 til k minus 1 av P k (j) E (k minus j)"),
     (r"\sqrt{10} \approx 3{,}2", "nn", "kvadratrota av 10 er tilnærma lik 3,2"),
     # Numbers as the language writes them: groups and per cent with a no-break space.
     (r"33{,}5\,\% = 15\,625", "nb", "33,5\xa0% er lik 15\xa0625"),
