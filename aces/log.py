@@ -49,8 +49,8 @@ if t.TYPE_CHECKING:
     from collections.abc import Iterable, Iterator
 
 __all__ = ["BATCH", "DIGEST_WIDTH", "ENVELOPE_WIDTH", "EVENT_LIMIT", "LINE_LIMIT", "SCHEMAS",
-           "LogWriter", "Reader", "Record", "Tail", "digest", "envelope", "full_log", "read",
-           "shorten", "whole_length"]
+           "Batch", "LogWriter", "Reader", "Record", "Tail", "digest", "envelope", "full_log",
+           "read", "shorten", "whole_length"]
 
 #: The longest line read, in bytes, its newline included: far more than any
 #: event needs (a header of a hundred long names), little enough to hold.
