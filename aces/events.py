@@ -37,8 +37,13 @@ Stage = t.Literal["opening", "turn", "try"]
 
 
 class BaseEvent(msgspec.Struct, frozen=True, kw_only=True, tag_field="type", omit_defaults=True,
-                forbid_unknown_fields=True):
-    """Common base: frozen, keyword-only, tagged by ``"type"``, no unknown fields."""
+                forbid_unknown_fields=True, cache_hash=True):
+    """Common base: frozen, keyword-only, tagged by ``"type"``, no unknown fields.
+
+    An event's hash is worked out once and kept (``cache_hash``): the
+    narration looks its sentences up by the event, and a long log hands on
+    the same few events over and over.
+    """
 
 
 class PlayerEvent(BaseEvent, frozen=True):

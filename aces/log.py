@@ -48,9 +48,9 @@ from aces.upgrade import TYPES, UPCASTS, upcast
 if t.TYPE_CHECKING:
     from collections.abc import Iterable, Iterator
 
-__all__ = ["DIGEST_WIDTH", "ENVELOPE_WIDTH", "EVENT_LIMIT", "LINE_LIMIT", "SCHEMAS",
-           "LogWriter", "Reader", "Record", "Tail", "digest", "envelope", "full_log", "read",
-           "shorten", "whole_length"]
+__all__ = ["BATCH", "DIGEST_WIDTH", "ENVELOPE_WIDTH", "EVENT_LIMIT", "LINE_LIMIT", "SCHEMAS",
+           "Batch", "LogWriter", "Reader", "Record", "Tail", "digest", "envelope", "full_log",
+           "read", "shorten", "whole_length"]
 
 #: The longest line read, in bytes, its newline included: far more than any
 #: event needs (a header of a hundred long names), little enough to hold.
@@ -82,6 +82,9 @@ _CACHE_BUDGET: t.Final = 4 << 20
 #: What remembering one line costs besides its bytes, roughly.
 _ENTRY: t.Final = 256
 _HASH: t.Final = hashlib.blake2b(digest_size=DIGEST_WIDTH // 2)
+#: The lines a walk reads in one batch (:meth:`Reader.batches`): enough that
+#: handing a batch on costs nothing beside its lines, few enough to hold.
+BATCH = 512
 #: The longest detail of a bad line quoted in an error.
 _DETAIL: t.Final = 160
 _tuple_new: t.Final = tuple.__new__
@@ -130,12 +133,30 @@ def digest(previous: bytes, line: bytes) -> bytes:
     return h.hexdigest().encode()
 
 
+class Batch(t.NamedTuple):
+    """Lines of a log read in one go (:meth:`Reader.batches`), checked but
+    not yet decoded."""
+
+    #: The number of the first line.
+    first: int
+    #: One key for each line, from the first on: two lines with equal keys
+    #: hold equal events (a line's bytes after its number and digest, say).
+    keys: t.Sequence[t.Hashable]
+    #: The event of the line ``keys[index]`` stands for, decoded as it is
+    #: asked for: it raises the error that names a line not written as
+    #: aces writes it (:func:`read`).
+    event: t.Callable[[int], Event]
+
+
 class Reader:
     """The records of a log, decoded one line at a time as they are asked for.
 
-    An iterator of :class:`Record`; :func:`aces.walk.walk` takes the plain
-    ``(line, event)`` pairs underneath (:meth:`pairs`), which cost less.
-    :attr:`tail` says where reading stopped.
+    An iterator of :class:`Record`; :meth:`pairs` gives plain ``(line,
+    event)`` tuples, and :func:`aces.walk.walk` takes the lines a batch at
+    a time (:meth:`batches`), keyed by their bytes, and decodes only those
+    it has not met before. Either way the lines are read only as they are
+    asked for, a batch's worth at a time, and :attr:`tail` says where
+    reading stopped.
     """
 
     def __init__(self, lines: Iterable[bytes], source: str) -> None:
@@ -144,17 +165,92 @@ class Reader:
         readline = getattr(lines, "readline", None)
         if readline is not None:
             lines = iter(functools.partial(readline, LINE_LIMIT), b"")
-        self._pairs = _read(iter(lines), source, self.tail)
+        self._lines = iter(lines)
+        self._batches: Iterator[Batch] | None = None
+        self._pairs: Iterator[tuple[int, Event]] | None = None
 
     def __iter__(self) -> Reader:
         return self
 
     def __next__(self) -> Record:
-        return _tuple_new(Record, next(self._pairs))
+        return _tuple_new(Record, next(self.pairs()))
 
     def pairs(self) -> Iterator[tuple[int, Event]]:
         """The same records, as plain tuples, from where reading has got to."""
+        if self._pairs is None:
+            self._pairs = _pairs(self._start(1))
         return self._pairs
+
+    @property
+    def started(self) -> bool:
+        """Whether reading has begun (:meth:`batches` is only for a reader that has not)."""
+        return self._batches is not None
+
+    def batches(self, size: int | None = None) -> Iterator[Batch]:
+        """The lines of the log in batches of ``size`` (:data:`BATCH`), read as
+        each batch is asked for, each line's number, digest and place in the chain checked.
+
+        A bad line ends the batch before it: the lines before it are handed
+        on first, and asking for the next batch raises the error that names
+        it (:func:`read`). A line whose rest is not an event written as aces
+        writes it raises its error when its event is asked for
+        (:attr:`Batch.event`). Either way, whoever walks the batches in
+        order meets every sound line before the first bad one, and none after.
+        """
+        return self._start(BATCH if size is None else size)
+
+    def _start(self, size: int) -> Iterator[Batch]:
+        if self._batches is not None:
+            raise RuntimeError("a log's reader reads its lines once")
+        self._batches = _read(self._lines, self.source, self.tail, size)
+        return self._batches
+
+
+def _pairs(batches: Iterator[Batch]) -> Iterator[tuple[int, Event]]:
+    for first, keys, event in batches:
+        for index in range(len(keys)):
+            yield first + index, event(index)
+
+
+class _Decoder:
+    """The events of a log's lines, each distinct rest of a line (its bytes
+    after the digest) decoded and checked once, then remembered."""
+
+    __slots__ = ("_cache", "_held", "known", "source")
+
+    def __init__(self, source: str) -> None:
+        self.source = source
+        self._cache: dict[bytes, Event] = {}
+        #: Each rest decoded and kept, by itself: the reader hands on this
+        #: one object for every line with the same rest, so that whoever
+        #: looks lines up by their keys finds them by identity, at once.
+        self.known: dict[bytes, bytes] = {}
+        self._held = 0
+
+    def events(self, first: int, rests: list[bytes],
+               raws: list[bytes]) -> t.Callable[[int], Event]:
+        """The events of a batch of lines, by their index in it."""
+
+        def event(index: int) -> Event:
+            rest = rests[index]
+            found = self._cache.get(rest)
+            if found is not None:
+                return found
+            number = first + index
+            _, found = _decode_line(raws[index], _HEAD % number, self.source, number)
+            if type(found) is not GameStarted:
+                # Headers are one of a kind (their seeds differ): not kept.
+                weight = 2 * len(rest) + _ENTRY
+                self._held += weight
+                if self._held > _CACHE_BUDGET:
+                    self._cache.clear()
+                    self.known.clear()
+                    self._held = weight
+                self._cache[rest] = found
+                self.known[rest] = rest
+            return found
+
+        return event
 
 
 def read(lines: Iterable[bytes], source: str) -> Reader:
@@ -174,8 +270,9 @@ def read(lines: Iterable[bytes], source: str) -> Reader:
     return Reader(lines, source)
 
 
-def _read(lines: Iterator[bytes], source: str, tail: Tail) -> Iterator[tuple[int, Event]]:
-    """The records of a log as ``(line, event)`` pairs; the first line says its schema."""
+def _read(lines: Iterator[bytes], source: str, tail: Tail, size: int) -> Iterator[Batch]:
+    """The lines of a log in batches of ``size`` (see :meth:`Reader.batches`);
+    the first line says its schema."""
     first = next(lines, None)
     if first is None:
         tail.ended = True
@@ -192,61 +289,95 @@ def _read(lines: Iterator[bytes], source: str, tail: Tail) -> Iterator[tuple[int
     tail.schema = schema
     lines = itertools.chain((first,), lines)
     if schema != SCHEMA:
-        yield from _read_old(lines, schema, source, tail)
+        # Keyed by the event as this version writes it, so that equal
+        # events of an old log share a key as its lines cannot.
+        for number, event in _read_old(lines, schema, source, tail):
+            yield Batch(number, (_ENCODER.encode(event),), (event,).__getitem__)
         return
     # The current schema, on its fast path, here rather than in a generator
     # of its own, which would cost a hand-over for every line. A line written
-    # as aces writes it is checked with one comparison of its start, one
-    # lookup of the rest (every distinct rest is decoded and checked once,
-    # then remembered) and one hash.
+    # as aces writes it is checked with one comparison of its start and one
+    # hash, and joins the batch keyed by its rest (its bytes after the
+    # digest), one object for every line with the same rest: whoever walks
+    # the batch decodes only the rests it has not met before
+    # (:class:`_Decoder`), and a full batch is handed on in one go.
     limit = EVENT_LIMIT
-    cache: dict[bytes, Event] = {}
-    get = cache.get
-    held = 0
+    decoder = _Decoder(source)
+    known = decoder.known.get
     copy = _HASH.copy
     width = DIGEST_WIDTH
     head = _HEAD
-    number = good = 0
+    number = 0
     previous = b""
+    rests: list[bytes] = []
+    raws: list[bytes] = []
+    keep, hold = rests.append, raws.append
+    #: The line that fills the batch, or the first past the limit.
+    cut = min(size, limit + 1)
     try:
         for raw in lines:
             number += 1
             prefix = head % number
             start = len(prefix)
             rest = raw[start + width:]
-            event = get(rest) if raw.startswith(prefix) else None
-            if event is None:
-                raw, event = _decode_line(raw, prefix, source, number)
+            if not raw.startswith(prefix):
+                raw, _ = _decode_line(raw, prefix, source, number)
                 rest = raw[start + width:]
-                if type(event) is not GameStarted:
-                    # Headers are one of a kind (their seeds differ): not kept.
-                    weight = 2 * len(rest) + _ENTRY
-                    held += weight
-                    if held > _CACHE_BUDGET:
-                        cache.clear()
-                        held = weight
-                    cache[rest] = event
             h = copy()
             h.update(previous)
             h.update(prefix)
             h.update(rest)
-            found = raw[start:start + width]
-            if h.hexdigest().encode() != found:
-                # Translators: an error of a log whose digests do not chain:
-                # the line, or the one before it, is not as it was written.
-                raise LogError(source, number, "the digest does not match: this line was changed"
-                               " after it was written, or the line before it is not the one it"
-                               " followed")
+            found = h.hexdigest().encode()
+            if not raw.startswith(found, start):
+                # Name what else is wrong with the line first, if anything is
+                # (a last line that only lacks its newline is whole with one).
+                whole, _ = _decode_line(raw, prefix, source, number)
+                if whole == raw or not _digest_fits(previous, whole, prefix):
+                    # Translators: an error of a log whose digests do not chain:
+                    # the line, or the one before it, is not as it was written.
+                    raise LogError(source, number, "the digest does not match: this line was"
+                                   " changed after it was written, or the line before it is not"
+                                   " the one it followed")
+                raw = whole
+                rest = raw[start + width:]
+                found = raw[start:start + width]
+            if number < cut:
+                previous = found
+                keep(known(rest, rest))
+                hold(raw)
+                continue
             if number > limit:
+                _decode_line(raw, prefix, source, number)  # whatever else is wrong first
                 _raise_too_many(source, number, limit)
             previous = found
-            good = number
-            yield number, event
-        tail.ended = True
-    except TruncatedLogError as exc:
-        _torn(tail, exc)
-    finally:
-        tail.seq, tail.digest = good, previous
+            keep(known(rest, rest))
+            hold(raw)
+            tail.seq, tail.digest = number, previous
+            yield Batch(number + 1 - len(rests), rests, decoder.events(number + 1 - len(rests),
+                                                                      rests, raws))
+            rests, raws = [], []
+            keep, hold = rests.append, raws.append
+            cut = min(number + size, limit + 1)
+    except LogError as exc:
+        # The sound lines before the bad one go first; then the error.
+        if rests:
+            tail.seq, tail.digest = number - 1, previous
+            yield Batch(number - len(rests), rests, decoder.events(number - len(rests), rests,
+                                                                  raws))
+        if isinstance(exc, TruncatedLogError):
+            _torn(tail, exc)
+        raise
+    if rests:
+        tail.seq, tail.digest = number, previous
+        yield Batch(number + 1 - len(rests), rests, decoder.events(number + 1 - len(rests),
+                                                                  rests, raws))
+    tail.ended = True
+
+
+def _digest_fits(previous: bytes, raw: bytes, prefix: bytes) -> bool:
+    """Whether the digest of ``raw`` chains it to the line of digest ``previous``."""
+    start = len(prefix)
+    return digest(previous, prefix + raw[start + DIGEST_WIDTH:]) == raw[start:start + DIGEST_WIDTH]
 
 
 def _torn(tail: Tail, error: TruncatedLogError) -> t.NoReturn:

@@ -183,7 +183,7 @@ class Recording(Visitor["Recording"]):
         steps = self.start()
         line = self.seq + 1
         steps += self._apply(events)
-        game.standing.push((line, t.cast("Rolled", events[0]), before, events))
+        game.standing.push(line, t.cast("Rolled", events[0]), before, events)
         return steps
 
     def undo(self) -> list[Step[t.Any]]:

@@ -36,7 +36,7 @@ from babel.numbers import format_decimal, parse_pattern
 
 from aces import numbers
 from aces.i18n import babel_locale, translations
-from aces.memo import Memo, weigh
+from aces.memo import OBJECT, Memo, weigh
 
 if t.TYPE_CHECKING:
     import gettext
@@ -48,6 +48,9 @@ __all__ = ["Voice", "line_start", "parsed_locale"]
 
 #: The bytes each of a voice's memos may hold.
 _BUDGET: t.Final = 2 << 20
+#: What stands for each item of a list while Babel makes its words: no
+#: pattern of a language holds it.
+_ITEM: t.Final = "\x00"
 
 
 class Voice:
@@ -70,6 +73,8 @@ class Voice:
         self.npgettext = catalog.npgettext
         self._numbers: Memo[int, str] = Memo(_BUDGET)
         self._lists: Memo[tuple[str, ...], str] = Memo(_BUDGET)
+        #: By a list's length, the words before, between and after its items.
+        self._gaps: Memo[int, list[str]] = Memo(_BUDGET)
         self._words = _words(catalog.pgettext)
 
     @classmethod
@@ -112,9 +117,27 @@ class Voice:
         key = tuple(items)
         text = self._lists.get(key)
         if text is None:
-            text = format_list(list(key), locale=self._babel)
+            text = self._list(key)
             self._lists.keep(key, text, weigh(key) + weigh(text))
         return text
+
+    def _list(self, items: tuple[str, ...]) -> str:
+        """:meth:`names` afresh: Babel's list of as many items, made once for
+        each length and filled in. Babel puts the items into the language's
+        patterns as they are, in order, so a list of empty strings gives
+        the words between them (a tally after each game lists new counts,
+        and Babel's own call reads the patterns from the locale anew)."""
+        between = self._gaps.get(len(items))
+        if between is None:
+            marked = format_list([_ITEM] * len(items), locale=self._babel)
+            between = self._gaps.keep(len(items), marked.split(_ITEM),
+                                      weigh(marked) + OBJECT * (len(items) + 1))
+        if len(between) != len(items) + 1:  # a language's words that hold the mark
+            return format_list(list(items), locale=self._babel)
+        parts = [between[0]]
+        for item, after in zip(items, between[1:], strict=True):
+            parts += (item, after)
+        return "".join(parts)
 
     def integer(self, value: int) -> str:
         """A whole number in a report: as :meth:`number`, and from

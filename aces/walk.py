@@ -44,7 +44,7 @@ import msgspec
 from aces.errors import N_, AcesError, LogError, OptionError, Plural, RollError, shorten
 from aces.events import GameExcluded, GameStarted, Rolled, RollUndone, type_name
 from aces.games import game_named
-from aces.log import Reader
+from aces.log import Batch, Reader
 from aces.rules import Decider, Roll
 
 if t.TYPE_CHECKING:
@@ -140,17 +140,28 @@ class Standing(t.Generic[S]):
     (:data:`UNDO_DEPTH` but at a table of thousands).
     """
 
-    __slots__ = ("_rolls", "push")
+    __slots__ = ("_lines", "_rolls", "keep", "keep_line")
 
     def __init__(self, players: int = 0) -> None:
         depth = undo_depth(players) if players else UNDO_DEPTH
-        self._rolls: collections.deque[tuple[int, Rolled, S, tuple[Event, ...]]] = \
+        self._lines: collections.deque[int] = collections.deque(maxlen=depth)
+        self._rolls: collections.deque[tuple[Rolled, S, tuple[Event, ...]]] = \
             collections.deque(maxlen=depth)
-        #: Keep a roll just played: its line, the roll, the state before it
-        #: and the events decided for it, as a plain tuple (the deque's own
-        #: append, as the walk calls it for every roll of a log).
-        self.push: t.Callable[[tuple[int, Rolled, S, tuple[Event, ...]]], None] = \
+        #: Keep a roll just played, in two calls, as the walk does for every
+        #: roll of a log: its line (:attr:`keep_line`), then the roll, the
+        #: state before it and the events decided for it (:attr:`keep`), as
+        #: one tuple, which the walk makes once for a roll from a place and
+        #: remembers with the move. The deques' own appends: keeping a roll
+        #: makes nothing new.
+        self.keep_line: t.Callable[[int], None] = self._lines.append
+        self.keep: t.Callable[[tuple[Rolled, S, tuple[Event, ...]]], None] = \
             self._rolls.append
+
+    def push(self, line: int, roll: Rolled, before: S, decided: tuple[Event, ...]) -> None:
+        """Keep a roll just played: its line, the roll, the state before it
+        and the events decided for it (the roll itself first)."""
+        self.keep_line(line)
+        self.keep((roll, before, decided))
 
     @property
     def depth(self) -> int:
@@ -164,16 +175,17 @@ class Standing(t.Generic[S]):
         """The event that takes back the last roll standing; ``None`` if none is left."""
         if not self._rolls:
             return None
-        line, roll, _, _ = self._rolls[-1]
-        return RollUndone(undoes=line, player=roll.player, dice=roll.dice, to=roll.to)
+        roll = self._rolls[-1][0]
+        return RollUndone(undoes=self._lines[-1], player=roll.player, dice=roll.dice,
+                          to=roll.to)
 
     def last(self) -> Stand[S] | None:
         """The last roll standing, with what the rules decided for it; ``None`` if none is left."""
-        return Stand._make(self._rolls[-1]) if self._rolls else None
+        return Stand(self._lines[-1], *self._rolls[-1]) if self._rolls else None
 
     def pop(self) -> Stand[S]:
         """Take back the last roll standing, and give it."""
-        return Stand._make(self._rolls.pop())
+        return Stand(self._lines.pop(), *self._rolls.pop())
 
 
 class Visitor(t.Generic[ResultT]):
@@ -246,90 +258,101 @@ def _walk(records: Iterable[Record], source: str, allow_unfinished: bool,
     """:func:`walk`, yielding only the steps of ``kinds`` (every step for
     ``None``) and the last step of the log whatever its kind, as
     :meth:`Visitor.kinds` asks: a step never yielded is never made."""
-    # A reader hands over plain (line, event) pairs, cheaper than records.
-    pairs = records.pairs() if type(records) is Reader else iter(records)
+    # A reader hands over its lines a batch at a time, far cheaper than one
+    # record at a time, each keyed by its bytes; other records come one by
+    # one, each keyed by its event's identity (the move holds the event, so
+    # that no other event can take its id while the move is remembered).
+    if type(records) is Reader and not records.started:
+        batches: Iterable[Batch] = records.batches()
+    else:
+        batches = (Batch(line, (id(event),), (event,).__getitem__) for line, event in records)
     new = _tuple_new
-    record = next(pairs, None)
     #: Games begun so far, and those taken out of the pool.
     games = 0
     excluded: set[int] = set()
     points = _Points()
-    while record is not None:
-        line, header = record
-        if type(header) is not GameStarted:
-            raise LogError(source, line, "a {type} event cannot follow a finished game;"
-                           " a new game must begin with game_started", type=type_name(header))
-        try:
-            game = game_named(header.game)
-            state = game.start(header)
-        except OptionError as exc:
-            exc.at(source, line)
-            raise
-        games += 1
-        standing: Standing[t.Any] = Standing(len(header.players))
-        push = standing.push
-        if kinds is None or GameStarted in kinds:
-            yield new(Step, (line, header, state, game, None, standing))
-        decide, evolve = game.decide, game.evolve
-        points.table(len(header.players))
-        here = points.at(state, (), game)
-        event: Event = header
-        undone: Stand[t.Any] | None = None
-        while True:
-            record = next(pairs, None)
-            if record is None:
-                _ended(here, line, source, allow_unfinished, allow_unsettled)
-                if kinds is not None and type(event) not in kinds:
-                    # The last step, whatever its kind: where the log ends.
-                    yield new(Step, (line, event, here.state, game,
-                                     undone if type(event) is RollUndone else None, standing))
-                return
-            line, event = record
-            # An event seen here before leads where it led then: the rules
-            # are pure, and the reader hands on one object for each line
-            # it has decoded (the same rest of a line, the same event).
-            move = here.moves.get(id(event))
-            if move is not None and move[0] is event:
-                if move[2] is not None:  # a roll: what an undo may take back
-                    push((line, event, here.state, move[2]))  # type: ignore[arg-type]
-                here = move[1]
-                if kinds is None or type(event) in kinds:
-                    yield new(Step, (line, event, here.state, game, None, standing))
+    # Before the first game, the log is where a finished game leaves it:
+    # only a game's start may come next.
+    here = _Point(None, (), None)
+    game: Decider[t.Any] | None = None
+    # Before the first game, a keeper of rolls that nothing reaches.
+    standing: Standing[t.Any] = Standing()
+    keep_line, keep = standing.keep_line, standing.keep
+    line = 0
+    event: Event | None = None
+    undone: Stand[t.Any] | None = None
+    for first, keys, event_of in batches:
+        for line, key in enumerate(keys, first):
+            # A line seen here before leads where it led then: the rules
+            # are pure, and equal keys hold equal events. Where a roll's
+            # consequence is due, the one line that may come is the first
+            # seen (:attr:`_Point.seen`), found without a look-up (the
+            # reader hands on one key object for equal lines).
+            move = here.went if key is here.seen else here.moves.get(key)
+            if move is not None:
+                after, kept, wanted, event = move
+                if kept is not None:  # a roll: what an undo may take back
+                    keep_line(line)
+                    keep(kept)
+                here = after
+                if wanted:
+                    yield new(Step, (line, event, after.state, game, None, standing))
                 continue
+            event = event_of(line - first)
             pending = here.pending
+            kind = type(event)
+            wanted = kinds is None or kind in kinds
             if pending:
                 consequence = pending[0]
                 if event is not consequence and event != consequence:
                     raise LogError(source, line, "the rules give {expected} here,"
                                    " not {found}", expected=_show(consequence),
                                    found=_show(event))
-                after = points.at(evolve(here.state, consequence), pending[1:], game)
-                here.learn(event, after, None)
+                assert game is not None, "a consequence is due only in a game"
+                after = points.at(game.evolve(here.state, consequence), pending[1:], game)
+                here.learn(key, event, after, None, wanted)
                 here = after
-                if kinds is None or type(event) in kinds:
+                if wanted:
                     yield new(Step, (line, event, here.state, game, None, standing))
                 continue
             request = here.request
-            kind = type(event)
             if kind is not Rolled:
-                if kind is RollUndone:
-                    undone = _undo(standing, t.cast("RollUndone", event), source, line)
-                    here = points.at(undone.before, (), game)
-                    if kinds is None or kind in kinds:
-                        yield new(Step, (line, event, here.state, game, undone, standing))
-                    continue
-                if kind is GameExcluded:
-                    _exclude(t.cast("GameExcluded", event), games, excluded, source, line)
-                    if kinds is None or kind in kinds:
-                        yield new(Step, (line, event, here.state, game, None, standing))
-                    continue
-                if request is None:
-                    break
-                raise LogError(source, line, "{player} should roll here, but the log has"
-                               " a {type} event", player=shorten(request.player),
-                               type=type_name(event))
+                if game is not None:
+                    if kind is RollUndone:
+                        undone = _undo(standing, t.cast("RollUndone", event), source, line)
+                        here = points.at(undone.before, (), game)
+                        if wanted:
+                            yield new(Step, (line, event, here.state, game, undone, standing))
+                        continue
+                    if kind is GameExcluded:
+                        _exclude(t.cast("GameExcluded", event), games, excluded, source, line)
+                        if wanted:
+                            yield new(Step, (line, event, here.state, game, None, standing))
+                        continue
+                if request is not None:
+                    raise LogError(source, line, "{player} should roll here, but the log has"
+                                   " a {type} event", player=shorten(request.player),
+                                   type=type_name(event))
+                if kind is not GameStarted:
+                    _follow_finished(event, source, line)
+                header = t.cast("GameStarted", event)
+                try:
+                    game = game_named(header.game)
+                    state = game.start(header)
+                except OptionError as exc:
+                    exc.at(source, line)
+                    raise
+                games += 1
+                standing = Standing(len(header.players))
+                keep_line, keep = standing.keep_line, standing.keep
+                points.table(len(header.players))
+                here = points.at(state, (), game)
+                if wanted:
+                    yield new(Step, (line, header, state, game, None, standing))
+                continue
             if request is None:
-                break
+                _follow_finished(event, source, line)
+            assert game is not None, "a roll is due only in a game"
             roll: Rolled = event  # type: ignore[assignment]  # checked above, for free
             player, count, stage = request
             dice = roll.dice
@@ -338,19 +361,35 @@ def _walk(records: Iterable[Record], source: str, allow_unfinished: bool,
                 _refuse_roll(roll, player, count, stage, source, line)
             state = here.state
             try:
-                expected = decide(state, Roll(dice, roll.to))
+                expected = game.decide(state, Roll(dice, roll.to))
             except (OptionError, RollError) as exc:
                 exc.at(source, line)
                 raise
             if expected[0] != roll:
                 raise LogError(source, line, "the rules give {expected} here, not {found}",
                                expected=_show(expected[0]), found=_show(roll))
-            push((line, roll, state, expected))
-            after = points.at(evolve(state, roll), expected[1:], game)
-            here.learn(event, after, expected)
+            kept = (roll, state, expected)
+            keep_line(line)
+            keep(kept)
+            after = points.at(game.evolve(state, roll), expected[1:], game)
+            here.learn(key, event, after, kept, wanted)
             here = after
-            if kinds is None or Rolled in kinds:
+            if wanted:
                 yield new(Step, (line, roll, here.state, game, None, standing))
+    if event is None:
+        return
+    _ended(here, line, source, allow_unfinished, allow_unsettled)
+    if kinds is not None and type(event) not in kinds:
+        # The last step, whatever its kind: where the log ends.
+        yield new(Step, (line, event, here.state, game,
+                         undone if type(event) is RollUndone else None, standing))
+
+
+def _follow_finished(event: Event, source: str, line: int) -> t.NoReturn:
+    """Refuse an event where only a game's start may come: first in a log, or
+    after a finished game."""
+    raise LogError(source, line, "a {type} event cannot follow a finished game;"
+                   " a new game must begin with game_started", type=type_name(event))
 
 
 def _ended(here: _Point, line: int, source: str, allow_unfinished: bool,
@@ -381,10 +420,11 @@ class _Point:
     Games of a log pass through the same places over and over (the same
     chips, the same player to roll); a move seen before is not decided and
     folded again, but taken from :attr:`moves`. So the rules run once for
-    each place and line, and a long log costs a look-up an event.
+    each place and line, and a long log costs a look-up an event (none
+    where a roll's consequence is due: :attr:`seen`).
     """
 
-    __slots__ = ("moves", "pending", "request", "state")
+    __slots__ = ("moves", "pending", "request", "seen", "state", "went")
 
     def __init__(self, state: t.Any, pending: tuple[Event, ...],
                  request: RollRequest | None) -> None:
@@ -394,13 +434,34 @@ class _Point:
         #: The roll the rules ask for here, once nothing is pending; ``None``
         #: once the game is over.
         self.request = request
-        #: By the id of an event: the event, the place it leads to, and (for
-        #: a roll) the events the rules decided for it.
-        self.moves: dict[int, tuple[Event, _Point, tuple[Event, ...] | None]] = {}
+        #: By the key of a line (:attr:`aces.log.Batch.keys`): the place it
+        #: leads to, (for a roll) what an undo may take back, whether the
+        #: walk hands on its step, and the line's event.
+        self.moves: dict[t.Hashable, _Move] = {}
+        #: Where a roll's consequence is due, the key of the first line
+        #: learned here, and its move: the only line that may come, found
+        #: without a look-up. Empty bytes before (and wherever a roll is
+        #: due), which no line's key equals.
+        self.seen: t.Hashable = b""
+        self.went: _Move | None = None
 
-    def learn(self, event: Event, after: _Point, decided: tuple[Event, ...] | None) -> None:
-        """Remember that ``event`` leads from here to ``after``."""
-        self.moves[id(event)] = (event, after, decided)
+    def learn(self, key: t.Hashable, event: Event, after: _Point,
+              kept: tuple[Rolled, t.Any, tuple[Event, ...]] | None, wanted: bool) -> None:
+        """Remember that the line of ``key`` (holding ``event``) leads from
+        here to ``after``; ``kept``, for a roll, is what an undo may take back
+        (:meth:`Standing.keep`)."""
+        move = self.moves[key] = (after, kept, wanted, event)
+        if self.pending and self.went is None:
+            self.seen, self.went = key, move
+
+    def forget(self) -> None:
+        """Forget the moves from here (they hold the places they lead to)."""
+        self.moves.clear()
+        self.seen, self.went = b"", None
+
+
+#: A move remembered (:attr:`_Point.moves`).
+_Move = tuple["_Point", "tuple[Rolled, t.Any, tuple[Event, ...]] | None", bool, "Event"]
 
 
 class _Points:
@@ -434,7 +495,7 @@ class _Points:
         if point is None:
             if len(self._known) >= self._most:
                 for known in self._known.values():
-                    known.moves.clear()
+                    known.forget()
                 self._known.clear()
                 self._forgotten += 1
             point = self._known[key] = _Point(state, pending,

@@ -510,3 +510,72 @@ def test_whole_length_leaves_out_a_torn_last_line_and_nothing_else(tmp_path: Pat
             assert whole_length(fd) == expected
         finally:
             os.close(fd)
+
+
+# -- Batches -------------------------------------------------------------------
+
+
+def batched(data: bytes, size: int) -> tuple[list[tuple[int, list[Event]]], LogError | None]:
+    """The batches a reader hands on, each with the events of its lines, and
+    the error that stops it, if any."""
+    got: list[tuple[int, list[Event]]] = []
+    try:
+        for first, keys, event in read(lines_of(data), "game.jsonl").batches(size):
+            got.append((first, [event(index) for index in range(len(keys))]))
+    except LogError as exc:
+        return got, exc
+    return got, None
+
+
+@pytest.mark.parametrize("size", [1, 3, 512])
+def test_batches_hold_every_line_in_order(size: int) -> None:
+    events, data = session([5, 6])
+    got, error = batched(data, size)
+    assert error is None
+    assert [first for first, _ in got] == list(range(1, len(events) + 1, size))
+    assert [event for _, batch in got for event in batch] == events
+
+
+def test_a_bad_line_ends_its_batch_and_raises_after_the_lines_before_it() -> None:
+    # Line 6 is a stranger's: the five before it go first, in a batch of
+    # their own, and only then the error.
+    lines = lines_of(GOOD)
+    got, error = batched(b"".join([*lines[:5], lines[7], *lines[6:]]), 512)
+    assert [(first, len(batch)) for first, batch in got] == [(1, 5)]
+    assert error is not None
+    assert error.line == 6
+
+
+def test_a_sealed_line_not_written_the_one_way_raises_when_its_event_is_asked_for() -> None:
+    # Its digest fits, so the batch holds it (and stops after it, where the
+    # next line's digest follows the line as it was); its event cannot be had.
+    lines = lines_of(GOOD)
+    content = re.sub(rb',"digest":"\w+"', b"", lines[2]).rstrip(b"\n").replace(b",", b", ")
+    data = edit(3, sealed(json.loads(lines[1])["digest"].encode(), content))
+    reader = read(lines_of(data), "game.jsonl")
+    first, keys, event = next(reader.batches())
+    assert (first, len(keys)) == (1, 3)
+    event(1)
+    with pytest.raises(LogError) as caught:
+        event(2)
+    assert caught.value.line == 3
+    assert "the one way aces writes" in caught.value.reason()
+
+
+def test_equal_lines_have_equal_keys_and_events() -> None:
+    # A session repeats the same few lines; each distinct one is decoded once.
+    _, data = session([5, 5, 5])
+    (_, keys, event), = read(lines_of(data), "game.jsonl").batches()
+    first: dict[t.Hashable, Event] = {}
+    for index, key in enumerate(keys):
+        found = event(index)
+        assert first.setdefault(key, found) == found
+    assert len(first) < len(keys)
+
+
+def test_a_reader_reads_its_lines_once() -> None:
+    reader = read(lines_of(GOOD), "game.jsonl")
+    next(reader)
+    assert reader.started
+    with pytest.raises(RuntimeError):
+        reader.batches()

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+from babel.lists import format_list
 
 from aces.i18n import translations
 from aces.voice import Voice
@@ -33,6 +34,16 @@ def test_numbers(lang: str, value: int, expected: str) -> None:
 ])
 def test_lists(lang: str, names: list[str], expected: str) -> None:
     assert voice(lang).names(names) == expected
+
+
+@pytest.mark.parametrize("lang", ["en", "nb", "nn"])
+def test_lists_are_babels_of_every_length(lang: str) -> None:
+    # A list is Babel's list of as many items, filled in: the same words
+    # as Babel's own call, whatever the items hold.
+    speaker = voice(lang)
+    for length in range(30):
+        items = [f"P{n} {{0}}\x00" if n % 3 == 0 else f"P{n}" for n in range(length)]
+        assert speaker.names(items) == format_list(items, locale=speaker.locale)
 
 
 def test_formats_are_cached_not_recomputed() -> None:

@@ -8,6 +8,7 @@ import typing as t
 import msgspec
 import pytest
 
+import aces.log as log_module
 import aces.walk as walk_module
 from aces import engine
 from aces.dice import DiceFile, RandomDice
@@ -22,7 +23,7 @@ from aces.events import (
     TurnMissed,
 )
 from aces.i18n import translations
-from aces.log import LogWriter, read
+from aces.log import LogWriter, Record, read
 from aces.rules import pot
 from aces.rules.table import DECIDED
 from aces.walk import Step, Visitor, drive, walk
@@ -455,3 +456,57 @@ def test_undos_in_a_session_go_back_to_states_seen_before() -> None:
     again = steps[settled + 1:settled + 1 + settled - at]
     assert [s.state for s in again] == [s.state for s in steps[at:settled]]
     assert isinstance(steps[-1].event, GameOver)
+
+
+@pytest.mark.parametrize("size", [1, 7, 512])
+def test_a_log_read_in_batches_of_any_size_folds_every_event(
+        monkeypatch: pytest.MonkeyPatch, size: int) -> None:
+    # The reader hands its lines on a batch at a time; records given one by
+    # one (as the API gives a game's) are walked the same way.
+    monkeypatch.setattr(log_module, "BATCH", size)
+    events = session_events(8)
+    assert_folded(events, steps_of(events))
+    given = list(walk([Record(line, event) for line, event in enumerate(events, 1)], "given"))
+    assert_folded(events, given)
+    assert all(a.event is b for a, b in zip(given, events, strict=True))
+
+
+def test_nothing_is_seen_past_a_bad_line_whatever_the_lines_read_after_it() -> None:
+    # A roll the rules refuse on line 20, in the middle of a batch whose
+    # later lines are sound, then a line that is not: the walk's error is
+    # the first, and the visitor has seen every line before it.
+    events = session_events(2)
+    bad = next(i for i, event in enumerate(events) if isinstance(event, Rolled) and i >= 19)
+    roll = events[bad]
+    assert isinstance(roll, Rolled)
+    wrong = changed(events, bad + 1, player="Nobody")
+    out = io.BytesIO()
+    LogWriter(out).write_all(wrong)
+    lines = [*out.getvalue().splitlines(keepends=True), b"not json\n"]
+    seen = Seen(None)
+    with pytest.raises(LogError) as caught:
+        drive(read(lines, "game.jsonl"), "game.jsonl", seen)
+    assert caught.value.line == bad + 1
+    assert seen.lines == list(range(1, bad + 1))
+
+
+def test_an_undo_takes_back_a_roll_the_walk_remembered() -> None:
+    # The second game replays the first's moves from memory; an undo there
+    # still finds the roll it takes back, with the state before it.
+    events = session_events(1)
+    again = session_events(1)
+    rolls = [i for i, event in enumerate(again) if isinstance(event, Rolled)]
+    at = rolls[5]
+    settled = next(i for i in range(at + 1, len(again))
+                   if isinstance(again[i], Rolled | GameStarted))
+    roll = again[at]
+    assert isinstance(roll, Rolled)
+    first = len(events)
+    undo = RollUndone(undoes=first + at + 1, player=roll.player, dice=roll.dice, to=roll.to)
+    log = [*events, *again[:settled], undo, *again[at:]]
+    steps = steps_of(log)
+    undone = steps[first + settled].undone
+    assert undone is not None
+    assert (undone.line, undone.roll) == (first + at + 1, roll)
+    assert steps[first + settled].state == steps[first + at - 1].state
+    assert_folded(log[:first], steps[:first])

@@ -54,24 +54,28 @@ CACHE_BUDGET: t.Final = 8 << 20
 #: a last-holder finish, would make the story grow with the table times
 #: the rolls.
 LARGE_TABLE: t.Final = 12
+#: What keeping a state's standings line by the state costs besides the
+#: line, roughly: the entry, and the state it keeps alive.
+_STATE: t.Final = 512
 
 
 #: The caches of each kind of phrasebook that speaks with a voice.
-_MEMOS: weakref.WeakKeyDictionary[Voice, dict[type, tuple[Memo[t.Hashable, Lines],
-                                                          Memo[t.Hashable, str]]]] = (
-    weakref.WeakKeyDictionary())
+Memos: t.TypeAlias = tuple["Memo[t.Hashable, Lines]", "Memo[t.Hashable, str]",
+                            "Memo[int, tuple[t.Any, str]]"]
+_MEMOS: weakref.WeakKeyDictionary[Voice, dict[type, Memos]] = weakref.WeakKeyDictionary()
 
 
-def memos(voice: Voice, kind: type) -> tuple[Memo[t.Hashable, Lines], Memo[t.Hashable, str]]:
-    """The caches of sentences and of standings of the phrasebooks of ``kind``
-    that speak with ``voice``: one pair for all of them, as a sentence is
-    made from its key alone. A replay has a voice of its own; a class's
-    groups share one a language, so two hundred tables fill one pair, not
-    two hundred (see :mod:`aces.classroom.group`)."""
+def memos(voice: Voice, kind: type) -> Memos:
+    """The caches of sentences, of standings and of standings by state of the
+    phrasebooks of ``kind`` that speak with ``voice``: one set for all of them,
+    as a sentence is made from its key alone (and a state's line from the
+    state). A replay has a voice of its own; a class's groups share one a
+    language, so two hundred tables fill one set, not two hundred (see
+    :mod:`aces.classroom.group`)."""
     kept = _MEMOS.setdefault(voice, {})
     found = kept.get(kind)
     if found is None:
-        found = kept[kind] = (Memo(CACHE_BUDGET), Memo(CACHE_BUDGET))
+        found = kept[kind] = (Memo(CACHE_BUDGET), Memo(CACHE_BUDGET), Memo(CACHE_BUDGET))
     return found
 
 
@@ -168,7 +172,10 @@ class Phrasebook:
         # finds at once, where a class's is looked up anew each time.
         self._contextual = self.contextual
         self._stages = self.contextual_stages
-        self._said, self._standings = memos(voice, type(self))
+        #: The standings line of a state of a small table, by the state's id
+        #: (:meth:`standings`), with the state; like the sentences, shared by
+        #: every phrasebook of this kind that speaks with this voice.
+        self._said, self._standings, self._by_state = memos(voice, type(self))
         self._holding: t.Callable[[t.Any], Holding] | None = None
 
     # -- For subclasses --------------------------------------------------------
@@ -276,6 +283,9 @@ class Phrasebook:
         changed since then are named, ``None`` when none did; or with
         ``full`` (a milestone), those who hold anything, when they are few.
         """
+        known = self._by_state.get(id(state))
+        if known is not None:
+            return known[1]
         holding = self._holding
         if holding is None:
             # What a player holds is the game's, looked up once a phrasebook.
@@ -297,6 +307,11 @@ class Phrasebook:
             everyone = dict(zip(players, held, strict=True))
             line = self.remember(self._standings, now,
                                  self.tell_standings(everyone, now.out, every=True))
+        # The walk hands on one object for each state it has met, over and
+        # over: its line is kept by its identity too, found without making
+        # and hashing its holding. The entry holds the state, so that no
+        # other object can take its id while it is kept.
+        self._by_state.keep(id(state), (state, line), _STATE + len(line))
         return line
 
     @staticmethod

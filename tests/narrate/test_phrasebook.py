@@ -4,6 +4,9 @@ from __future__ import annotations
 
 import typing as t
 
+import msgspec
+
+from aces import engine
 from aces.events import ChipsToPot
 from aces.games import game_named
 from aces.i18n import translations
@@ -38,7 +41,7 @@ def test_the_same_event_is_put_into_words_once() -> None:
 
 def test_phrasebooks_of_one_voice_share_their_memos_and_another_voice_has_its_own() -> None:
     """A class's groups speak with one voice a language: their phrasebooks
-    fill one pair of memos, so the class's sentences are kept once, whatever
+    fill one set of memos, so the class's sentences are kept once, whatever
     the number of groups; a replay's voice of its own keeps its own."""
     shared = Voice(translations("nn"), "nn")
     books = [PotPhrasebook(shared) for _ in range(3)]
@@ -46,7 +49,21 @@ def test_phrasebooks_of_one_voice_share_their_memos_and_another_voice_has_its_ow
     said = books[0].say(step)
     assert all(book.say(step) is said for book in books)
     assert len({id(book._said) for book in books}) == 1
+    assert len({id(book._by_state) for book in books}) == 1
     assert len(books[0]._said) == 1
     other = PotPhrasebook(Voice(translations("nn"), "nn"))
     assert other._said is not books[0]._said
     assert other.say(step) == said
+
+
+def test_a_state_seen_again_has_the_standings_of_an_equal_one() -> None:
+    # The line kept by a state's identity is the line of any equal state.
+    book = PotPhrasebook(Voice(translations("nb"), "nb"))
+    state = POT.start(engine.header(POT, ["Ada", "Bo", "Cy"], {}))
+    again = msgspec.structs.replace(state, pot=0)
+    assert again is not state
+    line = book.standings(state, state)
+    assert line == "Stillingen: Ada 2, Bo 2 og Cy 2; i potten: 0."
+    assert book.standings(state, state) is line
+    assert book.standings(again, state) == line
+    assert PotPhrasebook(Voice(translations("nb"), "nb")).standings(again, again) == line
