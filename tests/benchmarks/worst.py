@@ -13,8 +13,9 @@ With ``--estimates`` it measures instead the outputs whose chances are
 estimated by simulation, the costliest per roll: ``replay --odds``,
 ``replay --html`` and ``walkthrough`` of a game of Aces in the Pot at a
 table of twelve with five chips each, whose every roll leaves all sixty
-chips in play (200 and 2,000 rolls), and of a random five-dice game for
-twelve; and the notebook view of that five-dice game
+chips in play (200 and 1,800 rolls, and then the finish: a page holds at
+most 2,000, :data:`aces.page.replay.MOST_ROLLS`), and of a random
+five-dice game for twelve; and the notebook view of that five-dice game
 (``aces.play(12, game="five-dice", seed=1)._repr_html_()``). Each is
 bounded by the estimates' budget (:mod:`aces.chances.budget`), so its time
 stops growing with the rolls; ``--before DIR`` runs the same beside an
@@ -82,7 +83,9 @@ def estimates(before: str | None) -> None:
         page = str(Path(folder) / "page.html")
         logs: list[tuple[str, Callable[[Path], int]]] = [
             ("pot, 12 x 5 chips, 200 rolls", lambda path: estimated_long(path, 200)),
-            ("pot, 12 x 5 chips, 2,000 rolls", lambda path: estimated_long(path, 2_000)),
+            # The finish adds some 130 rolls, and a page refuses a game of more
+            # than MOST_ROLLS: the longest game all three commands take.
+            ("pot, 12 x 5 chips, 1,800 rolls", lambda path: estimated_long(path, 1_800)),
             ("five-dice, 12 x 5 dice, seed 1", five_dice_game),
         ]
         for label, write in logs:
