@@ -102,8 +102,8 @@ class Feed:
         return Line(self.position, stream, first, last, offset, sid, payload)
 
     def write(self, lines: list[Line]) -> None:
-        """Write lines given by :meth:`entry`, in order, and sync them; then
-        :meth:`keep` them.
+        """Write lines given by :meth:`entry`, in order, and sync them; the
+        caller then :meth:`keep` s them, in the thread that reads them.
 
         The writing may go on in a thread of its own: the lines kept in
         memory are not touched here (a thread adding to them while another

@@ -380,8 +380,9 @@ class FileStore:
         try:
             while self._pending:
                 batch, self._pending = self._pending, []
+                lines = [line for line, _ in batch]
                 try:
-                    await self._synced(self._feed.write, [line for line, _ in batch])
+                    await self._synced(self._feed.write, lines)
                 except OSError as exc:
                     # The blocks are in their logs; the feed gives them their
                     # places when the class is served again.
@@ -390,7 +391,7 @@ class FileStore:
                     for _, done in batch:
                         done.set_exception(self._broken)
                     continue
-                self._feed.keep([line for line, _ in batch])
+                self._feed.keep(lines)
                 self._durable = batch[-1][0].position
                 async with self._changed:
                     self._changed.notify_all()
