@@ -39,8 +39,8 @@ from aces.errors import N_, AcesError, ClassError, OptionError
 if t.TYPE_CHECKING:
     from collections.abc import AsyncIterator, Callable
 
-__all__ = ["POLL", "Database", "StoreSettings", "StoreUnavailableError", "UnreachableError",
-           "migrate", "migrations", "place", "unavailable"]
+__all__ = ["POLL", "Database", "StoreSettings", "StoreUnavailableError", "StoreUnsureError",
+           "UnreachableError", "migrate", "migrations", "place", "unavailable", "unsure"]
 
 #: Seconds a follower waits for a doorbell before it looks for itself; far
 #: less while the listening connection is down.
@@ -75,6 +75,13 @@ class StoreUnavailableError(ClassError):
     code = "unavailable"
 
 
+class StoreUnsureError(StoreUnavailableError):
+    """The database went away after an append reached it and before it
+    answered, and was not back in time to say whether it committed: the
+    append may be recorded. Sent again with its submission's id, it is
+    recorded once (a ``503`` too: the page sends it again by itself)."""
+
+
 class UnreachableError(OptionError):
     """A database that does not answer at all (not one that refuses): it may
     be starting, or the network may be down."""
@@ -85,6 +92,15 @@ def unavailable() -> StoreUnavailableError:
     # database cannot be reached (it is restarting, or the network is down).
     return StoreUnavailableError(N_("the class's database cannot be reached just now, so"
                                     " nothing was recorded; try again in a moment"))
+
+
+def unsure() -> StoreUnsureError:
+    # Translators: the live class on a school's server answers this when its
+    # database went away in the middle of recording a roll, and was not back
+    # in time to say whether the roll was recorded.
+    return StoreUnsureError(N_("the class's database went away before it said whether this was"
+                               " recorded; try again in a moment, and a roll sent again is"
+                               " recorded only once"))
 
 
 def place(url: str) -> str:
@@ -198,10 +214,26 @@ class Database:
         self.listening = False
         self._listener: asyncio.Task[None] | None = None
         self._closed = False
+        #: The sweep of the pool under way, which others wait for.
+        self._sweeping: asyncio.Task[None] | None = None
 
     def trouble(self) -> None:
         """A sign of trouble: connections are tried before use a while."""
         self._suspect_until = time.monotonic() + SUSPECT
+
+    async def sweep(self) -> None:
+        """Try every connection the pool holds idle now, and replace the dead
+        ones, at once: after the database restarted they all are, and the
+        pool, finding them one by one as they are taken, waits longer
+        after each (1, 2, 4, 8 s...). One sweep at a time; whoever asks
+        meanwhile waits for it."""
+        if self._sweeping is None or self._sweeping.done():
+            self._sweeping = asyncio.get_running_loop().create_task(self._sweep())
+        await asyncio.shield(self._sweeping)
+
+    async def _sweep(self) -> None:
+        with contextlib.suppress(psycopg.Error, OSError):
+            await self.pool.check()
 
     async def _check(self, connection: psycopg.AsyncConnection[t.Any]) -> None:
         """Try a connection before it is used, while trouble is recent; a dead
@@ -303,8 +335,11 @@ class Database:
                     await connection.execute(f"LISTEN {CHANNEL}")
                     self.listening = True
                     delay = 0.2
-                    if lost and self.notice is not None:
-                        self.notice(True)
+                    if lost:
+                        # Back: the pool's connections from before are dead.
+                        await self.sweep()
+                        if self.notice is not None:
+                            self.notice(True)
                     lost = False
                     # Whatever rang while no one listened: every follower looks.
                     self._ring_all()

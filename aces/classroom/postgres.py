@@ -21,10 +21,20 @@ It keeps the promises of :mod:`aces.classroom.store` as the anchors do
 - durable before acknowledged is the database's commit.
 
 A connection lost in the middle of an append (the database restarted, a
-``pg_terminate_backend``) is retried once on a new one: the submission's
-id makes the retry idempotent, and a block without one is known for ours
-when the stream holds exactly its bytes. Otherwise the caller gets
-:class:`~aces.classroom.database.StoreUnavailableError`.
+``pg_terminate_backend``, the answer lost after the commit) leaves its
+outcome unknown, and it is settled before anyone is answered: the append
+is sent again on a new connection until the database answers, for as long
+as a request waits for one (the ``timeout`` of
+:class:`~aces.classroom.database.StoreSettings`). ``aces.append()``
+takes the class's lock first, so the lost transaction has ended by then,
+committed or not; the submission's id then says whether it is there (a
+block without one is known for ours when the stream holds exactly its
+bytes), and if it is not, it is appended now. Only an append that never
+reached the database is answered
+:class:`~aces.classroom.database.StoreUnavailableError` ("nothing was
+recorded"); one the database may hold, and that could not be settled in
+time, is answered :class:`~aces.classroom.database.StoreUnsureError`, and
+sent again it is recorded once.
 
 What this process knows of the class (its feed's position, the record's
 revision, each stream's last line) is only a hint: the calls that must be
@@ -36,11 +46,12 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import time
 import typing as t
 
 import msgspec
 
-from aces.classroom.database import unavailable
+from aces.classroom.database import unavailable, unsure
 from aces.classroom.files import digest
 from aces.classroom.store import (
     Appended,
@@ -56,6 +67,8 @@ from aces.log import LogWriter
 
 if t.TYPE_CHECKING:
     from collections.abc import AsyncIterator, Callable, Iterable, Sequence
+
+    import psycopg
 
     from aces.classroom.database import Database
     from aces.events import Event
@@ -97,19 +110,12 @@ class PostgresStore:
         """
         self._changed = asyncio.Condition()
         async with self.database.connection() as connection:
-            cursor = await connection.execute(
-                "SELECT c.record, c.revision, f.position FROM aces.classes c"
-                " JOIN aces.feeds f ON f.class = c.id WHERE c.id = %s", (self.cls,))
-            row = await cursor.fetchone()
-            if row is None:
-                raise unknown_class(self.cls)
+            kept = await self._where(connection, record=True)
             heads = await connection.execute(
                 "SELECT stream, seq, digest FROM aces.streams WHERE class = %s", (self.cls,))
             for stream, seq, last in await heads.fetchall():
                 self._heads[stream] = (seq, last.encode("ascii"))
-        record = None if row[0] is None else _decoded(row[0])
-        self._revision = row[1]
-        self._position = row[2]
+        record = None if kept is None else _decoded(kept)
         self.database.follow(self.cls, self._ring)
         return Opened(record, [])
 
@@ -147,14 +153,25 @@ class PostgresStore:
     async def _look(self) -> None:
         """Read the feed's position and the record's revision."""
         async with self.database.connection() as connection:
-            cursor = await connection.execute(
-                "SELECT c.revision, f.position FROM aces.classes c JOIN aces.feeds f"
-                " ON f.class = c.id WHERE c.id = %s", (self.cls,))
-            row = await cursor.fetchone()
+            await self._where(connection, record=False)
+
+    async def _where(self, connection: psycopg.AsyncConnection[t.Any], *, record: bool
+                     ) -> t.Any:
+        """Read the feed's position and the record's revision, and the record
+        itself if ``record`` (``None`` for a class made but not begun).
+
+        :raises UnknownClassError: for a class the database does not hold.
+        """
+        cursor = await connection.execute(
+            "SELECT " + ("c.record" if record else "NULL") + ", c.revision, f.position"
+            " FROM aces.classes c JOIN aces.feeds f ON f.class = c.id WHERE c.id = %s",
+            (self.cls,))
+        row = await cursor.fetchone()
         if row is None:
             raise unknown_class(self.cls)
-        self._revision = max(self._revision, row[0])
-        self._position = max(self._position, row[1])
+        self._revision = max(self._revision, row[1])
+        self._position = max(self._position, row[2])
+        return row[0]
 
     # -- The class's record ----------------------------------------------------------
 
@@ -266,7 +283,9 @@ class PostgresStore:
             has passed; :raises ~aces.classroom.store.ReusedSubmissionError:
             for a submission's id with another payload;
             :raises ~aces.classroom.database.StoreUnavailableError: for a
-            database that cannot be reached (nothing was appended).
+            database that cannot be reached (nothing was appended), and its
+            :class:`~aces.classroom.database.StoreUnsureError` for one that
+            went away before it said whether it committed the append.
         """
         keys = (None, None) if submission is None else (digest(submission.id),
                                                         digest(submission.digest))
@@ -284,18 +303,40 @@ class PostgresStore:
         last = writer.digest
         try:
             row = await self._call(stream, expected, head[1], lines, last, keys)
-        except _LostError:
+        except _LostError as lost:
             # The connection went in the middle: the append may or may not have
-            # been committed. Asked again on another, the database says which.
-            try:
-                row = await self._call(stream, expected, head[1], lines, last, keys)
-            except _LostError:
-                raise unavailable() from None
+            # been committed. Sent again on another, the database says which.
+            row = await self._settled(stream, expected, head[1], lines, last, keys, lost.sent)
             if row[0] == "stale" and row[4] >= expected + len(lines):
                 written = await self._lines(stream, expected + 1, expected + len(lines))
                 if b"".join(written) == block:
                     return await self._appended_at(stream, expected + 1, expected + len(lines))
         return await self._outcome(stream, expected, row, submission, events)
+
+    async def _settled(self, stream: int, expected: int, previous: bytes, lines: list[bytes],
+                       last: bytes, keys: tuple[str | None, str | None], sent: bool
+                       ) -> tuple[t.Any, ...]:
+        """The append sent again after a connection lost, until the database
+        answers (see the module): its answer is certain, since the lost
+        transaction has ended once this one holds the class's lock.
+
+        :raises ~aces.classroom.database.StoreUnsureError: if the database
+            may hold the append (``sent``: the lost call reached it) and did
+            not answer in time; :raises
+            ~aces.classroom.database.StoreUnavailableError: if no call reached it.
+        """
+        deadline = time.monotonic() + self.database.settings.timeout
+        await self.database.sweep()
+        while True:
+            try:
+                return await self._call(stream, expected, previous, lines, last, keys)
+            except _LostError as lost:
+                sent = sent or lost.sent
+            if time.monotonic() >= deadline:
+                raise (unsure() if sent else unavailable())
+            await asyncio.sleep(_SETTLING)
+            # The database may have restarted: the dead connections go at once.
+            await self.database.sweep()
 
     async def _outcome(self, stream: int, expected: int, row: tuple[t.Any, ...],
                        submission: Submission | None, events: Sequence[Event]) -> Appended:
@@ -331,17 +372,26 @@ class PostgresStore:
                     ) -> tuple[t.Any, ...]:
         import psycopg
 
+        lost = (psycopg.OperationalError, psycopg.InterfaceError)
         try:
             async with self.database.pool.connection() as connection:
-                cursor = await connection.execute(
-                    "SELECT * FROM aces.append(%s, %s, %s, %s, %s, %s, %s, %s)",
-                    (self.cls, stream, expected,
-                     None if previous is None else previous.decode("ascii"), lines,
-                     last.decode("ascii"), *keys))
-                row = await cursor.fetchone()
-        except (psycopg.OperationalError, psycopg.InterfaceError):
+                try:
+                    cursor = await connection.execute(
+                        "SELECT * FROM aces.append(%s, %s, %s, %s, %s, %s, %s, %s)",
+                        (self.cls, stream, expected,
+                         None if previous is None else previous.decode("ascii"), lines,
+                         last.decode("ascii"), *keys))
+                    row = await cursor.fetchone()
+                except lost:
+                    # Sent: the database may have committed it.
+                    raise _LostError(sent=True) from None
+        except lost:
+            # No connection to send it on (the pool's wait ran out).
             self.database.trouble()
-            raise _LostError from None
+            raise _LostError(sent=False) from None
+        except _LostError:
+            self.database.trouble()
+            raise
         assert row is not None
         return tuple(row)
 
@@ -440,8 +490,17 @@ class PostgresStore:
         self.database.unfollow(self.cls, self._ring)
 
 
+#: Seconds between the tries that settle an append whose connection was lost.
+_SETTLING: t.Final = 0.2
+
+
 class _LostError(Exception):
-    """The connection went in the middle of a call."""
+    """The connection went in the middle of a call; ``sent``: the call may
+    have reached the database (it did not if no connection was had)."""
+
+    def __init__(self, *, sent: bool) -> None:
+        super().__init__()
+        self.sent = sent
 
 
 def _last_digest(block: bytes) -> bytes:

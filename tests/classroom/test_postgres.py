@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import time
 import typing as t
 
 import pytest
@@ -131,7 +132,7 @@ def test_a_connection_lost_after_the_commit_is_known_for_its_own(url: str) -> No
             calls += 1
             if calls == 1:
                 await real(*args)
-                raise _LostError
+                raise _LostError(sent=True)
             return await real(*args)
 
         store._call = losing  # type: ignore[method-assign,assignment]
@@ -142,6 +143,139 @@ def test_a_connection_lost_after_the_commit_is_known_for_its_own(url: str) -> No
         await store.close()
 
     run(url, test)
+
+
+def answer_lost_after_the_commit(database: Database, then: Callable[[], None]) -> list[int]:
+    """The next append that writes lines commits, and then its answer is lost:
+    ``then`` runs (the database halted, say) and the call fails as a
+    connection that went away does. The list holds, for each append sent
+    from then on, how many lines it carried."""
+    import psycopg
+
+    sent: list[int] = []
+    taken = database.pool.connection
+
+    class Losing:
+        def __init__(self, connection: t.Any) -> None:
+            self.connection = connection
+
+        def __getattr__(self, name: str) -> t.Any:
+            return getattr(self.connection, name)
+
+        async def execute(self, query: str, params: t.Any = None) -> t.Any:
+            cursor = await self.connection.execute(query, params)
+            if "aces.append" in query:
+                sent.append(len(params[4]))
+                if len(sent) == 1 and params[4]:
+                    await asyncio.to_thread(then)
+                    raise psycopg.OperationalError("server closed the connection unexpectedly")
+            return cursor
+
+    @contextlib.asynccontextmanager
+    async def connection(*args: t.Any, **kwargs: t.Any) -> t.Any:
+        async with taken(*args, **kwargs) as real:
+            yield Losing(real)
+
+    database.pool.connection = connection  # type: ignore[method-assign]
+    return sent
+
+
+async def about_to_roll(database: Database, label: str) -> tuple[Classroom, int, int, int, Roll]:
+    """A class open on ``database`` with one group, which has rolled once: the
+    classroom, the group, its seq and game, and a roll it may make now."""
+    room = Classroom(PostgresStore(database, await make_class(database, record())))
+    await room.open(None, None, "en")
+    number, _ = await joined(room, label)
+    await roll_on(room, number, 2)
+    table = room.groups[number].table
+    request = table.request()
+    assert request is not None
+    return room, number, table.seq, table.game, Roll(tuple(range(1, request.dice + 1)))
+
+
+def test_an_answer_lost_after_the_commit_is_settled_before_the_pupil_is_answered(
+        url: str, postgresql: Cluster) -> None:
+    """The append commits, the database goes away before its answer comes,
+    and is back a moment later: the pupil is answered that the roll is
+    recorded (it is), not told that nothing was; sent again, it is the same
+    answer, and the log holds the roll once."""
+    async def test(database: Database) -> None:
+        room, number, seq, game, dice = await about_to_roll(database, "Settled")
+        try:
+            def away_a_moment() -> None:
+                postgresql.halt()
+                time.sleep(0.5)
+                postgresql.resume()
+
+            sent = answer_lost_after_the_commit(database, away_a_moment)
+            answer = await room.roll(room.groups[number], "lost", seq, game, dice)
+            assert answer.first == seq + 1
+            assert len(sent) >= 2
+            again = await room.roll(room.groups[number], "lost", seq, game, dice)
+            assert again == answer
+            assert await verified_stream(room.store, number) == answer.last
+            assert await room.store.latest() == 3
+        finally:
+            await room.close()
+
+    run(url, test)
+
+
+def test_an_answer_lost_after_the_commit_is_never_told_as_nothing_recorded(
+        url: str, postgresql: Cluster) -> None:
+    """The append commits and the database stays away past the request's
+    wait: the pupil is told that the roll may be recorded, never that
+    nothing was; once the database is back, the roll sent again with its
+    id is recorded once, where it was meant."""
+    from aces.classroom.database import StoreUnsureError
+
+    async def test(database: Database) -> None:
+        room, number, seq, game, dice = await about_to_roll(database, "Unsure")
+        try:
+            answer_lost_after_the_commit(database, postgresql.halt)
+            try:
+                with pytest.raises(StoreUnsureError) as caught:
+                    await room.roll(room.groups[number], "lost", seq, game, dice)
+            finally:
+                await asyncio.to_thread(postgresql.resume)
+            told = caught.value.spoken("en")
+            assert "nothing was recorded" not in told
+            assert "recorded only once" in told
+            assert caught.value.code == "unavailable"
+            # The pupil's page sends it again, with its id, until it is answered.
+            for _ in range(100):
+                try:
+                    answer = await room.roll(room.groups[number], "lost", seq, game, dice)
+                    break
+                except StoreUnavailableError:
+                    await asyncio.sleep(0.1)
+            assert answer.first == seq + 1
+            assert await verified_stream(room.store, number) == answer.last
+            assert [entry.stream for entry in await room.store.entries(0, 10)] == [number] * 3
+        finally:
+            await room.close()
+
+    run(url, test, timeout=1.0)
+
+
+def test_an_append_that_never_reached_the_database_is_nothing_recorded(
+        url: str, postgresql: Cluster) -> None:
+    """No connection to be had at all (the database away, the pool's wait
+    run out): then, and only then, nothing was recorded."""
+    async def test(database: Database) -> None:
+        store = await one_stream(database)
+        await asyncio.to_thread(postgresql.halt)
+        try:
+            # Gone, and known to be gone: the pool tries its connections first.
+            await asyncio.wait_for(_until(lambda: not database.listening), 10)
+            with pytest.raises(StoreUnavailableError) as caught:
+                await store.append(1, 1, [rolled(4)], Submission("never", "roll 4"))
+        finally:
+            await asyncio.to_thread(postgresql.resume)
+        assert "nothing was recorded" in caught.value.spoken("en")
+        await store.close()
+
+    run(url, test, timeout=1.0)
 
 
 def test_a_store_newer_than_this_aces_is_refused_in_one_line(postgresql: Cluster) -> None:
