@@ -25,22 +25,9 @@ from aces.events import GameOver, OpeningWon
 from aces.games import registration
 from aces.i18n import translations
 from aces.narrate import UNFINISHED
+from aces.reports import stats
 from aces.reports.export import ROLL_COLUMNS, headings
 from aces.reports.simulation import parts
-from aces.reports.stats import (
-    SEATS_COUNTED,
-    beside_rows,
-    interval_rows,
-    length_rows,
-    length_test,
-    logs_read,
-    narrowing,
-    rules_name,
-    seat_rows,
-    seat_test,
-    share_sections,
-    taken_out,
-)
 from aces.voice import Voice
 from aces.walk import STAGES
 
@@ -171,13 +158,13 @@ def stats_html(pooled: Pooled, lang: str = "en") -> str:
     catalog = translations(lang)
     w = Voice(catalog, lang)
     _ = catalog.gettext
-    blocks = [paragraph(logs_read(pooled, w))]
+    blocks = [paragraph(stats.logs_read(pooled, w))]
     if pooled.left_out:
         blocks.append("<ul>" + "".join(
             "<li>" + markup(_("Left out: {error}").format(
                 error=log.error.render(catalog.gettext, catalog.ngettext))) + "</li>"
             for log in pooled.left_out if log.error is not None) + "</ul>")
-    if excluded := taken_out(pooled, w):
+    if excluded := stats.taken_out(pooled, w):
         blocks.append("<ul>" + "".join(f"<li>{markup(line)}</li>" for line in excluded)
                       + "</ul>")
     for group in pooled.groups:
@@ -191,8 +178,8 @@ def stats_html(pooled: Pooled, lang: str = "en") -> str:
                            .format(games=w.integer(result.games), rolls=w.integer(result.rolls),
                                    logs=w.integer(len(group.logs)))),
                  heading(by_seat),
-                 paragraph(_(SEATS_COUNTED)),
-                 table(*_split(seat_rows(result, w))),
+                 paragraph(_(stats.SEATS_COUNTED)),
+                 table(*_split(stats.seat_rows(result, w))),
                  bars([str(seat) for seat in range(1, len(shares) + 1)],
                       [s.observed or 0.0 for s in shares],
                       t.cast("list[float]", exact) if known else None,
@@ -200,22 +187,22 @@ def stats_html(pooled: Pooled, lang: str = "en") -> str:
                        for s in shares], shown=w.percent, exact_shown=_exact_shown(w),
                       name=by_seat)]
         # The tests as aces stats words them: χ², its degrees of freedom, p, the conclusion.
-        parts += [paragraph(said) for said in seat_test(group, w)]
+        parts += [paragraph(said) for said in stats.seat_test(group, w)]
         if result.length.mean is not None:
             parts += [heading(_("Length of a game (rolls after the opening)")),
-                      table(*_split(length_rows(result.length, w))),
-                      *(paragraph(said) for said in length_test(result.length, w))]
-        for title, said in share_sections(result, w):
+                      table(*_split(stats.length_rows(result.length, w))),
+                      *(paragraph(said) for said in stats.length_test(result.length, w))]
+        for title, said in stats.share_sections(result, w):
             parts += [heading(title), *(paragraph(sentence) for sentence in said)]
-        title, intervals = interval_rows(group, w)
+        title, intervals = stats.interval_rows(group, w)
         parts += [heading(_("Each log beside the pooled result")),
-                  table(*_split(beside_rows(group, w))),
+                  table(*_split(stats.beside_rows(group, w))),
                   heading(title), table(*_split(intervals)),
                   _scatter(group, w)]
-        sentence = narrowing(group, w)
+        sentence = stats.narrowing(group, w)
         if sentence is not None:
             parts.append(paragraph(sentence))
-        blocks.append(section(rules_name(group.rules, w), "", "".join(parts)))
+        blocks.append(section(stats.rules_name(group.rules, w), "", "".join(parts)))
     return "".join(blocks)
 
 

@@ -36,16 +36,8 @@ from pathlib import Path
 
 import msgspec
 
+from aces.classroom import store
 from aces.classroom.feed import Feed, Line
-from aces.classroom.store import (
-    Appended,
-    ClassRecord,
-    FeedEntry,
-    Opened,
-    ReusedSubmissionError,
-    StaleAppendError,
-    Submission,
-)
 from aces.errors import AcesError, SaveError, TruncatedLogError
 from aces.files import file_name, os_reason
 from aces.logstore import LogBusyError, LogStore, lock_file, sync_folder, unlock_file
@@ -73,7 +65,7 @@ REMEMBERED: t.Final = 32
 _PLACES: t.Final = 1 << 12
 #: Threads that write and sync logs and the feed.
 WRITERS: t.Final = 32
-_DECODER: t.Final = msgspec.json.Decoder(ClassRecord)
+_DECODER: t.Final = msgspec.json.Decoder(store.ClassRecord)
 #: The name of a group's log: its stream is the number.
 _LOG: t.Final = re.compile(r"group-(\d{3,9})\.jsonl")
 
@@ -102,7 +94,7 @@ class FileStore:
     def __init__(self, folder: str) -> None:
         # Not "": as a path it is the current folder, which a class would fill.
         self.folder = Path(file_name(folder))
-        self._record: ClassRecord | None = None
+        self._record: store.ClassRecord | None = None
         self._revision = 0
         self._feed = Feed(str(self.folder / ".feed"))
         self._stack = contextlib.ExitStack()
@@ -111,7 +103,7 @@ class FileStore:
         #: Each log's size: where the next block goes.
         self._size: dict[int, int] = {}
         self._locks: dict[int, asyncio.Lock] = {}
-        self._submitted: dict[int, collections.OrderedDict[str, tuple[str, Appended]]] = {}
+        self._submitted: dict[int, collections.OrderedDict[str, tuple[str, store.Appended]]] = {}
         #: Where blocks begin in their logs, by stream and first line.
         self._places: collections.OrderedDict[tuple[int, int], int] = collections.OrderedDict()
         self._pending: list[tuple[Line, asyncio.Future[None]]] = []
@@ -124,13 +116,13 @@ class FileStore:
 
     # -- Opening ---------------------------------------------------------------
 
-    async def open(self) -> Opened:
+    async def open(self) -> store.Opened:
         """Lock the folder, read the class's record, open every group's log
         (cutting off a torn last line) and bring the feed level with them."""
         self._changed = asyncio.Condition()
         return await asyncio.to_thread(self._open)
 
-    def _open(self) -> Opened:
+    def _open(self) -> store.Opened:
         folder = self.folder
         try:
             folder.mkdir(parents=True, exist_ok=True)
@@ -168,9 +160,9 @@ class FileStore:
         self._level(self._feed.open())
         self._record = record
         logs = tuple((stream, book.path) for stream, book in self._logs.items())
-        return Opened(record, repaired, logs)
+        return store.Opened(record, repaired, logs)
 
-    def _read_record(self) -> ClassRecord | None:
+    def _read_record(self) -> store.ClassRecord | None:
         path = self.folder / RECORD
         try:
             data = path.read_bytes()
@@ -231,14 +223,14 @@ class FileStore:
         if line.submission is not None and line.stream in self._submitted:
             assert line.payload is not None
             self._keep(line.stream, line.submission, line.payload,
-                       Appended(line.position, line.first, line.last))
+                       store.Appended(line.position, line.first, line.last))
 
     def _place(self, line: Line) -> None:
         self._places[(line.stream, line.first)] = line.offset
         if len(self._places) > _PLACES:
             self._places.popitem(last=False)
 
-    def _keep(self, stream: int, sid: str, payload: str, appended: Appended) -> None:
+    def _keep(self, stream: int, sid: str, payload: str, appended: store.Appended) -> None:
         known = self._submitted[stream]
         known[sid] = (payload, appended)
         known.move_to_end(sid)
@@ -247,7 +239,7 @@ class FileStore:
 
     # -- The class's record ----------------------------------------------------
 
-    async def save(self, record: ClassRecord) -> None:
+    async def save(self, record: store.ClassRecord) -> None:
         await asyncio.to_thread(self._write_record, record)
         self._record = record
         self._revision += 1
@@ -255,7 +247,7 @@ class FileStore:
             async with self._changed:
                 self._changed.notify_all()
 
-    async def update(self, change: Callable[[ClassRecord], None]) -> ClassRecord:
+    async def update(self, change: Callable[[store.ClassRecord], None]) -> store.ClassRecord:
         """Apply ``change`` to a copy of the class's record, and keep it.
 
         :raises ~aces.errors.SaveError: if it cannot be written (the record
@@ -267,7 +259,7 @@ class FileStore:
         await self.save(changed)
         return changed
 
-    async def record(self) -> ClassRecord:
+    async def record(self) -> store.ClassRecord:
         assert self._record is not None, "a class's record is saved before it is read"
         return self._record
 
@@ -275,7 +267,7 @@ class FileStore:
     def revision(self) -> int:
         return self._revision
 
-    def _write_record(self, record: ClassRecord) -> None:
+    def _write_record(self, record: store.ClassRecord) -> None:
         path = self.folder / RECORD
         text = msgspec.json.format(msgspec.json.encode(record), indent=2).decode() + "\n"
         try:
@@ -311,7 +303,7 @@ class FileStore:
     def seq(self, stream: int) -> int:
         return self._seq[stream]
 
-    async def find(self, stream: int, submission: Submission) -> Appended | None:
+    async def find(self, stream: int, submission: store.Submission) -> store.Appended | None:
         """Where ``submission`` was appended, if it was.
 
         :raises ~aces.classroom.store.ReusedSubmissionError: for its id with
@@ -319,17 +311,17 @@ class FileStore:
         """
         return self._found(stream, submission)
 
-    def _found(self, stream: int, submission: Submission) -> Appended | None:
+    def _found(self, stream: int, submission: store.Submission) -> store.Appended | None:
         known = self._submitted[stream].get(digest(submission.id))
         if known is None:
             return None
         payload, appended = known
         if payload != digest(submission.digest):
-            raise ReusedSubmissionError(submission.id)
+            raise store.ReusedSubmissionError(submission.id)
         return appended._replace(again=True)
 
     async def append(self, stream: int, expected: int, events: Sequence[Event],
-                     submission: Submission | None = None) -> Appended:
+                     submission: store.Submission | None = None) -> store.Appended:
         """Append ``events`` after line ``expected``, durably (see the store's promises).
 
         :raises ~aces.classroom.store.StaleAppendError: for an ``expected`` that
@@ -344,9 +336,9 @@ class FileStore:
             if self._broken is not None:
                 raise self._broken
             if expected != self._seq[stream]:
-                raise StaleAppendError(stream, self._seq[stream])
+                raise store.StaleAppendError(stream, self._seq[stream])
             if not events:
-                return Appended(self._durable, expected + 1, expected)
+                return store.Appended(self._durable, expected + 1, expected)
             book = self._logs[stream]
             offset = self._size[stream]
             count = len(events)
@@ -360,7 +352,7 @@ class FileStore:
             line = self._feed.entry(stream, expected + 1, expected + count, offset, keys)
             await self._commit(line)
             self._remember(line)
-            return Appended(line.position, line.first, line.last)
+            return store.Appended(line.position, line.first, line.last)
 
     async def _synced(self, write: Callable[[T], object], data: T) -> None:
         """``write(data)`` in a thread of the store's writers, waited for."""
@@ -409,7 +401,7 @@ class FileStore:
     async def latest(self) -> int:
         return self._durable
 
-    async def entries(self, after: int, limit: int) -> list[FeedEntry]:
+    async def entries(self, after: int, limit: int) -> list[store.FeedEntry]:
         durable = self._durable
         count = min(limit, durable - after)
         # A projector keeping up reads lines kept in memory: no thread for them
@@ -421,10 +413,10 @@ class FileStore:
         # reads their lines next, without looking for them from the log's start.
         for line in lines:
             self._place(line)
-        return [FeedEntry(line.position, line.stream, line.first, line.last) for line in lines
+        return [store.FeedEntry(line.position, line.stream, line.first, line.last) for line in lines
                 if line.position <= durable]
 
-    async def blocks(self, after: int, limit: int) -> list[tuple[FeedEntry, bytes]]:
+    async def blocks(self, after: int, limit: int) -> list[tuple[store.FeedEntry, bytes]]:
         # This process is the class's only writer: no one follows it, so the
         # lines are read one block at a time.
         return [(entry, b"".join(await self.lines(entry.stream, entry.first, entry.last)))
@@ -458,9 +450,9 @@ class FileStore:
         self._stack.close()
 
 
-def _copy(record: ClassRecord) -> ClassRecord:
+def _copy(record: store.ClassRecord) -> store.ClassRecord:
     """A record that shares nothing with ``record``, to change."""
-    return msgspec.json.decode(msgspec.json.encode(record), type=ClassRecord)
+    return msgspec.json.decode(msgspec.json.encode(record), type=store.ClassRecord)
 
 
 def _offset(book: LogStore, line: int) -> int:

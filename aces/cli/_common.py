@@ -162,7 +162,6 @@ EXAMPLE_HELP: t.Final = ("LOG is the name of an example that comes with aces, no
 EXAMPLES_HELP: t.Final = ("Every LOG is the name of an example that comes with aces, not a"
                           " file (aces examples lists them).")
 
-
 def example_option(help: str = EXAMPLE_HELP) -> Callable[[F], F]:
     """The ``--example`` flag: the logs named are examples that come with aces."""
     return click.option("--example", "example", is_flag=True, help=help)

@@ -44,6 +44,14 @@ def _store_option(required: bool) -> t.Callable[[F], F]:
              " ACES_STORE).")
 
 
+def _school_setting(name: str, envvar: str, kind: click.ParamType[t.Any], default: float,
+                    help: str) -> t.Callable[[F], F]:
+    """A setting of the school's server (``--store``): from its option or its
+    environment variable, as an operator's unit file sets them."""
+    return click.option(name, envvar=envvar, type=kind, default=default, show_default=True,
+                        help=help)
+
+
 def _given(command: click.Command, lang: str) -> dict[str, t.Any]:
     """``--lang`` for a command, and for every command of a group."""
     given: dict[str, t.Any] = {"lang": lang}
@@ -74,26 +82,21 @@ def _given(command: click.Command, lang: str) -> dict[str, t.Any]:
               help="The most groups that may join the class.")
 @click.option("--max-projectors", type=click.IntRange(1, 1000), default=32, show_default=True,
               help="The most projectors (streams of the class) open at once.")
-@click.option("--retention-days", envvar="ACES_RETENTION_DAYS", type=click.IntRange(1, 3650),
-              default=30, show_default=True,
-              help="With --store: days a closed class is kept before it is deleted (or"
-                   " ACES_RETENTION_DAYS).")
-@click.option("--idle-days", envvar="ACES_IDLE_DAYS", type=click.IntRange(1, 3650), default=14,
-              show_default=True,
-              help="With --store: days without a roll after which a class is closed (or"
-                   " ACES_IDLE_DAYS).")
-@click.option("--max-classes", envvar="ACES_MAX_CLASSES", type=click.IntRange(1, 1000),
-              default=30, show_default=True,
-              help="With --store: the most open classes one teacher may have (or"
-                   " ACES_MAX_CLASSES).")
-@click.option("--pool", envvar="ACES_STORE_POOL", type=click.IntRange(1, 1000), default=10,
-              show_default=True,
-              help="With --store: the most connections to the database this process opens"
-                   " (or ACES_STORE_POOL).")
-@click.option("--store-timeout", envvar="ACES_STORE_TIMEOUT", type=click.FloatRange(0.1, 600),
-              default=5.0, show_default=True,
-              help="With --store: seconds a request waits for the database before it is"
-                   " answered 503 (or ACES_STORE_TIMEOUT).")
+@_school_setting("--retention-days", "ACES_RETENTION_DAYS", click.IntRange(1, 3650), 30,
+                 "With --store: days a closed class is kept before it is deleted (or"
+                 " ACES_RETENTION_DAYS).")
+@_school_setting("--idle-days", "ACES_IDLE_DAYS", click.IntRange(1, 3650), 14,
+                 "With --store: days without a roll after which a class is closed (or"
+                 " ACES_IDLE_DAYS).")
+@_school_setting("--max-classes", "ACES_MAX_CLASSES", click.IntRange(1, 1000), 30,
+                 "With --store: the most open classes one teacher may have (or"
+                 " ACES_MAX_CLASSES).")
+@_school_setting("--pool", "ACES_STORE_POOL", click.IntRange(1, 1000), 10,
+                 "With --store: the most connections to the database this process opens"
+                 " (or ACES_STORE_POOL).")
+@_school_setting("--store-timeout", "ACES_STORE_TIMEOUT", click.FloatRange(0.1, 600), 5.0,
+                 "With --store: seconds a request waits for the database before it is"
+                 " answered 503 (or ACES_STORE_TIMEOUT).")
 @lang_option
 def serve(folder: str | None, store: str | None, host: str, port: int, public_url: str | None,
           proxies: tuple[str, ...], game_name: str | None, max_groups: int,

@@ -30,6 +30,13 @@ if t.TYPE_CHECKING:
 
 __all__ = ["replay", "verify"]
 
+#: The last words of the help of aces replay and aces walkthrough: how far a
+#: session's tally remembers players (:mod:`aces.scores` keeps it bounded).
+TALLY_EPILOG: t.Final = ("A session's tally remembers everyone at the table, and besides them"
+                         " the thousand players seated most recently: a player away for"
+                         " longer is forgotten, and comes back with nothing scored.")
+
+
 
 @click.command()
 @click.argument("log", metavar="LOG")
@@ -58,7 +65,7 @@ def verify(log: str, example: bool, lang: str | None) -> None:
             click.echo(tally.line(source, chosen, catalog))
 
 
-@click.command()
+@click.command(epilog=TALLY_EPILOG)
 @click.argument("log", metavar="LOG")
 @lang_option
 @click.option("--step", "stepwise", is_flag=True,
@@ -90,10 +97,6 @@ def replay(log: str, lang: str | None, stepwise: bool, odds: bool, page: str | N
     At a table of more than twelve players, a standings line names only the
     players whose chips (or dice) changed since the line before; the whole
     table is shown when the finish begins.
-
-    A session's tally remembers everyone at the table, and besides them the
-    thousand players seated most recently: a player away for longer is
-    forgotten, and comes back with nothing scored.
     """
     from aces.cli._printer import Printer
     from aces.log import read

@@ -8,14 +8,8 @@ import typing as t
 
 import click
 
-from aces.cli._common import (
-    example_option,
-    lang_option,
-    open_log,
-    reported,
-    translations,
-    writing,
-)
+from aces.cli._common import example_option, lang_option, open_log, reported, translations, writing
+from aces.cli.logs import TALLY_EPILOG
 from aces.errors import EmptyLogError
 
 if t.TYPE_CHECKING:
@@ -24,7 +18,7 @@ if t.TYPE_CHECKING:
 __all__ = ["walkthrough"]
 
 
-@click.command()
+@click.command(epilog=TALLY_EPILOG)
 @click.argument("log", metavar="LOG")
 @lang_option
 # aces.walkthrough.FORMATS, not imported here so that --help starts at once.
@@ -42,10 +36,6 @@ def walkthrough(log: str, lang: str | None, fmt: str, example: bool) -> None:
     At a table of more than twelve players, a standings table shows only the
     players whose chips (or dice) changed since the table before; the whole
     table is shown when the finish begins.
-
-    A session's tally remembers everyone at the table, and besides them the
-    thousand players seated most recently: a player away for longer is
-    forgotten, and comes back with nothing scored.
     """
     from aces import walkthrough as guide
     from aces.log import read

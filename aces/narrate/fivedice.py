@@ -20,17 +20,8 @@ from __future__ import annotations
 
 import typing as t
 
+from aces import events
 from aces.errors import N_, Plural
-from aces.events import (
-    DicePassed,
-    DiceToCentre,
-    GameOver,
-    OpeningTied,
-    OpeningWon,
-    RollAgain,
-    Rolled,
-    TurnMissed,
-)
 from aces.narrate.phrasebook import Lines, Phrasebook
 from aces.rules import fivedice
 
@@ -49,9 +40,10 @@ class FiveDicePhrasebook(Phrasebook):
     # The end of the game settles the last roll too: the standings of a
     # game with every die in the centre would say nothing the loser's line
     # does not.
-    settling = frozenset({DiceToCentre, DicePassed, GameOver})
-    moving = frozenset({DiceToCentre, DicePassed})
-    contextual = frozenset({Rolled, OpeningTied, OpeningWon, RollAgain, GameOver})
+    settling = frozenset({events.DiceToCentre, events.DicePassed, events.GameOver})
+    moving = frozenset({events.DiceToCentre, events.DicePassed})
+    contextual = frozenset({events.Rolled, events.OpeningTied, events.OpeningWon,
+                            events.RollAgain, events.GameOver})
     contextual_stages = frozenset({"turn"})
 
     # Translators: the standings after a roll of the five-dice game.
@@ -87,12 +79,12 @@ class FiveDicePhrasebook(Phrasebook):
     def context(self, step: Step[FiveDiceState]) -> t.Hashable:
         event = step.event
         state: FiveDiceState = step.state
-        if type(event) is Rolled:
+        if type(event) is events.Rolled:
             # Whether a roll moves a die depends on the threes variation.
             return state.threes
-        if type(event) is RollAgain:
+        if type(event) is events.RollAgain:
             return state.held[state.seats[event.player]]
-        if type(event) is GameOver:
+        if type(event) is events.GameOver:
             # Everyone but the loser wins.
             return state.players
         # The opening: with more than one die each, its values are totals.
@@ -128,18 +120,18 @@ class FiveDicePhrasebook(Phrasebook):
     def tell(self, event: Event, context: t.Any) -> Lines:
         v = self.voice
         match event:
-            case Rolled():
+            case events.Rolled():
                 return (self._roll(event, threes=bool(context)),)
-            case DiceToCentre():
+            case events.DiceToCentre():
                 # Translators: the narrator; a roller's 1s go to the centre, out
                 # of the game. {player}: the roller; {count}: the dice.
                 return (v.ngettext("{player} puts {count} die in the centre.",
                                    "{player} puts {count} dice in the centre.",
                                    event.count).format(player=event.player,
                                                        count=v.count(event.count)),)
-            case DicePassed():
+            case events.DicePassed():
                 return (self._passed(event),)
-            case RollAgain():
+            case events.RollAgain():
                 held: int = context
                 # Translators: the narrator; the roll moved dice, so the same
                 # player rolls again. {player}: who rolls; {count}: the dice
@@ -147,16 +139,16 @@ class FiveDicePhrasebook(Phrasebook):
                 return (v.ngettext("{player} rolls again with {count} die.",
                                    "{player} rolls again with {count} dice.",
                                    held).format(player=event.player, count=v.count(held)),)
-            case TurnMissed():
+            case events.TurnMissed():
                 # Translators: the narrator; a player without dice cannot roll,
                 # but stays in the game. {player}: that player.
                 return (v.gettext("{player} holds no dice and misses the turn.")
                         .format(player=event.player),)
-            case GameOver():
+            case events.GameOver():
                 return (self._lost(event, context),)
         return self.tell_shared(event, total=bool(context))
 
-    def _roll(self, event: Rolled, *, threes: bool) -> str:
+    def _roll(self, event: events.Rolled, *, threes: bool) -> str:
         v = self.voice
         if event.stage == "opening":
             return self.opening_roll(event)
@@ -171,7 +163,7 @@ class FiveDicePhrasebook(Phrasebook):
         return v.gettext("{player} rolls {dice}; nothing moves, and the turn passes.").format(
             player=event.player, dice=dice)
 
-    def _passed(self, event: DicePassed) -> str:
+    def _passed(self, event: events.DicePassed) -> str:
         v = self.voice
         values = {"player": event.player, "receiver": event.to, "count": v.count(event.count)}
         if event.face == fivedice.TWO:
@@ -195,7 +187,7 @@ class FiveDicePhrasebook(Phrasebook):
                                   event.count)
         return template.format(**values)
 
-    def _lost(self, event: GameOver, players: tuple[str, ...]) -> str:
+    def _lost(self, event: events.GameOver, players: tuple[str, ...]) -> str:
         v = self.voice
         winners = [name for name in players if name != event.loser]
         # Translators: the narrator; the end of a game of the five-dice game.
@@ -204,6 +196,6 @@ class FiveDicePhrasebook(Phrasebook):
         return v.gettext("All the dice are in the centre: {player} loses, and {winners}"
                          " win.").format(player=event.loser, winners=v.names(winners))
 
-    def score(self, event: GameOver) -> str | None:
+    def score(self, event: events.GameOver) -> str | None:
         """A session of the five-dice game counts games lost."""
         return event.loser

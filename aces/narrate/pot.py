@@ -18,21 +18,8 @@ from __future__ import annotations
 
 import typing as t
 
+from aces import events
 from aces.errors import N_, Plural
-from aces.events import (
-    AceIgnored,
-    ChipsPassed,
-    ChipsToPot,
-    FinishStarted,
-    GameOver,
-    PlayResumed,
-    Rolled,
-    TryFailed,
-    TryStarted,
-    TryWon,
-    TurnMissed,
-    Unpaid,
-)
 from aces.narrate.phrasebook import Lines, Phrasebook
 from aces.rules import pot
 
@@ -50,10 +37,10 @@ class PotPhrasebook(Phrasebook):
     """The narration of Aces in the Pot."""
 
     game = pot.NAME
-    settling = frozenset({ChipsToPot, AceIgnored, ChipsPassed, Unpaid})
-    moving = frozenset({ChipsToPot, ChipsPassed})
-    milestones = frozenset({FinishStarted})
-    contextual = frozenset({Rolled, TryFailed, PlayResumed})
+    settling = frozenset({events.ChipsToPot, events.AceIgnored, events.ChipsPassed, events.Unpaid})
+    moving = frozenset({events.ChipsToPot, events.ChipsPassed})
+    milestones = frozenset({events.FinishStarted})
+    contextual = frozenset({events.Rolled, events.TryFailed, events.PlayResumed})
     contextual_stages = frozenset({"try"})
 
     # Translators: the standings after a roll. {players}: every player
@@ -95,14 +82,14 @@ class PotPhrasebook(Phrasebook):
 
     def context(self, step: Step[PotState]) -> t.Hashable:
         event = step.event
-        if type(event) is Rolled:
+        if type(event) is events.Rolled:
             # A roll of a try is told with its number in the try; a failed
             # try, after it, with the sixes that ended it.
             self._sixes = event.dice.count(pot.SIX)
             return step.state.try_rolls
-        if type(event) is TryFailed:
+        if type(event) is events.TryFailed:
             return self._sixes
-        if type(event) is PlayResumed:
+        if type(event) is events.PlayResumed:
             # Told with the holder whose try failed: the player on the right.
             state = step.state
             return state.players[(state.seats[event.player] - 1) % len(state.players)]
@@ -131,21 +118,21 @@ class PotPhrasebook(Phrasebook):
     def tell(self, event: Event, context: t.Any) -> Lines:
         v = self.voice
         match event:
-            case Rolled():
+            case events.Rolled():
                 return (self._roll(event, context),)
-            case ChipsToPot():
+            case events.ChipsToPot():
                 # Translators: the narrator; aces cost a player chips. {player}:
                 # the roller; {count}: the chips that go into the pot.
                 return (v.ngettext("{player} puts {count} chip in the pot.",
                                    "{player} puts {count} chips in the pot.",
                                    event.count).format(player=event.player,
                                                        count=v.count(event.count)),)
-            case AceIgnored():
+            case events.AceIgnored():
                 # Translators: the narrator; an ace would have sent the last chip
                 # in play to the pot, which the rules never allow.
                 return (v.gettext("The ace is ignored: the last chip in play never goes to"
                                   " the pot."),)
-            case ChipsPassed():
+            case events.ChipsPassed():
                 # Translators: the narrator; sixes pass chips to the left.
                 # {player}: who passes; {count}: the chips passed; {receiver}: the
                 # player on the left who gets them.
@@ -153,24 +140,24 @@ class PotPhrasebook(Phrasebook):
                                    "{player} passes {count} chips to {receiver} on the left.",
                                    event.count).format(player=event.player, receiver=event.to,
                                                        count=v.count(event.count)),)
-            case Unpaid():
+            case events.Unpaid():
                 # Translators: the narrator; the roller has run out of chips
                 # part-way through a roll. {player}: the roller.
                 return (v.gettext("{player} is broke, so the rest of the roll costs nothing.")
                         .format(player=event.player),)
-            case TurnMissed():
+            case events.TurnMissed():
                 # Translators: the narrator; a player without chips cannot roll.
                 # {player}: that player.
                 return (v.gettext("{player} has empty hands and misses the turn.")
                         .format(player=event.player),)
-            case FinishStarted():
+            case events.FinishStarted():
                 return (self._finish(event),)
-            case TryStarted():
+            case events.TryStarted():
                 # Translators: the narrator; the finish. {player}: who makes the
                 # try (three rolls, none of which may show a six).
                 return (v.gettext("{player} makes a try and needs three rolls without a six"
                                   " to win the pot.").format(player=event.player),)
-            case TryFailed():
+            case events.TryFailed():
                 sixes = max(context, 1)
                 # Translators: the narrator; sixes ended a try. {roll}: which roll
                 # of the try it was (1, 2 or 3); {count}: the sixes it shows.
@@ -178,22 +165,22 @@ class PotPhrasebook(Phrasebook):
                                    "The try is over: roll {roll} shows {count} sixes.",
                                    sixes).format(roll=v.number(event.roll),
                                                  count=v.count(sixes)),)
-            case PlayResumed():
+            case events.PlayResumed():
                 # Translators: the narrator; the finish of the last-holder game,
                 # where the failed holder still has chips. {holder}: who made the
                 # try; {player}: who rolls next, the player on the holder's left.
                 return (v.gettext("{holder} still has chips, so normal play goes on."
                                   " {player} rolls next.").format(holder=context,
                                                                   player=event.player),)
-            case TryWon():
+            case events.TryWon():
                 # Translators: the narrator; a try succeeded. {player}: who made it.
                 return (v.gettext("Three rolls without a six: {player} has done it!")
                         .format(player=event.player),)
-            case GameOver():
+            case events.GameOver():
                 return (self._won(event),)
         return self.tell_shared(event)
 
-    def _roll(self, event: Rolled, try_rolls: int | None) -> str:
+    def _roll(self, event: events.Rolled, try_rolls: int | None) -> str:
         """A roll; ``try_rolls``, the rolls made in a try with this one."""
         v = self.voice
         dice = v.dice(event.dice)
@@ -229,7 +216,7 @@ class PotPhrasebook(Phrasebook):
         return v.gettext("{player} rolls {dice}, and nothing happens.").format(
             player=event.player, dice=dice)
 
-    def _finish(self, event: FinishStarted) -> str:
+    def _finish(self, event: events.FinishStarted) -> str:
         v = self.voice
         if event.chips == 1:
             # Translators: the narrator; the finish begins. {player}: who
@@ -244,7 +231,7 @@ class PotPhrasebook(Phrasebook):
             event.chips,
         ).format(player=event.player, count=v.count(event.chips))
 
-    def _won(self, event: GameOver) -> str:
+    def _won(self, event: events.GameOver) -> str:
         v = self.voice
         chips = event.pot or 0
         if not chips:

@@ -273,20 +273,19 @@ async def _stats(request: Request, here: Served) -> Response:
     return reply(as_dict(room.pooled()))
 
 
-@_answering
-async def _pause(request: Request, here: Served) -> Response:
-    room = await teacher_of(request)
-    body = await parsed(request, _PauseBody)
-    await room.pause(body.paused)
-    return reply(class_view(room, room.class_record.lang))
+def _class_change(kind: type[B], change: Callable[[Classroom, B], Awaitable[None]]) -> Handler:
+    """A teacher's change to the whole class, read from a body of ``kind``;
+    the answer is the class as it stands after it."""
+    async def handler(request: Request, here: Served) -> Response:
+        room = await teacher_of(request)
+        await change(room, await parsed(request, kind))
+        return reply(class_view(room, room.class_record.lang))
+
+    return _answering(handler)
 
 
-@_answering
-async def _class_lang(request: Request, here: Served) -> Response:
-    room = await teacher_of(request)
-    body = await parsed(request, _LangBody)
-    await room.speak(body.lang)
-    return reply(class_view(room, room.class_record.lang))
+_pause: t.Final = _class_change(_PauseBody, lambda room, body: room.pause(body.paused))
+_class_lang: t.Final = _class_change(_LangBody, lambda room, body: room.speak(body.lang))
 
 
 @_answering
