@@ -226,10 +226,12 @@ class Database:
         ones, at once: after the database restarted they all are, and the
         pool, finding them one by one as they are taken, waits longer
         after each (1, 2, 4, 8 s...). One sweep at a time; whoever asks
-        meanwhile waits for it."""
+        meanwhile waits for it, as long as a request waits for a connection
+        at the most (a check may hang on a network gone)."""
         if self._sweeping is None or self._sweeping.done():
             self._sweeping = asyncio.get_running_loop().create_task(self._sweep())
-        await asyncio.shield(self._sweeping)
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(asyncio.shield(self._sweeping), self.settings.timeout)
 
     async def _sweep(self) -> None:
         with contextlib.suppress(psycopg.Error, OSError):
@@ -285,10 +287,11 @@ class Database:
 
     async def close(self) -> None:
         self._closed = True
-        if self._listener is not None:
-            self._listener.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._listener
+        for task in (self._listener, self._sweeping):
+            if task is not None:
+                task.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await task
         await self.pool.close()
 
     # -- Connections -----------------------------------------------------------------

@@ -51,7 +51,7 @@ import typing as t
 
 import msgspec
 
-from aces.classroom.database import unavailable, unsure
+from aces.classroom.database import StoreUnavailableError, unavailable, unsure
 from aces.classroom.files import digest
 from aces.classroom.store import (
     Appended,
@@ -308,9 +308,14 @@ class PostgresStore:
             # been committed. Sent again on another, the database says which.
             row = await self._settled(stream, expected, head[1], lines, last, keys, lost.sent)
             if row[0] == "stale" and row[4] >= expected + len(lines):
-                written = await self._lines(stream, expected + 1, expected + len(lines))
-                if b"".join(written) == block:
-                    return await self._appended_at(stream, expected + 1, expected + len(lines))
+                try:
+                    written = await self._lines(stream, expected + 1, expected + len(lines))
+                    if b"".join(written) == block:
+                        return await self._appended_at(stream, expected + 1,
+                                                       expected + len(lines))
+                except StoreUnavailableError:
+                    # Gone again before the stream's lines were read: they may be ours.
+                    raise unsure() from None
         return await self._outcome(stream, expected, row, submission, events)
 
     async def _settled(self, stream: int, expected: int, previous: bytes, lines: list[bytes],

@@ -145,6 +145,40 @@ def test_a_connection_lost_after_the_commit_is_known_for_its_own(url: str) -> No
     run(url, test)
 
 
+def test_a_block_without_submission_unread_after_its_lost_answer_is_unsure(url: str) -> None:
+    """The retry finds the stream moved past the block it sent, and the
+    database goes again before the stream's lines are read: the block may
+    be ours, so the answer is unsure, never "nothing was recorded"."""
+    from aces.classroom.database import StoreUnsureError, unavailable
+    from aces.classroom.postgres import _LostError
+
+    async def test(database: Database) -> None:
+        store = await one_stream(database)
+        real = store._call
+        calls = 0
+
+        async def losing(*args: t.Any) -> tuple[t.Any, ...]:
+            nonlocal calls
+            calls += 1
+            answer = await real(*args)
+            if calls == 1:
+                raise _LostError(sent=True)
+            return answer
+
+        async def away(*args: t.Any) -> list[bytes]:
+            raise unavailable()
+
+        store._call = losing  # type: ignore[method-assign,assignment]
+        store._lines = away  # type: ignore[method-assign,assignment]
+        with pytest.raises(StoreUnsureError):
+            await store.append(1, 1, [rolled(4)])
+        del store._lines
+        assert await verified(store) == 2
+        await store.close()
+
+    run(url, test)
+
+
 def answer_lost_after_the_commit(database: Database, then: Callable[[], None]) -> list[int]:
     """The next append that writes lines commits, and then its answer is lost:
     ``then`` runs (the database halted, say) and the call fails as a
