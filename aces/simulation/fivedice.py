@@ -288,17 +288,21 @@ class Batch:
         first = np.arange(0, len(held), n)
         at = first + roller
         left = self._left[roller]
-        aces, twos, fives, threes = unpack(dice.faces(games, held[at]))
+        # The roller's dice, taken out once: what is left of them is put back,
+        # and neither the dice moved nor the 3s given reach the roller's seat.
+        hand = held[at]
+        aces, twos, fives, threes = unpack(dice.faces(games, hand))
         leaving = aces + twos + fives
         if self.engine.threes:
             leaving += threes
-        held[at] -= leaving
+        hand -= leaving
+        held[at] = hand
         held[first + left] += twos
         held[first + self._right[roller]] += fives
         self.in_play -= aces
         if self.engine.threes:
             self._give(games, threes, dice)
-        again = (leaving > 0) & (held[at] > 0)
+        again = (leaving > 0) & (hand > 0)
         self.turns += ~again
         passing = np.flatnonzero(~again & (self.in_play > 0))
         self.turn[passing] = next_holder(self.hands(), passing, left[passing])
