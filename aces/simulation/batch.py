@@ -12,6 +12,7 @@ the same :func:`tally` and :func:`results`.
 
 from __future__ import annotations
 
+import functools
 import typing as t
 
 import numpy as np
@@ -21,11 +22,14 @@ if t.TYPE_CHECKING:
 
     from numpy.typing import NDArray
 
-__all__ = ["BATCH", "Engine", "Finished", "Plays", "RandomRolls", "Rolls", "ScriptedRolls", "Tally",
-           "next_holder", "play_each", "results", "tally", "tally_each"]
+__all__ = ["BATCH", "TABLE_SEATS", "Engine", "Finished", "Plays", "RandomRolls", "Rolls",
+           "ScriptedRolls", "Tally", "next_holder", "play_each", "results", "tally", "tally_each"]
 
 #: Games stepped together; small enough for the working arrays to stay in cache.
 BATCH: t.Final = 1 << 15
+#: The largest table whose next holder is looked up in a table of every set
+#: of seats that hold any (:func:`next_holder`): 4,096 sets of twelve seats.
+TABLE_SEATS: t.Final = 12
 
 R = t.TypeVar("R", contravariant=True)
 S = t.TypeVar("S")
@@ -186,7 +190,12 @@ def next_holder(hands: NDArray[np.integer[t.Any]], rows: NDArray[np.intp],
     flat = hands.reshape(-1)
     first = rows * seat_count
     empty = np.flatnonzero(flat[first + seats] == 0)
-    if len(empty):
+    if len(empty) and seat_count <= TABLE_SEATS:
+        # At a small table, which seats hold any is one number a game, and
+        # the next holder from each seat is looked up in a table of them all.
+        holders = (hands[rows[empty]] > 0) @ _bits(seat_count)
+        seats[empty] = _next_holders(seat_count)[holders * seat_count + seats[empty]]
+    elif len(empty):
         # Where the next seat holds nothing, every seat after it is looked at
         # once, at once, and the first that holds any is taken: a table of many
         # empty-handed players costs one look, not one a seat.
@@ -194,6 +203,31 @@ def next_holder(hands: NDArray[np.integer[t.Any]], rows: NDArray[np.intp],
         holds = flat[first[empty, None] + after] > 0
         seats[empty] = after[np.arange(len(empty)), holds.argmax(axis=1)]
     return seats
+
+
+@functools.cache
+def _bits(seats: int) -> NDArray[np.intp]:
+    """The bit of each seat in a number that says which seats hold any."""
+    return np.left_shift(1, np.arange(seats, dtype=np.intp))
+
+
+@functools.cache
+def _next_holders(seats: int) -> NDArray[np.intp]:
+    """For every set of seats that hold any (a number, seat ``k`` its bit
+    ``k``) and every seat to look from, the first seat from there on, going
+    left, that holds any: entry ``holders * seats + seat``. A set that holds
+    nothing is never looked up (a game in play has dice or chips in hand).
+
+    >>> table = _next_holders(3)
+    >>> [int(table[0b100 * 3 + seat]) for seat in range(3)]   # only seat 2 holds any
+    [2, 2, 2]
+    >>> [int(table[0b011 * 3 + seat]) for seat in range(3)]   # seats 0 and 1
+    [0, 1, 0]
+    """
+    order = (np.arange(seats)[:, None] + np.arange(seats)) % seats
+    holds = (np.arange(1 << seats, dtype=np.intp)[:, None, None] >> order) & 1
+    table: NDArray[np.intp] = order[np.arange(seats), holds.argmax(axis=2)].ravel()
+    return table
 
 
 def _batches(games: int) -> Iterator[NDArray[np.int64]]:

@@ -13,7 +13,7 @@ from aces.events import GameOver, OpeningWon, Rolled
 from aces.exact.chain import build
 from aces.games import game_named
 from aces.rules import Roll, pot
-from aces.simulation.batch import BATCH, RandomRolls, ScriptedRolls, play_each, tally
+from aces.simulation.batch import BATCH, RandomRolls, ScriptedRolls, next_holder, play_each, tally
 from aces.simulation.chips import ChipEngine
 from aces.simulation.pot import table_of
 
@@ -118,3 +118,18 @@ def test_a_script_that_runs_out_is_refused() -> None:
     table = table_of(build(3, 2, "last-chip"))
     with pytest.raises(ValueError, match="outlasted"):
         play_each(table, ScriptedRolls(np.full((2, 5), 14)))  # 3-3: nothing happens
+
+
+@pytest.mark.parametrize("seats", [2, 3, 5, 12, 13])
+def test_the_next_holder_is_the_first_seat_on_that_holds_any(seats: int) -> None:
+    # Small tables look it up in a table of every set of holders, larger ones
+    # look along the seats: both are held against a walk round the table.
+    rng = np.random.default_rng(seats)
+    hands = rng.integers(0, 3, size=(500, seats)) * (rng.random((500, seats)) < 0.3)
+    hands[hands.sum(axis=1) == 0, seats - 1] = 1
+    rows = np.flatnonzero(rng.random(500) < 0.7)
+    seats_from = rng.integers(0, seats, size=len(rows))
+    expected = [next(seat % seats for seat in range(start, start + seats)
+                     if hands[row, seat % seats] > 0)
+                for row, start in zip(rows.tolist(), seats_from.tolist(), strict=True)]
+    assert next_holder(hands, rows, seats_from.copy()).tolist() == expected
