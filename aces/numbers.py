@@ -33,7 +33,8 @@ if t.TYPE_CHECKING:
     from collections.abc import Sequence
     from fractions import Fraction
 
-__all__ = ["HUGE", "decimal", "fraction", "integer", "percent", "table", "written"]
+__all__ = ["HUGE", "decimal", "fraction", "integer", "percent", "percent_pattern", "table",
+           "written"]
 
 #: Whole numbers from here on are written like ``5.8E41``: the count of
 #: states of a game far too big to solve, say.
@@ -43,11 +44,17 @@ HUGE: t.Final = 10**18
 def percent(value: float, lang: str, digits: int = 1) -> str:
     """A chance as a percentage with ``digits`` decimals, in the language's way."""
     locale = babel_locale(lang)
-    pattern = Locale.parse(locale).percent_formats[None].pattern
+    return str(format_percent(value, percent_pattern(Locale.parse(locale), digits),
+                              locale=locale))
+
+
+def percent_pattern(locale: Locale, digits: int) -> str:
+    """The Babel ``locale``'s percent pattern with ``digits`` decimals (``#,##0.0%``)."""
+    pattern = str(locale.percent_formats[None].pattern)
     if digits:
         head, _, tail = pattern.rpartition("0")
         pattern = f"{head}0.{'0' * digits}{tail}"
-    return str(format_percent(value, pattern, locale=locale))
+    return pattern
 
 
 def decimal(value: float, lang: str, digits: int = 2) -> str:

@@ -79,6 +79,10 @@ class Tally(Visitor[None]):
         self.excluded: set[int] = set()
         self._number = 0
         self._observer = GameObserver(self._closed)
+        #: Counts a game closed or taken out, and what :meth:`counts` made of
+        #: the closed games at which count: made again only when it moves.
+        self._revision = 0
+        self._counted: tuple[int, tuple[dict[Rules, Counts], int, int]] | None = None
 
     def visit(self, step: Step[t.Any]) -> None:
         kind = type(step.event)
@@ -86,11 +90,13 @@ class Tally(Visitor[None]):
             self._number += 1
         elif kind is GameExcluded:
             self.excluded.add(t.cast("GameExcluded", step.event).game)
+            self._revision += 1
         self._observer.visit(step)
 
     def _closed(self, record: GameRecord) -> None:
         # The game just closed is the one before the header now being read.
         self.games[self._number - 1] = (record.rules, Counts.of(record))
+        self._revision += 1
 
     def finished(self) -> dict[int, tuple[Rules, Counts]]:
         """Every finished game, the last one too while nothing follows it."""
@@ -101,34 +107,59 @@ class Tally(Visitor[None]):
             games[self._number] = (current.rules, Counts.of(current))
         return games
 
+    def finished_count(self) -> int:
+        """How many games are finished (``len(finished())``), without counting them."""
+        return len(self.games) + (self._observer.ended and self._number not in self.games)
+
     @property
     def unfinished(self) -> bool:
         """Whether the log's last game is under way (``aces stats`` says so)."""
         return self._number > 0 and self._number not in self.games \
-            and self._observer.current() is None
+            and not self._observer.ended
 
     def taken_out(self) -> tuple[int, ...]:
         """The finished games taken out of the pool, by number, as ``aces
         stats`` names them."""
-        return tuple(sorted(self.excluded & self.finished().keys()))
+        ended = self._observer.ended
+        return tuple(sorted(number for number in self.excluded
+                            if number in self.games or (ended and number == self._number)))
 
     def counts(self) -> tuple[dict[Rules, Counts], int, int]:
         """The counts by rules of the finished games not taken out of the pool,
-        their number and their rolls, as ``aces stats`` counts the log."""
+        their number and their rolls, as ``aces stats`` counts the log.
 
-        skip = self.excluded
-        totals: dict[Rules, Counts] = {}
-        games = rolls = 0
-        for number, (rules, counts) in self.finished().items():
-            if number in skip:
-                continue
-            games += 1
-            rolls += counts.rolls
-            if rules in totals:
-                totals[rules] += counts
-            else:
-                totals[rules] = counts + Counts(rules.players)
-        return totals, games, rolls
+        The closed games are added up once for each game closed or taken
+        out, not at every call (the projector's pool asks twice a second, for
+        every group): the counts given are shared, so not to be changed."""
+
+        counted = self._counted
+        if counted is None or counted[0] != self._revision:
+            counted = self._counted = (self._revision, _added(
+                (rules, counts) for number, (rules, counts) in self.games.items()
+                if number not in self.excluded))
+        totals, games, rolls = counted[1]
+        current = self._observer.current()
+        if current is None or self._number in self.excluded:
+            return totals, games, rolls
+        last = Counts.of(current)
+        rules = current.rules
+        totals = {**totals, rules: totals[rules] + last if rules in totals
+                  else last + Counts(rules.players)}
+        return totals, games + 1, rolls + last.rolls
+
+
+def _added(games: Iterable[tuple[Rules, Counts]]) -> tuple[dict[Rules, Counts], int, int]:
+    """Games' counts added up by their rules, their number and their rolls."""
+    totals: dict[Rules, Counts] = {}
+    number = rolls = 0
+    for rules, counts in games:
+        number += 1
+        rolls += counts.rolls
+        if rules in totals:
+            totals[rules] += counts
+        else:
+            totals[rules] = counts + Counts(rules.players)
+    return totals, number, rolls
 
 
 class GroupTable(Visitor[None]):

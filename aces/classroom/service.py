@@ -55,11 +55,12 @@ if t.TYPE_CHECKING:
     from aces.classroom.group import Decision
     from aces.classroom.store import Store
     from aces.events import Event
+    from aces.experiment.observe import Counts, Rules
     from aces.experiment.pool import Pooled
     from aces.rules import OptionValue, Roll
 
-__all__ = ["RECONCILE", "Answer", "Classroom", "Group", "Opening", "Settings", "class_closed",
-           "not_your_group", "teacher_only", "unknown_code"]
+__all__ = ["RECONCILE", "Answer", "Classroom", "Group", "LogTally", "Opening", "Settings",
+           "Tallied", "class_closed", "not_your_group", "pool_of", "teacher_only", "unknown_code"]
 
 #: How far before the ``seq`` a group was resumed at a retry may be decided
 #: again and matched with the log: a page's retry after a crash lags a few
@@ -98,6 +99,35 @@ class Answer(t.NamedTuple):
     events: tuple[Event, ...]
     #: The lines it is told in, by language.
     told: dict[str, list[str]]
+
+
+class LogTally(t.NamedTuple):
+    """One group's finished games, counted as :class:`~aces.experiment.pool.Pooling` adds a log."""
+
+    log: str
+    counts: dict[Rules, Counts]
+    games: int
+    rolls: int
+    unfinished: bool
+    excluded: tuple[int, ...]
+
+
+class Tallied(t.NamedTuple):
+    """The class's counts at one :attr:`Classroom.version`, group by group in
+    the order of their logs' names (see :meth:`Classroom.tallied`)."""
+
+    version: int
+    logs: tuple[LogTally, ...]
+
+
+def pool_of(tallied: Tallied) -> Pooled:
+    """The class pooled from its counts, as ``aces stats`` pools its logs: pure,
+    so a worker thread may do it."""
+    pooling = Pooling()
+    for log in tallied.logs:
+        pooling.add(log.log, log.counts, log.games, log.rolls, unfinished=log.unfinished,
+                    excluded=log.excluded)
+    return pooling.result()
 
 
 class Opening(t.NamedTuple):
@@ -817,15 +847,29 @@ class Classroom:
         cached = self._pooled
         if cached is not None and cached[0] == self.version:
             return cached[1]
-        pooling = Pooling()
+        pooled = pool_of(self.tallied())
+        self._pooled = (self.version, pooled)
+        return pooled
+
+    def keep_pooled(self, version: int, pooled: Pooled) -> None:
+        """The class pooled elsewhere (in a worker thread) from its counts at
+        ``version`` (:meth:`tallied`): kept for :meth:`pooled` while the
+        class is still there."""
+        if version == self.version:
+            self._pooled = (version, pooled)
+
+    def tallied(self) -> Tallied:
+        """The class's counts now, each group's as :meth:`pooled` adds them:
+        copies, which later rolls leave as they are, so that
+        :func:`pool_of` may pool them away from the loop (in a worker thread)."""
+
+        each = []
         for group in sorted(self.groups.values(), key=lambda group: group.record.log):
             tally = group.table.tally
             counts, games, rolls = tally.counts()
-            pooling.add(group.record.log, counts, games, rolls, unfinished=tally.unfinished,
-                        excluded=tally.taken_out())
-        pooled = pooling.result()
-        self._pooled = (self.version, pooled)
-        return pooled
+            each.append(LogTally(group.record.log, counts, games, rolls, tally.unfinished,
+                                 tally.taken_out()))
+        return Tallied(self.version, tuple(each))
 
     # -- Changes, for projectors -----------------------------------------------------
 

@@ -62,7 +62,7 @@ def group_view(room: Classroom, group: Group, lang: str) -> dict[str, t.Any]:
         "paused": room.paused,
         "seq": table.seq,
         "game": table.game,
-        "games_finished": len(table.tally.finished()),
+        "games_finished": table.tally.finished_count(),
         "excluded": sorted(table.tally.excluded),
         "request": None if request is None else request_view(group, request, state, lang),
         "next_game": following,

@@ -235,6 +235,11 @@ class GameObserver(Visitor[int]):
     def _again_rolled(self, step: Step[t.Any]) -> None:
         self._again.add(self._line)
 
+    @property
+    def ended(self) -> bool:
+        """Whether the game being walked is over (:meth:`current` gives it)."""
+        return self._ended != 0
+
     def current(self) -> GameRecord | None:
         """The game being walked, if it is over; it is not closed, since an undo
         may still take back the roll that ended it (the live class shows it)."""

@@ -37,6 +37,7 @@ if t.TYPE_CHECKING:
 
     from aces.classroom.service import Classroom, Group
     from aces.errors import AcesError
+    from aces.experiment.pool import Pooled
 
 __all__ = ["group_page", "join_page", "page", "pool_html", "projector_page", "row_html",
            "teacher_main"]
@@ -406,7 +407,7 @@ def teacher_main(room: Classroom, base: str, join_url: str, lang: str) -> str:
         '</section>\n'
         '<section class="pool" aria-labelledby="pool-head">'
         f'<h2 id="pool-head">{_e(_(_THE_CLASS_AGAINST_THE_EXACT_ODDS))}</h2>'
-        f'<div id="pool">{pool_html(room, lang)}</div></section>')
+        f'<div id="pool">{pool_html(room.pooled(), lang)}</div></section>')
 
 
 def row_html(room: Classroom, group: Group, base: str, lang: str,
@@ -455,11 +456,11 @@ _SIZED: t.Final = re.compile(r'<svg xmlns="http://www.w3.org/2000/svg" width="(\
                              r' height="(\d+)"')
 
 
-def pool_html(room: Classroom, lang: str) -> str:
-    """The class pooled, as ``aces stats`` words and numbers it, with its charts,
+def pool_html(pooled: Pooled, lang: str) -> str:
+    """The class ``pooled``, as ``aces stats`` words and numbers it, with its charts,
     which the projector's style scales to its width (for the back row): each
     drawn at its own size, its box kept as a view box."""
 
     return _SIZED.sub(lambda found: f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0'
                       f' {found.group(1)} {found.group(2)}" class="chart"',
-                      stats_html(room.pooled(), lang))
+                      stats_html(pooled, lang))

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import gc
 import importlib.util
 import io
 import os
@@ -32,7 +33,8 @@ if t.TYPE_CHECKING:
     from aces.classroom.service import Opening, Settings
     from aces.rules import OptionValue
 
-__all__ = ["EXTRA_MODULES", "addresses", "bind", "hosts", "run", "run_loop", "serve"]
+__all__ = ["COLLECTOR", "EXTRA_MODULES", "addresses", "bind", "hosts", "run", "run_loop", "serve",
+           "steady"]
 
 #: What the ``class`` extra brings, by the modules the server imports: the
 #: web framework, its server, its event streams, its forms (python-multipart,
@@ -175,12 +177,35 @@ async def run(app: t.Any, sock: socket.socket, proxies: Sequence[str] = ()) -> N
     client (kept in memory only, for the limit of wrong guesses)."""
     import uvicorn
 
+    steady()
     config = uvicorn.Config(app, access_log=False, log_level="warning", lifespan="off",
                             timeout_graceful_shutdown=3, server_header=False,
                             proxy_headers=bool(proxies),
                             forwarded_allow_ips=list(proxies) or None,
                             limit_concurrency=2000, timeout_keep_alive=10)
     await uvicorn.Server(config).serve(sockets=[sock])
+
+
+#: The cycle collector's thresholds while serving (Python's are 700, 10, 10).
+COLLECTOR: t.Final = (20_000, 20, 10)
+
+
+def steady() -> None:
+    """Keep Python's cycle collector from pausing the loop, once the server
+    has started (its modules imported, the class opened or resumed).
+
+    What start-up made lives as long as the server: frozen
+    (:func:`gc.freeze`), it is never scanned again, and a full collection
+    scans only what came since. At hundreds of rolls a second, a roll's
+    answer, its narration and its request live a few tenths of a second:
+    with Python's threshold of 700 new objects they outlive two young
+    collections and are moved to the oldest generation, whose collections
+    then come every few seconds and scan all of it. A young generation of
+    :data:`COLLECTOR` objects lets them die young, as most do, by their
+    reference counts."""
+    gc.collect()
+    gc.freeze()
+    gc.set_threshold(*COLLECTOR)
 
 
 def _announce(opening: Opening, folder: str, base: str, catalog: gettext.NullTranslations,

@@ -36,6 +36,7 @@ import weakref
 
 import msgspec
 
+from aces.classroom.service import pool_of
 from aces.classroom.views import class_view, group_view
 from aces.errors import ClassError, Plural
 from aces.reports.export import as_dict
@@ -48,7 +49,8 @@ if t.TYPE_CHECKING:
     from starlette.requests import Request
     from starlette.responses import Response
 
-    from aces.classroom.service import Classroom, Group
+    from aces.classroom.service import Classroom, Group, Tallied
+    from aces.experiment.pool import Pooled
 
 __all__ = ["BATCH", "POOL_EVERY", "TICK", "encoded", "stream"]
 
@@ -125,18 +127,21 @@ async def _events(room: Classroom, cursor: int, base: str) -> AsyncGenerator[byt
                 out.append(encoded("class", _class(room, base)))
             now = time.monotonic()
             wait = 15.0
+            making: asyncio.Future[tuple[Pooled, str]] | None = None
             if pooled != room.version:
                 if now - pooled_at >= POOL_EVERY:
-                    made, pool = _pool(room, now)
-                    if made != pooled:
-                        out.append(encoded("pool", pool))
-                    pooled, pooled_at = made, now
+                    kept, making = _pool(room, now)
+                    if kept is not None and kept[0] != pooled:
+                        out.append(encoded("pool", kept[1]))
+                        pooled, pooled_at = kept[0], now
+                        # Sent the last made: the one being made comes a pool's time on.
+                        making = None
                 else:
                     wait = POOL_EVERY - (now - pooled_at)
             if out:
                 yield "".join(out).encode()
             if room.position <= cursor:
-                seen = await room.wait(seen, wait)
+                seen = await _wait(room, seen, wait, making)
             # What comes within a tick of the last write waits for the next.
             rest = written + TICK - time.monotonic()
             if rest > 0:
@@ -172,10 +177,22 @@ _ROWS: weakref.WeakKeyDictionary[Group, dict[tuple[str, str], tuple[tuple[object
 #: The class's own events, by what they were made at.
 _WHOLE: weakref.WeakKeyDictionary[Classroom, dict[tuple[str, int, str, str], str]] = (
     weakref.WeakKeyDictionary())
-#: The class's pool: when, at which version and in which language it was made.
-_POOLS: weakref.WeakKeyDictionary[Classroom, tuple[float, int, str, str]] = (
-    weakref.WeakKeyDictionary())
 
+
+class _Pools:
+    """The class pooled for its streams: the last pool made (when its counts
+    were taken, their version, its language and its event's data), and the
+    one being made, in a worker thread, if any."""
+
+    __slots__ = ("made", "making")
+
+    def __init__(self) -> None:
+        self.made: tuple[float, int, str, str] | None = None
+        self.making: tuple[float, int, str, asyncio.Future[tuple[Pooled, str]]] | None = None
+
+
+#: The class's pools, made and being made.
+_POOLS: weakref.WeakKeyDictionary[Classroom, _Pools] = weakref.WeakKeyDictionary()
 
 def _row(room: Classroom, group: Group, base: str, lang: str) -> tuple[int, str, str]:
     """A group's number, view and row (JSON), made again only once the group
@@ -220,19 +237,60 @@ def _class(room: Classroom, base: str) -> str:
         class_view(room, room.class_record.lang), ensure_ascii=False))
 
 
-def _pool(room: Classroom, now: float) -> tuple[int, str]:
-    """The class pooled, and the version it was pooled at: made again once
-    :data:`POOL_EVERY` seconds have passed since it was last made for any
-    stream, so that the class is pooled twice a second however many
-    projectors there are (a stream given a pool older than the class asks
-    again, and is sent the newer one)."""
+def _pool(room: Classroom, now: float) -> tuple[tuple[int, str] | None,
+                                                asyncio.Future[tuple[Pooled, str]] | None]:
+    """The class's last pool made (its version and its event's data; ``None``
+    before the first), and the pool being made, if any.
+
+    A pool is made again once :data:`POOL_EVERY` seconds have passed since
+    the last was begun for any stream, so that the class is pooled twice a
+    second however many projectors there are (a stream given a pool older
+    than the class asks again, and is sent the newer one). Pooling a big
+    class and writing it out takes a tenth of a second or more, so only
+    the counts are taken here, on the loop (a copy of each group's, see
+    :meth:`~aces.classroom.service.Classroom.tallied`), and the pool is
+    made from them in a worker thread, while rolls go on being answered."""
     lang = room.class_record.lang
-    kept = _POOLS.get(room)
-    if kept is not None and kept[2] == lang and (kept[1] == room.version
-                                                 or now - kept[0] < POOL_EVERY):
-        return kept[1], kept[3]
-    version = room.version
-    made = json.dumps({"stats": as_dict(room.pooled()), "html": pool_html(room, lang)},
-                      ensure_ascii=False, allow_nan=False)
-    _POOLS[room] = (now, version, lang, made)
-    return version, made
+    pools = _POOLS.get(room)
+    if pools is None:
+        pools = _POOLS[room] = _Pools()
+    if pools.making is not None and pools.making[3].done():
+        begun, version, made_in, making = pools.making
+        pools.making = None
+        pooled, text = making.result()
+        pools.made = (begun, version, made_in, text)
+        room.keep_pooled(version, pooled)
+    made = pools.made
+    if made is not None and made[2] == lang and (made[1] == room.version
+                                                 or now - made[0] < POOL_EVERY):
+        return (made[1], made[3]), None
+    if pools.making is None:
+        tallied = room.tallied()
+        future = asyncio.get_running_loop().run_in_executor(None, _made, tallied, lang)
+        pools.making = (now, tallied.version, lang, future)
+    kept = None if made is None or made[2] != lang else (made[1], made[3])
+    return kept, pools.making[3]
+
+
+def _made(tallied: Tallied, lang: str) -> tuple[Pooled, str]:
+    """The class pooled from its counts, and its ``pool`` event's data: JSON,
+    with the numbers of ``aces stats --json`` and the same as HTML in ``lang``."""
+    pooled = pool_of(tallied)
+    return pooled, json.dumps({"stats": as_dict(pooled), "html": pool_html(pooled, lang)},
+                              ensure_ascii=False, allow_nan=False)
+
+
+async def _wait(room: Classroom, seen: int, timeout: float,
+                making: asyncio.Future[tuple[Pooled, str]] | None) -> int:
+    """Wait until the class changed after version ``seen``, ``timeout``
+    seconds passed, or the pool ``making`` is made; the version now."""
+    if making is None:
+        return await room.wait(seen, timeout)
+    if making.done():
+        return room.version
+    waiting = asyncio.ensure_future(room.wait(seen, timeout))
+    try:
+        await asyncio.wait((waiting, making), return_when=asyncio.FIRST_COMPLETED)
+    finally:
+        waiting.cancel()
+    return room.version

@@ -9,6 +9,9 @@ assertion: the long run, with its figures, is tests/benchmarks/class_load.py.
 
 from __future__ import annotations
 
+import subprocess
+import sys
+
 from classload import measure
 
 
@@ -21,3 +24,18 @@ def test_groups_side_by_side_lose_nothing_and_projectors_miss_nothing() -> None:
     assert result["projector_p99_ms"] > 0
     assert result["rss_start_mb"] > 0
     assert result["cpu_ms_a_roll"] > 0
+
+
+def test_the_server_freezes_what_start_up_made_and_lets_the_young_die_young() -> None:
+    """Once serving, a full collection scans none of what start-up made (it is
+    frozen), and the young generation holds :data:`~aces.server.serve.COLLECTOR`
+    objects, so a roll's short-lived objects are not moved to the oldest."""
+    code = ("import gc; from aces.server.serve import COLLECTOR, steady; steady();"
+            " print(gc.get_freeze_count(), gc.get_threshold() == COLLECTOR,"
+            " len(gc.get_objects(2)))")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          check=True)
+    frozen, young, oldest = done.stdout.split()
+    assert int(frozen) > 10_000
+    assert young == "True"
+    assert int(oldest) < 100

@@ -7,6 +7,10 @@ from __future__ import annotations
 
 import asyncio
 import json
+import random
+import subprocess
+import sys
+import threading
 import time
 import typing as t
 
@@ -22,7 +26,10 @@ import loops
 if t.TYPE_CHECKING:
     from pathlib import Path
 
-    from aces.classroom.service import Group
+    import pytest
+
+    from aces.classroom.service import Group, Tallied
+    from aces.experiment.pool import Pooled
 
 
 async def _served(folder: Path) -> tuple[Classroom, list[Group]]:
@@ -33,14 +40,17 @@ async def _served(folder: Path) -> tuple[Classroom, list[Group]]:
     return room, groups
 
 
-async def _roll(room: Classroom, group: Group, number: int) -> None:
+async def _roll(room: Classroom, group: Group, number: int,
+                dice: random.Random | None = None) -> None:
     table = group.table
     request = table.request()
     if request is None:
-        game, dice = table.game + 1, table.following()[1].dice
+        game, count = table.game + 1, table.following()[1].dice
     else:
-        game, dice = table.game, request.dice
-    await room.roll(group, f"r{number}", table.seq, game, Roll((number % 6 + 1,) * dice))
+        game, count = table.game, request.dice
+    rolled = ((number % 6 + 1,) * count if dice is None
+              else tuple(dice.randint(1, 6) for _ in range(count)))
+    await room.roll(group, f"r{number}", table.seq, game, Roll(rolled))
 
 
 def _events(chunk: bytes) -> list[dict[str, str]]:
@@ -123,22 +133,83 @@ def test_a_stream_resumed_mid_tick_misses_nothing_and_repeats_nothing(tmp_path: 
     loops.run(test())
 
 
-def test_the_class_is_pooled_once_for_every_stream_within_a_pools_time(tmp_path: Path) -> None:
+def test_the_class_is_pooled_once_for_every_stream_within_a_pools_time_off_the_loop(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    made_in: list[threading.Thread] = []
+    made = stream._made
+
+    def watched(tallied: Tallied, lang: str) -> tuple[Pooled, str]:
+        made_in.append(threading.current_thread())
+        return made(tallied, lang)
+
+    monkeypatch.setattr(stream, "_made", watched)
+
     async def test() -> None:
         room, groups = await _served(tmp_path)
         now = time.monotonic()
-        version, pool = stream._pool(room, now)
+        kept, making = stream._pool(room, now)
+        assert kept is None
+        assert making is not None
+        # Another stream meanwhile is given the pool being made: it is made once.
+        assert stream._pool(room, now) == (None, making)
+        await making
+        kept, none = stream._pool(room, now)
+        assert kept is not None
+        version, pool = kept
+        assert version == room.version
+        assert none is None
         await _roll(room, groups[0], 1)
         assert room.version > version
         # Another stream a moment later is given the same pool, made at its version...
-        assert stream._pool(room, now + stream.POOL_EVERY / 2) == (version, pool)
-        # ...and once a pool's time has passed, the class as it is now.
-        newer, pooled = stream._pool(room, now + stream.POOL_EVERY)
-        assert newer == room.version
-        assert stream._pool(room, now + stream.POOL_EVERY) == (newer, pooled)
+        assert stream._pool(room, now + stream.POOL_EVERY / 2) == ((version, pool), None)
+        # ...and once a pool's time has passed, the class as it is now is pooled
+        # anew, the last pool given meanwhile.
+        kept, making = stream._pool(room, now + stream.POOL_EVERY)
+        assert kept == (version, pool)
+        assert making is not None
+        await making
+        kept, none = stream._pool(room, now + stream.POOL_EVERY)
+        assert kept is not None
+        assert kept[0] == room.version
+        assert none is None
+        # Made twice in all, each in a worker thread, never on the loop's.
+        assert len(made_in) == 2
+        assert threading.current_thread() not in made_in
         await room.close()
 
     loops.run(test())
+
+
+def test_the_projectors_pool_is_aces_stats_on_the_logs(tmp_path: Path) -> None:
+    """Each group plays games to their end (one taken out of the pool), and the
+    stream's last pool holds the numbers of ``aces stats --json`` on the
+    class's logs, exactly."""
+    async def test() -> dict[str, t.Any]:
+        room, groups = await _served(tmp_path)
+        dice = random.Random(7)
+        number = 0
+        while min(group.table.tally.counts()[1] for group in groups) < 3:
+            for group in groups:
+                number += 1
+                await _roll(room, group, number, dice)
+        await room.exclude(groups[1].record.id, 2)
+        events = stream._events(room, room.position, "")
+        pooled: dict[str, t.Any] | None = None
+        while pooled is None:
+            for event in _events(await asyncio.wait_for(anext(events), 10)):
+                if event["event"] == "pool":
+                    pooled = json.loads(event["data"])["stats"]
+        await events.aclose()
+        await room.close()
+        return pooled
+
+    pooled = loops.run(test())
+    logs = sorted(path.name for path in tmp_path.glob("*.jsonl"))
+    done = subprocess.run([sys.executable, "-m", "aces", "stats", "--json", *logs],
+                          cwd=tmp_path, capture_output=True, text=True, check=True)
+    assert pooled == json.loads(done.stdout)
+    assert [log["games"] for log in pooled["logs"]][1] >= 2
+    assert [log["excluded"] for log in pooled["logs"]] == [[], [2], []]
 
 
 def test_an_event_is_written_as_sse_starlette_writes_it() -> None:
