@@ -289,9 +289,7 @@ class Database:
         self._closed = True
         for task in (self._listener, self._sweeping):
             if task is not None:
-                task.cancel()
-                with contextlib.suppress(asyncio.CancelledError):
-                    await task
+                await _ended(task)
         await self.pool.close()
 
     # -- Connections -----------------------------------------------------------------
@@ -341,6 +339,9 @@ class Database:
                     if lost:
                         # Back: the pool's connections from before are dead.
                         await self.sweep()
+                        if self._closed:
+                            # Closed during the sweep (see _ended): listen no more.
+                            return
                         if self.notice is not None:
                             self.notice(True)
                     lost = False
@@ -370,6 +371,18 @@ class Database:
         for bells in list(self._bells.values()):
             for bell in list(bells):
                 bell(None)
+
+
+async def _ended(task: asyncio.Task[None]) -> None:
+    """Cancel ``task`` and wait for its end. Told once, a task may go on:
+    before Python 3.12, ``asyncio.wait_for`` drops a cancellation that comes
+    as what it waits for ends, and the listener, back from a sweep, would
+    then wait for notifications for ever. So it is told again until it ends."""
+    while not task.done():
+        task.cancel()
+        await asyncio.wait({task}, timeout=0.5)
+    with contextlib.suppress(asyncio.CancelledError):
+        await task
 
 
 async def migrate(connection: psycopg.AsyncConnection[t.Any], url: str) -> int:
