@@ -376,7 +376,7 @@ class Database:
 async def _ended(task: asyncio.Task[None]) -> None:
     """Cancel ``task`` and wait for its end. Told once, a task may go on:
     before Python 3.12, ``asyncio.wait_for`` drops a cancellation that comes
-    as what it waits for ends, and the listener, back from a sweep, would
+    as what it waits for ends (python/cpython#86296), and the listener, back from a sweep, would
     then wait for notifications for ever. So it is told again until it ends."""
     while not task.done():
         task.cancel()

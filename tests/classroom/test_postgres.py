@@ -13,7 +13,7 @@ import typing as t
 import pytest
 
 from aces.classroom.access import new_code, new_token
-from aces.classroom.database import Database, StoreSettings, StoreUnavailableError
+from aces.classroom.database import Database, StoreSettings, StoreUnavailableError, _ended
 from aces.classroom.postgres import PostgresStore, make_class
 from aces.classroom.service import Classroom
 from aces.classroom.store import ClassRecord, Store, Submission
@@ -568,6 +568,28 @@ def test_a_listener_dropped_misses_nothing(url: str) -> None:
         await writer.close()
 
     run(url, test)
+
+
+def test_closing_ends_a_listener_that_dropped_its_cancellation() -> None:
+    """A task told once to stop may go on (Python 3.11's wait_for can drop a
+    cancellation, python/cpython#86296): closing tells it again until it has
+    ended, where it used to wait for it for ever."""
+    async def listener() -> None:
+        with contextlib.suppress(asyncio.CancelledError):
+            await asyncio.sleep(60)
+        await asyncio.Event().wait()
+
+    async def test() -> None:
+        task = asyncio.get_running_loop().create_task(listener())
+        await asyncio.sleep(0)
+        # asyncio.wait, not wait_for: at its time-out it cancels nothing, which
+        # would tell the task again itself.
+        closing = asyncio.get_running_loop().create_task(_ended(task))
+        done, _ = await asyncio.wait({closing}, timeout=10)
+        assert closing in done
+        assert task.cancelled()
+
+    asyncio.run(test())
 
 
 def test_idle_classes_close_and_closed_ones_go_when_their_retention_has_passed(
