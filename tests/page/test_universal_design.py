@@ -125,11 +125,13 @@ def test_the_replay_is_played_by_the_keyboard_alone(browser: Browser,
     # A roll of the chart is opened with Enter, like any link.
     page.focus("#chart-0 a[href='#roll=7']")
     page.keyboard.press("Enter")
+    # The link changes the address first, and the page follows it on the
+    # hashchange event: both are waited for.
     deadline = time.monotonic() + 5
-    while not page.evaluate("location.hash").startswith("#roll=7"):
-        assert time.monotonic() < deadline
+    while not (page.evaluate("location.hash").startswith("#roll=7")
+               and page.inner_text("#position").startswith("Kast 7 av ")):
+        assert time.monotonic() < deadline, page.inner_text("#position")
         page.wait_for_timeout(50)
-    assert page.inner_text("#position").startswith("Kast 7 av ")
 
 
 #: Every character a key types alone or with Shift, on an English and a Norwegian
