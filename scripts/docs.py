@@ -152,8 +152,17 @@ def _load(path: Path, lang: str) -> t.Any:
 
 
 def _render(catalog: t.Any) -> bytes:
+    """A page's catalog as kept, with no format marks.
+
+    Babel marks text as ``python-format`` or ``python-brace-format`` when it
+    looks like a placeholder ("95% of" reads as ``% o``). A page's text is
+    never formatted, and the marks make translators' tools (``msgfmt -c``,
+    Poedit) refuse right translations such as «95 % av».
+    """
     from babel.messages.pofile import write_po
 
+    for message in catalog:
+        message.flags -= {"python-format", "python-brace-format"}
     buffer = io.BytesIO()
     write_po(buffer, catalog, width=96, sort_output=False, include_lineno=False,
              ignore_obsolete=True, omit_header=False)

@@ -272,3 +272,40 @@ def test_nynorsk_text_keeps_to_the_nynorsk_norm() -> None:
              for word in NOT_NYNORSK.findall(text or "")]
     assert len(catalogs) > 1
     assert found == []
+
+
+def _marked(po: Path) -> t.Iterator[tuple[set[str], str]]:
+    """Each entry of a catalog as a translator's tool reads it: its format
+    marks, and its text from the first ``msgid`` on."""
+    for entry in po.read_text(encoding="utf-8").split("\n\n"):
+        marks = {mark.strip() for line in entry.splitlines() if line.startswith("#,")
+                 for mark in line[2:].split(",")}
+        yield marks, entry[entry.find("msgid"):]
+
+
+CONVERSION: t.Final = re.compile(r"%\([a-z_]+\)[a-z]")
+
+
+@pytest.mark.parametrize("po", sorted((ROOT / "locales").glob("*/LC_MESSAGES/*.po")),
+                         ids=lambda path: path.parent.parent.name)
+def test_only_messages_formatted_with_percent_are_marked_so(po: Path) -> None:
+    # ``msgfmt -c`` and Poedit check a python-format message's translation as
+    # a % template, and would refuse «95 %-konfidensintervall» for "95% interval".
+    marked = 0
+    for marks, text in _marked(po):
+        if "python-format" in marks:
+            msgid, _, msgstr = text.partition("\nmsgstr")
+            assert CONVERSION.search(msgid), text
+            if msgstr.strip() != '""':  # English leaves its own messages empty
+                assert set(CONVERSION.findall(msgstr)) == set(CONVERSION.findall(msgid)), text
+            marked += 1
+    assert marked >= 1  # click's "%(prog)s, version %(version)s"
+
+
+def test_no_page_of_the_docs_is_marked_as_a_format() -> None:
+    # A page's text is never formatted: «95 % av» is no broken % template.
+    pages = sorted((ROOT / "docs" / "locale").glob("*/LC_MESSAGES/**/*.po"))
+    assert len(pages) > 20
+    for po in pages:
+        for marks, text in _marked(po):
+            assert not marks & {"python-format", "python-brace-format"}, (po, text)
