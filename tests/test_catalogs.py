@@ -283,21 +283,19 @@ def _marked(po: Path) -> t.Iterator[tuple[set[str], str]]:
         yield marks, entry[entry.find("msgid"):]
 
 
-CONVERSION: t.Final = re.compile(r"%\([a-z_]+\)[a-z]")
-
-
 @pytest.mark.parametrize("po", sorted((ROOT / "locales").glob("*/LC_MESSAGES/*.po")),
                          ids=lambda path: path.parent.parent.name)
 def test_only_messages_formatted_with_percent_are_marked_so(po: Path) -> None:
     # ``msgfmt -c`` and Poedit check a python-format message's translation as
     # a % template, and would refuse «95 %-konfidensintervall» for "95% interval".
+    named = tool.NAMED_CONVERSION.findall
     marked = 0
     for marks, text in _marked(po):
         if "python-format" in marks:
             msgid, _, msgstr = text.partition("\nmsgstr")
-            assert CONVERSION.search(msgid), text
+            assert tool.NAMED_CONVERSION.search(msgid), text
             if msgstr.strip() != '""':  # English leaves its own messages empty
-                assert set(CONVERSION.findall(msgstr)) == set(CONVERSION.findall(msgid)), text
+                assert set(named(msgstr)) == set(named(msgid)), text
             marked += 1
     assert marked >= 1  # click's "%(prog)s, version %(version)s"
 
