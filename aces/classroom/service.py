@@ -766,12 +766,19 @@ class Classroom:
                 # The doorbell may be for a block appended here whose answer
                 # is on its way: it is waited for, briefly, not read.
                 await asyncio.wait(list(self._appending), timeout=_ANSWERED)
+            waited_again = False
             while True:
                 passed = self._pass_own()
                 moved = moved or passed
                 if rung and passed and self.store.position <= self.applied:
                     # Only this process's blocks were new: nothing to read.
                     break
+                if rung and passed and self._appending and not waited_again:
+                    # The doorbell of an append begun here since the wait above
+                    # can come before its answer: wait for it once more, then read.
+                    waited_again = True
+                    await asyncio.wait(list(self._appending), timeout=_ANSWERED)
+                    continue
                 blocks = await self.store.blocks(self.applied, _FOLD)
                 for entry, block in blocks:
                     whole = await self._fold(entry, block) or whole
