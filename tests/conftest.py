@@ -60,16 +60,39 @@ def browser() -> t.Iterator[t.Any]:
 
 
 @pytest.fixture(scope="session")
-def site(tmp_path_factory: pytest.TempPathFactory) -> dict[str, t.Any]:
-    """The documentation built once, every language and the doctests, by name, and
-    the fresh message templates (tests/docs: the build's checks, and the browser's)."""
+def site(tmp_path_factory: pytest.TempPathFactory, worker_id: str) -> dict[str, t.Any]:
+    """The documentation built once for the whole run, every language and the
+    doctests, by name, and the fresh message templates (tests/docs: the build's
+    checks, and the browser's).
+
+    Under pytest-xdist the first worker to ask builds it and the others wait for
+    that build and read it (the recipe of pytest-xdist's docs, a lock in the
+    folder the workers share), so the docs' tests are dealt out to every worker
+    like any others, not queued on one, and the site is still built once.
+    """
+    import pickle
+    import shutil
+
+    from filelock import FileLock
+
     from docsite import load_tool
 
     tool = load_tool()
-    out = tmp_path_factory.mktemp("docs")
-    builds: dict[str, t.Any] = {result.name: result for result in tool.build(out)}
-    builds["templates"] = tool.extract(out / "gettext")
-    return builds
+    base = tmp_path_factory.getbasetemp()
+    shared = base if worker_id == "master" else base.parent
+    built = shared / "docs.pickle"
+    with FileLock(shared / "docs.lock"):
+        if not built.exists():
+            out = shared / "docs"
+            shutil.rmtree(out, ignore_errors=True)  # what a worker that failed left
+            out.mkdir()
+            # Each build as its fields: the tool's own class is not importable by name.
+            builds = {result.name: tuple(result) for result in tool.build(out)}
+            built.write_bytes(pickle.dumps((builds, tool.extract(out / "gettext"))))
+        fields, templates = pickle.loads(built.read_bytes())
+    found: dict[str, t.Any] = {name: tool.Build(*build) for name, build in fields.items()}
+    found["templates"] = templates
+    return found
 
 
 @pytest.fixture(scope="session")
@@ -84,11 +107,12 @@ def postgresql() -> t.Iterator[t.Any]:
 
 #: The session's costly fixtures, and the group of tests that share each: under
 #: pytest-xdist (``-n``, in the settings) a group runs on one worker, so that
-#: what it shares is made once, not once on every worker (the site in three
-#: languages, the release's environments, one PostgreSQL cluster).
+#: what it shares is made once, not once on every worker (the release's
+#: environments, one PostgreSQL cluster). The site is built once in another way
+#: (``site`` above), since its tests are more than a worker's share of the run.
 #: (A fixture's own fixtures are among a test's names: the release's
 #: ``installed`` and ``writer`` are its ``environments``.)
-_SHARED: t.Final = {"site": "docs", "environments": "release", "sdist": "release",
+_SHARED: t.Final = {"environments": "release", "sdist": "release",
                     "postgresql": "postgresql"}
 
 

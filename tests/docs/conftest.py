@@ -1,8 +1,8 @@
-"""The documentation built once for the session, shared by its tests and the browser's;
-and a local server the browser reads the site from. The browser is the suite's
-one harness (tests/browser.py, the session's ``browser`` fixture): Debian's
-Chromium driven by Playwright, never a downloaded one; where there is none the
-browser tests skip and say why, or fail where ``ACES_BROWSER_REQUIRED`` is set.
+"""A local server the browser reads the site from (built once for the whole run:
+``site`` in tests/conftest.py). The browser is the suite's one harness
+(tests/browser.py, the session's ``browser`` fixture): Debian's Chromium driven
+by Playwright, never a downloaded one; where there is none the browser tests
+skip and say why, or fail where ``ACES_BROWSER_REQUIRED`` is set.
 """
 
 from __future__ import annotations
@@ -14,23 +14,11 @@ from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 
 import pytest
 
-from docsite import load_tool
-
 if t.TYPE_CHECKING:
     from collections.abc import Iterator
 
     from playwright.sync_api import Browser, Page
 
-
-
-@pytest.fixture(scope="session")
-def site(tmp_path_factory: pytest.TempPathFactory) -> dict[str, t.Any]:
-    """Every build of the site, by name, and the fresh message templates."""
-    tool = load_tool()
-    out = tmp_path_factory.mktemp("docs")
-    builds: dict[str, t.Any] = {result.name: result for result in tool.build(out)}
-    builds["templates"] = tool.extract(out / "gettext")
-    return builds
 
 
 class _Quiet(SimpleHTTPRequestHandler):

@@ -31,6 +31,8 @@ from __future__ import annotations
 
 import typing as t
 
+import pytest
+
 from browser import assert_accessible, space_out, spacing_faults
 from docsite import load_tool
 
@@ -115,14 +117,20 @@ def site_pages(site: dict[str, t.Any]) -> dict[str, list[str]]:
     return names
 
 
+#: The site's pages are checked in this many parts, every SHARES-th page in each,
+#: so that the parts, each minutes long, run side by side on the suite's workers.
+SHARES: t.Final = 4
+
+
+@pytest.mark.parametrize("share", range(SHARES))
 def test_every_page_meets_wcag_2_1_aa(browser: Browser, server: str,
-                                      site: dict[str, t.Any]) -> None:
+                                      site: dict[str, t.Any], share: int) -> None:
     names = site_pages(site)
     # A context for each language: each its own renderer process, checked in parallel.
     contexts = {lang: browser.new_context() for lang in LANGUAGES}
     try:
         opened = {lang: context.new_page() for lang, context in contexts.items()}
-        for k in range(len(names["en"])):
+        for k in range(share, len(names["en"]), SHARES):
             open_all(opened, server, names, k)
             check(opened)
     finally:
