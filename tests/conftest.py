@@ -10,6 +10,7 @@ example database; it is chosen by itself where ``CI`` is set, as CI sets it.
 from __future__ import annotations
 
 import os
+import signal
 import typing as t
 
 import pytest
@@ -28,6 +29,18 @@ settings.register_profile("thorough", _PATIENT, max_examples=2_000)
 settings.load_profile(
     os.environ.get("HYPOTHESIS_PROFILE", "ci" if os.environ.get("CI") else "default"))
 
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """Ctrl-C as a terminal sends it, for the commands the tests stop with it.
+
+    A run started in the background by a shell without job control (``cmd &``
+    in a CI runner's script) inherits Ctrl-C ignored, and so would every
+    command the tests start and then stop with Ctrl-C: each would run on, as
+    no user's command does. Python's own handler is put back first.
+    """
+    if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
+        signal.signal(signal.SIGINT, signal.default_int_handler)
 
 @pytest.fixture
 def e1_log(tmp_path: Path) -> Path:
