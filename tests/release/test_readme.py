@@ -164,7 +164,12 @@ def served(venv: Venv, line: str, folder: Path) -> None:
                 said.append(got)
         finally:
             server.send_signal(signal.SIGINT)
-            server.wait(timeout=60)
+            try:
+                server.wait(timeout=60)
+            except subprocess.TimeoutExpired:
+                # A server that runs on after Ctrl-C fails here, not hangs the run.
+                server.kill()
+                raise
             reader.join(timeout=10)
     while not lines.empty():
         said.append(lines.get() or "")
