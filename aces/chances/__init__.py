@@ -18,7 +18,9 @@ the solved chances with that seat rolling first.
 Where the chain is too large to solve (many players, or a full game of
 Aces with five dice each), the chances are estimated by playing games on
 from that very state with the simulation's engines, and carry the margin
-of a 95 % interval: ``exact`` says which.
+of a 95 % interval: ``exact`` says which. In Aces, the chain of the last
+few dice in play still answers the end of the game exactly, and the games
+played on stop there (:mod:`aces.chances.fivedice`).
 
 >>> from aces.events import SCHEMA, GameStarted
 >>> from aces.rules import pot
