@@ -18,7 +18,9 @@ the solved chances with that seat rolling first.
 Where the chain is too large to solve (many players, or a full game of
 Aces with five dice each), the chances are estimated by playing games on
 from that very state with the simulation's engines, and carry the margin
-of a 95 % interval: ``exact`` says which.
+of a 95 % interval: ``exact`` says which. In Aces, the chain of the last
+few dice in play still answers the end of the game exactly, and the games
+played on stop there (:mod:`aces.chances.fivedice`).
 
 >>> from aces.events import SCHEMA, GameStarted
 >>> from aces.rules import pot
@@ -41,6 +43,7 @@ import numpy as np
 
 from aces.dice import FACES
 from aces.games import game_named, registration
+from aces.inference import mean_interval
 from aces.memo import OBJECT, REF, Memo
 from aces.simulation.stats import wilson
 
@@ -53,7 +56,7 @@ if t.TYPE_CHECKING:
     from aces.rules.opening import Opening
 
 __all__ = ["ESTIMATE_GAMES", "ESTIMATE_SEED", "FEWEST_GAMES", "ROLL_WORK", "Chances", "GameOdds",
-           "PositionOdds", "odds_for", "odds_of", "random", "starters", "turned"]
+           "PositionOdds", "from_sums", "odds_for", "odds_of", "random", "starters", "turned"]
 
 #: Games played on from each position whose chances are estimated: a
 #: margin of under 2 points at a chance of one half.
@@ -276,14 +279,17 @@ class _Estimates:
     """The estimated chances of one table's positions, each from
     :data:`ESTIMATE_GAMES` games played on from it, remembered within a budget.
 
-    ``play`` plays on from many positions at once and gives each one's wins
-    by seat; the positions asked for together share its batches.
+    ``play`` plays on from many positions at once and gives a row for each,
+    which ``estimate`` makes its chances (the wins by seat, for
+    :func:`_from_wins`); the positions asked for together share its batches.
     """
 
-    def __init__(self, play: Callable[[list[t.Any], int], NDArray[np.int64]],
-                 games: Callable[[t.Any], int]) -> None:
+    def __init__(self, play: Callable[[list[t.Any], int], NDArray[t.Any]],
+                 games: Callable[[t.Any], int],
+                 estimate: Callable[[NDArray[t.Any]], Chances]) -> None:
         self._play = play
         self._games = games
+        self._estimate = estimate
         self._memo: Memo[t.Any, Chances] = Memo(ESTIMATE_MEMO)
 
     def missing(self, keys: Sequence[t.Any]) -> list[t.Any]:
@@ -313,10 +319,10 @@ class _Estimates:
             else:
                 found[key] = known
         for games, missing in sorted(by_games.items(), reverse=True):
-            for key, wins in zip(missing, self._play(missing, games), strict=True):
-                chances = _from_wins(wins)
+            for key, row in zip(missing, self._play(missing, games), strict=True):
+                chances = self._estimate(row)
                 found[key] = chances
-                self._memo.keep(key, chances, 2 * OBJECT + 4 * REF * len(wins))
+                self._memo.keep(key, chances, 2 * OBJECT + 4 * REF * len(chances.by_seat))
         return found
 
 
@@ -327,6 +333,26 @@ def _from_wins(wins: NDArray[np.int64]) -> Chances:
     games = int(wins.sum())
     margin = max((wilson(int(w), games).high - wilson(int(w), games).low) / 2 for w in wins)
     return Chances(tuple(int(w) / games for w in wins), False, margin)
+
+
+def from_sums(sums: NDArray[np.float64], squares: NDArray[np.float64], games: int) -> Chances:
+    """Chances from games played on that end in a chance by seat rather than
+    a winner (the exact chances of the position a game was stopped at): their
+    ``sums`` and the ``sums`` of their ``squares`` by seat, with the margin of
+    the normal 95 % interval of each seat's mean, the widest seat's.
+
+    A stopped game's chances vary far less than a winner does (they are
+    the winner's chances given where the game got to), so the margin is
+    worked out from how much they varied, not from the share's.
+
+    >>> chances = from_sums(np.array([150.0, 250.0]), np.array([100.0, 200.0]), 400)
+    >>> chances.by_seat, round(chances.margin, 4)
+    ((0.375, 0.625), 0.0325)
+    """
+    means = sums / games
+    spread = np.maximum(squares - sums * means, 0.0) / (games - 1)
+    margin = max(mean_interval(0.0, math.sqrt(float(s)), games).high for s in spread)
+    return Chances(tuple(float(m) for m in means), False, margin)
 
 
 def random() -> np.random.Generator:
@@ -357,7 +383,7 @@ class GameOdds:
         self.chain = chain
         self.values = values
         self.exact = chain is not None
-        self._estimates = _Estimates(self._play_on, self._games)
+        self._estimates = _Estimates(self._play_on, self._games, self._estimate)
         #: Exact chances already worked out: of openings, and of positions of play.
         self._openings: dict[tuple[t.Any, ...], Chances] = {}
         self._looked_up: dict[tuple[t.Any, ...], Chances] = {}
@@ -378,8 +404,17 @@ class GameOdds:
     def _look_up(self, key: tuple[t.Any, ...]) -> Chances:
         raise NotImplementedError
 
-    def _play_on(self, keys: list[tuple[t.Any, ...]], games: int) -> NDArray[np.int64]:
+    def _play_on(self, keys: list[tuple[t.Any, ...]], games: int) -> NDArray[t.Any]:
         raise NotImplementedError
+
+    def _estimate(self, row: NDArray[t.Any]) -> Chances:
+        """The chances of a position from its row of :meth:`_play_on`: its wins by seat."""
+        return _from_wins(row)
+
+    def _known(self, key: tuple[t.Any, ...]) -> bool:
+        """Whether a position of a table whose chances are estimated is answered
+        exactly all the same (:meth:`_look_up`): near the end of a game."""
+        return False
 
     def _rolls_left(self, key: tuple[t.Any, ...]) -> float:
         """About how many rolls a game played on from ``key`` still has
@@ -400,7 +435,8 @@ class GameOdds:
         """The rolls :meth:`chances_of` would simulate for ``states``."""
         if self.values is not None:
             return 0
-        keys = self._estimates.missing([key for state in states for key in self._positions(state)])
+        keys = self._estimates.missing([key for state in states for key in self._positions(state)
+                                        if not self._known(key)])
         return int(sum(self._games(key) * self._rolls_left(key) for key in keys))
 
     def chances(self, state: t.Any) -> Chances:
@@ -413,7 +449,8 @@ class GameOdds:
         estimates: dict[t.Any, Chances] = {}
         if self.values is None:
             estimates = self._estimates.lookup(
-                [key for state in states for key in self._positions(state)])
+                [key for state in states for key in self._positions(state)
+                 if not self._known(key)])
         return [self._answer(state, estimates) for state in states]
 
     def _positions(self, state: t.Any) -> list[tuple[t.Any, ...]]:
@@ -439,7 +476,7 @@ class GameOdds:
         return self._play(self._position(state), estimates)
 
     def _play(self, key: tuple[t.Any, ...], estimates: dict[t.Any, Chances]) -> Chances:
-        if self.values is None:
+        if self.values is None and not self._known(key):
             return estimates[key]
         # Asked after every settled roll of a walkthrough: a position met
         # before costs a look-up, not a call.

@@ -48,7 +48,7 @@ if t.TYPE_CHECKING:
     from numpy.typing import NDArray
 
 __all__ = ["MAX_BRANCHES", "MAX_STATES", "Branch", "Chain", "branch_count", "build",
-           "length_cdf", "loss_values", "settled", "solvable", "solve", "state_count"]
+           "length_cdf", "loss_values", "settled", "solvable", "solve", "state_count", "tail"]
 
 #: The most states a chain may have: the solver holds a square matrix of
 #: them for every seat (six players with one die each have 462 states).
@@ -88,7 +88,8 @@ class Chain:
 
     @property
     def start(self) -> int:
-        """Everyone holds their dice, and seat 0 rolls."""
+        """Everyone holds their dice, and seat 0 rolls (not in the chain of a
+        game's tail: :func:`tail`)."""
         return self.states.index((self.dice,) * self.players)
 
 
@@ -134,8 +135,33 @@ def solvable(players: int, dice: int, threes: bool, threes_to: fivedice.Policy,
     return branch_count(players, dice, threes, threes_to) <= MAX_BRANCHES
 
 
-def branch_count(players: int, dice: int, threes: bool, threes_to: fivedice.Policy) -> int:
-    """How many rolls the rules would settle to build the chain, known in advance.
+def tail(players: int, dice: int, threes: bool, threes_to: fivedice.Policy,
+         most_states: int) -> int:
+    """The most dice in play of a game's tail: the states of a game with that
+    many dice in play or fewer, at most ``most_states`` of them and
+    :data:`MAX_BRANCHES` branches, for :func:`build` with ``in_play``; 0 when
+    not even one die in play fits.
+
+    Every game of a big table ends in its tail, so what a chain of the tail
+    answers exactly, simulated games need not play.
+
+    >>> tail(12, 5, threes=False, threes_to="random", most_states=200)
+    3
+    >>> len(_states(12, 3)), len(_states(12, 4))
+    (91, 455)
+    """
+    in_play = 0
+    while (in_play < players * dice
+           and math.comb(in_play + players, players) <= most_states
+           and branch_count(players, dice, threes, threes_to, in_play + 1) <= MAX_BRANCHES):
+        in_play += 1
+    return in_play
+
+
+def branch_count(players: int, dice: int, threes: bool, threes_to: fivedice.Policy,
+                 in_play: int | None = None) -> int:
+    """How many rolls the rules would settle to build the chain (of the states
+    with at most ``in_play`` dice in play, when given), known in advance.
 
     >>> branch_count(3, 1, threes=False, threes_to="random")
     74
@@ -143,7 +169,7 @@ def branch_count(players: int, dice: int, threes: bool, threes_to: fivedice.Poli
     kinds = len(_KINDS[threes])
     shares = threes and threes_to == "random"
     count = 0
-    for held in _states(players, players * dice):
+    for held in _states(players, players * dice if in_play is None else in_play):
         if shares:
             for counts in _compositions(held[0], kinds):
                 count += math.comb(counts[3] + players - 2, players - 2)
@@ -152,9 +178,15 @@ def branch_count(players: int, dice: int, threes: bool, threes_to: fivedice.Poli
     return count
 
 
-def build(players: int, dice: int, threes: bool, threes_to: fivedice.Policy) -> Chain:
-    """The chain of a game; the caller keeps it small (see :func:`branch_count`)."""
-    states = _states(players, players * dice)
+def build(players: int, dice: int, threes: bool, threes_to: fivedice.Policy,
+          in_play: int | None = None) -> Chain:
+    """The chain of a game; the caller keeps it small (see :func:`branch_count`).
+
+    With ``in_play``, only the states with at most that many dice in play,
+    the end of a game too big for the whole chain (:func:`tail`): dice only
+    ever leave play, so no roll from them leads out of them.
+    """
+    states = _states(players, players * dice if in_play is None else in_play)
     index = {held: number for number, held in enumerate(states)}
     branches = [[Branch(chance, -1 if after is None else index[after], rotation, ends_turn)
                  for chance, after, rotation, ends_turn

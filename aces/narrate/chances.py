@@ -37,9 +37,9 @@ if t.TYPE_CHECKING:
     from aces.voice import Voice
     from aces.walk import Step
 
-__all__ = ["ChanceNarrator", "ChanceTeller", "Measure", "Moment", "Turn", "TurningPoints",
-           "measure_of", "percent", "percent_in", "say_chances", "say_chances_stop",
-           "say_turning_point", "turning_points"]
+__all__ = ["LEAST_MARGIN", "ChanceNarrator", "ChanceTeller", "Measure", "Moment", "Turn",
+           "TurningPoints", "margin_in", "measure_of", "percent", "percent_in", "say_chances",
+           "say_chances_stop", "say_turning_point", "turning_points"]
 
 Measure = t.Literal["win", "lose"]
 
@@ -69,6 +69,21 @@ def percent_in(value: float, locale: str) -> str:
     return str(format_percent(value, _pattern(locale), locale=parsed_locale(locale)))
 
 
+#: The least margin said: a tenth of a point, the chances' own precision.
+LEAST_MARGIN: t.Final = 0.001
+
+
+def margin_in(value: float, locale: str) -> str:
+    """The margin of an estimate as :func:`percent_in` writes it, but never
+    under a tenth of a point: a margin said as 0.0 would claim an exact
+    value, and a wider one is still a true bound.
+
+    >>> margin_in(0.0003, "en"), margin_in(0.0158, "en")
+    ('0.1%', '1.6%')
+    """
+    return percent_in(max(value, LEAST_MARGIN), locale)
+
+
 def measure_of(game: str) -> Measure:
     """What the chances of a game are chances of: winning the pot, or losing."""
     return "lose" if registration(game).losers else "win"
@@ -89,7 +104,7 @@ def say_chances(voice: Voice, players: t.Sequence[str], chances: Chances,
         # Translators: as above, in the five-dice game, where one player loses.
         # {players}: every player with the chance to lose, as a list.
         return v.gettext("The chances to lose: {players}.").format(players=listed)
-    margin = percent(v, chances.margin)
+    margin = margin_in(chances.margin, v.locale)
     if measure == "win":
         # Translators: as above, for a game too large to solve: estimated by
         # simulation. {margin}: the 95 % margin of each chance, in points;
@@ -178,7 +193,7 @@ def say_turning_point(voice: Voice, players: t.Sequence[str], moment: Moment, se
               "dice": v.dice(moment.roll.dice), "mover": players[seat],
               "before": percent(v, was), "after": percent(v, now)}
     if margin is not None:
-        values["margin"] = percent(v, margin)
+        values["margin"] = margin_in(margin, v.locale)
         if measure == "win":
             # Translators: a turning point in "aces walkthrough" of a game too
             # large to solve, its chances estimated by simulation. {number}:

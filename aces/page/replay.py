@@ -27,7 +27,7 @@ from aces.events import GameStarted, Rolled, RollUndone
 from aces.games import registration
 from aces.i18n import LANGUAGES, babel_locale, translations
 from aces.narrate import Narrator
-from aces.narrate.chances import measure_of, percent_in, say_chances_stop
+from aces.narrate.chances import margin_in, measure_of, percent_in, say_chances_stop
 from aces.voice import Voice
 from aces.walk import Visitor, drive
 
@@ -157,7 +157,7 @@ def shown(chances: Chances, lang: str) -> list[str]:
             # Translators: an estimated chance on the replay page.
             # {chance}: a percentage; {margin}: its 95 % margin, in points.
             text = catalog.gettext("{chance} ± {margin}").format(
-                chance=text, margin=_percent(chances.margin, lang))
+                chance=text, margin=margin_in(chances.margin, babel_locale(lang)))
         out.append(text)
     return out
 

@@ -23,7 +23,8 @@ if t.TYPE_CHECKING:
     from numpy.typing import NDArray
 
 __all__ = ["BATCH", "TABLE_SEATS", "Engine", "Finished", "Plays", "RandomRolls", "Rolls",
-           "ScriptedRolls", "Tally", "next_holder", "play_each", "results", "tally", "tally_each"]
+           "ScriptedRolls", "Tally", "batches", "next_holder", "play_each", "results", "tally",
+           "tally_each"]
 
 #: Games stepped together; small enough for the working arrays to stay in cache.
 BATCH: t.Final = 1 << 15
@@ -121,7 +122,7 @@ def tally(engine: Plays[S], games: int, rolls: S,
     wins = np.zeros(engine.seats, dtype=np.int64)
     lengths = np.zeros(1, dtype=np.int64)
     turns: int | None = None
-    for batch in _batches(games):
+    for batch in batches(games):
         for done in engine.play(batch, rolls):
             wins += np.bincount(done.winners, minlength=engine.seats)
             counted = np.bincount(done.lengths)
@@ -141,7 +142,7 @@ def tally_each(engine: Plays[S], places: int, each: int, rolls: S) -> NDArray[np
     ``g // each``. One run for all of them, so they share its batches."""
     seats = engine.seats
     wins = np.zeros(places * seats, dtype=np.int64)
-    for batch in _batches(places * each):
+    for batch in batches(places * each):
         for done in engine.play(batch, rolls):
             wins += np.bincount(done.games // each * seats + done.winners,
                                 minlength=places * seats)
@@ -154,7 +155,7 @@ def results(engine: Plays[S], rolls: S, games: int) -> Finished:
     lengths = np.full(games, -1, dtype=np.int64)
     turns = np.full(games, -1, dtype=np.int64)
     counted = False
-    for batch in _batches(games):
+    for batch in batches(games):
         for done in engine.play(batch, rolls):
             winners[done.games] = done.winners
             lengths[done.games] = done.lengths
@@ -230,6 +231,7 @@ def _next_holders(seats: int) -> NDArray[np.intp]:
     return table
 
 
-def _batches(games: int) -> Iterator[NDArray[np.int64]]:
+def batches(games: int) -> Iterator[NDArray[np.int64]]:
+    """The numbers of ``games`` games, :data:`BATCH` at a time."""
     for first in range(0, games, BATCH):
         yield np.arange(first, min(first + BATCH, games), dtype=np.int64)

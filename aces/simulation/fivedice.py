@@ -56,8 +56,8 @@ if t.TYPE_CHECKING:
     from aces.simulation.batch import Tally
 
 __all__ = ["CHUNK", "FIELD", "MAX_DICE", "QUICK_ENTRIES", "Batch", "Dice", "FairDice",
-           "FiveDiceEngine", "FiveDiceSimulation", "ScriptedDice", "Starts", "pack", "table_odds",
-           "unpack"]
+           "FiveDiceEngine", "FiveDiceSimulation", "Reached", "ScriptedDice", "Starts", "pack",
+           "table_odds", "unpack"]
 
 #: Without ``--exact``, a table too big for the chain has its exact answers
 #: carried roll by roll only when a roll reads at most this many entries
@@ -243,6 +243,30 @@ class FiveDiceEngine:
                                np.full(int(over.sum()), k, dtype=np.int64), batch.turns[over])
                 games = games[~over]
                 batch.keep(~over)
+
+    def play_to(self, games: NDArray[np.int64], rolls: Dice, in_play: int) -> Iterator[Reached]:
+        """Play a batch of games until at most ``in_play`` dice are left in
+        play, yielding each game as it gets there: what every seat holds then
+        and who rolls next (or, for a game over, its loser). The games are
+        those :meth:`play` plays, roll for roll, only stopped sooner."""
+        batch = Batch(self, len(games), games)
+        while len(games):
+            batch.roll(games, rolls)
+            there = batch.in_play <= in_play
+            if there.any():
+                yield Reached(games[there], batch.hands()[there], batch.turn[there])
+                games = games[~there]
+                batch.keep(~there)
+
+
+class Reached(t.NamedTuple):
+    """Games played as far as :meth:`FiveDiceEngine.play_to` asks: their numbers,
+    the dice of every seat (a row a game, none in play when the game is over)
+    and the seat to roll next, or the loser."""
+
+    games: NDArray[np.int64]
+    held: NDArray[np.int16]
+    turn: NDArray[np.int64]
 
 
 class Batch:

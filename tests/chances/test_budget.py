@@ -12,8 +12,9 @@ from walktest import settled
 
 import aces.chances as chances_module
 from aces.chances import ESTIMATE_GAMES, FEWEST_GAMES, ROLL_WORK, _from_wins, budget, odds_for
+from aces.chances import fivedice as fivedice_chances
 from aces.chances import pot as pot_chances
-from aces.chances.fivedice import FiveDiceOdds
+from aces.chances.fivedice import FiveDiceOdds, Tail
 from aces.chances.pot import PotOdds
 from aces.events import SCHEMA, GameStarted
 from aces.rules import fivedice
@@ -35,7 +36,8 @@ def _five_dice(players: int, dice: int = 5) -> FiveDiceOdds:
 
 
 def test_a_position_with_many_rolls_to_come_is_played_on_fewer_times() -> None:
-    odds = _five_dice(12)
+    # Whole games, as a table without the chain of its tail plays them.
+    odds = FiveDiceOdds.of(12, 5, False, "random", tail_states=0)
     start = ((5,) * 12, 0)
     late = ((1, 0, 0, 1) + (0,) * 8, 0)
     assert odds._games(late) == ESTIMATE_GAMES
@@ -47,13 +49,33 @@ def test_a_position_with_many_rolls_to_come_is_played_on_fewer_times() -> None:
     assert early.margin > end.margin
 
 
-def test_the_four_player_game_is_estimated_as_it_always_was() -> None:
-    # Its positions fit the per-roll budget: every one is played on 3,000 times.
+def test_games_played_to_the_tail_need_few_to_beat_whole_games_margins() -> None:
+    whole = FiveDiceOdds.of(12, 5, False, "random", tail_states=0)
+    odds = _five_dice(12)
+    assert odds.tail is not None
+    positions = [((5,) * 12, 0), ((3, 0, 0, 1, 2) + (0,) * 7, 3)]
+    assert {odds._games(key) for key in positions} == {FEWEST_GAMES}
+    assert odds._rolls_left(positions[0]) < whole._rolls_left(positions[0])
+    ours, theirs = (list(o._estimates.lookup(positions).values()) for o in (odds, whole))
+    for mine, before in zip(ours, theirs, strict=True):
+        assert not mine.exact
+        assert mine.margin < before.margin / 2
+        for p, q in zip(mine.by_seat, before.by_seat, strict=True):
+            assert abs(p - q) <= mine.margin + before.margin
+
+
+def test_the_four_player_game_is_estimated_to_its_tail_and_exact_in_it() -> None:
     header, states = settled(REPLAYS / "five-dice-four-players.jsonl")
     odds = odds_for(header)
+    assert isinstance(odds, FiveDiceOdds)
     assert not odds.exact
-    keys = [key for state in states for key in odds._positions(state)]  # type: ignore[attr-defined]
-    assert {odds._games(key) for key in keys} == {ESTIMATE_GAMES}  # type: ignore[attr-defined]
+    assert odds.tail is not None
+    in_play = odds.tail.in_play
+    keys = [key for state in states for key in odds._positions(state)]
+    assert {odds._games(key) for key in keys if sum(key[0]) > in_play} == {FEWEST_GAMES}
+    found = odds.chances_of(states)
+    assert [answer.exact for answer in found] == [sum(state.held) <= in_play for state in states]
+    assert any(answer.exact for answer in found)
 
 
 def test_replay_odds_past_the_budget_says_once_that_the_chances_stop(
@@ -150,4 +172,32 @@ def test_the_95_percent_intervals_hold_the_exact_chance_95_times_in_100(
     # At 95 %, 400 seeds hold about 380 of each seat's chance; the seats of a
     # seed are not independent, so the bound leaves four times the spread.
     trials = seeds * players
+    assert inside >= 0.95 * trials - 4 * (0.05 * 0.95 * trials) ** 0.5, inside / trials
+
+
+@pytest.mark.parametrize(("threes", "threes_to"), [(False, "random"), (True, "fewest")])
+def test_the_95_percent_intervals_of_games_played_to_the_tail_hold_95_times_in_100(
+        threes: bool, threes_to: fivedice.Policy, monkeypatch: pytest.MonkeyPatch) -> None:
+    # As above, for games stopped at the tail and given its exact chances,
+    # whose margin comes from how much those varied: four players with two
+    # dice each, small enough to solve, estimated with the tail of the last
+    # three dice in play.
+    exact = FiveDiceOdds.of(4, 2, threes, threes_to)
+    assert exact.exact
+    tail = Tail.of(4, 2, threes, threes_to, most_states=15)
+    assert tail is not None
+    assert tail.in_play == 3
+    estimated = FiveDiceOdds(4, 2, threes, threes_to, None, None, tail)
+    key = ((2, 2, 2, 2), 0)
+    truth = exact._look_up(key).by_seat
+    seeds = 400
+    inside = 0
+    for seed in range(seeds):
+        monkeypatch.setattr(fivedice_chances, "random",
+                            lambda seed=seed: np.random.default_rng(seed))
+        chances = estimated._estimate(estimated._play_on([key], FEWEST_GAMES)[0])
+        assert 0 < chances.margin < 0.05
+        inside += sum(abs(p - q) <= chances.margin for p, q in zip(chances.by_seat, truth,
+                                                                   strict=True))
+    trials = seeds * 4
     assert inside >= 0.95 * trials - 4 * (0.05 * 0.95 * trials) ** 0.5, inside / trials

@@ -13,7 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from aces.chances import _totals, odds_for, starters
-from aces.chances.fivedice import FiveDiceOdds
+from aces.chances.fivedice import FiveDiceOdds, Tail
 from aces.chances.pot import PotOdds
 from aces.events import SCHEMA, GameStarted
 from aces.exact import exact
@@ -130,6 +130,34 @@ def test_fivedice_chances_are_the_rules_one_roll_ahead() -> None:
         for seat in range(3):
             assert now[seat] == pytest.approx(
                 sum(row[seat] for row in ahead) / len(rolls), abs=1e-11)
+
+
+@pytest.mark.parametrize(("players", "threes", "threes_to"),
+                         [(4, False, "random"), (3, True, "random"), (4, True, "most")])
+def test_the_tail_of_a_table_is_exactly_the_whole_chains_end(
+        players: int, threes: bool, threes_to: fivedice.Policy) -> None:
+    """A table estimated still answers the last dice in play exactly: the
+    chain of its tail holds every one of them, with the whole chain's values."""
+    whole = FiveDiceOdds.of(players, 2, threes, threes_to)
+    assert whole.exact
+    assert whole.chain is not None
+    tail = Tail.of(players, 2, threes, threes_to, most_states=20)
+    assert tail is not None
+    assert 2 < tail.in_play < 2 * players
+    estimated = FiveDiceOdds(players, 2, threes, threes_to, None, None, tail)
+    ends = [held for held in whole.chain.states if sum(held) <= tail.in_play]
+    assert len(ends) == len(tail.at)
+    for held in ends:
+        for turn in range(players):
+            key = (held[-turn:] + held[:-turn] if turn else held, turn)
+            assert estimated._known(key)
+            mine, truth = estimated._look_up(key), whole._look_up(key)
+            assert mine.exact
+            assert mine.by_seat == pytest.approx(truth.by_seat, abs=1e-12)
+    # A seat out of dice between rolls is missed: the next holder's chances.
+    missed = ((0, 1, 1) + (0,) * (players - 3), 0)
+    assert estimated._look_up(missed) == estimated._look_up((missed[0], 1))
+    assert not estimated._known(((2,) * players, 0))
 
 
 def test_fivedice_start_is_the_simulations_exact_answer() -> None:

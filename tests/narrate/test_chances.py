@@ -10,7 +10,9 @@ from pathlib import Path
 import pytest
 from walktest import settled
 
+import aces.chances as chances_module
 from aces.chances import Chances, odds_for
+from aces.chances import fivedice as fivedice_chances
 from aces.events import GameStarted, Rolled
 from aces.i18n import translations
 from aces.log import read
@@ -91,6 +93,25 @@ def _turning_asides(log: Path, lang: str) -> list[str]:
             if isinstance(part, Aside) and part.rule == TURNING_POINTS]
 
 
+@pytest.fixture
+def whole_games(monkeypatch: pytest.MonkeyPatch) -> t.Iterator[None]:
+    """Estimates from whole games, without the chain of a table's tail, whose
+    moments are exact: the biggest moves of a game come at its end."""
+    monkeypatch.setattr(fivedice_chances, "TAIL_STATES", 0)
+    chances_module._odds.cache_clear()
+    yield
+    chances_module._odds.cache_clear()
+
+
+def test_turning_points_at_the_end_of_a_table_too_large_to_solve_are_exact() -> None:
+    asides = _turning_asides(REPLAYS / "five-dice-four-players.jsonl", "en")
+    assert len(asides) == 1
+    text = " ".join(asides[0].split())
+    assert "Roll 31, Bo's 1: Bo's chance to lose went from 46.7% to 100.0%." in text
+    assert "estimated" not in text
+
+
+@pytest.mark.usefixtures("whole_games")
 @pytest.mark.parametrize(("lang", "roll", "said"), [
     ("en", "Roll", "estimated by simulation, to within ±"),
     ("nb", "Kast", "anslått ved simulering, med en feilmargin på ±"),
@@ -119,6 +140,7 @@ def test_a_move_within_the_margins_of_estimates_is_no_turning_point() -> None:
     assert [(turn.moment.number, turn.margin) for turn in exact.points()] == [(1, None)]
 
 
+@pytest.mark.usefixtures("whole_games")
 def test_a_walkthrough_estimates_a_bounded_number_of_rolls(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """Estimates cost a simulation a roll: past the budget the walkthrough

@@ -174,6 +174,27 @@ def test_every_game_ends_with_one_loser(players: int, dice: int) -> None:
     assert total.wins.tolist() == np.bincount(done.winners, minlength=players).tolist()
 
 
+@pytest.mark.parametrize("in_play", [0, 3])
+def test_games_played_to_a_few_dice_are_the_whole_games_stopped_sooner(in_play: int) -> None:
+    # The same dice: each game stops the first time at most ``in_play`` dice
+    # are left, holding them; played to none, each one's roller is its loser.
+    engine = FiveDiceEngine(6, 2, threes=True, threes_to="random")
+    games = np.arange(2000)
+    whole = results(engine, FairDice(np.random.default_rng(5)), len(games))
+    reached = list(engine.play_to(games, FairDice(np.random.default_rng(5)), in_play))
+    numbers = np.concatenate([r.games for r in reached])
+    assert sorted(numbers.tolist()) == games.tolist()
+    held = np.concatenate([r.held for r in reached])
+    turn = np.concatenate([r.turn for r in reached])
+    left = held.sum(axis=1)
+    assert (left <= in_play).all()
+    assert ((left == 0) | (held[np.arange(len(held)), turn] > 0)).all()  # a holder rolls next
+    if in_play == 0:
+        assert turn.tolist() == whole.winners[numbers].tolist()
+    else:
+        assert (left > 0).mean() > 0.9  # most games get there with dice still in play
+
+
 def test_a_seed_gives_the_same_games() -> None:
     sim = simulation(fivedice.NAME, 4, {"threes": True})
     first, again, other = sim.run(3000, seed=8), sim.run(3000, seed=8), sim.run(3000, seed=9)
