@@ -28,6 +28,7 @@ not a catalog search or a Babel call.
 from __future__ import annotations
 
 import functools
+import math
 import typing as t
 
 from babel.core import Locale
@@ -77,6 +78,9 @@ class Voice:
         self._lists: Memo[tuple[str, ...], str] = Memo(_BUDGET)
         #: By a list's length, the words before, between and after its items.
         self._gaps: Memo[int, list[str]] = Memo(_BUDGET)
+        #: Percentages and decimals written, by value and decimals (:func:`_key`).
+        self._shares: Memo[tuple[float, int, float], str] = Memo(_BUDGET)
+        self._decimals: Memo[tuple[float, int, float], str] = Memo(_BUDGET)
         self._words = _words(catalog.pgettext)
         #: By the decimals asked for, the percent pattern, parsed.
         self._percents: dict[int, NumberPattern] = {}
@@ -146,22 +150,38 @@ class Voice:
     def integer(self, value: int) -> str:
         """A whole number in a report: as :meth:`number`, and from
         :data:`aces.numbers.HUGE` on in scientific notation (``5.8E41`` states)."""
+        if -numbers.HUGE < value < numbers.HUGE:
+            return self.number(value)
         return numbers.integer(value, self.lang)
 
     def decimal(self, value: float, digits: int = 2) -> str:
         """A number with ``digits`` decimals (``1,234.50``, ``1 234,50``)."""
-        return numbers.decimal(value, self.lang, digits)
+        key = _key(value, digits)
+        text = None if key is None else self._decimals.get(key)
+        if text is None:
+            text = numbers.decimal(value, self.lang, digits)
+            if key is not None:
+                self._decimals.keep(key, text, _FIGURE + len(text))
+        return text
 
     def percent(self, value: float, digits: int = 1) -> str:
         """A share as a percentage with ``digits`` decimals (``17.3%``, ``17,3 %``):
-        :func:`aces.numbers.percent`, with the pattern parsed once (a class's
-        pool writes thousands of percentages, twice a second)."""
-        pattern = self._percents.get(digits)
-        if pattern is None:
-            pattern = parse_pattern(numbers.percent_pattern(self._babel, digits))
-            if len(self._percents) < _PATTERNS:
-                self._percents[digits] = pattern
-        return str(pattern.apply(value, self._babel))
+        :func:`aces.numbers.percent`, with the pattern parsed once, and each
+        value's text kept: a class's pool writes thousands of percentages
+        twice a second, nearly all of them the same as the last time (the
+        shares and intervals of groups that finished no game since)."""
+        key = _key(value, digits)
+        text = None if key is None else self._shares.get(key)
+        if text is None:
+            pattern = self._percents.get(digits)
+            if pattern is None:
+                pattern = parse_pattern(numbers.percent_pattern(self._babel, digits))
+                if len(self._percents) < _PATTERNS:
+                    self._percents[digits] = pattern
+            text = str(pattern.apply(value, self._babel))
+            if key is not None:
+                self._shares.keep(key, text, _FIGURE + len(text))
+        return text
 
     def fraction(self, value: Fraction) -> str:
         """An exact fraction, ``15,625/46,656``; a whole number stands alone."""
@@ -183,6 +203,24 @@ def parsed_locale(locale: str) -> Locale:
     True
     """
     return Locale.parse(locale)
+
+
+#: What a number's text kept by its value costs besides the text, roughly:
+#: the entry, its key (a tuple of three) and the number.
+_FIGURE: t.Final = 4 * OBJECT
+
+
+def _key(value: float, digits: int) -> tuple[float, int, float] | None:
+    """What a number's text with ``digits`` decimals is kept by: its value and
+    its sign (``-0.0`` equals ``0.0`` and is written ``-0.0``); ``None`` for
+    NaN, which equals nothing, so is never found again.
+
+    >>> _key(0.25, 1), _key(-0.0, 1) == _key(0.0, 1), _key(float("nan"), 1)
+    ((0.25, 1, 1.0), False, None)
+    """
+    if value != value:
+        return None
+    return (value, digits, math.copysign(1.0, value))
 
 
 def line_start(text: str) -> str:

@@ -26,7 +26,8 @@ that every projector saw every block of its class once, in the feed's
 order, and the tables as they stand.
 
 The server's CPU time a roll and its memory (at the start, the middle and
-the end of the run) are read from /proc: on a machine that other work keeps
+the end of the run; of its processes and those they started, the pooling
+process of :mod:`aces.server.pooling`) are read from /proc: on a machine that other work keeps
 busy, a roll waits for a core longer than it uses one, and only the CPU
 time says what the server itself costs. The client processes' CPU is
 reported beside it, since on a small machine they share the server's cores.
@@ -63,7 +64,7 @@ if t.TYPE_CHECKING:
     from multiprocessing.sharedctypes import Synchronized
 
 __all__ = ["CLIENTS", "READERS", "Joined", "Run", "Watcher", "cpu_seconds", "database_cpu",
-           "drive", "measure", "measure_school", "quantile", "rss_mb"]
+           "drive", "family", "measure", "measure_school", "quantile", "rss_mb"]
 
 #: Client processes playing the groups, and processes reading the projectors' streams.
 CLIENTS: t.Final = 4
@@ -89,6 +90,30 @@ def cpu_seconds(pid: int) -> float:
     """The CPU time (user and system) process ``pid`` has used."""
     fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def family(pids: Sequence[int]) -> list[int]:
+    """``pids`` and every process they started (the class server's pooling
+    process, say), and those started by these in turn."""
+    parents: dict[int, int] = {}
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            parents[int(stat.parent.name)] = int(stat.read_text().rsplit(")", 1)[1].split()[1])
+        except (OSError, ValueError, IndexError):
+            continue  # gone meanwhile
+    found = list(pids)
+    for pid in found:
+        found += [child for child, parent in parents.items() if parent == pid]
+    return found
+
+
+def _summed(measure: Callable[[int], float], pids: Sequence[int]) -> float:
+    """``measure`` added up over ``pids`` and their :func:`family`, of those still there."""
+    total = 0.0
+    for pid in family(pids):
+        with contextlib.suppress(OSError):
+            total += measure(pid)
+    return total
 
 
 def rss_mb(pid: int) -> float:
@@ -504,7 +529,8 @@ def drive(joined: list[Joined], watchers: list[Watcher], every: float, seconds: 
     ready: Queue[str] = context.Queue()
     results: Queue[tuple[str, t.Any]] = context.Queue()
     finals: Queue[Finals] = context.Queue()
-    meters = {"server": lambda: sum(cpu_seconds(pid) for pid in pids), **(meters or {})}
+    # The server's processes count those they started (the pooling process).
+    meters = {"server": lambda: _summed(cpu_seconds, pids), **(meters or {})}
     groups = [part for part in (joined[n::clients] for n in range(clients)) if part]
     watching = [part for part in (watchers[n::readers] for n in range(readers)) if part]
     processes = [context.Process(target=_play, args=(part, every, seconds, sticky, go, ready,
@@ -523,7 +549,7 @@ def drive(joined: list[Joined], watchers: list[Watcher], every: float, seconds: 
         go.value = start
         time.sleep(max(0.0, start - time.monotonic()))
         before = {meter: read() for meter, read in meters.items()}
-        rss = [(0.0, sum(rss_mb(pid) for pid in pids))]
+        rss = [(0.0, _summed(rss_mb, pids))]
         played: list[Played] = []
         deadline = start + seconds + STARTING
         every_sample = max(0.25, seconds / 20)
@@ -532,10 +558,10 @@ def drive(joined: list[Joined], watchers: list[Watcher], every: float, seconds: 
             if kind == "played":
                 played.append(value)
             elif kind is None:
-                rss.append((time.monotonic() - start, sum(rss_mb(pid) for pid in pids)))
+                rss.append((time.monotonic() - start, _summed(rss_mb, pids)))
         ended = max(each.finished for each in played)
         cpu = {meter: read() - before[meter] for meter, read in meters.items()}
-        rss.append((ended - start, sum(rss_mb(pid) for pid in pids)))
+        rss.append((ended - start, _summed(rss_mb, pids)))
         wanted = {group: answers[-1][:2] for each in played
                   for group, answers in each.answers.items() if answers}
         for _ in watching:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 from babel.lists import format_list
 
+from aces import numbers
 from aces.i18n import translations
 from aces.voice import Voice
 
@@ -50,6 +51,24 @@ def test_formats_are_cached_not_recomputed() -> None:
     speaker = voice("nb")
     assert speaker.number(1234) is speaker.number(1234)
     assert speaker.names(("Ada", "Bo")) is speaker.names(["Ada", "Bo"])
+
+
+@pytest.mark.parametrize("lang", ["en", "nb", "nn"])
+def test_percentages_decimals_and_integers_kept_are_those_written_afresh(lang: str) -> None:
+    """A pool writes the same shares twice a second, kept by their values:
+    each is written as :mod:`aces.numbers` writes it, the first time and
+    the next, -0.0 apart from 0.0 and NaN too."""
+    speaker = voice(lang)
+    shares = [k / n for n in range(1, 40) for k in range(n + 1)]
+    shares += [-0.0, 0.0, -0.0004, 1e-7, 12.5, 1234.5678, float("nan"), -3.25]
+    for _ in range(2):
+        for value in shares:
+            for digits in (0, 1, 2):
+                assert speaker.percent(value, digits) == numbers.percent(value, lang, digits)
+                assert speaker.decimal(value, digits) == numbers.decimal(value, lang, digits)
+    assert speaker.percent(0.25) is speaker.percent(0.25)
+    for whole in (0, -7, 20_000, 10**18 - 1, 10**18, -(10**18), 58 * 10**40):
+        assert speaker.integer(whole) == numbers.integer(whole, lang)
 
 
 def test_dice_read_the_same_in_every_language() -> None:

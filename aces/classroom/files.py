@@ -344,9 +344,8 @@ class FileStore:
             count = len(events)
             # One write, synced; on failure nothing of the block is in the log,
             # and the store's chain stays where it was.
-            await self._synced(book.append, events)
+            self._size[stream] = await self._synced(_appended, book, events)
             self._seq[stream] = expected + count
-            self._size[stream] = book.size
             keys = None if submission is None else (digest(submission.id),
                                                     digest(submission.digest))
             line = self._feed.entry(stream, expected + 1, expected + count, offset, keys)
@@ -354,9 +353,9 @@ class FileStore:
             self._remember(line)
             return store.Appended(line.position, line.first, line.last)
 
-    async def _synced(self, write: Callable[[T], object], data: T) -> None:
-        """``write(data)`` in a thread of the store's writers, waited for."""
-        await asyncio.get_running_loop().run_in_executor(self._writers, write, data)
+    async def _synced(self, write: Callable[..., T], *data: t.Any) -> T:
+        """``write(*data)`` in a thread of the store's writers, waited for: what it gives."""
+        return await asyncio.get_running_loop().run_in_executor(self._writers, write, *data)
 
     async def _commit(self, line: Line) -> None:
         """Sync ``line`` into the feed with every other line waiting (group commit)."""
@@ -448,6 +447,14 @@ class FileStore:
         self._writers.shutdown()
         self._feed.close()
         self._stack.close()
+
+
+def _appended(book: LogStore, events: Sequence[Event]) -> int:
+    """Append ``events`` to ``book`` (see :meth:`LogStore.append`): the log's
+    size after them, asked of the system in the writer's thread, where the
+    loop's thread would give up the GIL for it and wait to have it back."""
+    book.append(events)
+    return book.size
 
 
 def _copy(record: store.ClassRecord) -> store.ClassRecord:

@@ -29,6 +29,7 @@ from aces.games import game_named
 from aces.i18n import languages, translations
 from aces.log import LogWriter, read
 from aces.narrate import Narrator
+from aces.narrate.phrasebook import told_once
 from aces.record import Recording
 from aces.rules import Roll
 from aces.voice import Voice
@@ -53,8 +54,9 @@ def voice(lang: str) -> Voice:
     bounded in bytes, and shared they hold the class's sentences once a
     language, whatever the number of groups (one each, they grew with the
     groups). A table read again in a thread shares them too: a memo's entry
-    is made from its key alone, so either thread's is right."""
-    return Voice(translations(lang), lang)
+    is made from its key alone, so either thread's is right. Each state of
+    a table is told once (:func:`~aces.narrate.phrasebook.told_once`)."""
+    return told_once(Voice(translations(lang), lang))
 
 
 class Decision(t.NamedTuple):

@@ -122,7 +122,7 @@ class Tallied(t.NamedTuple):
 
 def pool_of(tallied: Tallied) -> Pooled:
     """The class pooled from its counts, as ``aces stats`` pools its logs: pure,
-    so a worker thread may do it."""
+    so another thread or process may do it."""
     pooling = Pooling()
     for log in tallied.logs:
         pooling.add(log.log, log.counts, log.games, log.rolls, unfinished=log.unfinished,
@@ -859,7 +859,7 @@ class Classroom:
         return pooled
 
     def keep_pooled(self, version: int, pooled: Pooled) -> None:
-        """The class pooled elsewhere (in a worker thread) from its counts at
+        """The class pooled elsewhere (in another process) from its counts at
         ``version`` (:meth:`tallied`): kept for :meth:`pooled` while the
         class is still there."""
         if version == self.version:
@@ -868,7 +868,8 @@ class Classroom:
     def tallied(self) -> Tallied:
         """The class's counts now, each group's as :meth:`pooled` adds them:
         copies, which later rolls leave as they are, so that
-        :func:`pool_of` may pool them away from the loop (in a worker thread)."""
+        :func:`pool_of` may pool them away from the loop (in another process,
+        to which they are sent pickled)."""
 
         each = []
         for group in sorted(self.groups.values(), key=lambda group: group.record.log):

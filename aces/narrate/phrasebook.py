@@ -38,7 +38,7 @@ if t.TYPE_CHECKING:
     from aces.walk import Step
 
 __all__ = ["CACHE_BUDGET", "LARGE_TABLE", "Lines", "Phrasebook", "changed_seats", "few_holders",
-           "memos"]
+           "memos", "told_once"]
 
 Lines = tuple[str, ...]
 
@@ -63,6 +63,8 @@ _STATE: t.Final = 512
 Memos: t.TypeAlias = tuple["Memo[t.Hashable, Lines]", "Memo[t.Hashable, str]",
                             "Memo[int, tuple[t.Any, str]]"]
 _MEMOS: weakref.WeakKeyDictionary[Voice, dict[type, Memos]] = weakref.WeakKeyDictionary()
+#: The voices marked by :func:`told_once`.
+_ONCE: weakref.WeakSet[Voice] = weakref.WeakSet()
 
 
 def memos(voice: Voice, kind: type) -> Memos:
@@ -71,12 +73,30 @@ def memos(voice: Voice, kind: type) -> Memos:
     as a sentence is made from its key alone (and a state's line from the
     state). A replay has a voice of its own; a class's groups share one a
     language, so two hundred tables fill one set, not two hundred (see
-    :mod:`aces.classroom.group`)."""
+    :mod:`aces.classroom.group`). A voice marked by :func:`told_once` keeps
+    no standings by state."""
     kept = _MEMOS.setdefault(voice, {})
     found = kept.get(kind)
     if found is None:
-        found = kept[kind] = (Memo(CACHE_BUDGET), Memo(CACHE_BUDGET), Memo(CACHE_BUDGET))
+        by_state = 0 if voice in _ONCE else CACHE_BUDGET
+        found = kept[kind] = (Memo(CACHE_BUDGET), Memo(CACHE_BUDGET), Memo(by_state))
     return found
+
+
+def told_once(voice: Voice) -> Voice:
+    """``voice``, marked as one whose phrasebooks are handed each state once,
+    before the first of them is made: they keep no standings line by the
+    state's identity, which would never be found again.
+
+    A live class's tables are (:mod:`aces.classroom.group`): every roll
+    makes a new state, told once in each language. Kept by state, their
+    lines found nothing, and filled the memo for minutes at a busy class's
+    rate (8 MB a language by its estimate), the server's memory with it;
+    the standings by holding, which the tables do find again, are kept as
+    for any voice.
+    """
+    _ONCE.add(voice)
+    return voice
 
 
 def changed_seats(now: Sequence[int], then: Sequence[int]) -> list[int]:

@@ -65,8 +65,8 @@ if t.TYPE_CHECKING:
 
 __all__ = ["ACE", "FINISHES", "GAME", "MIN_PLAYERS", "NAME", "SIX", "TRY_ROLLS", "Finish", "Phase",
            "PotOptions", "PotState", "Settlement", "Situation", "decide", "decide_afresh", "evolve",
-           "holding", "next_roll", "options", "pieces", "settle", "situation", "start",
-           "widest_roll"]
+           "holding", "keep_decisions", "next_roll", "options", "pieces", "settle", "situation",
+           "start", "widest_roll"]
 
 NAME: t.Final = "pot"
 FINISHES: t.Final = ("last-chip", "last-holder")
@@ -315,6 +315,17 @@ _situation: t.Final = tuple.__new__
 #: more than the situations a session of 15,000 games visits (32,426): a
 #: memo that starts afresh part-way decides every one of them again.
 _DECIDED: Memo[tuple[t.Any, ...], tuple[Event, ...]] = Memo(20 << 20)
+
+
+def keep_decisions(budget: int) -> None:
+    """Keep at most ``budget`` bytes of decisions from now on, in place of the
+    memo's 20 MB: for a process that decides a roll at a time, as it comes
+    (a class server), where the memo saves less than a microsecond a roll
+    and the server's memory is to be steady early. What it holds beyond
+    the new budget is forgotten now."""
+    _DECIDED.budget = budget
+    if _DECIDED.weight > budget:
+        _DECIDED.clear()
 
 
 def decide(state: PotState, roll: Roll) -> tuple[Event, ...]:

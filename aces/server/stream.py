@@ -28,6 +28,7 @@ than the rolls.
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
 import json
 import re
 import time
@@ -42,6 +43,7 @@ from aces.errors import ClassError, Plural
 from aces.reports.export import as_dict
 from aces.server.answers import caller_lang, refusal
 from aces.server.pages import pool_html, row_html
+from aces.server.pooling import broken, pooler
 
 if t.TYPE_CHECKING:
     from collections.abc import AsyncGenerator
@@ -182,13 +184,15 @@ _WHOLE: weakref.WeakKeyDictionary[Classroom, dict[tuple[str, int, str, str], str
 class _Pools:
     """The class pooled for its streams: the last pool made (when its counts
     were taken, their version, its language and its event's data), and the
-    one being made, in a worker thread, if any."""
+    one being made, in the pooling process, if any."""
 
-    __slots__ = ("made", "making")
+    __slots__ = ("executor", "made", "making")
 
     def __init__(self) -> None:
         self.made: tuple[float, int, str, str] | None = None
         self.making: tuple[float, int, str, asyncio.Future[tuple[Pooled, str]]] | None = None
+        #: Where the one being made is made.
+        self.executor: concurrent.futures.Executor | None = None
 
 
 #: The class's pools, made and being made.
@@ -246,10 +250,12 @@ def _pool(room: Classroom, now: float) -> tuple[tuple[int, str] | None,
     the last was begun for any stream, so that the class is pooled twice a
     second however many projectors there are (a stream given a pool older
     than the class asks again, and is sent the newer one). Pooling a big
-    class and writing it out takes a tenth of a second or more, so only
-    the counts are taken here, on the loop (a copy of each group's, see
+    class and writing it out takes tens of milliseconds, so only the counts
+    are taken here, on the loop (a copy of each group's, see
     :meth:`~aces.classroom.service.Classroom.tallied`), and the pool is
-    made from them in a worker thread, while rolls go on being answered."""
+    made from them in the pooling process (:mod:`aces.server.pooling`),
+    while rolls go on being answered. A pool whose process died is not
+    made: the next is, in another."""
     lang = room.class_record.lang
     pools = _POOLS.get(room)
     if pools is None:
@@ -257,16 +263,23 @@ def _pool(room: Classroom, now: float) -> tuple[tuple[int, str] | None,
     if pools.making is not None and pools.making[3].done():
         begun, version, made_in, making = pools.making
         pools.making = None
-        pooled, text = making.result()
-        pools.made = (begun, version, made_in, text)
-        room.keep_pooled(version, pooled)
+        try:
+            pooled, text = making.result()
+        except concurrent.futures.BrokenExecutor:
+            # The pooling process died (killed): another is started for the next pool.
+            assert pools.executor is not None, "a pool is made by an executor"
+            broken(pools.executor)
+        else:
+            pools.made = (begun, version, made_in, text)
+            room.keep_pooled(version, pooled)
     made = pools.made
     if made is not None and made[2] == lang and (made[1] == room.version
                                                  or now - made[0] < POOL_EVERY):
         return (made[1], made[3]), None
     if pools.making is None:
         tallied = room.tallied()
-        future = asyncio.get_running_loop().run_in_executor(None, _made, tallied, lang)
+        pools.executor = pooler()
+        future = asyncio.get_running_loop().run_in_executor(pools.executor, _made, tallied, lang)
         pools.making = (now, tallied.version, lang, future)
     kept = None if made is None or made[2] != lang else (made[1], made[3])
     return kept, pools.making[3]

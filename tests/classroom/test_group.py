@@ -43,3 +43,21 @@ def test_every_groups_narrators_share_one_voice_a_language_and_its_memos() -> No
     assert kept[0] > 0
     assert _rolled(_table("group-051.jsonl")) == first
     assert (len(said), len(standings)) == kept
+
+
+def test_a_tables_states_are_told_once_so_none_is_kept_by_its_identity() -> None:
+    """Every roll of a live table makes a new state, told once in each
+    language: kept by their identity, the lines were never found again, and
+    filled 8 MB a language for minutes of a busy class. The standings by
+    holding, which other tables find again, are kept."""
+    table = _table("group-001.jsonl")
+    for number in range(30):
+        request = table.request()
+        if request is None:
+            break
+        table.decide_roll(table.game, Roll((number % 6 + 1,) * request.dice))
+    assert table.recording.rolls > 3
+    for lang in languages():
+        _, standings, by_state = memos(voice(lang), PotPhrasebook)
+        assert len(standings) > 0
+        assert len(by_state) == 0

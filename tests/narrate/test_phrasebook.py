@@ -56,6 +56,16 @@ def test_phrasebooks_of_one_voice_share_their_memos_and_another_voice_has_its_ow
     assert other.say(step) == said
 
 
+def test_a_voice_that_tells_each_state_once_says_the_same_and_keeps_no_line_by_state() -> None:
+    once = PotPhrasebook(phrasebook.told_once(Voice(translations("nb"), "nb")))
+    state = POT.start(engine.header(POT, ["Ada", "Bo", "Cy"], {}))
+    line = once.standings(state, state)
+    assert line == PotPhrasebook(Voice(translations("nb"), "nb")).standings(state, state)
+    assert len(once._by_state) == 0
+    assert once.standings(state, state) is line
+    assert len(once._standings) == 1
+
+
 def test_a_state_seen_again_has_the_standings_of_an_equal_one() -> None:
     # The line kept by a state's identity is the line of any equal state.
     book = PotPhrasebook(Voice(translations("nb"), "nb"))

@@ -594,6 +594,24 @@ def test_the_memo_of_decisions_holds_megabytes_not_every_name_ever_seen() -> Non
     assert held < 24 << 20
 
 
+def test_a_smaller_budget_of_decisions_holds_and_decides_the_same() -> None:
+    """A class server keeps fewer decisions (:func:`aces.rules.pot.keep_decisions`):
+    the memo stays within the new budget, and decides as the rules do."""
+    budget = pot._DECIDED.budget
+    try:
+        pot.keep_decisions(20_000)
+        assert pot._DECIDED.weight <= 20_000
+        for game in range(200):
+            state = pot.start(engine.header(pot.GAME, [f"A{game}", f"B{game}", "C"], {}))
+            for dice in ((3,), (5,), (1,)):
+                decided = pot.decide(state, Roll(dice))
+                assert decided == pot.decide_afresh(pot.situation(state), Roll(dice))
+                assert pot._DECIDED.weight <= 20_000
+    finally:
+        pot.keep_decisions(budget)
+    assert pot._DECIDED.budget == budget
+
+
 def test_a_table_of_many_players_is_decided_afresh_every_time() -> None:
     names = [f"P{n}" for n in range(1, 41)]
     state = pot.start(engine.header(pot.GAME, names, {}))

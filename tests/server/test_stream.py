@@ -6,11 +6,12 @@ every stream."""
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
 import json
+import os
 import random
 import subprocess
 import sys
-import threading
 import time
 import typing as t
 
@@ -19,17 +20,18 @@ from sse_starlette.event import ServerSentEvent
 from aces.classroom.files import FileStore
 from aces.classroom.service import Classroom
 from aces.rules import Roll
-from aces.server import stream
+from aces.server import pooling, stream
 
 import loops
+
+T = t.TypeVar("T")
 
 if t.TYPE_CHECKING:
     from pathlib import Path
 
     import pytest
 
-    from aces.classroom.service import Group, Tallied
-    from aces.experiment.pool import Pooled
+    from aces.classroom.service import Group
 
 
 async def _served(folder: Path) -> tuple[Classroom, list[Group]]:
@@ -133,16 +135,23 @@ def test_a_stream_resumed_mid_tick_misses_nothing_and_repeats_nothing(tmp_path: 
     loops.run(test())
 
 
+class _Counted(concurrent.futures.Executor):
+    """The pooling process's executor, counting what is sent to it."""
+
+    def __init__(self, inner: concurrent.futures.Executor) -> None:
+        self.inner = inner
+        self.sent: list[t.Callable[..., t.Any]] = []
+
+    def submit(self, fn: t.Callable[..., T], /, *args: t.Any,
+               **kwargs: t.Any) -> concurrent.futures.Future[T]:
+        self.sent.append(fn)
+        return self.inner.submit(fn, *args, **kwargs)
+
+
 def test_the_class_is_pooled_once_for_every_stream_within_a_pools_time_off_the_loop(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    made_in: list[threading.Thread] = []
-    made = stream._made
-
-    def watched(tallied: Tallied, lang: str) -> tuple[Pooled, str]:
-        made_in.append(threading.current_thread())
-        return made(tallied, lang)
-
-    monkeypatch.setattr(stream, "_made", watched)
+    counted = _Counted(pooling.pooler())
+    monkeypatch.setattr(stream, "pooler", lambda: counted)
 
     async def test() -> None:
         room, groups = await _served(tmp_path)
@@ -172,9 +181,9 @@ def test_the_class_is_pooled_once_for_every_stream_within_a_pools_time_off_the_l
         assert kept is not None
         assert kept[0] == room.version
         assert none is None
-        # Made twice in all, each in a worker thread, never on the loop's.
-        assert len(made_in) == 2
-        assert threading.current_thread() not in made_in
+        # Made twice in all, each in the pooling process, never on the loop's.
+        assert counted.sent == [stream._made, stream._made]
+        assert counted.inner.submit(os.getpid).result() != os.getpid()
         await room.close()
 
     loops.run(test())
