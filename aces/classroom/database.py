@@ -221,17 +221,21 @@ class Database:
         """A sign of trouble: connections are tried before use a while."""
         self._suspect_until = time.monotonic() + SUSPECT
 
-    async def sweep(self) -> None:
+    async def sweep(self, timeout: float | None = None) -> None:
         """Try every connection the pool holds idle now, and replace the dead
         ones, at once: after the database restarted they all are, and the
         pool, finding them one by one as they are taken, waits longer
         after each (1, 2, 4, 8 s...). One sweep at a time; whoever asks
-        meanwhile waits for it, as long as a request waits for a connection
-        at the most (a check may hang on a network gone)."""
+        meanwhile waits for it, ``timeout`` seconds at the most (by default
+        as long as a request waits for a connection: a check may hang on a
+        network gone)."""
         if self._sweeping is None or self._sweeping.done():
             self._sweeping = asyncio.get_running_loop().create_task(self._sweep())
+        wait = self.settings.timeout if timeout is None else min(timeout, self.settings.timeout)
+        if wait <= 0:
+            return
         with contextlib.suppress(TimeoutError):
-            await asyncio.wait_for(asyncio.shield(self._sweeping), self.settings.timeout)
+            await asyncio.wait_for(asyncio.shield(self._sweeping), wait)
 
     async def _sweep(self) -> None:
         with contextlib.suppress(psycopg.Error, OSError):

@@ -331,17 +331,24 @@ class PostgresStore:
             ~aces.classroom.database.StoreUnavailableError: if no call reached it.
         """
         deadline = time.monotonic() + self.database.settings.timeout
-        await self.database.sweep()
+
+        def left() -> float:
+            return deadline - time.monotonic()
+
+        # Every wait below is given the time left, not a timeout of its own,
+        # so that the pupil is answered within the timeout, not a multiple of it.
+        await self.database.sweep(left())
         while True:
             try:
-                return await self._call(stream, expected, previous, lines, last, keys)
+                return await self._call(stream, expected, previous, lines, last, keys,
+                                        timeout=max(left(), _LEAST_WAIT))
             except _LostError as lost:
                 sent = sent or lost.sent
-            if time.monotonic() >= deadline:
+            if left() <= 0:
                 raise (unsure() if sent else unavailable())
-            await asyncio.sleep(_SETTLING)
+            await asyncio.sleep(min(_SETTLING, left()))
             # The database may have restarted: the dead connections go at once.
-            await self.database.sweep()
+            await self.database.sweep(left())
 
     async def _outcome(self, stream: int, expected: int, row: tuple[t.Any, ...],
                        submission: Submission | None, events: Sequence[Event]) -> Appended:
@@ -373,13 +380,15 @@ class PostgresStore:
         raise unavailable()
 
     async def _call(self, stream: int, expected: int, previous: bytes | None,
-                    lines: list[bytes], last: bytes, keys: tuple[str | None, str | None]
-                    ) -> tuple[t.Any, ...]:
+                    lines: list[bytes], last: bytes, keys: tuple[str | None, str | None],
+                    timeout: float | None = None) -> tuple[t.Any, ...]:
+        """One call of ``aces.append()``; ``timeout``: the seconds to wait for a
+        connection (the pool's own timeout by default)."""
         import psycopg
 
         lost = (psycopg.OperationalError, psycopg.InterfaceError)
         try:
-            async with self.database.pool.connection() as connection:
+            async with self.database.pool.connection(timeout) as connection:
                 try:
                     cursor = await connection.execute(
                         "SELECT * FROM aces.append(%s, %s, %s, %s, %s, %s, %s, %s)",
@@ -497,6 +506,9 @@ class PostgresStore:
 
 #: Seconds between the tries that settle an append whose connection was lost.
 _SETTLING: t.Final = 0.2
+#: The least wait for a connection on the last try that settles an append:
+#: a pool asked to wait for no time at all gives up even with one idle.
+_LEAST_WAIT: t.Final = 0.05
 
 
 class _LostError(Exception):

@@ -128,15 +128,15 @@ def test_a_connection_lost_after_the_commit_is_known_for_its_own(url: str) -> No
         calls = 0
         real = store._call
 
-        async def losing(*args: t.Any) -> tuple[t.Any, ...]:
+        async def losing(*args: t.Any, **kwargs: t.Any) -> tuple[t.Any, ...]:
             nonlocal calls
             calls += 1
             if calls == 1:
-                await real(*args)
+                await real(*args, **kwargs)
                 raise _LostError(sent=True)
-            return await real(*args)
+            return await real(*args, **kwargs)
 
-        store._call = losing  # type: ignore[method-assign,assignment]
+        store._call = losing  # type: ignore[method-assign]
         second = await store.append(1, 2, [rolled(5)])
         assert (second.first, second.last) == (3, 3)
         assert second.position == first.position + 1
@@ -158,10 +158,10 @@ def test_a_block_without_submission_unread_after_its_lost_answer_is_unsure(url: 
         real = store._call
         calls = 0
 
-        async def losing(*args: t.Any) -> tuple[t.Any, ...]:
+        async def losing(*args: t.Any, **kwargs: t.Any) -> tuple[t.Any, ...]:
             nonlocal calls
             calls += 1
-            answer = await real(*args)
+            answer = await real(*args, **kwargs)
             if calls == 1:
                 raise _LostError(sent=True)
             return answer
@@ -169,7 +169,7 @@ def test_a_block_without_submission_unread_after_its_lost_answer_is_unsure(url: 
         async def away(*args: t.Any) -> list[bytes]:
             raise unavailable()
 
-        store._call = losing  # type: ignore[method-assign,assignment]
+        store._call = losing  # type: ignore[method-assign]
         store._lines = away  # type: ignore[method-assign,assignment]
         with pytest.raises(StoreUnsureError):
             await store.append(1, 1, [rolled(4)])
@@ -287,6 +287,43 @@ def test_an_answer_lost_after_the_commit_is_never_told_as_nothing_recorded(
             assert answer.first == seq + 1
             assert await verified_stream(room.store, number) == answer.last
             assert [entry.stream for entry in await room.store.entries(0, 10)] == [number] * 3
+        finally:
+            await room.close()
+
+    run(url, test, timeout=1.0)
+
+
+def test_settling_a_lost_answer_waits_only_for_the_time_the_request_has_left(
+        url: str, postgresql: Cluster) -> None:
+    """The database stays away after an append's answer is lost: every wait
+    for a connection while the append is settled is given what is left of
+    the request's timeout, never a whole timeout again, so the pupil hears
+    within the timeout (each wait of its own had made it a multiple)."""
+    from aces.classroom.database import StoreUnsureError
+
+    async def test(database: Database) -> None:
+        room, number, seq, game, dice = await about_to_roll(database, "Bounded")
+        try:
+            answer_lost_after_the_commit(database, postgresql.halt)
+            store = t.cast("PostgresStore", room.store)
+            call = store._call
+            waits: list[float | None] = []
+
+            async def counted(*args: t.Any, **kwargs: t.Any) -> tuple[t.Any, ...]:
+                waits.append(kwargs.get("timeout"))
+                return await call(*args, **kwargs)
+
+            store._call = counted  # type: ignore[method-assign]
+            try:
+                with pytest.raises(StoreUnsureError):
+                    await room.roll(room.groups[number], "lost", seq, game, dice)
+            finally:
+                await asyncio.to_thread(postgresql.resume)
+            # The first sending waits as any request does; those that settle it, less.
+            settling = [wait for wait in waits[1:] if wait is not None]
+            assert len(settling) == len(waits) - 1 >= 1
+            assert all(0 < wait <= 1.0 for wait in settling)
+            assert settling == sorted(settling, reverse=True)
         finally:
             await room.close()
 
