@@ -156,13 +156,7 @@ class Voice:
 
     def decimal(self, value: float, digits: int = 2) -> str:
         """A number with ``digits`` decimals (``1,234.50``, ``1 234,50``)."""
-        key = _key(value, digits)
-        text = None if key is None else self._decimals.get(key)
-        if text is None:
-            text = numbers.decimal(value, self.lang, digits)
-            if key is not None:
-                self._decimals.keep(key, text, _FIGURE + len(text))
-        return text
+        return _kept(self._decimals, value, digits, self._write_decimal)
 
     def percent(self, value: float, digits: int = 1) -> str:
         """A share as a percentage with ``digits`` decimals (``17.3%``, ``17,3 %``):
@@ -170,18 +164,18 @@ class Voice:
         value's text kept: a class's pool writes thousands of percentages
         twice a second, nearly all of them the same as the last time (the
         shares and intervals of groups that finished no game since)."""
-        key = _key(value, digits)
-        text = None if key is None else self._shares.get(key)
-        if text is None:
-            pattern = self._percents.get(digits)
-            if pattern is None:
-                pattern = parse_pattern(numbers.percent_pattern(self._babel, digits))
-                if len(self._percents) < _PATTERNS:
-                    self._percents[digits] = pattern
-            text = str(pattern.apply(value, self._babel))
-            if key is not None:
-                self._shares.keep(key, text, _FIGURE + len(text))
-        return text
+        return _kept(self._shares, value, digits, self._write_percent)
+
+    def _write_percent(self, value: float, digits: int) -> str:
+        pattern = self._percents.get(digits)
+        if pattern is None:
+            pattern = parse_pattern(numbers.percent_pattern(self._babel, digits))
+            if len(self._percents) < _PATTERNS:
+                self._percents[digits] = pattern
+        return str(pattern.apply(value, self._babel))
+
+    def _write_decimal(self, value: float, digits: int) -> str:
+        return numbers.decimal(value, self.lang, digits)
 
     def fraction(self, value: Fraction) -> str:
         """An exact fraction, ``15,625/46,656``; a whole number stands alone."""
@@ -208,6 +202,19 @@ def parsed_locale(locale: str) -> Locale:
 #: What a number's text kept by its value costs besides the text, roughly:
 #: the entry, its key (a tuple of three) and the number.
 _FIGURE: t.Final = 4 * OBJECT
+
+
+def _kept(memo: Memo[tuple[float, int, float], str], value: float, digits: int,
+          write: t.Callable[[float, int], str]) -> str:
+    """The text of ``value`` with ``digits`` decimals, from ``memo`` where it is
+    kept, else as ``write`` writes it, then kept (see :func:`_key`)."""
+    key = _key(value, digits)
+    text = None if key is None else memo.get(key)
+    if text is None:
+        text = write(value, digits)
+        if key is not None:
+            memo.keep(key, text, _FIGURE + len(text))
+    return text
 
 
 def _key(value: float, digits: int) -> tuple[float, int, float] | None:
