@@ -146,10 +146,10 @@ class FiveDiceOdds(GameOdds):
             # missed, and the chances are those of the next seat that holds any.
             while not held[turn]:
                 turn = (turn + 1) % self.players
-            relative = held[turn:] + held[:turn]
-            return Chances(turned(self.tail.values[self.tail.at[relative]], turn), True)
-        relative = held[turn:] + held[:turn]
-        return Chances(turned(self.values[self._index[relative]], turn), True)
+            values, index = self.tail.values, self.tail.at
+        else:
+            values, index = self.values, self._index
+        return Chances(turned(values[index[held[turn:] + held[:turn]]], turn), True)
 
     def _known(self, key: tuple[t.Any, ...]) -> bool:
         return self.tail is not None and sum(key[0]) <= self.tail.in_play
