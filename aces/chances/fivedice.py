@@ -138,14 +138,18 @@ class FiveDiceOdds(GameOdds):
 
     def _look_up(self, key: tuple[t.Any, ...]) -> Chances:
         held, turn = key
+        if not sum(held):
+            # The last die has just gone, before the game's end is told: the
+            # turn has passed on from its roller, who loses.
+            roller = (turn - 1) % self.players
+            return Chances(tuple(float(seat == roller) for seat in range(self.players)), True)
+        # Between rolls, the turn may sit with a seat out of dice: it is missed,
+        # and the chances are those of the next seat that holds any. Neither
+        # chain holds such a position, as nobody rolls from it.
+        while not held[turn]:
+            turn = (turn + 1) % self.players
         if self.values is None:
             assert self.tail is not None
-            if not sum(held):  # the last die has just gone: its roller loses
-                return Chances(tuple(float(seat == turn) for seat in range(self.players)), True)
-            # Between rolls, the turn may sit with a seat out of dice: it is
-            # missed, and the chances are those of the next seat that holds any.
-            while not held[turn]:
-                turn = (turn + 1) % self.players
             values, index = self.tail.values, self.tail.at
         else:
             values, index = self.values, self._index

@@ -12,9 +12,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from aces import engine
 from aces.chances import _totals, odds_for, starters
 from aces.chances.fivedice import FiveDiceOdds, Tail
 from aces.chances.pot import PotOdds
+from aces.dice import RandomDice
 from aces.events import SCHEMA, GameStarted
 from aces.exact import exact
 from aces.exact.outcomes import ROLLS
@@ -130,6 +132,38 @@ def test_fivedice_chances_are_the_rules_one_roll_ahead() -> None:
         for seat in range(3):
             assert now[seat] == pytest.approx(
                 sum(row[seat] for row in ahead) / len(rolls), abs=1e-11)
+
+
+def test_a_solved_table_answers_every_moment_between_rolls() -> None:
+    """Every state a log's walk passes through, not only those a roll is due
+    at: between a roll's events the turn may sit with a seat out of dice
+    (missed, so the next holder's chances) or no die may be left before the
+    game's end is told (its roller lost), and neither is a state of the chain."""
+    header = _header("five-dice", 4, dice=2)
+    odds = odds_for(header)
+    assert odds.exact
+    between = []
+    for seed in range(20):
+        state = fivedice.start(header)
+        for event in itertools.islice(engine.play(fivedice.GAME, header, RandomDice(seed)), 1,
+                                      None):
+            state = fivedice.evolve(state, event)
+            between.append(state)
+    missed = [state for state in between if state.phase == "play"
+              and not state.held.as_tuple()[state.turn] and any(state.held.as_tuple())]
+    gone = [state for state in between if not any(state.held.as_tuple())]
+    assert missed
+    assert gone
+    for answer in odds.chances_of(between):
+        assert answer.exact
+        assert sum(answer.by_seat) == pytest.approx(1.0, abs=1e-12)
+    for state in missed:
+        held = state.held.as_tuple()
+        holder = next(seat % 4 for seat in range(state.turn, state.turn + 4) if held[seat % 4])
+        assert odds.chances(state) == odds.chances(
+            msgspec.structs.replace(state, turn=holder))
+    for state in gone:  # the roller of the last 1, to the right of the turn
+        assert odds.chances(state).by_seat[(state.turn - 1) % 4] == 1.0
 
 
 @pytest.mark.parametrize(("players", "threes", "threes_to"),
