@@ -28,7 +28,8 @@ if t.TYPE_CHECKING:
     from aces.events import Event, GameStarted, Stage
 
 __all__ = ["STARTS_BUDGET", "Decider", "OptionValue", "Roll", "RollRequest", "check_names",
-           "check_receivers", "evolver", "name_key", "on", "parse_options", "started"]
+           "check_receivers", "decisions", "evolver", "keep_decisions", "name_key", "on",
+           "parse_options", "started"]
 
 S = t.TypeVar("S")
 E = t.TypeVar("E")
@@ -176,6 +177,31 @@ def started(make: t.Callable[[tuple[str, ...], Mapping[str, OptionValue]], S]
         return state
 
     return start
+
+
+#: Every game's memo of decisions (:func:`decisions`), for :func:`keep_decisions`.
+_DECISIONS: list[Memo[tuple[t.Any, ...], tuple[Event, ...]]] = []
+
+
+def decisions(budget: int) -> Memo[tuple[t.Any, ...], tuple[Event, ...]]:
+    """A game's memo of the events its rolls decide, within ``budget`` bytes
+    until :func:`keep_decisions` says otherwise: one place that knows every
+    game's memo, so a process can bound them all without naming a game."""
+    memo: Memo[tuple[t.Any, ...], tuple[Event, ...]] = Memo(budget)
+    _DECISIONS.append(memo)
+    return memo
+
+
+def keep_decisions(budget: int) -> None:
+    """Keep at most ``budget`` bytes of decisions in each game's memo from now
+    on, in place of the game's own budget: for a process that decides a roll
+    at a time, as it comes (a class server), where a memo saves less than a
+    microsecond a roll and the server's memory is to be steady early. What a
+    memo holds beyond the new budget is forgotten now."""
+    for memo in _DECISIONS:
+        memo.budget = budget
+        if memo.weight > budget:
+            memo.clear()
 
 
 #: What a receiver typed after ``>`` cannot hold: it separates or ends names.

@@ -42,13 +42,14 @@ from aces.events import (
     Unpaid,
 )
 from aces.holding import Holding
-from aces.memo import OBJECT, REF, Memo, weigh
+from aces.memo import OBJECT, REF, weigh
 from aces.rules import (
     Decider,
     OptionValue,
     Roll,
     RollRequest,
     check_names,
+    decisions,
     evolver,
     on,
     parse_options,
@@ -65,7 +66,7 @@ if t.TYPE_CHECKING:
 
 __all__ = ["ACE", "FINISHES", "GAME", "MIN_PLAYERS", "NAME", "SIX", "TRY_ROLLS", "Finish", "Phase",
            "PotOptions", "PotState", "Settlement", "Situation", "decide", "decide_afresh", "evolve",
-           "holding", "keep_decisions", "next_roll", "options", "pieces", "settle", "situation",
+           "holding", "next_roll", "options", "pieces", "settle", "situation",
            "start", "widest_roll"]
 
 NAME: t.Final = "pot"
@@ -314,18 +315,7 @@ _situation: t.Final = tuple.__new__
 #: comes back. Its budget holds about 40,000 decisions at a table of four,
 #: more than the situations a session of 15,000 games visits (32,426): a
 #: memo that starts afresh part-way decides every one of them again.
-_DECIDED: Memo[tuple[t.Any, ...], tuple[Event, ...]] = Memo(20 << 20)
-
-
-def keep_decisions(budget: int) -> None:
-    """Keep at most ``budget`` bytes of decisions from now on, in place of the
-    memo's 20 MB: for a process that decides a roll at a time, as it comes
-    (a class server), where the memo saves less than a microsecond a roll
-    and the server's memory is to be steady early. What it holds beyond
-    the new budget is forgotten now."""
-    _DECIDED.budget = budget
-    if _DECIDED.weight > budget:
-        _DECIDED.clear()
+_DECIDED: t.Final = decisions(20 << 20)
 
 
 def decide(state: PotState, roll: Roll) -> tuple[Event, ...]:

@@ -24,7 +24,7 @@ from aces.classroom.school import OneClass
 from aces.classroom.service import Classroom
 from aces.errors import OptionError, Term, visible
 from aces.files import os_reason
-from aces.rules.pot import keep_decisions
+from aces.rules import keep_decisions
 from aces.server.app import make_app
 
 if t.TYPE_CHECKING:
@@ -189,7 +189,7 @@ async def run(app: t.Any, sock: socket.socket, proxies: Sequence[str] = ()) -> N
 
 #: The cycle collector's thresholds while serving (Python's are 700, 10, 10).
 COLLECTOR: t.Final = (20_000, 20, 10)
-#: The bytes of the rules' decisions a server keeps (:func:`aces.rules.pot.keep_decisions`).
+#: The bytes of each game's decisions a server keeps (:func:`aces.rules.keep_decisions`).
 DECISIONS: t.Final = 2 << 20
 
 

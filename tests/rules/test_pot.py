@@ -36,7 +36,7 @@ from aces.events import (
     Unpaid,
 )
 from aces.log import Record
-from aces.rules import Roll, RollRequest, pot
+from aces.rules import Roll, RollRequest, keep_decisions, pot
 from aces.walk import walk
 
 if t.TYPE_CHECKING:
@@ -595,11 +595,11 @@ def test_the_memo_of_decisions_holds_megabytes_not_every_name_ever_seen() -> Non
 
 
 def test_a_smaller_budget_of_decisions_holds_and_decides_the_same() -> None:
-    """A class server keeps fewer decisions (:func:`aces.rules.pot.keep_decisions`):
+    """A class server keeps fewer decisions (:func:`aces.rules.keep_decisions`):
     the memo stays within the new budget, and decides as the rules do."""
     budget = pot._DECIDED.budget
     try:
-        pot.keep_decisions(20_000)
+        keep_decisions(20_000)
         assert pot._DECIDED.weight <= 20_000
         for game in range(200):
             state = pot.start(engine.header(pot.GAME, [f"A{game}", f"B{game}", "C"], {}))
@@ -608,7 +608,7 @@ def test_a_smaller_budget_of_decisions_holds_and_decides_the_same() -> None:
                 assert decided == pot.decide_afresh(pot.situation(state), Roll(dice))
                 assert pot._DECIDED.weight <= 20_000
     finally:
-        pot.keep_decisions(budget)
+        keep_decisions(budget)
     assert pot._DECIDED.budget == budget
 
 

@@ -42,12 +42,15 @@ def test_the_server_freezes_what_start_up_made_and_lets_the_young_die_young() ->
 
 
 def test_the_server_keeps_the_rules_decisions_within_what_a_class_fills_early() -> None:
-    """Once serving, the rules' memo of decisions is bounded by
-    :data:`~aces.server.serve.DECISIONS`, not by its default of 20 MB, which
-    a class filled for the whole of a lesson, its memory growing with it."""
-    code = ("from aces.rules import pot; from aces.server.serve import DECISIONS, steady;"
+    """Once serving, every game's memo of decisions is bounded by
+    :data:`~aces.server.serve.DECISIONS`, not by its default (20 MB for Aces
+    in the Pot), which a class filled for the whole of a lesson, its memory
+    growing with it."""
+    code = ("import aces.games, aces.rules as rules; from aces.rules import pot;"
+            " from aces.server.serve import DECISIONS, steady;"
             " before = pot._DECIDED.budget; steady();"
-            " print(before > DECISIONS, pot._DECIDED.budget == DECISIONS)")
+            " print(before > DECISIONS, pot._DECIDED in rules._DECISIONS,"
+            " all(memo.budget == DECISIONS for memo in rules._DECISIONS))")
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                           check=True)
-    assert done.stdout.split() == ["True", "True"]
+    assert done.stdout.split() == ["True", "True", "True"]
