@@ -35,6 +35,7 @@ import functools
 import hashlib
 import itertools
 import json
+import operator
 import os
 import typing as t
 
@@ -314,50 +315,73 @@ def _read(lines: Iterator[bytes], source: str, tail: Tail, size: int) -> Iterato
     keep, hold = rests.append, raws.append
     #: The line that fills the batch, or the first past the limit.
     cut = min(size, limit + 1)
+    take = itertools.islice
     try:
-        for raw in lines:
-            number += 1
-            prefix = head % number
-            start = len(prefix)
-            rest = raw[start + width:]
-            if not raw.startswith(prefix):
-                raw, _ = _decode_line(raw, prefix, source, number)
+        # A batch of lines all written as aces writes them, the commonest
+        # by far, is checked in one go, line by line in C: their numbers,
+        # then their digests (:func:`_chain_fits`). Any other batch is read
+        # line by line below, which names the first bad line.
+        while batch := list(take(lines, cut - number)):
+            count = len(batch)
+            begin = number + 1
+            prefixes = list(map(head.__mod__, range(begin, begin + count)))
+            start = len(prefixes[0])
+            if (number + count <= limit and len(prefixes[-1]) == start
+                    and all(map(bytes.startswith, batch, prefixes))):
+                digests = list(map(operator.itemgetter(slice(start, start + width)), batch))
+                after = list(map(operator.itemgetter(slice(start + width, None)), batch))
+                if _chain_fits(previous, prefixes, after, digests):
+                    number += count
+                    previous = digests[-1]
+                    tail.seq, tail.digest = number, previous
+                    # Each rest as the one object of its bytes, where there is one.
+                    keys = t.cast("list[bytes]", list(map(known, after, after)))
+                    yield Batch(begin, keys, decoder.events(begin, keys, batch))
+                    cut = min(number + size, limit + 1)
+                    continue
+            for raw in batch:
+                number += 1
+                prefix = head % number
+                start = len(prefix)
                 rest = raw[start + width:]
-            h = copy()
-            h.update(previous)
-            h.update(prefix)
-            h.update(rest)
-            found = h.hexdigest().encode()
-            if not raw.startswith(found, start):
-                # Name what else is wrong with the line first, if anything is
-                # (a last line that only lacks its newline is whole with one).
-                whole, _ = _decode_line(raw, prefix, source, number)
-                if whole == raw or not _digest_fits(previous, whole, prefix):
-                    # Translators: an error of a log whose digests do not chain:
-                    # the line, or the one before it, is not as it was written.
-                    raise LogError(source, number, "the digest does not match: this line was"
-                                   " changed after it was written, or the line before it is not"
-                                   " the one it followed")
-                raw = whole
-                rest = raw[start + width:]
-                found = raw[start:start + width]
-            if number < cut:
+                if not raw.startswith(prefix):
+                    raw, _ = _decode_line(raw, prefix, source, number)
+                    rest = raw[start + width:]
+                h = copy()
+                h.update(previous)
+                h.update(prefix)
+                h.update(rest)
+                found = h.hexdigest().encode()
+                if not raw.startswith(found, start):
+                    # Name what else is wrong with the line first, if anything is
+                    # (a last line that only lacks its newline is whole with one).
+                    whole, _ = _decode_line(raw, prefix, source, number)
+                    if whole == raw or not _digest_fits(previous, whole, prefix):
+                        # Translators: an error of a log whose digests do not chain:
+                        # the line, or the one before it, is not as it was written.
+                        raise LogError(source, number, "the digest does not match: this line was"
+                                       " changed after it was written, or the line before it is not"
+                                       " the one it followed")
+                    raw = whole
+                    rest = raw[start + width:]
+                    found = raw[start:start + width]
+                if number < cut:
+                    previous = found
+                    keep(known(rest, rest))
+                    hold(raw)
+                    continue
+                if number > limit:
+                    _decode_line(raw, prefix, source, number)  # whatever else is wrong first
+                    _raise_too_many(source, number, limit)
                 previous = found
                 keep(known(rest, rest))
                 hold(raw)
-                continue
-            if number > limit:
-                _decode_line(raw, prefix, source, number)  # whatever else is wrong first
-                _raise_too_many(source, number, limit)
-            previous = found
-            keep(known(rest, rest))
-            hold(raw)
-            tail.seq, tail.digest = number, previous
-            yield Batch(number + 1 - len(rests), rests, decoder.events(number + 1 - len(rests),
-                                                                      rests, raws))
-            rests, raws = [], []
-            keep, hold = rests.append, raws.append
-            cut = min(number + size, limit + 1)
+                tail.seq, tail.digest = number, previous
+                yield Batch(number + 1 - len(rests), rests, decoder.events(number + 1 - len(rests),
+                                                                          rests, raws))
+                rests, raws = [], []
+                keep, hold = rests.append, raws.append
+                cut = min(number + size, limit + 1)
     except LogError as exc:
         # The sound lines before the bad one go first; then the error.
         if rests:
@@ -372,6 +396,24 @@ def _read(lines: Iterator[bytes], source: str, tail: Tail, size: int) -> Iterato
         yield Batch(number + 1 - len(rests), rests, decoder.events(number + 1 - len(rests),
                                                                   rests, raws))
     tail.ended = True
+
+
+#: A digest from the bytes it is made of: the hash with its width, made in C.
+_DIGEST_OF: t.Final = functools.partial(hashlib.blake2b, digest_size=DIGEST_WIDTH // 2)
+_HEXDIGEST: t.Final = type(_HASH).hexdigest
+
+
+def _chain_fits(previous: bytes, prefixes: list[bytes], rests: list[bytes],
+                found: list[bytes]) -> bool:
+    """Whether a run of lines, each its prefix, the digest ``found`` and its
+    rest, chains on from the line of digest ``previous``: every line's digest
+    that of the line before it and the line itself (:func:`digest`), all
+    hashed and compared in C, with no Python call for each line."""
+    # Each line's previous digest: the one before the run, then the run's
+    # own but its last (zip stops with the prefixes).
+    before = itertools.chain((previous,), found)
+    made = map(_DIGEST_OF, map(b"".join, zip(before, prefixes, rests, strict=False)))
+    return "".join(map(_HEXDIGEST, made)).encode() == b"".join(found)
 
 
 def _digest_fits(previous: bytes, raw: bytes, prefix: bytes) -> bool:
