@@ -325,6 +325,25 @@ def test_a_line_that_does_not_follow_its_neighbour_is_named_by_its_digest(
     assert error.reason().startswith("the digest does not match")
 
 
+def test_a_run_of_lines_as_aces_writes_them_is_checked_in_one_go() -> None:
+    """The reader's fast check of a batch (:func:`aces.log._chain_fits`) takes
+    the lines the writer chains, from the chain's start or mid-way, and no
+    others: else every batch would be read line by line, slowly but the same."""
+    def parts(lines: list[bytes], first: int) -> tuple[list[bytes], list[bytes], list[bytes]]:
+        prefixes = [log._HEAD % number for number in range(first, first + len(lines))]
+        width = log.DIGEST_WIDTH
+        return (prefixes, [raw[len(p) + width:] for p, raw in zip(prefixes, lines, strict=True)],
+                [raw[len(p):len(p) + width] for p, raw in zip(prefixes, lines, strict=True)])
+
+    lines = lines_of(GOOD)
+    assert log._chain_fits(b"", *parts(lines, 1))
+    middle = parts(lines[5:], 6)
+    assert log._chain_fits(parts(lines, 1)[2][4], *middle)
+    assert not log._chain_fits(b"", *parts(lines[1:], 1))
+    changed = [*lines[:5], other_die(lines[5]), *lines[6:]]
+    assert not log._chain_fits(b"", *parts(changed, 1))
+
+
 def test_a_die_changed_to_a_face_that_settles_the_same_is_seen() -> None:
     # Ada's opening 3 (or whatever she rolled) as a different face: the rules
     # could not always tell; the digest always does.
