@@ -13,16 +13,19 @@ in the projector's language.
 
 Streams are bounded (``--max-projectors`` at once); a client that stops
 reading is dropped (its send times out) and catches up when it comes back.
-What a stream sends of the class is made once for every stream that sends
-it (a group's row until the group changes, the pool and the class until
-anything does), so ten projectors cost little more than one.
+What a stream sends of the class is made and encoded once for every stream
+that sends it (a group's row until the group changes, the pool and the
+class until anything does, the blocks of a tick for every stream at the
+same place), so ten projectors cost little more than one.
 
 A busy class appends hundreds of blocks a second. A stream does not wake
 for each: it sends what has come at most once every :data:`TICK` seconds,
 every event of that moment in one write (each block still an event of its
 own, with its id, so ``Last-Event-ID`` resumes exactly as before), so a
 projector is a tick behind at most, and its cost follows the ticks rather
-than the rolls.
+than the rolls. The ticks are the clock's (every multiple of :data:`TICK`),
+the same for every stream, so that streams keeping up read the same blocks
+at the same moment.
 """
 
 from __future__ import annotations
