@@ -288,8 +288,11 @@ def _row(room: Classroom, group: Group, base: str, lang: str) -> tuple[int, str,
     number = record.id
     view = group_view(room, group, lang)
     # msgspec writes what json.dumps(ensure_ascii=False) does, faster: a row is
-    # made again at every roll of its group.
-    made = (number, _ENCODER.encode(view).decode(),
+    # made again at every roll of its group. The story, half the view and
+    # growing through a game, the projector does not show: a stream sends
+    # the view without it, in every tick of ten projectors.
+    shown = {key: value for key, value in view.items() if key != "story"}
+    made = (number, _ENCODER.encode(shown).decode(),
             _ENCODER.encode(row_html(room, group, base, lang, view)).decode())
     kept[(lang, base)] = (made_of, *made)
     return made
