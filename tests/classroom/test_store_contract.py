@@ -318,6 +318,32 @@ def test_a_blocks_line_synced_before_a_crash_cut_off_its_block_holds_no_block(
     FILES.run(test)
 
 
+def test_a_void_line_of_the_feed_is_passed_when_the_class_moves_to_the_school(
+        tmp_path: Path) -> None:
+    """The order of a folder's blocks, as ``aces class import`` takes it, passes
+    a void line and keeps the submissions of the others."""
+    from aces.classroom.transfer import _blocks
+
+    async def test() -> None:
+        store = await opened(FILES, tmp_path, streams=2)
+        await store.append(2, 1, [roll(4)], Submission("s1", "roll 4"))
+        await store.close()
+        log = tmp_path / "group-002.jsonl"
+        log.write_bytes(b"".join(log.read_bytes().splitlines(keepends=True)[:1]))
+        again = FileStore(str(tmp_path))
+        await again.open()
+        await again.append(2, 1, [roll(5)], Submission("s2", "roll 5"))
+        await again.close()
+
+    FILES.run(test)
+    logs = {stream: (tmp_path / f"group-{stream:03d}.jsonl").read_bytes().splitlines()
+            for stream in (1, 2)}
+    found = _blocks(tmp_path, logs)
+    assert [(stream, first, last) for stream, first, last, _, _ in found] == [
+        (1, 1, 1), (2, 1, 1), (2, 2, 2)]
+    assert found[2][3] is not None
+
+
 def test_a_block_its_log_refused_holds_no_position_and_the_class_goes_on(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """A log that cannot be written (a full disk): its block's line, written to
