@@ -25,11 +25,16 @@ every acknowledged roll is in its log once, where its answer placed it, and
 that every projector saw every block of its class once, in the feed's
 order, and the tables as they stand.
 
-The server's CPU time a roll and its memory (at the start, the middle and
-the end of the run; of its processes and those they started, the pooling
-process of :mod:`aces.server.pooling`) are read from /proc: on a machine that other work keeps
-busy, a roll waits for a core longer than it uses one, and only the CPU
-time says what the server itself costs. The client processes' CPU is
+The server's CPU time a roll (of its processes and those they started, the
+pooling process of :mod:`aces.server.pooling`) and its memory are read from
+/proc: on a machine that other work keeps busy, a roll waits for a core
+longer than it uses one, and only the CPU time says what the server itself
+costs. The memory is sampled every second, of the server's own processes
+and of those they started apart: the pooling process's grows and shrinks
+by megabytes as it pools (the counts and the pool it makes come and go),
+so that one sample of the two together said more of the moment it was
+taken than of the run. The middle and the end of the run are each the
+median of the samples within :data:`WINDOW` seconds of them. The client processes' CPU is
 reported beside it, since on a small machine they share the server's cores.
 """
 
@@ -44,6 +49,7 @@ import multiprocessing
 import os
 import queue
 import random
+import statistics
 import tempfile
 import time
 import traceback
@@ -82,6 +88,9 @@ RETRIES: t.Final = 2
 LONGEST: t.Final = 1 << 26
 #: A block, by its class, its group and its first line.
 Key: t.TypeAlias = tuple[int, int, int]
+#: Seconds about the middle and before the end of a run whose memory samples
+#: are taken together (their median).
+WINDOW: t.Final = 5.0
 #: Each group's last block acknowledged, (first line, last line), by (class, group).
 Finals: t.TypeAlias = dict[tuple[int, int], tuple[int, int]]
 
@@ -114,6 +123,15 @@ def _summed(measure: Callable[[int], float], pids: Sequence[int]) -> float:
         with contextlib.suppress(OSError):
             total += measure(pid)
     return total
+
+
+def _memory(pids: Sequence[int]) -> tuple[float, float]:
+    """The resident memory of ``pids`` (MiB), and of the processes they started."""
+    own = 0.0
+    for pid in pids:
+        with contextlib.suppress(OSError):
+            own += rss_mb(pid)
+    return own, _summed(rss_mb, pids) - own
 
 
 def rss_mb(pid: int) -> float:
@@ -416,8 +434,9 @@ class Run:
     cpu: dict[str, float]
     #: Seconds from the start to the groups' end.
     wall: float
-    #: The server's memory (MiB, its processes together), by seconds from the start.
-    rss: list[tuple[float, float]]
+    #: The server's memory (MiB): by seconds from the start, its own processes'
+    #: and those they started (the pooling process).
+    rss: list[tuple[float, float, float]]
     client_cpu: float
     reader_cpu: float
     clients: int
@@ -447,12 +466,23 @@ class Run:
                     after_answer.append(now - answered[key])
         return after_post, after_answer
 
-    def memory(self, seconds: float) -> tuple[float, float, float]:
-        """The server's memory at the start, the middle and the end of the run."""
+    def memory(self, seconds: float, which: int = 1) -> tuple[float, float, float]:
+        """The server's memory at the start, the middle and the end of the run:
+        of its own processes (``which`` 1) or of those they started (2);
+        the middle and the end each the median of the samples within
+        :data:`WINDOW` seconds (see the module)."""
         if not self.rss:
             return (float("nan"),) * 3
-        middle = min(self.rss, key=lambda sample: abs(sample[0] - seconds / 2))
-        return self.rss[0][1], middle[1], self.rss[-1][1]
+        window = min(WINDOW, seconds / 4)
+        end = self.rss[-1][0]
+
+        def median(around: float, before: float, after: float) -> float:
+            taken = [sample[which] for sample in self.rss
+                     if around - before <= sample[0] <= around + after]
+            return statistics.median(taken) if taken else float("nan")
+
+        return (self.rss[0][which], median(seconds / 2, window / 2, window / 2),
+                median(end, window, 0.0))
 
     def check(self, lines_of: Callable[[int, int], list[bytes]]) -> tuple[int, int, int]:
         """Acknowledged rolls missing from their log (``lines_of(class, group)``),
@@ -490,6 +520,7 @@ class Run:
         after_post, after_answer = self.delays()
         rolls = len(acks)
         start, middle, end = self.memory(seconds)
+        started = self.memory(seconds, 2)
         errors = [error for played in self.played for error in played.errors]
         figures = {
             "groups": sum(len(played.answers) for played in self.played),
@@ -506,7 +537,10 @@ class Run:
             "client_cpu_share": self.client_cpu / self.wall,
             "reader_cpu_share": self.reader_cpu / self.wall,
             "rss_start_mb": start, "rss_middle_mb": middle, "rss_end_mb": end,
-            "rss_samples_mb": [round(mb, 1) for _, mb in self.rss],
+            "rss_samples_mb": [round(mb, 1) for _, mb, _ in self.rss],
+            "rss_started_start_mb": started[0], "rss_started_middle_mb": started[1],
+            "rss_started_end_mb": started[2],
+            "rss_started_samples_mb": [round(mb, 1) for _, _, mb in self.rss],
             "load_average": [round(load, 2) for load in self.load],
             "errors": len(errors), "first_errors": errors[:3],
             "retries": sum(played.retries for played in self.played),
@@ -549,19 +583,19 @@ def drive(joined: list[Joined], watchers: list[Watcher], every: float, seconds: 
         go.value = start
         time.sleep(max(0.0, start - time.monotonic()))
         before = {meter: read() for meter, read in meters.items()}
-        rss = [(0.0, _summed(rss_mb, pids))]
+        rss = [(0.0, *_memory(pids))]
         played: list[Played] = []
         deadline = start + seconds + STARTING
-        every_sample = max(0.25, seconds / 20)
+        every_sample = min(1.0, max(0.25, seconds / 20))
         while len(played) < len(groups):
             kind, value = _next(results, processes, deadline, every_sample)
             if kind == "played":
                 played.append(value)
             elif kind is None:
-                rss.append((time.monotonic() - start, _summed(rss_mb, pids)))
+                rss.append((time.monotonic() - start, *_memory(pids)))
         ended = max(each.finished for each in played)
         cpu = {meter: read() - before[meter] for meter, read in meters.items()}
-        rss.append((ended - start, _summed(rss_mb, pids)))
+        rss.append((ended - start, *_memory(pids)))
         wanted = {group: answers[-1][:2] for each in played
                   for group, answers in each.answers.items() if answers}
         for _ in watching:

@@ -12,11 +12,15 @@ the position, the group, the ``seq`` of the block's first and last lines,
 the byte of the log where the block begins, and the digests of the
 submission's id and payload (dashes for a block no submission asked for).
 Position *n* is at byte ``(n - 1) * WIDTH``, so a resume from any position
-reads only what follows it. A line is written after its block is durable
-in its log and synced before the block is acknowledged; a crash can leave
-only a torn last line, which is cut off, or blocks a log holds beyond the
-feed, which get positions after the last (none of them was acknowledged
-or shown). Positions are never reused and never filled in later.
+reads only what follows it. A line is written while its block is written
+to its log, each synced at the same time (one sync's wait, not two), and
+the block is acknowledged once both are. So a crash can leave a torn last
+line, which is cut off; blocks a log holds beyond the feed, which get
+positions after the last; or a group's last line in the feed for a block
+its log does not hold (a block whose write failed, too): such a line is
+made *void* (:data:`VOID`, in its place), and its position holds no block.
+None of these was acknowledged or shown. Positions are never reused and
+never filled in later.
 
 >>> import tempfile, os
 >>> folder = tempfile.mkdtemp()
@@ -36,7 +40,7 @@ import typing as t
 
 from aces.errors import AcesError
 
-__all__ = ["RECENT", "WIDTH", "Feed", "Line"]
+__all__ = ["RECENT", "VOID", "WIDTH", "Feed", "Line"]
 
 _FORMAT: t.Final = b"%012d %06d %010d %010d %016d %s %s\n"
 #: The bytes of one line of the feed.
@@ -46,6 +50,8 @@ _NONE: t.Final = b"-" * 16
 #: from a recent position (ten seconds of a busy class); older ones are read
 #: from the file.
 RECENT: t.Final = 1 << 12
+#: The stream of a void line: a position that holds no block.
+VOID: t.Final = 0
 
 
 class Line(t.NamedTuple):
@@ -117,6 +123,28 @@ class Feed:
         while view:
             view = view[os.write(self._fd, view):]
         os.fsync(self._fd)
+
+    def void(self, positions: list[int]) -> None:
+        """Make the lines at ``positions`` void, in their places, and sync them
+        (in any thread); the caller then :meth:`forget` s them."""
+        fd = os.open(self.path, os.O_WRONLY)
+        try:
+            for position in positions:
+                # A descriptor of its own: one opened to append writes at the end.
+                os.pwrite(fd, _FORMAT % (position, VOID, 0, 0, 0, _NONE, _NONE),
+                          (position - 1) * WIDTH)
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+
+    def forget(self, positions: list[int]) -> None:
+        """The lines at ``positions``, made void, void in memory too (in the
+        thread that reads them there)."""
+        recent = self._recent
+        for position in positions:
+            index = position - recent[0].position if recent else -1
+            if 0 <= index < len(recent):
+                recent[index] = Line(position, VOID, 0, 0, 0, None, None)
 
     def keep(self, lines: list[Line]) -> None:
         """Keep lines just written in memory, for :meth:`kept_after`, in the

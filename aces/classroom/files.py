@@ -13,8 +13,11 @@ The folder holds, for a class:
 - ``.feed``: the class-wide order of the blocks (:mod:`aces.classroom.feed`).
 
 Appends to one log are serialised; logs are synced in parallel, and the
-feed is synced once for every block that became durable meanwhile (group
-commit), so one fsync a block is the whole cost. The syncs have threads of
+feed is synced once for every block written meanwhile (group commit),
+while the block's log is synced (:mod:`aces.classroom.feed` says what a
+crash between the two leaves), so one fsync's wait a block is the whole
+cost. A block is acknowledged once both are synced, and shown to
+projectors once every block before it in the feed is too. The syncs have threads of
 their own (:data:`WRITERS`), not asyncio's few (the cores and four more): a
 disk takes many syncs of different files at once far faster than one after
 another (on a small virtual machine, several times as many a second with
@@ -37,7 +40,7 @@ from pathlib import Path
 import msgspec
 
 from aces.classroom import store
-from aces.classroom.feed import Feed, Line
+from aces.classroom.feed import VOID, Feed, Line
 from aces.errors import AcesError, SaveError, TruncatedLogError
 from aces.files import file_name, os_reason
 from aces.logstore import LogBusyError, LogStore, lock_file, sync_folder, unlock_file
@@ -109,6 +112,9 @@ class FileStore:
         self._pending: list[tuple[Line, asyncio.Future[None]]] = []
         self._writing = False
         self._durable = 0
+        #: Positions past :attr:`_durable` whose block is synced to its log and
+        #: the feed (or whose line is void), waiting for those before them.
+        self._settled: set[int] = set()
         self._broken: AcesError | None = None
         self._changed: asyncio.Condition | None = None
         self._writers = concurrent.futures.ThreadPoolExecutor(WRITERS,
@@ -192,8 +198,22 @@ class FileStore:
         """Know every block of the feed, and give a place in it to every block a
         log holds beyond it: blocks synced to their log just before a crash,
         never acknowledged and never shown."""
+        last: dict[int, Line] = {}
+        for line in lines:
+            if line.stream in self._seq:
+                last[line.stream] = line
+        # A block's line is synced while its log is: a crash between the two
+        # leaves the group's last line for a block its log does not hold
+        # (or holds only the first lines of), never acknowledged.
+        void = {line.position for stream, line in last.items()
+                if line.first - 1 <= self._seq[stream] < line.last}
+        if void:
+            self._feed.void(sorted(void))
+            self._feed.forget(sorted(void))
         covered: dict[int, int] = {}
         for line in lines:
+            if line.stream == VOID or line.position in void:
+                continue
             covered[line.stream] = line.last
             self._remember(line)
         missing = []
@@ -342,32 +362,71 @@ class FileStore:
             book = self._logs[stream]
             offset = self._size[stream]
             count = len(events)
-            # One write, synced; on failure nothing of the block is in the log,
-            # and the store's chain stays where it was.
-            self._size[stream] = await self._synced(_appended, book, events)
-            self._seq[stream] = expected + count
             keys = None if submission is None else (digest(submission.id),
                                                     digest(submission.digest))
             line = self._feed.entry(stream, expected + 1, expected + count, offset, keys)
-            await self._commit(line)
+            # The block's line goes to the feed while the block goes to its log.
+            committed = self._commit(line)
+            try:
+                # One write, synced; on failure nothing of the block is in the
+                # log, and the store's chain stays where it was.
+                self._size[stream] = await self._synced(_appended, book, events)
+            except BaseException:
+                await self._void(line, committed)
+                raise
+            self._seq[stream] = expected + count
+            await committed
             self._remember(line)
+            await self._settle(line.position)
             return store.Appended(line.position, line.first, line.last)
 
     async def _synced(self, write: Callable[..., T], *data: t.Any) -> T:
         """``write(*data)`` in a thread of the store's writers, waited for: what it gives."""
         return await asyncio.get_running_loop().run_in_executor(self._writers, write, *data)
 
-    async def _commit(self, line: Line) -> None:
-        """Sync ``line`` into the feed with every other line waiting (group commit)."""
+    def _commit(self, line: Line) -> asyncio.Future[None]:
+        """Sync ``line`` into the feed with every other line waiting (group
+        commit): done once it is, in the order of the lines."""
         done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
         self._pending.append((line, done))
         if not self._writing:
             self._writing = True
             asyncio.get_running_loop().create_task(self._write_pending())
-        await done
+        return done
+
+    async def _void(self, line: Line, committed: asyncio.Future[None]) -> None:
+        """After the block of ``line`` failed to go to its log: its line in the
+        feed made void, once written, so that projectors pass its position."""
+        try:
+            await committed
+        except SaveError:
+            return  # The feed is broken: the class is served again to go on.
+        try:
+            await self._synced(self._feed.void, [line.position])
+        except OSError as exc:
+            # Served again, the class finds the line past its log, and voids it.
+            self._broken = SaveError("cannot write {path}: {reason}", path=self._feed.path,
+                                     reason=os_reason(exc))
+            return
+        self._feed.forget([line.position])
+        await self._settle(line.position)
+
+    async def _settle(self, position: int) -> None:
+        """The block at ``position`` is in its log and the feed: shown once
+        every block before it is too."""
+        assert self._changed is not None
+        settled = self._settled
+        settled.add(position)
+        durable = self._durable
+        while durable + 1 in settled:
+            durable += 1
+            settled.remove(durable)
+        if durable != self._durable:
+            self._durable = durable
+            async with self._changed:
+                self._changed.notify_all()
 
     async def _write_pending(self) -> None:
-        assert self._changed is not None
         try:
             while self._pending:
                 batch, self._pending = self._pending, []
@@ -375,17 +434,14 @@ class FileStore:
                 try:
                     await self._synced(self._feed.write, lines)
                 except OSError as exc:
-                    # The blocks are in their logs; the feed gives them their
-                    # places when the class is served again.
+                    # The blocks synced to their logs get their places in
+                    # the feed when the class is served again.
                     self._broken = SaveError("cannot write {path}: {reason}",
                                              path=self._feed.path, reason=os_reason(exc))
                     for _, done in batch:
                         done.set_exception(self._broken)
                     continue
                 self._feed.keep(lines)
-                self._durable = batch[-1][0].position
-                async with self._changed:
-                    self._changed.notify_all()
                 for _, done in batch:
                     done.set_result(None)
         finally:
@@ -411,9 +467,10 @@ class FileStore:
         # Placed again where a reader far behind has made them forgotten: it
         # reads their lines next, without looking for them from the log's start.
         for line in lines:
-            self._place(line)
+            if line.stream != VOID:
+                self._place(line)
         return [store.FeedEntry(line.position, line.stream, line.first, line.last) for line in lines
-                if line.position <= durable]
+                if line.position <= durable and line.stream != VOID]
 
     async def blocks(self, after: int, limit: int) -> list[tuple[store.FeedEntry, bytes]]:
         # This process is the class's only writer: no one follows it, so the

@@ -20,7 +20,9 @@ The promises, which every store keeps and one contract suite tests
 - A :class:`Submission` appends once: the same id again gets the first
   :class:`Appended` back (``again`` set), the same id for another payload
   gets :class:`ReusedSubmissionError`, and this holds across a restart.
-- The feed's positions follow the order the blocks became durable in.
+- The feed's positions follow the order the blocks were appended in, and
+  none is shown (:attr:`Store.position`) before it and every one before it
+  are durable.
 
 The file store is :class:`aces.classroom.files.FileStore`; a store on
 PostgreSQL keeps the same promises with its primary keys and transactions.

@@ -27,7 +27,7 @@ from pathlib import Path
 import msgspec
 
 from aces.classroom.access import new_code, normal_code
-from aces.classroom.feed import Feed, Line
+from aces.classroom.feed import VOID, Feed, Line
 from aces.classroom.files import RECORD, log_name
 from aces.classroom.group import GroupTable
 from aces.classroom.store import ClassRecord
@@ -265,6 +265,8 @@ def _blocks(folder: Path, logs: dict[int, list[bytes]]
         ends: dict[int, int] = {}
         sound = True
         for line in lines:
+            if line.stream == VOID:
+                continue  # A position that holds no block (see aces.classroom.feed).
             if line.stream not in logs or line.first != ends.get(line.stream, 0) + 1:
                 sound = False
                 break

@@ -13,16 +13,19 @@ in the projector's language.
 
 Streams are bounded (``--max-projectors`` at once); a client that stops
 reading is dropped (its send times out) and catches up when it comes back.
-What a stream sends of the class is made once for every stream that sends
-it (a group's row until the group changes, the pool and the class until
-anything does), so ten projectors cost little more than one.
+What a stream sends of the class is made and encoded once for every stream
+that sends it (a group's row until the group changes, the pool and the
+class until anything does, the blocks of a tick for every stream at the
+same place), so ten projectors cost little more than one.
 
 A busy class appends hundreds of blocks a second. A stream does not wake
 for each: it sends what has come at most once every :data:`TICK` seconds,
 every event of that moment in one write (each block still an event of its
 own, with its id, so ``Last-Event-ID`` resumes exactly as before), so a
 projector is a tick behind at most, and its cost follows the ticks rather
-than the rolls.
+than the rolls. The ticks are the clock's (every multiple of :data:`TICK`),
+the same for every stream, so that streams keeping up read the same blocks
+at the same moment.
 """
 
 from __future__ import annotations
@@ -103,30 +106,24 @@ async def _events(room: Classroom, cursor: int, base: str) -> AsyncGenerator[byt
     try:
         seen = room.version
         seen_class = room.class_version
-        yield encoded("class", _class(room, base)).encode()
+        yield _once(room, "class", _class(room, base))
         pooled_at = 0.0
         pooled = -1
         while True:
             written = time.monotonic()
-            out: list[str] = []
+            out: list[bytes] = []
             while True:
-                entries = await room.entries(cursor, BATCH)
-                touched: dict[int, None] = {}
-                for entry in entries:
-                    out.append(encoded("block", await room.block(entry), str(entry.position)))
-                    touched[entry.stream] = None
-                    cursor = entry.position
-                if touched:
-                    out.append(encoded("tables", _tables(room, list(touched), base)))
-                if len(entries) < BATCH:
+                cursor, made, full = await _tick(room, cursor, base)
+                out.append(made)
+                if not full:
                     break
                 # A stream far behind (resumed from long ago) is sent a
                 # batch at a time, not gathered whole.
-                yield "".join(out).encode()
+                yield b"".join(out)
                 out = []
             if room.class_version != seen_class:
                 seen_class = room.class_version
-                out.append(encoded("class", _class(room, base)))
+                out.append(_once(room, "class", _class(room, base)))
             now = time.monotonic()
             wait = 15.0
             making: asyncio.Future[tuple[Pooled, str]] | None = None
@@ -134,18 +131,20 @@ async def _events(room: Classroom, cursor: int, base: str) -> AsyncGenerator[byt
                 if now - pooled_at >= POOL_EVERY:
                     kept, making = _pool(room, now)
                     if kept is not None and kept[0] != pooled:
-                        out.append(encoded("pool", kept[1]))
+                        out.append(_once(room, "pool", kept[1]))
                         pooled, pooled_at = kept[0], now
                         # Sent the last made: the one being made comes a pool's time on.
                         making = None
                 else:
                     wait = POOL_EVERY - (now - pooled_at)
-            if out:
-                yield "".join(out).encode()
+            if any(out):
+                yield b"".join(out)
             if room.position <= cursor:
                 seen = await _wait(room, seen, wait, making)
-            # What comes within a tick of the last write waits for the next.
-            rest = written + TICK - time.monotonic()
+            # What comes within a tick of the last write waits for the next,
+            # at the same moment for every stream (a multiple of the tick on
+            # the clock), so that those at the same place share one.
+            rest = (written // TICK + 1) * TICK - time.monotonic()
             if rest > 0:
                 await asyncio.sleep(rest)
     finally:
@@ -161,6 +160,83 @@ def encoded(kind: str, data: str, position: str | None = None) -> str:
     else:
         data = f"data: {data}"
     return f"{head}event: {kind}{_SEP}{data}{_SEP}{_SEP}"
+
+
+class _Ticks:
+    """The blocks of a class's streams at one tick (the tick's number on the
+    clock), each with the tables they changed, encoded once for every
+    stream at the same place: by the stream's cursor and address, the
+    cursor after them, their bytes, and whether there were more than a
+    batch."""
+
+    __slots__ = ("made", "tick")
+
+    def __init__(self) -> None:
+        self.tick = -1
+        self.made: dict[tuple[int, str, str], asyncio.Task[tuple[int, bytes, bool]]] = {}
+
+
+#: Each class's blocks of its last tick, made and being made.
+_TICKS: weakref.WeakKeyDictionary[Classroom, _Ticks] = weakref.WeakKeyDictionary()
+#: The most batches a class keeps within one tick (streams far behind read many).
+_KEPT_A_TICK: t.Final = 64
+
+
+async def _tick(room: Classroom, cursor: int, base: str) -> tuple[int, bytes, bool]:
+    """The events of the blocks after ``cursor`` (a batch at most) and the
+    ``tables`` they changed, encoded; the cursor after them; whether a
+    batch was full (there are more).
+
+    Ten projectors read the same blocks at the same moment (their ticks are
+    the clock's, see :func:`_events`): the first makes their bytes, and the
+    others at the same cursor within the same tick are given them, so the
+    class's rolls are encoded once a tick, not once a stream. A stream
+    given them a moment after they were made gets the newer blocks at its
+    next tick, as if it had read a moment sooner."""
+    ticks = _TICKS.get(room)
+    if ticks is None:
+        ticks = _TICKS[room] = _Ticks()
+    tick = round(time.monotonic() / TICK)
+    if tick != ticks.tick:
+        ticks.tick = tick
+        ticks.made = {}
+    key = (cursor, base, room.class_record.lang)
+    making = ticks.made.get(key)
+    if making is None:
+        if len(ticks.made) >= _KEPT_A_TICK:
+            del ticks.made[next(iter(ticks.made))]
+        # A task of its own: a stream that goes away while it is made
+        # leaves it to the others.
+        making = ticks.made[key] = asyncio.ensure_future(_blocks(room, cursor, base))
+    return await asyncio.shield(making)
+
+
+async def _blocks(room: Classroom, cursor: int, base: str) -> tuple[int, bytes, bool]:
+    entries = await room.entries(cursor, BATCH)
+    out: list[str] = []
+    touched: dict[int, None] = {}
+    for entry in entries:
+        out.append(encoded("block", await room.block(entry), str(entry.position)))
+        touched[entry.stream] = None
+        cursor = entry.position
+    if touched:
+        out.append(encoded("tables", _tables(room, list(touched), base)))
+    return cursor, "".join(out).encode(), len(entries) >= BATCH
+
+
+#: The last ``class`` and ``pool`` event of each class, encoded, with their data.
+_ONCE: weakref.WeakKeyDictionary[Classroom, dict[str, tuple[str, bytes]]] = (
+    weakref.WeakKeyDictionary())
+
+
+def _once(room: Classroom, kind: str, data: str) -> bytes:
+    """The event ``kind`` with ``data`` (made once for every stream, see
+    :func:`_whole`, :func:`_pool`), encoded once for every stream too."""
+    kept = _ONCE.setdefault(room, {})
+    found = kept.get(kind)
+    if found is None or found[0] is not data:
+        found = kept[kind] = (data, encoded(kind, data).encode())
+    return found[1]
 
 
 def _tables(room: Classroom, groups: list[int], base: str) -> str:
@@ -212,8 +288,11 @@ def _row(room: Classroom, group: Group, base: str, lang: str) -> tuple[int, str,
     number = record.id
     view = group_view(room, group, lang)
     # msgspec writes what json.dumps(ensure_ascii=False) does, faster: a row is
-    # made again at every roll of its group.
-    made = (number, _ENCODER.encode(view).decode(),
+    # made again at every roll of its group. The story, half the view and
+    # growing through a game, the projector does not show: a stream sends
+    # the view without it, in every tick of ten projectors.
+    shown = {key: value for key, value in view.items() if key != "story"}
+    made = (number, _ENCODER.encode(shown).decode(),
             _ENCODER.encode(row_html(room, group, base, lang, view)).decode())
     kept[(lang, base)] = (made_of, *made)
     return made

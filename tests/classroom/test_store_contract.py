@@ -284,6 +284,102 @@ def test_a_block_written_before_a_crash_gets_the_next_position(tmp_path: Path) -
     FILES.run(test)
 
 
+def test_a_blocks_line_synced_before_a_crash_cut_off_its_block_holds_no_block(
+        tmp_path: Path) -> None:
+    """kill -9 after a block's line reached the feed and before its log (they
+    are synced at once): on start the position holds no block and is never
+    given again, and a retry of the same submission is appended anew."""
+    async def test() -> None:
+        store = await opened(FILES, tmp_path, streams=2)
+        await store.append(1, 1, [roll(3)])
+        asked = Submission("s1", "roll 4")
+        await store.append(2, 1, [roll(4)], asked)
+        await store.close()
+        log = tmp_path / "group-002.jsonl"
+        log.write_bytes(b"".join(log.read_bytes().splitlines(keepends=True)[:1]))
+        again = FileStore(str(tmp_path))
+        await again.open()
+        entries = await again.entries(0, 10)
+        assert [(entry.position, entry.stream, entry.first) for entry in entries] == [
+            (1, 1, 1), (2, 2, 1), (3, 1, 2)]
+        assert again.position == 4
+        assert await again.find(2, asked) is None
+        appended = await again.append(2, 1, [roll(4)], asked)
+        assert (appended.position, appended.first, appended.again) == (5, 2, False)
+        assert [entry.position for entry in await again.entries(3, 10)] == [5]
+        await again.close()
+        # Served again, the same.
+        third = FileStore(str(tmp_path))
+        await third.open()
+        assert [entry.position for entry in await third.entries(0, 10)] == [1, 2, 3, 5]
+        assert (await third.find(2, asked)) == appended._replace(again=True)
+        await third.close()
+
+    FILES.run(test)
+
+
+def test_a_void_line_of_the_feed_is_passed_when_the_class_moves_to_the_school(
+        tmp_path: Path) -> None:
+    """The order of a folder's blocks, as ``aces class import`` takes it, passes
+    a void line and keeps the submissions of the others."""
+    from aces.classroom.transfer import _blocks
+
+    async def test() -> None:
+        store = await opened(FILES, tmp_path, streams=2)
+        await store.append(2, 1, [roll(4)], Submission("s1", "roll 4"))
+        await store.close()
+        log = tmp_path / "group-002.jsonl"
+        log.write_bytes(b"".join(log.read_bytes().splitlines(keepends=True)[:1]))
+        again = FileStore(str(tmp_path))
+        await again.open()
+        await again.append(2, 1, [roll(5)], Submission("s2", "roll 5"))
+        await again.close()
+
+    FILES.run(test)
+    logs = {stream: (tmp_path / f"group-{stream:03d}.jsonl").read_bytes().splitlines()
+            for stream in (1, 2)}
+    found = _blocks(tmp_path, logs)
+    assert [(stream, first, last) for stream, first, last, _, _ in found] == [
+        (1, 1, 1), (2, 1, 1), (2, 2, 2)]
+    assert found[2][3] is not None
+
+
+def test_a_block_its_log_refused_holds_no_position_and_the_class_goes_on(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A log that cannot be written (a full disk): its block's line, written to
+    the feed meanwhile, is made void, projectors pass it, and the next
+    block is shown."""
+    from aces.logstore import LogStore
+
+    async def test() -> None:
+        store = await opened(FILES, tmp_path, streams=2)
+        real = LogStore.append
+        failing = {"group-002.jsonl"}
+
+        def append(book: LogStore, events: t.Any) -> int:
+            if Path(book.path).name in failing:
+                raise OSError(28, "No space left on device")
+            return real(book, events)
+
+        monkeypatch.setattr(LogStore, "append", append)
+        with pytest.raises(OSError, match="No space left"):
+            await store.append(2, 1, [roll(4)])
+        failing.clear()
+        appended = await store.append(1, 1, [roll(3)])
+        assert appended.position == 4
+        assert store.position == 4
+        assert [(entry.position, entry.stream) for entry in await store.entries(2, 10)] == [
+            (4, 1)]
+        assert (await store.append(2, 1, [roll(5)])).position == 5
+        await store.close()
+        again = FileStore(str(tmp_path))
+        await again.open()
+        assert [entry.position for entry in await again.entries(0, 10)] == [1, 2, 4, 5]
+        await again.close()
+
+    FILES.run(test)
+
+
 def test_a_torn_last_line_of_a_log_is_cut_off_on_start(tmp_path: Path) -> None:
     async def test() -> None:
         store = await opened(FILES, tmp_path)

@@ -87,6 +87,10 @@ def test_the_blocks_of_a_tick_go_in_one_write_each_an_event_with_its_id(
         assert kinds == ["block"] * 30 + ["tables"]
         tables = json.loads(chunk[-1]["data"])
         assert sorted(view["id"] for view in tables["groups"]) == [1, 2, 3]
+        # Each view without its story (the projector shows none), and the row.
+        assert all("story" not in view and view["seq"] == groups[view["id"] - 1].table.seq
+                   for view in tables["groups"])
+        assert sorted(tables["html"]) == ["1", "2", "3"]
         written = {group.record.id: (tmp_path / group.record.log).read_bytes().splitlines()
                    for group in groups}
         for event in blocks:
