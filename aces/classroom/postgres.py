@@ -15,6 +15,9 @@ It keeps the promises of :mod:`aces.classroom.store` as the anchors do
   block back, on any process, after any restart), checks the stream's
   last ``seq`` and digest, writes the lines, the block and the
   submission, and ``NOTIFY``\\ s the other processes, on commit only;
+  the appends a process makes while its calls are all in flight go
+  together in the next, ``aces.append_many()``, each with the outcome
+  ``aces.append()`` gives it (group commit, :class:`_Batcher`);
 - the lines are encoded here by :class:`aces.log.LogWriter`, chained on
   the stream's last digest, so they are the bytes ``aces record`` and the
   file store write, and an export is an ordinary log;
