@@ -530,8 +530,8 @@ _APPEND_MANY: t.Final = (
 
 
 class _Batcher:
-    """Group commit: the appends of one process that arrive while its last
-    call of them is in flight are sent together in the next, one call of
+    """Group commit: the appends of one process that arrive while its calls
+    of them are all in flight are sent together in the next, one call of
     ``aces.append_many()``, one transaction and one round trip (migration
     0002). Under load a roll so costs this process, the database and the
     other processes' listeners a share of a call, a commit and a
@@ -544,7 +544,9 @@ class _Batcher:
     def __init__(self, database: Database) -> None:
         self.database = database
         self._waiting: list[tuple[_Call, asyncio.Future[tuple[t.Any, ...]]]] = []
-        #: The calls in flight, each sending what waits when it is done.
+        #: The calls in flight (an append's own, or a batch's).
+        self._busy = 0
+        #: The tasks that send the batches, each what waits when it is done.
         self._flights: set[asyncio.Task[None]] = set()
         #: The most calls in flight at once: half the pool, so that the
         #: appends leave connections for the reads (the follower's, the
@@ -557,14 +559,29 @@ class _Batcher:
 
         :raises _LostError: for a connection lost, or none had.
         """
+        if self._busy < self._most:
+            # A call free: this append goes at once, alone, in its own task
+            # (as it went before there were batches: no hop to another task).
+            self._busy += 1
+            try:
+                row = (await self._sent([call]))[0]
+            finally:
+                self._busy -= 1
+                self._next()
+            assert not isinstance(row, Exception)
+            return row
         loop = asyncio.get_running_loop()
         future: asyncio.Future[tuple[t.Any, ...]] = loop.create_future()
         self._waiting.append((call, future))
-        if len(self._flights) < self._most:
-            self._flights.add(loop.create_task(self._fly()))
         # A request given up (its client gone) leaves its append to the call:
         # the table is read again from the log, whatever the call does.
         return await asyncio.shield(future)
+
+    def _next(self) -> None:
+        """A call has ended: what waits goes in the next."""
+        if self._waiting and self._busy < self._most:
+            self._busy += 1
+            self._flights.add(asyncio.get_running_loop().create_task(self._fly()))
 
     async def _fly(self) -> None:
         batch: list[tuple[_Call, asyncio.Future[tuple[t.Any, ...]]]] = []
@@ -587,12 +604,13 @@ class _Batcher:
                         future.set_result(row)
                 batch = []
         finally:
-            # Out of the count at once: an append that comes now starts another.
+            # Out of the count at once: an append that comes now has a call.
+            self._busy -= 1
             self._flights.discard(t.cast("asyncio.Task[None]", asyncio.current_task()))
             # Cancelled (the loop ends): no one waits for ever.
             for _, future in batch:
                 future.cancel()
-            if not self._flights:
+            if not self._busy:
                 for _, future in self._waiting:
                     future.cancel()
                 self._waiting = []
@@ -619,6 +637,8 @@ class _Batcher:
                     # Sent: the database may have committed them.
                     raise _LostError(sent=True) from None
                 except psycopg.Error:
+                    if len(calls) == 1:
+                        raise
                     # Not one append's outcome, but an error of the call (none
                     # is known): nothing of it was committed; each is sent by
                     # itself, so that only the one at fault fails.

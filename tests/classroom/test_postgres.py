@@ -816,7 +816,8 @@ async def verified_stream(store: Store, stream: int) -> int:
 
 def sizes_sent(database: Database) -> list[int]:
     """How many appends each call of the database carries, from now on. (A
-    pool of 3 lets the appends have one call in flight at a time.)"""
+    pool of 3 lets the appends have one call in flight at a time: the first
+    append goes alone, and those that come meanwhile together.)"""
     from aces.classroom import postgres
 
     batcher = postgres._batcher(database)
@@ -832,30 +833,31 @@ def sizes_sent(database: Database) -> list[int]:
 
 
 def test_appends_sent_together_each_keep_their_own_outcome(url: str) -> None:
-    """Appends of one process at the same moment go in one call (group
-    commit), across classes; one of them stale (another process's store of
+    """Appends of one process that come while its call is in flight go in
+    the next, together (group commit), across classes; one of them stale (another process's store of
     the class appended at its seq first, in the same call) is refused
     alone, and the others are appended, each once, where their answers say."""
     from aces.classroom.store import StaleAppendError
 
     async def test(database: Database) -> None:
-        first, second = await one_stream(database), await one_stream(database)
+        alone, first, second = [await one_stream(database) for _ in range(3)]
         other = PostgresStore(database, first.cls)
         await other.open()
         sizes = sizes_sent(database)
         sent = Submission("together", "roll 6")
         answers = await asyncio.gather(
-            first.append(1, 1, [rolled(4)]), second.append(1, 1, [rolled(5), rolled(6)], sent),
-            other.append(1, 1, [rolled(3)]), return_exceptions=True)
-        assert sizes == [3]
-        assert isinstance(answers[2], StaleAppendError)
-        assert [(answer.first, answer.last) for answer in answers[:2]  # type: ignore[union-attr]
-                ] == [(2, 2), (2, 3)]
+            alone.append(1, 1, [rolled(2)]), first.append(1, 1, [rolled(4)]),
+            second.append(1, 1, [rolled(5), rolled(6)], sent), other.append(1, 1, [rolled(3)]),
+            return_exceptions=True)
+        assert sizes == [1, 3]
+        assert isinstance(answers[3], StaleAppendError)
+        assert [(answer.first, answer.last) for answer in answers[:3]  # type: ignore[union-attr]
+                ] == [(2, 2), (2, 2), (2, 3)]
         assert (await verified(first), await verified(second)) == (2, 3)
         # Sent again by itself, the submission is known for its first block.
         again = await second.append(1, 1, [rolled(5), rolled(6)], sent)
-        assert again == t.cast("t.Any", answers[1])._replace(again=True)
-        for store in (first, second, other):
+        assert again == t.cast("t.Any", answers[2])._replace(again=True)
+        for store in (alone, first, second, other):
             await store.close()
 
     run(url, test, pool=3)
@@ -877,20 +879,25 @@ def test_two_processes_appending_together_to_the_same_classes_lose_nothing(
             for store in here + there:
                 await store.open()
             for store in here:
-                for stream in (1, 2):
+                for stream in (1, 2, 3, 4):
                     await store.create(stream, f"group-00{stream}.jsonl")
                     await store.append(stream, 0, [HEADER])
+            for store in there:
+                for stream in (3, 4):
+                    await store.lines(stream, 1, 1)
             sizes = (sizes_sent(database), sizes_sent(other))
             for turn in range(1, 21):
+                dice = [rolled(turn % 6 + 1)]
                 await asyncio.gather(
-                    *(store.append(1, turn, [rolled(turn % 6 + 1)]) for store in here[::-1]),
-                    *(store.append(2, turn, [rolled(turn % 6 + 1)]) for store in there))
-            assert all(2 in each for each in sizes)
+                    *(store.append(stream, turn, dice)
+                      for store in here[::-1] for stream in (1, 2)),
+                    *(store.append(stream, turn, dice) for store in there for stream in (3, 4)))
+            assert all(3 in each for each in sizes)
             for store in here:
-                for stream in (1, 2):
+                for stream in (1, 2, 3, 4):
                     assert await verified_stream(store, stream) == 21
                 positions = [entry.position for entry in await store.entries(0, 100)]
-                assert positions == list(range(1, 43))
+                assert positions == list(range(1, 85))
             for store in here + there:
                 await store.close()
         finally:
@@ -905,22 +912,24 @@ def test_a_connection_killed_in_the_middle_of_appends_sent_together_settles_each
     lock: each append is settled by itself on a new connection, and each is
     appended once."""
     async def test(database: Database) -> None:
-        first, second = await one_stream(database), await one_stream(database)
+        alone, first, second = [await one_stream(database) for _ in range(3)]
         sizes = sizes_sent(database)
         sent = Submission("killed", "roll 4")
         async with database.connection() as holder, holder.transaction():
             await holder.execute("SELECT 1 FROM aces.feeds WHERE class = %s FOR UPDATE",
                                  (first.cls,))
-            appending = asyncio.gather(first.append(1, 1, [rolled(4)], sent),
+            # The first goes alone; the two that come meanwhile, together.
+            appending = asyncio.gather(alone.append(1, 1, [rolled(2)]),
+                                       first.append(1, 1, [rolled(4)], sent),
                                        second.append(1, 1, [rolled(5)]))
             pid = await backend_waiting(database)
             await holder.execute("SELECT pg_terminate_backend(%s)", (pid,))
         answers = await asyncio.wait_for(appending, 20)
-        assert sizes[0] == 2
+        assert sizes[:2] == [1, 2]
         assert [(answer.first, answer.last, answer.again) for answer in answers] == [
-            (2, 2, False), (2, 2, False)]
+            (2, 2, False)] * 3
         assert (await verified(first), await verified(second)) == (2, 2)
-        await first.close()
-        await second.close()
+        for store in (alone, first, second):
+            await store.close()
 
     run(url, test, pool=3)
