@@ -15,6 +15,9 @@ It keeps the promises of :mod:`aces.classroom.store` as the anchors do
   block back, on any process, after any restart), checks the stream's
   last ``seq`` and digest, writes the lines, the block and the
   submission, and ``NOTIFY``\\ s the other processes, on commit only;
+  the appends a process makes while its calls are all in flight go
+  together in the next, ``aces.append_many()``, each with the outcome
+  ``aces.append()`` gives it (group commit, :class:`_Batcher`);
 - the lines are encoded here by :class:`aces.log.LogWriter`, chained on
   the stream's last digest, so they are the bytes ``aces record`` and the
   file store write, and an export is an ordinary log;
@@ -48,6 +51,7 @@ import contextlib
 import json
 import time
 import typing as t
+import weakref
 
 import msgspec
 
@@ -383,8 +387,15 @@ class PostgresStore:
                     lines: list[bytes], last: bytes, keys: tuple[str | None, str | None],
                     timeout: float | None = None) -> tuple[t.Any, ...]:
         """One call of ``aces.append()``; ``timeout``: the seconds to wait for a
-        connection (the pool's own timeout by default)."""
+        connection (the pool's own timeout by default). An append's first
+        sending (lines, and no timeout of its own) goes with the others of
+        the moment (:class:`_Batcher`)."""
         import psycopg
+
+        if previous is not None and lines and timeout is None:
+            return await _batcher(self.database).append(
+                (self.cls, stream, expected, previous.decode("ascii"), lines,
+                 last.decode("ascii"), *keys))
 
         lost = (psycopg.OperationalError, psycopg.InterfaceError)
         try:
@@ -502,6 +513,176 @@ class PostgresStore:
 
     async def close(self) -> None:
         self.database.unfollow(self.cls, self._ring)
+
+
+#: One append's arguments of ``aces.append()``: the class, the stream, the
+#: line expected last, its digest, the lines, the digest of the last, the
+#: digests of the submission's id and payload.
+_Call: t.TypeAlias = tuple[int, int, int, str, list[bytes], str, str | None, str | None]
+#: The most appends sent in one call.
+_BATCH: t.Final = 64
+#: The share of the pool's connections the appends' calls may hold (1/2).
+_FLIGHTS: t.Final = 2
+_APPEND: t.Final = "SELECT * FROM aces.append(%s, %s, %s, %s, %s, %s, %s, %s)"
+_APPEND_MANY: t.Final = (
+    "SELECT * FROM aces.append_many(%s::bigint[], %s::integer[], %s::bigint[], %s::text[],"
+    " %s::integer[], %s::bytea[], %s::text[], %s::text[], %s::text[])")
+
+
+class _Batcher:
+    """Group commit: the appends of one process that arrive while its calls
+    of them are all in flight are sent together in the next, one call of
+    ``aces.append_many()``, one transaction and one round trip (migration
+    0002). Under load a roll so costs this process, the database and the
+    other processes' listeners a share of a call, a commit and a
+    notification's wake, not one each; alone, a roll goes at once, in a
+    call of ``aces.append()`` as before. Each append keeps its own outcome:
+    one stale does not fail the others. Only the sending is shared; a
+    connection lost in the middle leaves each append of the call to be
+    settled by itself (:meth:`PostgresStore._settled`)."""
+
+    def __init__(self, database: Database) -> None:
+        self.database = database
+        self._waiting: list[tuple[_Call, asyncio.Future[tuple[t.Any, ...]]]] = []
+        #: The calls in flight (an append's own, or a batch's).
+        self._busy = 0
+        #: The tasks that send the batches, each what waits when it is done.
+        self._flights: set[asyncio.Task[None]] = set()
+        #: The most calls in flight at once: half the pool, so that the
+        #: appends leave connections for the reads (the follower's, the
+        #: projectors') and wait for one of their own calls, where their
+        #: turn comes sooner than at the pool's.
+        self._most = max(1, database.settings.pool // _FLIGHTS)
+
+    async def append(self, call: _Call) -> tuple[t.Any, ...]:
+        """``aces.append()``'s answer to ``call``, sent with whatever else waits.
+
+        :raises _LostError: for a connection lost, or none had.
+        """
+        if self._busy < self._most:
+            # A call free: this append goes at once, alone, in its own task
+            # (as it went before there were batches: no hop to another task).
+            self._busy += 1
+            try:
+                row = (await self._sent([call]))[0]
+            finally:
+                self._busy -= 1
+                self._next()
+            assert not isinstance(row, Exception)
+            return row
+        loop = asyncio.get_running_loop()
+        future: asyncio.Future[tuple[t.Any, ...]] = loop.create_future()
+        self._waiting.append((call, future))
+        # A request given up (its client gone) leaves its append to the call:
+        # the table is read again from the log, whatever the call does.
+        return await asyncio.shield(future)
+
+    def _next(self) -> None:
+        """A call has ended: what waits goes in the next."""
+        if self._waiting and self._busy < self._most:
+            self._busy += 1
+            self._flights.add(asyncio.get_running_loop().create_task(self._fly()))
+
+    async def _fly(self) -> None:
+        batch: list[tuple[_Call, asyncio.Future[tuple[t.Any, ...]]]] = []
+        try:
+            while self._waiting:
+                batch, self._waiting = self._waiting[:_BATCH], self._waiting[_BATCH:]
+                rows: list[tuple[t.Any, ...] | Exception]
+                try:
+                    rows = await self._sent([call for call, _ in batch])
+                except _LostError as lost:
+                    rows = [_LostError(sent=lost.sent) for _ in batch]
+                except Exception as exc:  # the callers' to raise
+                    rows = [exc] * len(batch)
+                for (_, future), row in zip(batch, rows, strict=True):
+                    if future.done():
+                        continue
+                    if isinstance(row, BaseException):
+                        future.set_exception(row)
+                    else:
+                        future.set_result(row)
+                batch = []
+        finally:
+            # Out of the count at once: an append that comes now has a call.
+            self._busy -= 1
+            self._flights.discard(t.cast("asyncio.Task[None]", asyncio.current_task()))
+            # Cancelled (the loop ends): no one waits for ever.
+            for _, future in batch:
+                future.cancel()
+            if not self._busy:
+                for _, future in self._waiting:
+                    future.cancel()
+                self._waiting = []
+
+    async def _sent(self, calls: list[_Call]) -> list[tuple[t.Any, ...] | Exception]:
+        """Each call's row, sent in one call of the database.
+
+        :raises _LostError: for a connection lost, or none had.
+        """
+        import psycopg
+
+        lost = (psycopg.OperationalError, psycopg.InterfaceError)
+        try:
+            async with self.database.pool.connection() as connection:
+                try:
+                    if len(calls) == 1:
+                        cursor = await connection.execute(_APPEND, calls[0])
+                        row = await cursor.fetchone()
+                        assert row is not None
+                        return [tuple(row)]
+                    cursor = await connection.execute(_APPEND_MANY, _columns(calls))
+                    found = await cursor.fetchall()
+                except lost:
+                    # Sent: the database may have committed them.
+                    raise _LostError(sent=True) from None
+                except psycopg.Error:
+                    if len(calls) == 1:
+                        raise
+                    # Not one append's outcome, but an error of the call (none
+                    # is known): nothing of it was committed; each is sent by
+                    # itself, so that only the one at fault fails.
+                    found = None
+        except lost:
+            # No connection to send them on (the pool's wait ran out).
+            self.database.trouble()
+            raise _LostError(sent=False) from None
+        except _LostError:
+            self.database.trouble()
+            raise
+        if found is None:
+            return [await self._alone(call) for call in calls]
+        rows: list[tuple[t.Any, ...] | Exception] = [()] * len(calls)
+        for item, *row in found:
+            rows[item - 1] = tuple(row)
+        return rows
+
+    async def _alone(self, call: _Call) -> tuple[t.Any, ...] | Exception:
+        try:
+            return (await self._sent([call]))[0]
+        except Exception as exc:  # the caller's to raise
+            return exc
+
+
+def _columns(calls: list[_Call]) -> tuple[list[t.Any], ...]:
+    """The arguments of ``aces.append_many()`` for ``calls``: a column each,
+    the lines of all in one."""
+    classes, streams, expected, previous, lines, digests, ids, payloads = zip(*calls,
+                                                                               strict=True)
+    return (list(classes), list(streams), list(expected), list(previous),
+            [len(each) for each in lines], [line for each in lines for line in each],
+            list(digests), list(ids), list(payloads))
+
+
+#: The batcher of each database's appends.
+_BATCHERS: weakref.WeakKeyDictionary[Database, _Batcher] = weakref.WeakKeyDictionary()
+
+
+def _batcher(database: Database) -> _Batcher:
+    found = _BATCHERS.get(database)
+    if found is None:
+        found = _BATCHERS[database] = _Batcher(database)
+    return found
 
 
 #: Seconds between the tries that settle an append whose connection was lost.
