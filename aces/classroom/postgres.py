@@ -390,35 +390,14 @@ class PostgresStore:
         connection (the pool's own timeout by default). An append's first
         sending (lines, and no timeout of its own) goes with the others of
         the moment (:class:`_Batcher`)."""
-        import psycopg
-
+        call = (self.cls, stream, expected,
+                None if previous is None else previous.decode("ascii"), lines,
+                last.decode("ascii"), *keys)
         if previous is not None and lines and timeout is None:
-            return await _batcher(self.database).append(
-                (self.cls, stream, expected, previous.decode("ascii"), lines,
-                 last.decode("ascii"), *keys))
-
-        lost = (psycopg.OperationalError, psycopg.InterfaceError)
-        try:
-            async with self.database.pool.connection(timeout) as connection:
-                try:
-                    cursor = await connection.execute(
-                        "SELECT * FROM aces.append(%s, %s, %s, %s, %s, %s, %s, %s)",
-                        (self.cls, stream, expected,
-                         None if previous is None else previous.decode("ascii"), lines,
-                         last.decode("ascii"), *keys))
-                    row = await cursor.fetchone()
-                except lost:
-                    # Sent: the database may have committed it.
-                    raise _LostError(sent=True) from None
-        except lost:
-            # No connection to send it on (the pool's wait ran out).
-            self.database.trouble()
-            raise _LostError(sent=False) from None
-        except _LostError:
-            self.database.trouble()
-            raise
-        assert row is not None
-        return tuple(row)
+            return await _batcher(self.database).append(call)
+        row = (await _send(self.database, [call], timeout))[0]
+        assert not isinstance(row, Exception)  # one call's error is raised
+        return row
 
     async def _appended_at(self, stream: int, first: int, last: int) -> Appended:
         async with self.database.connection() as connection:
@@ -516,9 +495,10 @@ class PostgresStore:
 
 
 #: One append's arguments of ``aces.append()``: the class, the stream, the
-#: line expected last, its digest, the lines, the digest of the last, the
-#: digests of the submission's id and payload.
-_Call: t.TypeAlias = tuple[int, int, int, str, list[bytes], str, str | None, str | None]
+#: line expected last, its digest (none for a probe, which writes nothing),
+#: the lines, the digest of the last, the digests of the submission's id and
+#: payload.
+_Call: t.TypeAlias = tuple[int, int, int, str | None, list[bytes], str, str | None, str | None]
 #: The most appends sent in one call.
 _BATCH: t.Final = 64
 #: The share of the pool's connections the appends' calls may hold (1/2).
@@ -616,52 +596,62 @@ class _Batcher:
                 self._waiting = []
 
     async def _sent(self, calls: list[_Call]) -> list[tuple[t.Any, ...] | Exception]:
-        """Each call's row, sent in one call of the database.
+        """Each call's row, sent in one call of the database (:func:`_send`)."""
+        return await _send(self.database, calls)
 
-        :raises _LostError: for a connection lost, or none had.
-        """
-        import psycopg
 
-        lost = (psycopg.OperationalError, psycopg.InterfaceError)
-        try:
-            async with self.database.pool.connection() as connection:
-                try:
-                    if len(calls) == 1:
-                        cursor = await connection.execute(_APPEND, calls[0])
-                        row = await cursor.fetchone()
-                        assert row is not None
-                        return [tuple(row)]
-                    cursor = await connection.execute(_APPEND_MANY, _columns(calls))
-                    found = await cursor.fetchall()
-                except lost:
-                    # Sent: the database may have committed them.
-                    raise _LostError(sent=True) from None
-                except psycopg.Error:
-                    if len(calls) == 1:
-                        raise
-                    # Not one append's outcome, but an error of the call (none
-                    # is known): nothing of it was committed; each is sent by
-                    # itself, so that only the one at fault fails.
-                    found = None
-        except lost:
-            # No connection to send them on (the pool's wait ran out).
-            self.database.trouble()
-            raise _LostError(sent=False) from None
-        except _LostError:
-            self.database.trouble()
-            raise
-        if found is None:
-            return [await self._alone(call) for call in calls]
-        rows: list[tuple[t.Any, ...] | Exception] = [()] * len(calls)
-        for item, *row in found:
-            rows[item - 1] = tuple(row)
-        return rows
+async def _send(database: Database, calls: list[_Call], timeout: float | None = None,
+                ) -> list[tuple[t.Any, ...] | Exception]:
+    """Each call's row, sent in one call of the database: ``aces.append()``
+    for one, ``aces.append_many()`` for more; ``timeout``: the seconds to
+    wait for a connection (the pool's own by default). One call's error is
+    raised; after an error of a call of many, each is sent alone.
 
-    async def _alone(self, call: _Call) -> tuple[t.Any, ...] | Exception:
-        try:
-            return (await self._sent([call]))[0]
-        except Exception as exc:  # the caller's to raise
-            return exc
+    :raises _LostError: for a connection lost, or none had.
+    """
+    import psycopg
+
+    lost = (psycopg.OperationalError, psycopg.InterfaceError)
+    try:
+        async with database.pool.connection(timeout) as connection:
+            try:
+                if len(calls) == 1:
+                    cursor = await connection.execute(_APPEND, calls[0])
+                    row = await cursor.fetchone()
+                    assert row is not None
+                    return [tuple(row)]
+                cursor = await connection.execute(_APPEND_MANY, _columns(calls))
+                found = await cursor.fetchall()
+            except lost:
+                # Sent: the database may have committed them.
+                raise _LostError(sent=True) from None
+            except psycopg.Error:
+                if len(calls) == 1:
+                    raise
+                # Not one append's outcome, but an error of the call (none
+                # is known): nothing of it was committed; each is sent by
+                # itself, so that only the one at fault fails.
+                found = None
+    except lost:
+        # No connection to send them on (the pool's wait ran out).
+        database.trouble()
+        raise _LostError(sent=False) from None
+    except _LostError:
+        database.trouble()
+        raise
+    if found is None:
+        return [await _alone(database, call) for call in calls]
+    rows: list[tuple[t.Any, ...] | Exception] = [()] * len(calls)
+    for item, *row in found:
+        rows[item - 1] = tuple(row)
+    return rows
+
+
+async def _alone(database: Database, call: _Call) -> tuple[t.Any, ...] | Exception:
+    try:
+        return (await _send(database, [call]))[0]
+    except Exception as exc:  # the caller's to raise
+        return exc
 
 
 def _columns(calls: list[_Call]) -> tuple[list[t.Any], ...]:
