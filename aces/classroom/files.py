@@ -396,7 +396,10 @@ class FileStore:
 
     async def _void(self, line: Line, committed: asyncio.Future[None]) -> None:
         """After the block of ``line`` failed to go to its log: its line in the
-        feed made void, once written, so that projectors pass its position."""
+        feed made void, once written, so that projectors pass its position.
+
+        No reader sees the line while it is rewritten: readers stop at the
+        last settled position, and this one settles only once it is void."""
         try:
             await committed
         except SaveError:

@@ -139,6 +139,46 @@ def test_a_stream_resumed_mid_tick_misses_nothing_and_repeats_nothing(tmp_path: 
     loops.run(test())
 
 
+def test_streams_at_one_place_in_one_tick_share_the_blocks_encoded_once(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Ten projectors keeping up read the same blocks at the same moment: the
+    blocks of the tick are read from the store and encoded once, and every
+    stream is given the same bytes; a stream elsewhere gets its own."""
+    async def test() -> None:
+        room, groups = await _served(tmp_path)
+        start = room.position
+        for number in range(12):
+            await _roll(room, groups[number % 3], number)
+        read: list[int] = []
+        block = room.block
+
+        async def counted(entry: t.Any) -> str:
+            read.append(entry.position)
+            return await block(entry)
+
+        monkeypatch.setattr(room, "block", counted)
+        # Within one tick, not across a mark of the clock.
+        rest = (time.monotonic() // stream.TICK + 1) * stream.TICK - time.monotonic()
+        if rest < stream.TICK / 2:
+            await asyncio.sleep(rest + stream.TICK / 10)
+        made = await asyncio.gather(*(stream._tick(room, start, "") for _ in range(10)))
+        assert read == list(range(start + 1, start + 13))
+        cursor, chunk, full = made[0]
+        assert (cursor, full) == (start + 12, False)
+        assert all(other == made[0] for other in made)
+        assert all(other[1] is chunk for other in made)
+        ids = [int(event["id"]) for event in _events(chunk) if event["event"] == "block"]
+        assert ids == list(range(start + 1, start + 13))
+        # A stream further on, in the same tick, is not given the others' bytes.
+        later = await stream._tick(room, start + 6, "")
+        assert read[12:] == list(range(start + 7, start + 13))
+        assert [int(event["id"]) for event in _events(later[1])
+                if event["event"] == "block"] == list(range(start + 7, start + 13))
+        await room.close()
+
+    loops.run(test())
+
+
 class _Counted(concurrent.futures.Executor):
     """The pooling process's executor, counting what is sent to it."""
 
