@@ -16,6 +16,7 @@ from __future__ import annotations
 import collections
 import functools
 import itertools
+import struct
 import typing as t
 
 import msgspec
@@ -45,6 +46,8 @@ __all__ = ["STORY", "Decision", "GroupTable", "Tally", "stale", "voice"]
 
 #: Lines of the current game's story kept to show, in each language.
 STORY: t.Final = 14
+#: A game's rules among a log's, before its count (:class:`Tally`).
+_KIND: t.Final = struct.Struct("I")
 
 
 @functools.cache
@@ -72,51 +75,57 @@ class Decision(t.NamedTuple):
 class Tally(Visitor[None]):
     """The finished games of one log, counted as ``aces stats`` counts them
     (:class:`aces.experiment.observe.GameObserver`), each kept apart so that
-    a game taken out of the pool can be left out."""
+    a game taken out of the pool can be left out.
+
+    Each game is kept packed (:meth:`~aces.experiment.observe.Counts.packed`,
+    a few dozen bytes), not as its count (a kilobyte), so that a class playing
+    for hours keeps its memory flat; and the games' counts are added up as
+    each closes, so the projector's pool, which asks twice a second for
+    every group, costs no more at the hundredth game than at the first."""
 
     def __init__(self) -> None:
-        #: By game number in the log: the game's rules and counts.
-        self.games: dict[int, tuple[Rules, Counts]] = {}
         #: The games taken out of the pool (:class:`~aces.events.GameExcluded`).
         self.excluded: set[int] = set()
+        #: By game number in the log: the game's rules (their place in
+        #: :attr:`_rules`, as a packed number) and its count, packed.
+        self._games: dict[int, bytes] = {}
+        #: The rules of the log's games, each once.
+        self._rules: list[Rules] = []
         self._number = 0
         self._observer = GameObserver(self._closed)
-        #: Counts a game closed or taken out, and what :meth:`counts` made of
-        #: the closed games at which count: made again only when it moves.
-        self._revision = 0
-        self._counted: tuple[int, tuple[dict[Rules, Counts], int, int]] | None = None
+        #: The closed games not taken out, added up by rules, their number and
+        #: their rolls; ``None`` once a closed game is taken out, until added up anew.
+        self._counted: tuple[dict[Rules, Counts], int, int] | None = ({}, 0, 0)
 
     def visit(self, step: Step[t.Any]) -> None:
         kind = type(step.event)
         if kind is GameStarted:
             self._number += 1
         elif kind is GameExcluded:
-            self.excluded.add(t.cast("GameExcluded", step.event).game)
-            self._revision += 1
+            game = t.cast("GameExcluded", step.event).game
+            if game in self._games and game not in self.excluded:
+                self._counted = None
+            self.excluded.add(game)
         self._observer.visit(step)
 
     def _closed(self, record: GameRecord) -> None:
         # The game just closed is the one before the header now being read.
-        self.games[self._number - 1] = (record.rules, Counts.of(record))
-        self._revision += 1
-
-    def finished(self) -> dict[int, tuple[Rules, Counts]]:
-        """Every finished game, the last one too while nothing follows it."""
-
-        games = dict(self.games)
-        current = self._observer.current()
-        if current is not None:
-            games[self._number] = (current.rules, Counts.of(current))
-        return games
+        number = self._number - 1
+        rules = record.rules
+        if rules not in self._rules:
+            self._rules.append(rules)
+        self._games[number] = _KIND.pack(self._rules.index(rules)) + Counts.packed(record)
+        if self._counted is not None and number not in self.excluded:
+            self._counted = _added([(rules, Counts.of(record))], self._counted)
 
     def finished_count(self) -> int:
-        """How many games are finished (``len(finished())``), without counting them."""
-        return len(self.games) + (self._observer.ended and self._number not in self.games)
+        """How many games are finished, without counting them."""
+        return len(self._games) + (self._observer.ended and self._number not in self._games)
 
     @property
     def unfinished(self) -> bool:
         """Whether the log's last game is under way (``aces stats`` says so)."""
-        return self._number > 0 and self._number not in self.games \
+        return self._number > 0 and self._number not in self._games \
             and not self._observer.ended
 
     def taken_out(self) -> tuple[int, ...]:
@@ -124,43 +133,46 @@ class Tally(Visitor[None]):
         stats`` names them."""
         ended = self._observer.ended
         return tuple(sorted(number for number in self.excluded
-                            if number in self.games or (ended and number == self._number)))
+                            if number in self._games or (ended and number == self._number)))
 
     def counts(self) -> tuple[dict[Rules, Counts], int, int]:
         """The counts by rules of the finished games not taken out of the pool,
         their number and their rolls, as ``aces stats`` counts the log.
 
-        The closed games are added up once for each game closed or taken
-        out, not at every call (the projector's pool asks twice a second, for
-        every group): the counts given are shared, so not to be changed."""
+        The counts given are shared, so not to be changed."""
 
         counted = self._counted
-        if counted is None or counted[0] != self._revision:
-            counted = self._counted = (self._revision, _added(
-                (rules, counts) for number, (rules, counts) in self.games.items()
-                if number not in self.excluded))
-        totals, games, rolls = counted[1]
+        if counted is None:
+            # A closed game taken out: the others added up anew.
+            rules = self._rules
+            counted = self._counted = _added(
+                (rules[kind], Counts.unpacked(packed[_KIND.size:], rules[kind].players))
+                for number, packed in self._games.items()
+                if number not in self.excluded
+                for (kind,) in [_KIND.unpack_from(packed)])
+        totals, games, rolls = counted
         current = self._observer.current()
         if current is None or self._number in self.excluded:
             return totals, games, rolls
-        last = Counts.of(current)
-        rules = current.rules
-        totals = {**totals, rules: totals[rules] + last if rules in totals
-                  else last + Counts(rules.players)}
-        return totals, games + 1, rolls + last.rolls
+        return _added([(current.rules, Counts.of(current))], counted)
 
 
-def _added(games: Iterable[tuple[Rules, Counts]]) -> tuple[dict[Rules, Counts], int, int]:
-    """Games' counts added up by their rules, their number and their rolls."""
-    totals: dict[Rules, Counts] = {}
-    number = rolls = 0
+def _added(games: Iterable[tuple[Rules, Counts]],
+           to: tuple[dict[Rules, Counts], int, int] = ({}, 0, 0),
+           ) -> tuple[dict[Rules, Counts], int, int]:
+    """Games' counts added up by their rules, their number and their rolls,
+    to those of ``to`` (which stay as they are)."""
+    totals = dict(to[0])
+    number, rolls = to[1], to[2]
+    made: set[Rules] = set()
     for rules, counts in games:
         number += 1
         rolls += counts.rolls
-        if rules in totals:
+        if rules in made:
             totals[rules] += counts
         else:
-            totals[rules] = counts + Counts(rules.players)
+            made.add(rules)
+            totals[rules] = (totals[rules] if rules in totals else Counts(rules.players)) + counts
     return totals, number, rolls
 
 

@@ -15,6 +15,7 @@ player on their left, and so on.
 
 from __future__ import annotations
 
+import array
 import itertools
 import typing as t
 
@@ -342,6 +343,40 @@ class Counts:
     def add(self, game: GameRecord) -> None:
         """Count one game."""
         self.__iadd__(Counts.of(game))
+
+    @staticmethod
+    def packed(game: GameRecord) -> bytes:
+        """The count of one game in a few dozen bytes (:meth:`unpacked` gives
+        it back), for keeping every game of a long session: its count as
+        :meth:`of` makes it is some kilobyte of lists and numbers.
+
+        >>> from aces.experiment.observe import GameRecord, Rules
+        >>> game = GameRecord(Rules("pot", 3, ()), ("Ada", "Bo", "Cy"), 1, 0, 4, 2, 3, 1,
+        ...                   (0, 1, 0, 0), (), (), ())
+        >>> one = Counts.unpacked(Counts.packed(game), 3)
+        >>> one.wins, one.lengths, one.tries
+        ([0, 0, 1], [0, 0, 0, 0, 1], [0, 1, 0, 0])
+        """
+        numbers = array.array("I", (game.rolls, game.result_seat, game.normal, game.nothing,
+                                    *game.tries, len(game.by_dice), *game.by_dice,
+                                    *game.agains))
+        return numbers.tobytes()
+
+    @classmethod
+    def unpacked(cls, data: bytes, seats: int) -> Counts:
+        """The count of a game of ``seats`` players that :meth:`packed` packed:
+        the same as :meth:`of` gives."""
+        numbers = array.array("I")
+        numbers.frombytes(data)
+        one = cls(seats)
+        one.games, one.rolls, one.normal, one.nothing = 1, numbers[0], numbers[2], numbers[3]
+        one.wins[numbers[1]] = 1
+        one.lengths = [0] * one.rolls + [1]
+        one.tries = numbers[4:8].tolist()
+        by_dice = numbers[8]
+        one.by_dice = numbers[9:9 + by_dice].tolist()
+        one.agains = numbers[9 + by_dice:].tolist()
+        return one
 
     def __add__(self, other: Counts) -> Counts:
         total = Counts(len(self.wins))

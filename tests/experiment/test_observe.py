@@ -15,6 +15,7 @@ from hypothesis import strategies as st
 from aces import engine
 from aces.dice import RandomDice
 from aces.events import Rolled, RollUndone
+from aces.experiment.observe import Counts
 from aces.experiment.pool import records
 from aces.games import game_named
 from aces.log import LogWriter
@@ -76,3 +77,20 @@ def test_a_roll_taken_back_is_counted_as_if_never_typed(
 
     assert sum(isinstance(event, RollUndone) for event in corrected) == undone
     assert counted(corrected) == counted(typed)
+
+
+@settings(max_examples=40, deadline=None)
+@given(setups, st.integers(0, 2**32 - 1))
+def test_a_games_count_packed_comes_back_as_it_was_counted(
+    setup: tuple[str, int, dict[str, OptionValue]], seed: int,
+) -> None:
+    """The live class keeps every finished game packed, to take one out of
+    the pool later: unpacked, it is the count that game makes."""
+    name, players, options = setup
+    game = game_named(name)
+    header = engine.header(game, NAMES[:players], options, seed)
+    (record,) = counted(list(engine.play(game, header, RandomDice(seed))))
+    made = Counts.of(record)
+    back = Counts.unpacked(Counts.packed(record), players)
+    assert vars(back) == vars(made)
+    assert len(Counts.packed(record)) < 200
