@@ -119,14 +119,17 @@ class Voice:
         word = self._words.get(value)
         return self.number(value) if word is None else word
 
-    def names(self, items: Sequence[str]) -> str:
+    def names(self, items: Sequence[str], *, keep: bool = True) -> str:
         """A list as the language writes it (``Ada, Bo, and Cy``, ``Ada, Bo og Cy``):
-        of names, or of any words."""
+        of names, or of any words. Not ``keep``: a list not said again (a
+        session's tally, its counts growing game by game), made without
+        taking a place in the memo from those that are."""
         key = tuple(items)
-        text = self._lists.get(key)
+        text = self._lists.get(key) if keep else None
         if text is None:
             text = self._list(key)
-            self._lists.keep(key, text, weigh(key) + weigh(text))
+            if keep:
+                self._lists.keep(key, text, weigh(key) + weigh(text))
         return text
 
     def _list(self, items: tuple[str, ...]) -> str:

@@ -53,6 +53,23 @@ def test_formats_are_cached_not_recomputed() -> None:
     assert speaker.names(("Ada", "Bo")) is speaker.names(["Ada", "Bo"])
 
 
+def test_a_sessions_tally_is_said_without_filling_the_memo_of_lists() -> None:
+    """A tally's counts grow game by game, so each is said once: kept, the
+    tallies of a busy class crowded out the lists said again and again."""
+    from aces.narrate.pot import PotPhrasebook
+
+    speaker = Voice(translations("nb"), "nb")
+    book = PotPhrasebook(speaker)
+    kept = len(speaker._lists)
+    tallies = [book.tally({"Ada": games, "Bo": games // 2, "Cy": 1}, games + 1)
+               for games in range(2, 40)]
+    assert len(speaker._lists) == kept
+    assert tallies[0] == book.tally({"Ada": 2, "Bo": 1, "Cy": 1}, 3)
+    assert "Ada 2, Bo 1 og Cy 1" in tallies[0]
+    book.entries("standings", {"Ada": 2, "Bo": 1})
+    assert len(speaker._lists) == kept + 1
+
+
 @pytest.mark.parametrize("lang", ["en", "nb", "nn"])
 def test_percentages_decimals_and_integers_kept_are_those_written_afresh(lang: str) -> None:
     """A pool writes the same shares twice a second, kept by their values:

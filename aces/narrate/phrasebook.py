@@ -420,5 +420,6 @@ class Phrasebook:
             # player's name; {count}: how many games that player has scored
             # (pots won, or in the five-dice game, games lost).
             template = v.pgettext("tally", "{player} {count}")
+        # A session's tally is said once (its counts only grow): not kept.
         return v.names([template.format(player=name, count=v.number(count))
-                        for name, count in counts.items()])
+                        for name, count in counts.items()], keep=context == "standings")
