@@ -95,3 +95,34 @@ def test_a_log_no_group_wrote_stops_the_class_before_it_serves(
     assert done.returncode == 1, done.stderr
     assert done.stderr.splitlines() == [f"aces: {foreign} {said}"]
     assert foreign.read_bytes() == (REPLAYS / "three-players.jsonl").read_bytes()
+
+
+_THREADS_ALLOCATING = """
+import ctypes, sys, threading
+from aces.server.serve import few_arenas
+if sys.argv[1] == "few":
+    assert few_arenas()
+together = threading.Barrier(12)
+def work():
+    kept = [bytes(5000) for _ in range(200)]
+    together.wait()
+threads = [threading.Thread(target=work) for _ in range(12)]
+for thread in threads:
+    thread.start()
+for thread in threads:
+    thread.join()
+ctypes.CDLL(None).malloc_stats()
+"""
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="glibc's arenas are Linux's")
+def test_a_servers_threads_share_the_c_librarys_few_pools_of_memory() -> None:
+    """Twelve threads holding memory at once: each had a pool of its own,
+    whose freed memory no other reused; a server keeps two."""
+    def arenas(mode: str) -> int:
+        done = subprocess.run([sys.executable, "-c", _THREADS_ALLOCATING, mode],
+                              capture_output=True, text=True, check=True)
+        return sum(line.startswith("Arena ") for line in done.stderr.splitlines())
+
+    assert arenas("many") > 8
+    assert arenas("few") == 2
