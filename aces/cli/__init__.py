@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import contextlib
 import errno
-import gc
 import io
 import os
 import sys
@@ -18,7 +17,14 @@ from pathlib import Path
 
 import click
 
-from aces.cli._common import INTERRUPTED, lang_option, message, reader_gone, reported
+from aces.cli._common import (
+    INTERRUPTED,
+    collecting_seldom,
+    lang_option,
+    message,
+    reader_gone,
+    reported,
+)
 from aces.cli._help import Context
 from aces.cli._language import AcesGroup, commands, version_option
 from aces.cli.classroom import classroom
@@ -34,11 +40,7 @@ from aces.errors import AcesError
 from aces.files import os_reason
 from aces.i18n import negotiate
 
-__all__ = ["COLLECTOR", "INTERRUPTED", "cli", "main"]
-
-#: The cycle collector's thresholds while a command runs (Python's are 700,
-#: 10, 10), as the class server's (:data:`aces.server.serve.COLLECTOR`).
-COLLECTOR: t.Final = (20_000, 20, 10)
+__all__ = ["INTERRUPTED", "cli", "main"]
 
 
 # invoke_without_command: bare ``aces`` prints its help and exits 0, as git
@@ -92,15 +94,12 @@ def main() -> None:
     fails (``aces --help > /dev/full``) is one line of ours.
     """
     _stand_in_streams()
-    thresholds = gc.get_threshold()
-    _collect_seldom()
     try:
         try:
-            cli(prog_name="aces")
+            with collecting_seldom():
+                cli(prog_name="aces")
         finally:
             sys.stdout.flush()
-            gc.set_threshold(*thresholds)
-            gc.unfreeze()
     except BrokenPipeError:
         # The reader went away (``aces replay log | head``): not an error.
         reader_gone()
@@ -115,25 +114,6 @@ def main() -> None:
     except OSError as exc:
         _fail(AcesError("cannot write {path}: {reason}", path="<stdout>",
                         reason=os_reason(exc)))
-
-
-def _collect_seldom() -> None:
-    """Keep Python's cycle collector from scanning, again and again, what
-    start-up made and what a long command keeps.
-
-    ``aces verify`` of a session of 20,000 games spent a tenth of its time
-    in the collector: the walk's memos of places and decisions live for
-    the whole run, and with Python's threshold of 700 new objects each
-    young collection moved them on, until full collections scanned every
-    module loaded (click, Babel, the package) with them. The modules loaded
-    so far are frozen (:func:`gc.freeze`), never scanned again; a young
-    generation of :data:`COLLECTOR` objects is scanned a few dozen times
-    in such a run. Cycles are still collected: a command's memory stays
-    what it was. The thresholds are Python's again once the command ends,
-    for a caller (a test) that goes on in the same process.
-    """
-    gc.freeze()
-    gc.set_threshold(*COLLECTOR)
 
 
 def _stand_in_streams() -> None:
