@@ -17,7 +17,14 @@ from pathlib import Path
 
 import click
 
-from aces.cli._common import INTERRUPTED, lang_option, message, reader_gone, reported
+from aces.cli._common import (
+    INTERRUPTED,
+    collecting_seldom,
+    lang_option,
+    message,
+    reader_gone,
+    reported,
+)
 from aces.cli._help import Context
 from aces.cli._language import AcesGroup, commands, version_option
 from aces.cli.classroom import classroom
@@ -34,7 +41,6 @@ from aces.files import os_reason
 from aces.i18n import negotiate
 
 __all__ = ["INTERRUPTED", "cli", "main"]
-
 
 
 # invoke_without_command: bare ``aces`` prints its help and exits 0, as git
@@ -90,7 +96,8 @@ def main() -> None:
     _stand_in_streams()
     try:
         try:
-            cli(prog_name="aces")
+            with collecting_seldom():
+                cli(prog_name="aces")
         finally:
             sys.stdout.flush()
     except BrokenPipeError:

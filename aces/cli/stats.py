@@ -14,6 +14,7 @@ from aces.cli._common import (
     EXAMPLES_HELP,
     example_option,
     lang_option,
+    loaded,
     log_path,
     message,
     reported,
@@ -115,6 +116,7 @@ def stats(logs: tuple[str, ...], as_json: bool, csv_path: str | None, rolls: boo
                 sources.append((stdin(), "<stdin>") if name == "-" else name)
         if plot_path is not None:
             check_path(plot_path, force=force, reads=sources)
+        loaded()
         with _progress(len(sources), catalog) as progress:
             pooled = pool_logs(sources, csv=csv_path, rolls=rolls, by_log=by_log,
                                decimal_comma=decimal_comma, force=force and csv_path is not None,

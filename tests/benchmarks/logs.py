@@ -23,7 +23,11 @@ Run it with ``python tests/benchmarks/logs.py [GAMES] [--before DIR]``.
 ``--before DIR`` also runs ``aces verify``, ``aces replay`` and ``aces
 walkthrough`` on the same log as processes, from this checkout and from
 another (an older commit, say), and reports their CPU time side by side,
-as rates beside the baseline. It is a script, not a test: shared
+as rates beside the baseline. The processes run as an installed package
+runs: its modules compiled once, as an install compiles them, into a cache
+of the run's own (this machine's environment sets PYTHONDONTWRITEBYTECODE,
+with which every process compiled the package anew, some 50 ms of each
+start-up that no installed copy pays). It is a script, not a test: shared
 machines are too noisy for timed assertions.
 """
 
@@ -194,15 +198,19 @@ def cpu_seconds(command: list[str], pythonpath: str | None) -> float:
     return used.seconds
 
 
-def side_by_side(path: Path, events: int, baseline: float, before: str, runs: int = 3) -> None:
+def side_by_side(path: Path, events: int, baseline: float, before: str, warm: Path,
+                 runs: int = 3) -> None:
     """Each command's rate now and from the checkout ``before``, the best of ``runs``.
 
-    The runs of the two take turns, so that a change in the machine's load
-    falls on both alike.
+    Each command first reads the log ``warm`` (a small one) from each
+    checkout, untimed, which compiles the modules it loads. The runs of the
+    two take turns, so that a change in the machine's load falls on both alike.
     """
     aces = [sys.executable, "-m", "aces"]
     print(f"\nthe commands as processes, CPU time, best of {runs}: now, and before ({before})")
     for command in (["verify"], ["replay", "--lang", "nb"], ["walkthrough", "--lang", "en"]):
+        for pythonpath in (None, before):
+            measure([*aces, command[0], str(warm), *command[1:]], pythonpath)
         line = [*aces, command[0], str(path), *command[1:]]
         turns = [(cpu_seconds(line, None), cpu_seconds(line, before)) for _ in range(runs)]
         now = min(mine for mine, _ in turns)
@@ -222,6 +230,9 @@ def main() -> None:
     games = int(args[0]) if args else 20_000
     aces = [sys.executable, "-m", "aces"]
     with tempfile.TemporaryDirectory() as folder:
+        # The child processes' compiled modules, kept for the run (see above).
+        os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
+        os.environ["PYTHONPYCACHEPREFIX"] = str(Path(folder) / "pycache")
         big = Path(folder) / "session.jsonl"
         small = Path(folder) / "small.jsonl"
         started = time.perf_counter()
@@ -249,7 +260,7 @@ def main() -> None:
               f"{'met' if replay >= TARGET_REPLAY * baseline else 'NOT met'})")
 
         if before is not None:
-            side_by_side(big, events, baseline, before)
+            side_by_side(big, events, baseline, before, small)
 
         low = peak_memory_kib([*aces, "verify", str(small)])
         high = peak_memory_kib([*aces, "verify", str(big)])
