@@ -751,46 +751,56 @@ class Classroom:
         (nothing to do for a store that this process alone writes). ``rung``:
         the store's doorbell says where the feed is, so blocks appended here
         alone are passed without asking the store; ``until``: nothing more
-        to do once it holds (a catch-up that went before did it)."""
+        to do once it holds (a catch-up that went before did it).
+
+        A doorbell may be for a block appended here whose answer is on its
+        way: rung, the follower waits for this process's appends under way,
+        briefly, rather than read the block, and waits without the follow
+        lock, so that a roll whose page saw another process's block reads
+        it at once rather than wait behind appends that are not its own."""
         if not self.store.shared:
             return
-        async with self._following:
-            if until is not None and until():
-                return
-            whole = moved = False
-            if self.store.revision != self.revision:
-                async with self._lock:
-                    self._take(await self.store.record())
-                whole = True
-            if rung and self._appending:
-                # The doorbell may be for a block appended here whose answer
-                # is on its way: it is waited for, briefly, not read.
-                await asyncio.wait(list(self._appending), timeout=_ANSWERED)
-            waited_again = False
-            while True:
+        whole = moved = False
+        if rung and self._appending:
+            await self._answered()
+        waited_again = False
+        while True:
+            async with self._following:
+                if until is not None and until():
+                    break
+                if self.store.revision != self.revision:
+                    async with self._lock:
+                        self._take(await self.store.record())
+                    whole = True
                 passed = self._pass_own()
                 moved = moved or passed
                 if rung and passed and self.store.position <= self.applied:
                     # Only this process's blocks were new: nothing to read.
                     break
-                if rung and passed and self._appending and not waited_again:
-                    # The doorbell of an append begun here since the wait above
-                    # can come before its answer: wait for it once more, then read.
-                    waited_again = True
-                    await asyncio.wait(list(self._appending), timeout=_ANSWERED)
-                    continue
-                blocks = await self.store.blocks(self.applied, _FOLD)
-                for entry, block in blocks:
-                    whole = await self._fold(entry, block) or whole
-                    self._own.pop(entry.position, None)
-                    self._apply(entry)
-                moved = moved or bool(blocks)
-                if len(blocks) < _FOLD:
+                if not (rung and passed and self._appending and not waited_again):
+                    while True:
+                        blocks = await self.store.blocks(self.applied, _FOLD)
+                        for entry, block in blocks:
+                            whole = await self._fold(entry, block) or whole
+                            self._own.pop(entry.position, None)
+                            self._apply(entry)
+                        moved = moved or bool(blocks)
+                        if len(blocks) < _FOLD:
+                            break
                     break
+            # The doorbell of an append begun here since the wait above can
+            # come before its answer: it is waited for once more, then read.
+            waited_again = True
+            await self._answered()
         if moved or whole:
             # A block folded in changes its group's row alone; the class's
             # record, or a group that joined elsewhere, the whole class.
             self._changed(whole=whole)
+
+    async def _answered(self) -> None:
+        """Wait, :data:`_ANSWERED` seconds at most, for the answers of the
+        appends under way here."""
+        await asyncio.wait(list(self._appending), timeout=_ANSWERED)
 
     def _pass_own(self) -> bool:
         """Move :attr:`applied` past the blocks appended here that come next."""
@@ -831,6 +841,12 @@ class Classroom:
                 record = next((kept for kept in self.class_record.groups
                                if kept.id == entry.stream), None)
             return record is not None and await self._load(record) is not None
+        if not group.unsure and group.table.seq >= entry.last:
+            # In the table already: appended here (its answer may be on its
+            # way, its group's lock still held), or passed by an append under
+            # way here that the store will refuse as stale, and whose table is
+            # then read again from the log. Passed without the group's lock.
+            return False
         async with group.lock:
             if group.unsure:
                 await self._reload(group)
