@@ -205,6 +205,9 @@ class Classroom:
         self._feed: collections.deque[FeedEntry] = collections.deque(maxlen=_RECENT)
         #: Appends under way here, done once answered.
         self._appending: set[asyncio.Future[None]] = set()
+        #: The block of each append under way here, by its stream and first
+        #: ``seq`` (appends to one stream go one at a time, under its lock).
+        self._flying: dict[tuple[int, int], bytes] = {}
 
     # -- Serving ---------------------------------------------------------------
 
@@ -267,7 +270,7 @@ class Classroom:
                 decision = group.table.settle()
                 try:
                     await self._store_append(record.id, group.table.seq - len(decision.steps),
-                                             [step.event for step in decision.steps])
+                                             decision)
                 except StaleAppendError:
                     # Another process settled it first.
                     await self._reload(group)
@@ -378,7 +381,7 @@ class Classroom:
             table = GroupTable(group.log)
             table.resume([])
             decision = table.begin(first)
-            await self._store_append(number, 0, [step.event for step in decision.steps])
+            await self._store_append(number, 0, decision)
             fresh = Group(group, table)
             fresh.resumed = 0
             # The follower may have read the new log first (this append's
@@ -490,7 +493,7 @@ class Classroom:
             self._check_open(group)
             decision = await self._decided(group, decide)
             events = [step.event for step in decision.steps]
-            appended = await self._append(group, seq, events, submission)
+            appended = await self._append(group, seq, decision, submission)
             if appended.again:
                 # Another process appended this very submission meanwhile (a
                 # retry sent to both): its lines stand, and are answered.
@@ -561,9 +564,9 @@ class Classroom:
                 await self._reload(group)
             raise
 
-    async def _append(self, group: Group, seq: int, events: list[Event],
+    async def _append(self, group: Group, seq: int, decision: Decision,
                       submission: Submission | None = None) -> Appended:
-        """Append a block the table has decided, after ``seq``; the table
+        """Append the block the table has decided, after ``seq``; the table
         follows the log whatever happens.
 
         :raises ~aces.errors.ClassError: (``stale``) where another process
@@ -571,7 +574,7 @@ class Classroom:
             log holds it now, for the page to decide again on.
         """
         try:
-            return await self._store_append(group.record.id, seq, events, submission)
+            return await self._store_append(group.record.id, seq, decision, submission)
         except StaleAppendError:
             await self._reload(group)
             raise stale() from None
@@ -580,21 +583,25 @@ class Classroom:
             await self._restore(group)
             raise
 
-    async def _store_append(self, stream: int, expected: int, events: list[Event],
+    async def _store_append(self, stream: int, expected: int, decision: Decision,
                             submission: Submission | None = None) -> Appended:
-        """``store.append``, noted for the follower: its block is in its
-        table, and the store's doorbell for it may ring before its answer
-        comes (see :meth:`catch_up`)."""
+        """``store.append`` of ``decision``'s block, noted for the follower:
+        its block is in its table, and the store's doorbell for it may ring
+        before its answer comes (see :meth:`catch_up`, :meth:`_fold`)."""
+        events = [step.event for step in decision.steps]
         if not self.store.shared:
             return await self.store.append(stream, expected, events, submission)
         answered = asyncio.get_running_loop().create_future()
         self._appending.add(answered)
+        flying = (stream, expected + 1)
+        self._flying[flying] = decision.block
         try:
             appended = await self.store.append(stream, expected, events, submission)
             self._mine(stream, appended)
             return appended
         finally:
             self._appending.discard(answered)
+            self._flying.pop(flying, None)
             answered.set_result(None)
 
     async def _reload(self, group: Group) -> None:
@@ -672,8 +679,7 @@ class Classroom:
                 # Rolls made on other processes count: the table as the log holds it.
                 await self._reload(found)
             decision = await self._decided(found, lambda table: table.decide_exclusion(game))
-            appended = await self._append(found, found.table.seq - 1,
-                                          [step.event for step in decision.steps])
+            appended = await self._append(found, found.table.seq - 1, decision)
             self._keep(group, appended, decision.block)
         self._changed(whole=True)
 
@@ -846,11 +852,11 @@ class Classroom:
                 record = next((kept for kept in self.class_record.groups
                                if kept.id == entry.stream), None)
             return record is not None and await self._load(record) is not None
-        if not group.unsure and group.table.seq >= entry.last:
-            # In the table already: appended here (its answer may be on its
-            # way, its group's lock still held), or passed by an append under
-            # way here that the store will refuse as stale, and whose table is
-            # then read again from the log. Passed without the group's lock.
+        if self._flying.get((entry.stream, entry.first)) == block:
+            # Appended here, its answer on its way (the group's lock still
+            # held): in its table already, and passed without the lock. A
+            # block of another process at that place waits for the append
+            # under way here, which the store refuses as stale.
             return False
         async with group.lock:
             if group.unsure:
