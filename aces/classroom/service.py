@@ -69,10 +69,6 @@ RECONCILE: t.Final = 64
 #: Seconds the follower waits for this process's appends under way to be
 #: answered before it reads the store.
 _ANSWERED: t.Final = 0.25
-#: Seconds the follower lets the doorbells of a moment gather before it
-#: reads: under load, the blocks of many rolls come in one read of the
-#: store, not one read each (a projector shows them a tick later at most).
-_GATHER: t.Final = 0.02
 #: Answers remembered for each group, for retries (an older submission's is
 #: found in the store and decided again).
 _ANSWERS: t.Final = 16
@@ -753,7 +749,6 @@ class Classroom:
         so one that is lost only delays."""
         while True:
             await self.store.changed(self.applied, self.revision)
-            await asyncio.sleep(_GATHER)
             await self.catch_up(rung=True)
 
     async def catch_up(self, *, rung: bool = False,

@@ -582,48 +582,6 @@ def test_a_follower_reads_nothing_for_the_blocks_its_own_process_appended(
     run(url, test)
 
 
-def test_the_blocks_of_a_burst_on_another_process_are_folded_in_with_one_read(
-        url: str, monkeypatch: pytest.MonkeyPatch) -> None:
-    """The follower lets the doorbells of a moment gather before it reads, so
-    that under load one read of the store folds in the blocks of many rolls
-    made on other processes, not one read each."""
-    monkeypatch.setattr(service, "_GATHER", 1.0)
-
-    async def test(first: Database) -> None:
-        second = Database(url)
-        await second.open()
-        number = await make_class(first, record())
-        one = Classroom(PostgresStore(first, number))
-        two = Classroom(PostgresStore(second, number))
-        await one.open(None, None, "en")
-        await two.open(None, None, "en")
-        follower = asyncio.ensure_future(one.follow())
-        reads: list[int] = []
-        blocks = one.store.blocks
-
-        async def counted(after: int, limit: int) -> t.Any:
-            reads.append(after)
-            return await blocks(after, limit)
-
-        one.store.blocks = counted  # type: ignore[method-assign]
-        try:
-            group, _ = await joined(two, "Elsewhere")
-            await asyncio.wait_for(_until(lambda: one.applied == 1), 10)
-            reads.clear()
-            for dice in range(5):
-                await roll_on(two, group, dice)
-            await asyncio.wait_for(_until(lambda: one.applied == 6), 10)
-            assert reads == [1]
-            assert one.groups[group].table.seq == two.groups[group].table.seq
-        finally:
-            follower.cancel()
-            await one.close()
-            await two.close()
-            await second.close()
-
-    run(url, test)
-
-
 def test_a_roll_that_needs_another_process_s_block_waits_for_no_append_of_another_group(
         url: str, monkeypatch: pytest.MonkeyPatch) -> None:
     """A group's page saw a roll made on the other process, which this one has
