@@ -201,6 +201,9 @@ class Classroom:
         self._feed: collections.deque[FeedEntry] = collections.deque(maxlen=_RECENT)
         #: Appends under way here, done once answered.
         self._appending: set[asyncio.Future[None]] = set()
+        #: The block of each append under way here, by its stream and first
+        #: ``seq`` (appends to one stream go one at a time, under its lock).
+        self._flying: dict[tuple[int, int], bytes] = {}
 
     # -- Serving ---------------------------------------------------------------
 
@@ -263,7 +266,7 @@ class Classroom:
                 decision = group.table.settle()
                 try:
                     await self._store_append(record.id, group.table.seq - len(decision.steps),
-                                             [step.event for step in decision.steps])
+                                             decision)
                 except StaleAppendError:
                     # Another process settled it first.
                     await self._reload(group)
@@ -374,7 +377,7 @@ class Classroom:
             table = GroupTable(group.log)
             table.resume([])
             decision = table.begin(first)
-            await self._store_append(number, 0, [step.event for step in decision.steps])
+            await self._store_append(number, 0, decision)
             fresh = Group(group, table)
             fresh.resumed = 0
             # The follower may have read the new log first (this append's
@@ -486,7 +489,7 @@ class Classroom:
             self._check_open(group)
             decision = await self._decided(group, decide)
             events = [step.event for step in decision.steps]
-            appended = await self._append(group, seq, events, submission)
+            appended = await self._append(group, seq, decision, submission)
             if appended.again:
                 # Another process appended this very submission meanwhile (a
                 # retry sent to both): its lines stand, and are answered.
@@ -557,9 +560,9 @@ class Classroom:
                 await self._reload(group)
             raise
 
-    async def _append(self, group: Group, seq: int, events: list[Event],
+    async def _append(self, group: Group, seq: int, decision: Decision,
                       submission: Submission | None = None) -> Appended:
-        """Append a block the table has decided, after ``seq``; the table
+        """Append the block the table has decided, after ``seq``; the table
         follows the log whatever happens.
 
         :raises ~aces.errors.ClassError: (``stale``) where another process
@@ -567,7 +570,7 @@ class Classroom:
             log holds it now, for the page to decide again on.
         """
         try:
-            return await self._store_append(group.record.id, seq, events, submission)
+            return await self._store_append(group.record.id, seq, decision, submission)
         except StaleAppendError:
             await self._reload(group)
             raise stale() from None
@@ -576,21 +579,25 @@ class Classroom:
             await self._restore(group)
             raise
 
-    async def _store_append(self, stream: int, expected: int, events: list[Event],
+    async def _store_append(self, stream: int, expected: int, decision: Decision,
                             submission: Submission | None = None) -> Appended:
-        """``store.append``, noted for the follower: its block is in its
-        table, and the store's doorbell for it may ring before its answer
-        comes (see :meth:`catch_up`)."""
+        """``store.append`` of ``decision``'s block, noted for the follower:
+        its block is in its table, and the store's doorbell for it may ring
+        before its answer comes (see :meth:`catch_up`, :meth:`_fold`)."""
+        events = [step.event for step in decision.steps]
         if not self.store.shared:
             return await self.store.append(stream, expected, events, submission)
         answered = asyncio.get_running_loop().create_future()
         self._appending.add(answered)
+        flying = (stream, expected + 1)
+        self._flying[flying] = decision.block
         try:
             appended = await self.store.append(stream, expected, events, submission)
             self._mine(stream, appended)
             return appended
         finally:
             self._appending.discard(answered)
+            self._flying.pop(flying, None)
             answered.set_result(None)
 
     async def _reload(self, group: Group) -> None:
@@ -668,8 +675,7 @@ class Classroom:
                 # Rolls made on other processes count: the table as the log holds it.
                 await self._reload(found)
             decision = await self._decided(found, lambda table: table.decide_exclusion(game))
-            appended = await self._append(found, found.table.seq - 1,
-                                          [step.event for step in decision.steps])
+            appended = await self._append(found, found.table.seq - 1, decision)
             self._keep(group, appended, decision.block)
         self._changed(whole=True)
 
@@ -751,46 +757,56 @@ class Classroom:
         (nothing to do for a store that this process alone writes). ``rung``:
         the store's doorbell says where the feed is, so blocks appended here
         alone are passed without asking the store; ``until``: nothing more
-        to do once it holds (a catch-up that went before did it)."""
+        to do once it holds (a catch-up that went before did it).
+
+        A doorbell may be for a block appended here whose answer is on its
+        way: rung, the follower waits for this process's appends under way,
+        briefly, rather than read the block, and waits without the follow
+        lock, so that a roll whose page saw another process's block reads
+        it at once rather than wait behind appends that are not its own."""
         if not self.store.shared:
             return
-        async with self._following:
-            if until is not None and until():
-                return
-            whole = moved = False
-            if self.store.revision != self.revision:
-                async with self._lock:
-                    self._take(await self.store.record())
-                whole = True
-            if rung and self._appending:
-                # The doorbell may be for a block appended here whose answer
-                # is on its way: it is waited for, briefly, not read.
-                await asyncio.wait(list(self._appending), timeout=_ANSWERED)
-            waited_again = False
-            while True:
+        whole = moved = False
+        if rung and self._appending:
+            await self._answered()
+        waited_again = False
+        while True:
+            async with self._following:
+                if until is not None and until():
+                    break
+                if self.store.revision != self.revision:
+                    async with self._lock:
+                        self._take(await self.store.record())
+                    whole = True
                 passed = self._pass_own()
                 moved = moved or passed
                 if rung and passed and self.store.position <= self.applied:
                     # Only this process's blocks were new: nothing to read.
                     break
-                if rung and passed and self._appending and not waited_again:
-                    # The doorbell of an append begun here since the wait above
-                    # can come before its answer: wait for it once more, then read.
-                    waited_again = True
-                    await asyncio.wait(list(self._appending), timeout=_ANSWERED)
-                    continue
-                blocks = await self.store.blocks(self.applied, _FOLD)
-                for entry, block in blocks:
-                    whole = await self._fold(entry, block) or whole
-                    self._own.pop(entry.position, None)
-                    self._apply(entry)
-                moved = moved or bool(blocks)
-                if len(blocks) < _FOLD:
+                if not (rung and passed and self._appending and not waited_again):
+                    while True:
+                        blocks = await self.store.blocks(self.applied, _FOLD)
+                        for entry, block in blocks:
+                            whole = await self._fold(entry, block) or whole
+                            self._own.pop(entry.position, None)
+                            self._apply(entry)
+                        moved = moved or bool(blocks)
+                        if len(blocks) < _FOLD:
+                            break
                     break
+            # The doorbell of an append begun here since the wait above can
+            # come before its answer: it is waited for once more, then read.
+            waited_again = True
+            await self._answered()
         if moved or whole:
             # A block folded in changes its group's row alone; the class's
             # record, or a group that joined elsewhere, the whole class.
             self._changed(whole=whole)
+
+    async def _answered(self) -> None:
+        """Wait, :data:`_ANSWERED` seconds at most, for the answers of the
+        appends under way here."""
+        await asyncio.wait(list(self._appending), timeout=_ANSWERED)
 
     def _pass_own(self) -> bool:
         """Move :attr:`applied` past the blocks appended here that come next."""
@@ -831,6 +847,12 @@ class Classroom:
                 record = next((kept for kept in self.class_record.groups
                                if kept.id == entry.stream), None)
             return record is not None and await self._load(record) is not None
+        if self._flying.get((entry.stream, entry.first)) == block:
+            # Appended here, its answer on its way (the group's lock still
+            # held): in its table already, and passed without the lock. A
+            # block of another process at that place waits for the append
+            # under way here, which the store refuses as stale.
+            return False
         async with group.lock:
             if group.unsure:
                 await self._reload(group)

@@ -582,6 +582,73 @@ def test_a_follower_reads_nothing_for_the_blocks_its_own_process_appended(
     run(url, test)
 
 
+def test_a_roll_that_needs_another_process_s_block_waits_for_no_append_of_another_group(
+        url: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A group's page saw a roll made on the other process, which this one has
+    not folded in yet: its roll reads that block at once, though the
+    follower, rung for a block of another group appended here whose answer
+    is slow to come, waits for that answer (under load, a quarter of a
+    second, which every such roll of the class waited out too)."""
+    monkeypatch.setattr(service, "_ANSWERED", 10.0)
+
+    async def test(first: Database) -> None:
+        second = Database(url)
+        await second.open()
+        number = await make_class(first, record())
+        one = Classroom(PostgresStore(first, number))
+        two = Classroom(PostgresStore(second, number))
+        await one.open(None, None, "en")
+        await two.open(None, None, "en")
+        followers = [asyncio.ensure_future(room.follow()) for room in (one, two)]
+        slow, release = 0, asyncio.Event()
+        append = one.store.append
+
+        async def answered_late(stream: int, expected: int, events: t.Any,
+                                submission: Submission | None = None) -> t.Any:
+            appended = await append(stream, expected, events, submission)
+            if stream == slow:
+                await asyncio.wait_for(release.wait(), 20)
+            return appended
+
+        one.store.append = answered_late  # type: ignore[method-assign]
+        held = None
+        try:
+            slow, _ = await joined(one, "Slow")
+            other, _ = await joined(one, "Other")
+            await asyncio.wait_for(_until(lambda: other in two.groups
+                                          and two.applied == one.applied == 2), 10)
+            # The slow group's roll is committed; its answer is held back.
+            before = one.store.position
+            held = asyncio.ensure_future(roll_on(one, slow, 3))
+            await asyncio.wait_for(_until(lambda: one.store.position > before), 10)
+            # The follower has heard the doorbell of that block, and waits.
+            await asyncio.sleep(0.2)
+            await _roll_at(two, other, two.groups[other].table, 1)
+            told = two.groups[other].table
+            seen = told.seq
+            await asyncio.wait_for(_roll_at(one, other, told, 2), 5)
+            assert one.groups[other].table.seq > seen
+            release.set()
+            await asyncio.wait_for(held, 10)
+            await asyncio.wait_for(_until(lambda: one.applied == two.applied
+                                          == one.store.position == 5), 10)
+            for group in (slow, other):
+                tables = [room.groups[group].table for room in (one, two)]
+                assert tables[0].seq == tables[1].seq == await verified_stream(one.store, group)
+        finally:
+            release.set()
+            if held is not None:
+                with contextlib.suppress(Exception):
+                    await held
+            for follower in followers:
+                follower.cancel()
+            await one.close()
+            await two.close()
+            await second.close()
+
+    run(url, test)
+
+
 async def _roll_at(room: Classroom, group: int, told: t.Any, turn: int) -> None:
     """Roll on ``room`` what ``told`` (the table a page last saw) asks for:
     the process rolled on may not have heard of that table's last roll."""
