@@ -438,15 +438,7 @@ def test_two_processes_serve_one_class(url: str) -> None:
     on both in turn, each is refused nothing it should not be, and both
     follow every block, so that their tables and pools are the same."""
     async def test(first: Database) -> None:
-        second = Database(url)
-        await second.open()
-        number = await make_class(first, record())
-        one = Classroom(PostgresStore(first, number))
-        two = Classroom(PostgresStore(second, number))
-        await one.open(None, None, "en")
-        await two.open(None, None, "en")
-        followers = [asyncio.ensure_future(room.follow()) for room in (one, two)]
-        try:
+        async with _two_processes(first, url) as (one, two):
             group, _ = await joined(one, "Alternating")
             # The other process hears of the group, and of its first block.
             await asyncio.wait_for(_until(lambda: group in two.groups), 10)
@@ -469,12 +461,6 @@ def test_two_processes_serve_one_class(url: str) -> None:
             # Paused on one, refused on the other once it has heard.
             await one.pause(True)
             await asyncio.wait_for(_until(lambda: two.paused), 10)
-        finally:
-            for follower in followers:
-                follower.cancel()
-            await one.close()
-            await two.close()
-            await second.close()
 
     run(url, test)
 
@@ -592,61 +578,71 @@ def test_a_roll_that_needs_another_process_s_block_waits_for_no_append_of_anothe
     monkeypatch.setattr(service, "_ANSWERED", 10.0)
 
     async def test(first: Database) -> None:
-        second = Database(url)
-        await second.open()
-        number = await make_class(first, record())
-        one = Classroom(PostgresStore(first, number))
-        two = Classroom(PostgresStore(second, number))
-        await one.open(None, None, "en")
-        await two.open(None, None, "en")
-        followers = [asyncio.ensure_future(room.follow()) for room in (one, two)]
-        slow, release = 0, asyncio.Event()
-        append = one.store.append
+        async with _two_processes(first, url) as (one, two):
+            slow, release = 0, asyncio.Event()
+            append = one.store.append
 
-        async def answered_late(stream: int, expected: int, events: t.Any,
-                                submission: Submission | None = None) -> t.Any:
-            appended = await append(stream, expected, events, submission)
-            if stream == slow:
-                await asyncio.wait_for(release.wait(), 20)
-            return appended
+            async def answered_late(stream: int, expected: int, events: t.Any,
+                                    submission: Submission | None = None) -> t.Any:
+                appended = await append(stream, expected, events, submission)
+                if stream == slow:
+                    await asyncio.wait_for(release.wait(), 20)
+                return appended
 
-        one.store.append = answered_late  # type: ignore[method-assign]
-        held = None
-        try:
-            slow, _ = await joined(one, "Slow")
-            other, _ = await joined(one, "Other")
-            await asyncio.wait_for(_until(lambda: other in two.groups
-                                          and two.applied == one.applied == 2), 10)
-            # The slow group's roll is committed; its answer is held back.
-            before = one.store.position
-            held = asyncio.ensure_future(roll_on(one, slow, 3))
-            await asyncio.wait_for(_until(lambda: one.store.position > before), 10)
-            # The follower has heard the doorbell of that block, and waits.
-            await asyncio.sleep(0.2)
-            await _roll_at(two, other, two.groups[other].table, 1)
-            told = two.groups[other].table
-            seen = told.seq
-            await asyncio.wait_for(_roll_at(one, other, told, 2), 5)
-            assert one.groups[other].table.seq > seen
-            release.set()
-            await asyncio.wait_for(held, 10)
-            await asyncio.wait_for(_until(lambda: one.applied == two.applied
-                                          == one.store.position == 5), 10)
-            for group in (slow, other):
-                tables = [room.groups[group].table for room in (one, two)]
-                assert tables[0].seq == tables[1].seq == await verified_stream(one.store, group)
-        finally:
-            release.set()
-            if held is not None:
-                with contextlib.suppress(Exception):
-                    await held
-            for follower in followers:
-                follower.cancel()
-            await one.close()
-            await two.close()
-            await second.close()
+            one.store.append = answered_late  # type: ignore[method-assign]
+            held = None
+            try:
+                slow, _ = await joined(one, "Slow")
+                other, _ = await joined(one, "Other")
+                await asyncio.wait_for(_until(lambda: other in two.groups
+                                              and two.applied == one.applied == 2), 10)
+                # The slow group's roll is committed; its answer is held back.
+                before = one.store.position
+                held = asyncio.ensure_future(roll_on(one, slow, 3))
+                await asyncio.wait_for(_until(lambda: one.store.position > before), 10)
+                # The follower has heard the doorbell of that block, and waits.
+                await asyncio.sleep(0.2)
+                await _roll_at(two, other, two.groups[other].table, 1)
+                told = two.groups[other].table
+                seen = told.seq
+                await asyncio.wait_for(_roll_at(one, other, told, 2), 5)
+                assert one.groups[other].table.seq > seen
+                release.set()
+                await asyncio.wait_for(held, 10)
+                await asyncio.wait_for(_until(lambda: one.applied == two.applied
+                                              == one.store.position == 5), 10)
+                for group in (slow, other):
+                    tables = [room.groups[group].table for room in (one, two)]
+                    assert tables[0].seq == tables[1].seq == await verified_stream(one.store, group)
+            finally:
+                release.set()
+                if held is not None:
+                    with contextlib.suppress(Exception):
+                        await held
 
     run(url, test)
+
+
+@contextlib.asynccontextmanager
+async def _two_processes(first: Database, url: str) -> t.AsyncIterator[tuple[Classroom, Classroom]]:
+    """Two processes' classrooms on one new class, ``first``'s database and a
+    second one on ``url``, each following the store; closed after."""
+    second = Database(url)
+    await second.open()
+    number = await make_class(first, record())
+    one = Classroom(PostgresStore(first, number))
+    two = Classroom(PostgresStore(second, number))
+    await one.open(None, None, "en")
+    await two.open(None, None, "en")
+    followers = [asyncio.ensure_future(room.follow()) for room in (one, two)]
+    try:
+        yield one, two
+    finally:
+        for follower in followers:
+            follower.cancel()
+        await one.close()
+        await two.close()
+        await second.close()
 
 
 async def _roll_at(room: Classroom, group: int, told: t.Any, turn: int) -> None:
