@@ -17,6 +17,7 @@ from pathlib import Path
 import click
 
 from aces import i18n
+from aces.collector import SELDOM
 from aces.errors import N_, AcesError, OptionError
 from aces.files import Output, create, file_name, os_reason
 
@@ -30,10 +31,6 @@ F = t.TypeVar("F", bound="Callable[..., t.Any]")
 
 #: The status of a command stopped by Ctrl-C, as a shell gives it (128 + SIGINT).
 INTERRUPTED: t.Final = 130
-#: The cycle collector's thresholds while a command runs as a process of its
-#: own (Python's are 700, 10, 10), as the class server's
-#: (:data:`aces.server.serve.COLLECTOR`).
-COLLECTOR: t.Final = (20_000, 20, 10)
 
 # Translators: in the help, what --lang takes: a language's code ("--lang LANG").
 # Capitals are the custom for these placeholders.
@@ -143,14 +140,14 @@ def collecting_seldom() -> Iterator[None]:
     full collections scanned every module loaded (click, Babel, the
     package) with them. What is loaded is frozen (:func:`gc.freeze`), here
     and again once a command has loaded its own (:func:`loaded`), and never
-    scanned again; a young generation of :data:`COLLECTOR` objects is
+    scanned again; a young generation of :data:`~aces.collector.SELDOM` objects is
     scanned a few dozen times in such a run. Cycles are still collected: a
     command's memory stays what it was. The collector is Python's again
     afterwards, for a caller that goes on in the same process (a test).
     """
     thresholds = gc.get_threshold()
     gc.freeze()
-    gc.set_threshold(*COLLECTOR)
+    gc.set_threshold(*SELDOM)
     _Collector.seldom = True
     try:
         yield

@@ -23,6 +23,7 @@ import typing as t
 from aces.classroom.files import FileStore
 from aces.classroom.school import OneClass
 from aces.classroom.service import Classroom
+from aces.collector import SELDOM
 from aces.errors import OptionError, Term, visible
 from aces.files import os_reason
 from aces.rules import keep_decisions
@@ -35,7 +36,7 @@ if t.TYPE_CHECKING:
     from aces.classroom.service import Opening, Settings
     from aces.rules import OptionValue
 
-__all__ = ["COLLECTOR", "DECISIONS", "EXTRA_MODULES", "addresses", "bind", "few_arenas", "hosts",
+__all__ = ["DECISIONS", "EXTRA_MODULES", "addresses", "bind", "few_arenas", "hosts",
            "run", "run_loop", "serve", "steady"]
 
 #: What the ``class`` extra brings, by the modules the server imports: the
@@ -212,8 +213,6 @@ async def run(app: t.Any, sock: socket.socket, proxies: Sequence[str] = ()) -> N
     await uvicorn.Server(config).serve(sockets=[sock])
 
 
-#: The cycle collector's thresholds while serving (Python's are 700, 10, 10).
-COLLECTOR: t.Final = (20_000, 20, 10)
 #: The bytes of each game's decisions a server keeps (:func:`aces.rules.keep_decisions`).
 DECISIONS: t.Final = 2 << 20
 
@@ -236,12 +235,12 @@ def steady() -> None:
     with Python's threshold of 700 new objects they outlive two young
     collections and are moved to the oldest generation, whose collections
     then come every few seconds and scan all of it. A young generation of
-    :data:`COLLECTOR` objects lets them die young, as most do, by their
+    :data:`~aces.collector.SELDOM` objects lets them die young, as most do, by their
     reference counts."""
     keep_decisions(DECISIONS)
     gc.collect()
     gc.freeze()
-    gc.set_threshold(*COLLECTOR)
+    gc.set_threshold(*SELDOM)
 
 
 def _announce(opening: Opening, folder: str, base: str, catalog: gettext.NullTranslations,

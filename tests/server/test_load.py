@@ -28,10 +28,11 @@ def test_groups_side_by_side_lose_nothing_and_projectors_miss_nothing() -> None:
 
 def test_the_server_freezes_what_start_up_made_and_lets_the_young_die_young() -> None:
     """Once serving, a full collection scans none of what start-up made (it is
-    frozen), and the young generation holds :data:`~aces.server.serve.COLLECTOR`
+    frozen), and the young generation holds :data:`~aces.collector.SELDOM`
     objects, so a roll's short-lived objects are not moved to the oldest."""
-    code = ("import gc; from aces.server.serve import COLLECTOR, steady; steady();"
-            " print(gc.get_freeze_count(), gc.get_threshold() == COLLECTOR,"
+    code = ("import gc; from aces.collector import SELDOM; from aces.server.serve import steady;"
+            " steady();"
+            " print(gc.get_freeze_count(), gc.get_threshold() == SELDOM,"
             " len(gc.get_objects(2)))")
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                           check=True)
