@@ -207,6 +207,11 @@ class FileStore:
         # (or holds only the first lines of), never acknowledged.
         void = {line.position for stream, line in last.items()
                 if line.first - 1 <= self._seq[stream] < line.last}
+        # A group deleted with its log (as the privacy page says a group's
+        # logs may be): its blocks are nowhere to be read, so their lines go
+        # void too, and projectors pass their positions.
+        void |= {line.position for line in lines
+                 if line.stream != VOID and line.stream not in self._seq}
         if void:
             self._feed.void(sorted(void))
             self._feed.forget(sorted(void))
@@ -460,20 +465,31 @@ class FileStore:
         return self._durable
 
     async def entries(self, after: int, limit: int) -> list[store.FeedEntry]:
+        """Up to ``limit`` blocks after ``after``, void lines passed: a run of
+        them longer than ``limit`` (a deleted group's) must not look like the
+        end of the feed to a reader."""
         durable = self._durable
-        count = min(limit, durable - after)
-        # A projector keeping up reads lines kept in memory: no thread for them
-        # (the threads are busy syncing logs, and a hop costs more than the read).
-        lines = self._feed.kept_after(after, count)
-        if lines is None:
-            lines = await asyncio.to_thread(self._feed.after, after, count)
-        # Placed again where a reader far behind has made them forgotten: it
-        # reads their lines next, without looking for them from the log's start.
-        for line in lines:
-            if line.stream != VOID:
-                self._place(line)
-        return [store.FeedEntry(line.position, line.stream, line.first, line.last) for line in lines
-                if line.position <= durable and line.stream != VOID]
+        found: list[store.FeedEntry] = []
+        while len(found) < limit and after < durable:
+            count = min(limit, durable - after)
+            # A projector keeping up reads lines kept in memory: no thread for them
+            # (the threads are busy syncing logs, and a hop costs more than the read).
+            lines = self._feed.kept_after(after, count)
+            if lines is None:
+                lines = await asyncio.to_thread(self._feed.after, after, count)
+            if not lines:
+                break
+            for line in lines:
+                if line.position > durable or len(found) == limit:
+                    break
+                after = line.position
+                if line.stream != VOID:
+                    # Placed again where a reader far behind has made them forgotten: it
+                    # reads their lines next, without looking for them from the log's start.
+                    self._place(line)
+                    found.append(store.FeedEntry(line.position, line.stream, line.first,
+                                                 line.last))
+        return found
 
     async def blocks(self, after: int, limit: int) -> list[tuple[store.FeedEntry, bytes]]:
         # This process is the class's only writer: no one follows it, so the

@@ -5,12 +5,13 @@ looking for it from the start of its log."""
 from __future__ import annotations
 
 import asyncio
+import json
 import typing as t
 
 from aces.classroom import feed, files
 from aces.classroom.access import new_code, new_token
 from aces.classroom.files import FileStore
-from aces.classroom.store import ClassRecord, Submission
+from aces.classroom.store import ClassRecord, GroupRecord, Submission
 from aces.engine import header
 from aces.events import Rolled
 from aces.games import game_named
@@ -102,6 +103,57 @@ def test_a_tailing_reader_sees_every_block_once_while_the_feeds_memory_turns_ove
         done.set()
         await reading
         assert seen == list(range(start + 1, start + 151))
+        await store.close()
+
+    loops.run(test())
+
+
+def test_a_group_deleted_as_the_privacy_page_says_leaves_the_class_readable(
+        tmp_path: Path) -> None:
+    """docs/class/privacy.rst: a group's logs can be deleted alone, its log
+    file and its entry in class.json. The class opens again, and a projector
+    reading the feed from its start reads the other groups' blocks, all of
+    them, and passes the deleted group's places, however many in a row."""
+
+    async def test() -> None:
+        store = FileStore(str(tmp_path))
+        await store.open()
+        groups = [GroupRecord(id=stream, log=f"group-{stream:03d}.jsonl", label=f"G{stream}",
+                              players=("Ada", "Bo"), token="0" * 64, lang="en")
+                  for stream in (1, 2)]
+        await store.save(ClassRecord(code=new_code(), secret=new_token(), game="pot",
+                                     options={}, lang="en", groups=groups))
+        # The deleted group's blocks first, more of them in a row than a
+        # reader asks for at once.
+        for stream in (1, 2):
+            await store.create(stream, f"group-{stream:03d}.jsonl")
+            await store.append(stream, 0, [header(game_named("pot"), ["Ada", "Bo"], {})])
+            for number in range(5):
+                await store.append(stream, store.seq(stream),
+                                   [Rolled(player="Ada", dice=(number + 1,), stage="opening")])
+        await store.close()
+
+        (tmp_path / "group-001.jsonl").unlink()
+        record = json.loads((tmp_path / files.RECORD).read_text(encoding="utf-8"))
+        record["groups"] = [group for group in record["groups"] if group["id"] != 1]
+        (tmp_path / files.RECORD).write_text(json.dumps(record), encoding="utf-8")
+
+        store = FileStore(str(tmp_path))
+        opened = await store.open()
+        assert opened.record is not None
+        assert [group.id for group in opened.record.groups] == [2]
+        kept = (tmp_path / "group-002.jsonl").read_bytes().splitlines(True)
+        read: list[bytes] = []
+        position = 0
+        while position < store.position:
+            entries = await store.entries(position, 4)
+            assert entries, f"the feed seems to end at {position} of {store.position}"
+            for entry in entries:
+                assert entry.stream == 2
+                read += await store.lines(entry.stream, entry.first, entry.last)
+                position = entry.position
+        assert read == kept
+        assert store.position == 12
         await store.close()
 
     loops.run(test())
