@@ -131,6 +131,10 @@ class AcesError(ValueError):
     #: it (:meth:`speaking`; the public API, for a call made in a language);
     #: ``None``, English as the message is written, until then.
     lang: str | None = None
+    #: The stable word that names the error to a program (the live class's
+    #: JSON API ``"code"``), whatever the language of the message; ``None``
+    #: where its kind names it (:class:`ClassError` always has one).
+    code: str | None = None
 
     def __init__(self, message: str | Plural, /, **values: object) -> None:
         super().__init__(message)
@@ -150,6 +154,12 @@ class AcesError(ValueError):
             self.exit_code = AcesError.exit_code
             self.values = {name: shorten(value) if isinstance(value, str) else value
                            for name, value in self.values.items()}
+        return self
+
+    def coded(self, code: str) -> t.Self:
+        """This error, named ``code``; returns the error itself, to ``raise
+        ClassError(...).coded("stale")``."""
+        self.code = code
         return self
 
     def speaking(self, lang: str) -> t.Self:
@@ -301,9 +311,3 @@ class ClassError(AcesError):
     """
 
     code: str = "refused"
-
-    def coded(self, code: str) -> t.Self:
-        """This error, named ``code``; returns the error itself, to ``raise
-        ClassError(...).coded("stale")``."""
-        self.code = code
-        return self

@@ -337,7 +337,7 @@ class Classroom:
         label = self._label(label)
         names = self._players(players)
         if lang not in languages():
-            raise unknown_language(lang)
+            raise unknown_language(lang).coded("unknown_language")
         rules = game_named(self.class_record.game)
         first = header(rules, names, self.class_record.options)
         token = new_token()
@@ -549,7 +549,7 @@ class Classroom:
             log holds as many events as a log may, and whatever ``decide`` raises.
         """
         if group.full:
-            raise full_log()
+            raise full_log().coded("log_full")
         try:
             return decide(group.table)
         except AcesError:
@@ -686,7 +686,7 @@ class Classroom:
         """
 
         if lang not in languages():
-            raise unknown_language(lang)
+            raise unknown_language(lang).coded("unknown_language")
         number = None if group is None else group.record.id
 
         def spoken_in(record: ClassRecord) -> None:

@@ -3,7 +3,7 @@
 A group's view is what its page needs to ask for the next roll (whose
 roll, how many dice, the question in words), what the table holds, and
 the story so far; the class's view is every group's, for the projector.
-The JSON API sends these as they are (docs/class-api.rst describes them).
+The JSON API sends these as they are (docs/class/api.rst describes them).
 """
 
 from __future__ import annotations

@@ -13,7 +13,7 @@ import typing as t
 
 import msgspec
 
-from aces.errors import AcesError, ClassError, DiceFileError, OptionError, RollError
+from aces.errors import AcesError, DiceFileError, OptionError, RollError, SaveError
 from aces.i18n import languages, negotiate
 
 if t.TYPE_CHECKING:
@@ -30,7 +30,8 @@ STATUS: t.Final = {
     "class_full": 409, "label_taken": 409, "label": 422, "players": 422, "roll": 422,
     "names": 422, "bad_request": 400, "too_large": 413, "wrong_host": 421, "no_group": 404,
     "not_found": 404, "no_game": 422,
-    "too_many_streams": 503, "unknown_language": 422, "saving": 503,
+    "too_many_streams": 503, "unknown_language": 422, "saving": 503, "log_full": 409,
+    "server": 500,
     # A school's server (aces class serve --store).
     "unavailable": 503, "class_closed": 409, "not_a_teacher": 403, "no_class": 404,
     "too_many_classes": 409, "code_taken": 409,
@@ -80,8 +81,11 @@ def caller_lang(request: Request, group_lang: str | None, class_lang: str) -> st
 
 
 def code_of(error: AcesError) -> str:
-    if isinstance(error, ClassError):
+    """The stable word naming ``error`` in an answer: its own, else its kind's."""
+    if error.code is not None:
         return error.code
+    if isinstance(error, SaveError):
+        return "saving"
     if isinstance(error, OptionError):
         return "names"
     if isinstance(error, (RollError, DiceFileError)):

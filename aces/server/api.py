@@ -4,7 +4,7 @@ A group is admitted by its token (``Authorization: Bearer TOKEN``, or the
 cookie its page was given), the teacher by the class's secret (``Bearer
 SECRET``). Every answer is JSON; every refusal is ``{"error": {"code",
 "message", "status"}}`` with the message in the caller's language
-(docs/class-api.rst lists the codes).
+(docs/class/api.rst lists the codes).
 """
 
 from __future__ import annotations
@@ -35,8 +35,8 @@ if t.TYPE_CHECKING:
     from aces.classroom.service import Classroom, Group
     from aces.rules import Roll
 
-__all__ = ["COOKIE", "Served", "device", "entry", "group_of", "parsed", "routes", "served",
-           "submission", "teacher_of"]
+__all__ = ["COOKIE", "Served", "bearer", "device", "entry", "group_of", "parsed", "routes",
+           "served", "submission", "teacher_of"]
 
 #: The cookie that holds a group's id and token on its devices.
 COOKIE: t.Final = "aces_group"
@@ -126,7 +126,8 @@ def _bad(detail: str) -> ClassError:
                       detail=detail[:200]).coded("bad_request")
 
 
-def _bearer(request: Request) -> str | None:
+def bearer(request: Request) -> str | None:
+    """The token of an ``Authorization: Bearer`` header, if the request carries one."""
     value = request.headers.get("authorization", "")
     scheme, _, token = value.partition(" ")
     return token.strip() if scheme.lower() == "bearer" and token.strip() else None
@@ -138,7 +139,7 @@ async def group_of(request: Request) -> tuple[Classroom, Group]:
         number = int(request.path_params["group"])
     except (KeyError, ValueError):
         number = 0
-    token = _bearer(request)
+    token = bearer(request)
     if token is None:
         held, _, token = request.cookies.get(COOKIE, "").partition(".")
         if held != str(number):
@@ -148,7 +149,7 @@ async def group_of(request: Request) -> tuple[Classroom, Group]:
 
 async def teacher_of(request: Request, secret: str | None = None) -> Classroom:
     """The class, for the holder of the teacher's secret alone."""
-    given = secret if secret is not None else _bearer(request)
+    given = secret if secret is not None else bearer(request)
     return await served(request).classes.by_secret(given or "", device(request))
 
 

@@ -13,7 +13,7 @@ import asyncio
 import contextlib
 import io
 import json
-import sys
+import re
 import typing as t
 from importlib import resources
 
@@ -24,7 +24,7 @@ from aces.log import read
 from aces.page.html import page_policy, render
 from aces.page.replay import PageCollector
 from aces.server import api
-from aces.server.answers import caller_lang, negotiated, refusal, reply, status_of
+from aces.server.answers import caller_lang, refusal, reply, status_of
 from aces.server.download import zipped
 from aces.server.guard import BODY_LIMIT, BodyTooLargeError, Guard, too_large
 from aces.server.pages import group_page, join_page, page, projector_page
@@ -419,22 +419,46 @@ async def _not_allowed(request: Request, exc: Exception) -> Response:
     return await _missing(request, exc)
 
 
-async def _failed(request: Request, exc: Exception) -> Response:
-    """An error of the server's own: one line on its standard error, never a
-    traceback, and a plain answer."""
+async def _refused(request: Request, exc: Exception) -> Response:
+    """A refusal that a route let go (a form too large while it was read, say):
+    the API's JSON, or a page saying it, in the caller's language."""
+    error = exc if isinstance(exc, AcesError) else too_large()
+    lang = await _refusal_lang(request)
+    if request.url.path.startswith("/api/"):
+        return refusal(error, lang)
+    text = page(lang, error.spoken(lang), f'<main id="main"><p class="refused" role="alert">'
+                f'{_escape(error.spoken(lang))}</p><p><a href="/">/</a></p></main>')
+    return _html(text, status=_status(error))
 
-    print(f"aces class serve: {type(exc).__name__}: {exc}", file=sys.stderr)
 
-    return reply({"error": {"code": "server", "message": "internal error", "status": 500}},
-                 500)
+#: A group's address in the API, whose token a refusal may carry.
+_GROUP_PATH: t.Final = re.compile(r"/api/v1/groups/([0-9]{1,9})(?:/|$)")
+
+
+async def _refusal_lang(request: Request) -> str:
+    """The language to refuse ``request`` in, as every answer chooses it
+    (:mod:`aces.server.answers`): the one it asks for, else that of the group
+    whose token or cookie it carries, else its browser's, else the class's."""
+    held = None
+    found = _GROUP_PATH.match(request.url.path)
+    token = api.bearer(request)
+    if found is not None and token is not None:
+        with contextlib.suppress(AcesError):
+            held = await _classes(request).by_group(int(found[1]), token, api.device(request))
+    else:
+        held = await _cookie_group(request)
+    if held is None:
+        return _page_lang(request, _classes(request).only())
+    room, group = held
+    return caller_lang(request, group.record.lang, room.class_record.lang)
 
 
 async def _refuse(scope: Scope, error: ClassError, status: int
                   ) -> tuple[int, list[tuple[bytes, bytes]], bytes]:
     """A refusal of the guard, as JSON (for the API) or as a line of text."""
+    from starlette.requests import Request
 
-    lang = negotiated(dict(scope["headers"]).get(b"accept-language", b"").decode("latin-1"))
-    text = error.spoken(lang or "en")
+    text = error.spoken(await _refusal_lang(Request(scope)))
     if str(scope.get("path", "")).startswith("/api/"):
         body = json.dumps({"error": {"code": error.code, "message": text, "status": status}},
                           ensure_ascii=False).encode()
@@ -475,7 +499,8 @@ def make_app(classes: Classes, hosts: Iterable[str], join_base: str, key: bytes,
         Route("/health", _health, methods=["GET"]),
     ]
     app = Starlette(routes=routes, middleware=[Middleware(Guard, hosts=hosts, refuse=_refuse)],
-                    exception_handlers={404: _missing, 405: _not_allowed, Exception: _failed})
+                    exception_handlers={404: _missing, 405: _not_allowed, AcesError: _refused,
+                                        BodyTooLargeError: _refused})
     app.state.served = api.Served(classes, key)
     app.state.join_base = join_base
     return app

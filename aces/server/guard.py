@@ -15,16 +15,22 @@ unbuffered):
 - a body is at most :data:`BODY_LIMIT` bytes;
 - every answer has a strict Content-Security-Policy (nothing from any
   other host, no inline script), and is neither framed nor cached nor
-  sent with a referrer.
+  sent with a referrer;
+- an error of the server's own, which no route turned into an answer,
+  is one line on the server's standard error, never a traceback, and a
+  plain ``500`` to the caller (Starlette's outermost layer would print a
+  traceback, and a traceback is no message for the person reading it).
 
 Nothing here writes down who asked: the server keeps no access log.
 """
 
 from __future__ import annotations
 
+import contextlib
+import sys
 import typing as t
 
-from aces.errors import ClassError
+from aces.errors import ClassError, visible
 
 if t.TYPE_CHECKING:
     from collections.abc import Awaitable, Iterable
@@ -93,7 +99,30 @@ class Guard:
         if length is not None and (not length.isdigit() or int(length) > BODY_LIMIT):
             await self._refused(scope, send, too_large(), 413)
             return
-        await self.app(scope, _bounded(receive), _headed(send))
+        started = False
+
+        async def sending(message: Message) -> None:
+            nonlocal started
+            started = started or message["type"] == "http.response.start"
+            await send(message)
+
+        try:
+            await self.app(scope, _bounded(receive), _headed(sending))
+        except Exception as exc:
+            # The server's last word on any error; what it says may quote a request.
+            print(f"aces class serve: {type(exc).__name__}: {visible(str(exc))}",
+                  file=sys.stderr)
+            if started:
+                # A stream, cut short: ended where it stands (a projector resumes).
+                with contextlib.suppress(Exception):
+                    await send({"type": "http.response.body", "body": b""})
+                return
+            body = b'{"error":{"code":"server","message":"internal error","status":500}}'
+            await send({"type": "http.response.start", "status": 500,
+                        "headers": [(b"content-type", b"application/json"), *headers(),
+                                    (b"cache-control", b"no-store"),
+                                    (b"content-length", str(len(body)).encode())]})
+            await send({"type": "http.response.body", "body": body})
 
     async def _refused(self, scope: Scope, send: Send, error: ClassError, status: int) -> None:
         status, extra, body = await self.refuse(scope, error, status)

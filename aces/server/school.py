@@ -41,7 +41,7 @@ from aces.escape import markup
 from aces.games import registered, registration
 from aces.i18n import languages, translations
 from aces.server.answers import caller_lang, refusal, reply, status_of
-from aces.server.api import _bearer, device, parsed
+from aces.server.api import bearer, device, parsed
 from aces.server.app import _form, make_app
 from aces.server.pages import page
 from aces.server.serve import addresses, bind, hosts, run, run_loop
@@ -236,7 +236,7 @@ def _school(request: Request) -> School:
 
 
 async def _teacher(request: Request, key: str | None = None) -> Teacher:
-    given = key if key is not None else _bearer(request)
+    given = key if key is not None else bearer(request)
     return await _school(request).teacher(given or "", device(request))
 
 
