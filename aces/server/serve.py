@@ -151,7 +151,13 @@ async def _serve(folder: str, host: str, port: int, game: str | None,
                  options: Mapping[str, OptionValue] | None, lang: str, settings: Settings,
                  catalog: gettext.NullTranslations, say: Callable[[str], None]) -> None:
     room = Classroom(FileStore(folder), settings)
-    opening = await room.open(game, options, lang)
+    try:
+        opening = await room.open(game, options, lang)
+    except BaseException:
+        # Refused (other rules, a log changed): the logs opened are let go,
+        # and the locks beside them removed, as when the server stops.
+        await room.close()
+        raise
     try:
         sock = bind(host, port)
         bound = sock.getsockname()[1]
