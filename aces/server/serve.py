@@ -15,6 +15,7 @@ import ctypes
 import gc
 import importlib.util
 import io
+import logging
 import os
 import socket
 import sys
@@ -27,6 +28,7 @@ from aces.errors import OptionError, Term, visible
 from aces.files import os_reason
 from aces.rules import keep_decisions
 from aces.server.app import make_app
+from aces.server.stream import DroppedQuietly
 
 if t.TYPE_CHECKING:
     import gettext
@@ -215,6 +217,10 @@ async def run(app: t.Any, sock: socket.socket, proxies: Sequence[str] = ()) -> N
                             proxy_headers=bool(proxies),
                             forwarded_allow_ips=list(proxies) or None,
                             limit_concurrency=2000, timeout_keep_alive=10)
+    # After the config, which sets uvicorn's logging up.
+    said = logging.getLogger("uvicorn.error")
+    if not any(isinstance(kept, DroppedQuietly) for kept in said.filters):
+        said.addFilter(DroppedQuietly())
     await uvicorn.Server(config).serve(sockets=[sock])
 
 
