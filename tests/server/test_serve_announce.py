@@ -70,7 +70,7 @@ def scanned(lines: list[str]) -> list[list[bool]]:
     for row in rows[:2] + rows[-2:]:
         assert all(row), "the quiet zone is not light"
     for row in rows:
-        assert all(row[:2]) and all(row[-2:]), "the quiet zone is not light"
+        assert all(row[:2] + row[-2:]), "the quiet zone is not light"
     return [[not inked for inked in row[2:2 + size]] for row in rows[2:2 + size]]
 
 
