@@ -86,8 +86,7 @@ def announced(server: Launched) -> tuple[str, list[str], str, str]:
     """What a server said before it served: the pupils' line, the QR code's
     lines, the teacher's line and the logs' line."""
     out = server.out
-    start = next(number for number, line in enumerate(out) if line.startswith("http")
-                 or "http://" in line)
+    start = next(number for number, line in enumerate(out) if "http://" in line)
     teacher = next(number for number, line in enumerate(out) if "/teacher/" in line)
     return out[start], out[start + 1:teacher], out[teacher], out[teacher + 1]
 

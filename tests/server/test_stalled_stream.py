@@ -68,8 +68,9 @@ def test_a_projector_that_stops_reading_is_dropped_and_its_place_freed(tmp_path:
             with client.stream("GET", "/api/v1/class/events") as other:
                 return other.status_code == 503
 
-        # The stalled stream holds the one place, then loses it.
-        assert refused()
+        # The stalled stream holds the one place (once the server has read its
+        # request), then loses it.
+        wait_until(refused)
 
         def free() -> bool:
             with client.stream("GET", "/api/v1/class/events") as other:
