@@ -15,6 +15,7 @@ import ctypes
 import gc
 import importlib.util
 import io
+import logging
 import os
 import socket
 import sys
@@ -28,6 +29,7 @@ from aces.errors import OptionError, Term, visible
 from aces.files import os_reason
 from aces.rules import keep_decisions
 from aces.server.app import make_app
+from aces.server.stream import DroppedQuietly
 
 if t.TYPE_CHECKING:
     import gettext
@@ -152,7 +154,13 @@ async def _serve(folder: str, host: str, port: int, game: str | None,
                  options: Mapping[str, OptionValue] | None, lang: str, settings: Settings,
                  catalog: gettext.NullTranslations, say: Callable[[str], None]) -> None:
     room = Classroom(FileStore(folder), settings)
-    opening = await room.open(game, options, lang)
+    try:
+        opening = await room.open(game, options, lang)
+    except BaseException:
+        # Refused (other rules, a log changed): the logs opened are let go,
+        # and the locks beside them removed, as when the server stops.
+        await room.close()
+        raise
     try:
         sock = bind(host, port)
         bound = sock.getsockname()[1]
@@ -210,6 +218,10 @@ async def run(app: t.Any, sock: socket.socket, proxies: Sequence[str] = ()) -> N
                             proxy_headers=bool(proxies),
                             forwarded_allow_ips=list(proxies) or None,
                             limit_concurrency=2000, timeout_keep_alive=10)
+    # After the config, which sets uvicorn's logging up.
+    said = logging.getLogger("uvicorn.error")
+    if not any(isinstance(kept, DroppedQuietly) for kept in said.filters):
+        said.addFilter(DroppedQuietly())
     await uvicorn.Server(config).serve(sockets=[sock])
 
 

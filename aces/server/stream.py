@@ -32,7 +32,9 @@ from __future__ import annotations
 
 import asyncio
 import concurrent.futures
+import contextvars
 import json
+import logging
 import re
 import time
 import typing as t
@@ -53,11 +55,12 @@ if t.TYPE_CHECKING:
 
     from starlette.requests import Request
     from starlette.responses import Response
+    from starlette.types import Receive, Scope, Send
 
     from aces.classroom.service import Classroom, Group, Tallied
     from aces.experiment.pool import Pooled
 
-__all__ = ["BATCH", "POOL_EVERY", "TICK", "encoded", "stream"]
+__all__ = ["BATCH", "POOL_EVERY", "SEND_TIMEOUT", "TICK", "DroppedQuietly", "encoded", "stream"]
 
 # Translators: the live class refuses another projector's stream. {limit}:
 # the most streams at once.
@@ -98,8 +101,44 @@ async def stream(request: Request, room: Classroom, base: str = "") -> Response:
     await room.catch_up()
     cursor = _cursor(request, room.position)
     room.streams += 1
-    return EventSourceResponse(_events(room, cursor, base), ping=15,
-                               send_timeout=SEND_TIMEOUT, headers={"cache-control": "no-store"})
+    return t.cast("Response", _Dropping(EventSourceResponse(
+        _events(room, cursor, base), ping=15, send_timeout=SEND_TIMEOUT,
+        headers={"cache-control": "no-store"})))
+
+
+#: Whether the request being answered is a stream dropped for a client that
+#: stopped reading (set in the request's own context, so no other sees it).
+_DROPPED: t.Final[contextvars.ContextVar[bool]] = contextvars.ContextVar("aces_dropped",
+                                                                          default=False)
+
+
+class _Dropping:
+    """A stream's response that ends without a word when its client stops
+    reading: sse-starlette raises ``SendTimeoutError`` for it, which reached
+    the server's output as a traceback (``Exception in ASGI application``)
+    every time a projector's laptop went to sleep."""
+
+    def __init__(self, response: Response) -> None:
+        self.response = response
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        from sse_starlette.sse import SendTimeoutError
+
+        try:
+            await self.response(scope, receive, send)
+        except SendTimeoutError:
+            # The stream's generator is closed already (its place freed);
+            # the server closes the connection, the client catches up later.
+            _DROPPED.set(True)
+
+
+class DroppedQuietly(logging.Filter):
+    """For uvicorn's log: holds back its word on a response left unfinished
+    ("ASGI callable returned without completing response") where it is a
+    stream dropped on purpose; every other word it lets through."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        return not _DROPPED.get()
 
 
 async def _events(room: Classroom, cursor: int, base: str) -> AsyncGenerator[bytes, None]:
