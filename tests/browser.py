@@ -292,6 +292,19 @@ _RUN: t.Final = """async ([within, tags, only, disabled, perKind]) => {
 }"""
 
 
+#: Every element the keyboard should reach on a page: visible, enabled, not taken out
+#: of the order; each is marked with a number, to tell links to the same place apart
+#: (the tests of focus: tests/page/test_universal_design.py, tests/server/test_class_pages.py).
+FOCUSABLE: t.Final = """() => [...document.querySelectorAll(
+    'a[href], button, select, input, textarea, summary, [tabindex]')]
+  .filter(el => el.tabIndex >= 0 && !el.disabled && el.getClientRects().length
+          && getComputedStyle(el).visibility !== 'hidden')
+  .map((el, k) => {
+    el.setAttribute('data-reach', String(k));
+    return k + ' ' + (el.id || el.getAttribute('href') || el.outerHTML.slice(0, 60));
+  })"""
+
+
 #: Whether scripts run in a document: with scripting on, the parser takes what a
 #: ``<noscript>`` holds as text; with it off, as elements. Read through the
 #: DevTools protocol, which runs where the page's own scripts may not.

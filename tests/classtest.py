@@ -1,7 +1,9 @@
 """A class server for the tests: ``aces class serve`` as a real process on a
 free loopback port, stopped by Ctrl-C (SIGINT) or killed (SIGKILL), and a
 client that plays a group's game over the JSON API with random dice. Its
-launcher (:class:`Launched`) starts the school's server too (tests/pgtest.py)."""
+launcher (:class:`Launched`) starts the school's server too (tests/pgtest.py).
+The pages of a class in a real Chromium are opened, joined and played by the
+helpers at the end (tests/server/test_class_in_browser.py, test_class_pages.py)."""
 
 from __future__ import annotations
 
@@ -15,11 +17,14 @@ import sys
 import threading
 import time
 import typing as t
+from dataclasses import dataclass, field
 
 import httpx
 
 if t.TYPE_CHECKING:
     from pathlib import Path
+
+    from playwright.sync_api import Browser, BrowserContext, Page
 
 _TEACHER: t.Final = re.compile(r"(http://127\.0\.0\.1:(\d+))/teacher/(\S+)")
 
@@ -186,3 +191,152 @@ def wait_until(condition: t.Callable[[], bool], timeout: float = 10.0) -> None:
         if time.monotonic() > deadline:
             raise AssertionError("timed out")
         time.sleep(0.02)
+
+
+# -- The pages in a browser ------------------------------------------------------------
+
+
+#: How long a page may take to answer a click, in milliseconds.
+WAIT: t.Final = 10_000
+
+
+@dataclass
+class Pupil:
+    """One group's browser: its page, and what it did that it must not."""
+
+    page: Page
+    context: BrowserContext
+    outside: list[str] = field(default_factory=list)
+    errors: list[str] = field(default_factory=list)
+    dialogs: list[str] = field(default_factory=list)
+
+
+def opened(browser: Browser, server: Server, path: str, *, width: int = 1280,
+           script: bool = True) -> Pupil:
+    """A fresh context on ``path`` of the server that lets no request leave it."""
+    context = browser.new_context(viewport={"width": width, "height": 900},
+                                  java_script_enabled=script, base_url=server.base)
+    page = context.new_page()
+    pupil = Pupil(page, context)
+    own = server.base
+
+    def route(route: t.Any) -> None:
+        if route.request.url.startswith(own):
+            route.continue_()
+        else:
+            pupil.outside.append(route.request.url)
+            route.abort()
+
+    context.route("**/*", route)
+    page.on("console", lambda message: pupil.errors.append(message.text)
+            if message.type in ("error", "warning") else None)
+    page.on("pageerror", lambda error: pupil.errors.append(str(error)))
+
+    def dialog(shown: t.Any) -> None:
+        pupil.dialogs.append(shown.message)
+        shown.dismiss()
+
+    page.on("dialog", dialog)
+    page.goto(path)
+    return pupil
+
+
+
+def join_on_page(pupil: Pupil, server: Server, label: str, players: list[str],
+                 lang: str = "nb") -> None:
+    """The group joins on the join page, in ``lang``, its players in seat order."""
+    page = pupil.page
+    # The page's language first (the browser's is English): the group's.
+    page.select_option("header select[name=lang]", lang)
+    page.locator("header form.lang button").click()
+    page.wait_for_url(lambda url: url.endswith(f"?lang={lang}"), timeout=WAIT)
+    page.fill("#code", server.code.lower())
+    page.fill("#label", label)
+    for seat, name in enumerate(players):
+        page.fill(f"#player-{seat}", name)
+    page.locator("form.join button[type=submit]").click()
+    page.wait_for_url("**/group**", timeout=WAIT)
+
+
+def state(page: Page) -> dict[str, str]:
+    main = page.locator("#main")
+    return {name: main.get_attribute(f"data-{name}") or ""
+            for name in ("seq", "game", "over", "dice")}
+
+
+def moved(page: Page, before: str) -> None:
+    """Wait until the page shows the log past ``before`` (a CSS selector: the
+    page's policy forbids the scripts Playwright's own waits would run)."""
+    page.locator(f'#main[data-seq]:not([data-seq="{before}"])').wait_for(timeout=WAIT)
+
+
+def poll(condition: t.Callable[[], bool]) -> None:
+    deadline = time.monotonic() + WAIT / 1000
+    while not condition():
+        assert time.monotonic() < deadline, "timed out"
+        time.sleep(0.05)
+
+
+def roll_by_buttons(page: Page, dice: list[int]) -> None:
+    before = state(page)["seq"]
+    if len(dice) == 1 and page.locator("#main button.face").count():
+        page.locator(f"#main button.face[value='{dice[0]}']").click()
+    else:
+        for die, face in enumerate(dice):
+            page.locator(f"#main input[name='die-{die}'][value='{face}']").check(force=True)
+        page.locator("#main form.roll button.primary").click()
+    moved(page, before)
+
+
+
+def roll_without_script(page: Page, dice: list[int]) -> None:
+    if len(dice) == 1 and page.locator("#main button.face").count():
+        page.locator(f"#main button.face[value='{dice[0]}']").click()
+    else:
+        for die, face in enumerate(dice):
+            page.locator(f"#main input[name='die-{die}'][value='{face}']").check(force=True)
+        page.locator("#main form.roll button.primary").click()
+    page.wait_for_load_state()
+
+
+def play_a_game(page: Page, roll: t.Callable[[Page, list[int]], None], seed: int,
+                undo_at: int | None = None) -> int:
+    """Roll random dice until the game is over; the rolls it took."""
+    dice = random.Random(seed)
+    rolls = 0
+    while state(page)["over"] != "1":
+        count = int(state(page)["dice"])
+        roll(page, [dice.randint(1, 6) for _ in range(count)])
+        rolls += 1
+        if rolls == undo_at:
+            undo(page)
+        assert rolls < 400, "a game of Aces in the Pot ends long before"
+    return rolls
+
+
+def undo(page: Page) -> None:
+    before = state(page)["seq"]
+    page.locator("#main form.undo button").click()
+    moved(page, before)
+
+
+
+def aces_stats(folder: Path) -> dict[str, t.Any]:
+    logs = sorted(path.name for path in folder.glob("*.jsonl"))
+    done = subprocess.run([sys.executable, "-m", "aces", "stats", "--json", *logs], cwd=folder,
+                          capture_output=True, text=True, check=True)
+    found: dict[str, t.Any] = json.loads(done.stdout)
+    return found
+
+
+
+def due_roll(pupil: Pupil, server: Server) -> dict[str, t.Any]:
+    """The roll the group's page asks for, read through the API with the
+    group's own token (the cookie the page holds)."""
+    cookie = next(found["value"] for found in pupil.context.cookies()
+                  if found["name"] == "aces_group")
+    group, _, token = cookie.partition(".")
+    with server.client(authorization=f"Bearer {token}") as client:
+        view: dict[str, t.Any] = client.get(f"/api/v1/groups/{group}").json()
+    request = view["request"] if view["request"] is not None else view["next_game"]["request"]
+    return {**request, "players": view["players"]}

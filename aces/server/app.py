@@ -121,7 +121,10 @@ async def _home(request: Request) -> Response:
 async def _join_language(request: Request) -> Response:
     form = await _form(request)
     lang = str(form.get("lang", ""))
-    return _see(f"/?lang={lang}" if lang in languages() else "/")
+    # The code the page held (from the QR code's link) is kept in the page's address.
+    code = str(form.get("code", ""))
+    where = f"/join/{code}" if code.isascii() and code.isalnum() and len(code) <= 12 else "/"
+    return _see(f"{where}?lang={lang}" if lang in languages() else where)
 
 
 async def _join(request: Request) -> Response:

@@ -184,8 +184,10 @@ def join_page(room: Classroom | None, lang: str, code: str = "", label: str | No
     # Translators: under the heading of the players' fields: no personal data is needed.
     seats_hint = _("First names or seats (Seat 1, Seat 2) are enough; leave the fields you do"
                    " not need empty.")
+    # The code of the QR code's link is kept when the page's language is switched.
+    keep = f'<input type="hidden" name="code" value="{_e(code)}">' if code else ""
     body = (
-        f'<header><h1>{_e(title)}</h1>{_languages(lang, "/lang")}</header>\n'
+        f'<header><h1>{_e(title)}</h1>{_languages(lang, "/lang", keep)}</header>\n'
         f'<main id="main">\n{_refused(error, lang)}\n'
         f'<form method="post" action="/join" class="join">\n'
         f'<p><label for="code">{_e(_(_CLASS_CODE))}</label>\n'

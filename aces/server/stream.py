@@ -172,8 +172,11 @@ async def _events(room: Classroom, cursor: int, base: str) -> AsyncGenerator[byt
                     if kept is not None and kept[0] != pooled:
                         out.append(_once(room, "pool", kept[1]))
                         pooled, pooled_at = kept[0], now
-                        # Sent the last made: the one being made comes a pool's time on.
+                        # Sent the last made: the one being made comes a pool's time on
+                        # (not at the class's next change: a quiet class has none).
                         making = None
+                        if pooled != room.version:
+                            wait = POOL_EVERY
                 else:
                     wait = POOL_EVERY - (now - pooled_at)
             if any(out):

@@ -17,7 +17,7 @@ import pytest
 from aces.colours import PALETTE, contrast
 from aces.i18n import LANGUAGES
 
-from browser import page_data, text_spacing_faults, visit
+from browser import FOCUSABLE, page_data, text_spacing_faults, visit
 from clitest import run
 
 if t.TYPE_CHECKING:
@@ -43,16 +43,6 @@ def pages(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
     return made
 
 
-#: Every element the keyboard should reach: visible, enabled, not taken out of the
-#: order; each is marked with a number, to tell links to the same place apart.
-FOCUSABLE: t.Final = """() => [...document.querySelectorAll(
-    'a[href], button, select, input, textarea, summary, [tabindex]')]
-  .filter(el => el.tabIndex >= 0 && !el.disabled && el.getClientRects().length
-          && getComputedStyle(el).visibility !== 'hidden')
-  .map((el, k) => {
-    el.setAttribute('data-reach', String(k));
-    return k + ' ' + (el.id || el.getAttribute('href') || el.outerHTML.slice(0, 60));
-  })"""
 #: The element with the focus, and whether its focus shows: an outline of at least
 #: 2 px, on it or (a link of the chart) on the shape inside it.
 FOCUSED: t.Final = """() => {

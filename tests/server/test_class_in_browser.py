@@ -17,64 +17,31 @@ import random
 import re
 import subprocess
 import sys
-import time
 import typing as t
-from dataclasses import dataclass, field
 
 import pytest
 
 from browser import assert_accessible, text_spacing_faults
-from classtest import Server
+from classtest import (
+    WAIT,
+    Server,
+    aces_stats,
+    due_roll,
+    join_on_page,
+    moved,
+    opened,
+    play_a_game,
+    poll,
+    roll_by_buttons,
+    roll_without_script,
+    state,
+)
 
 if t.TYPE_CHECKING:
     from collections.abc import Iterator
     from pathlib import Path
 
-    from playwright.sync_api import Browser, BrowserContext, Page
-
-#: How long a page may take to answer a click, in milliseconds.
-WAIT: t.Final = 10_000
-
-
-@dataclass
-class Pupil:
-    """One group's browser: its page, and what it did that it must not."""
-
-    page: Page
-    context: BrowserContext
-    outside: list[str] = field(default_factory=list)
-    errors: list[str] = field(default_factory=list)
-    dialogs: list[str] = field(default_factory=list)
-
-
-def opened(browser: Browser, server: Server, path: str, *, width: int = 1280,
-           script: bool = True) -> Pupil:
-    """A fresh context on ``path`` of the server that lets no request leave it."""
-    context = browser.new_context(viewport={"width": width, "height": 900},
-                                  java_script_enabled=script, base_url=server.base)
-    page = context.new_page()
-    pupil = Pupil(page, context)
-    own = server.base
-
-    def route(route: t.Any) -> None:
-        if route.request.url.startswith(own):
-            route.continue_()
-        else:
-            pupil.outside.append(route.request.url)
-            route.abort()
-
-    context.route("**/*", route)
-    page.on("console", lambda message: pupil.errors.append(message.text)
-            if message.type in ("error", "warning") else None)
-    page.on("pageerror", lambda error: pupil.errors.append(str(error)))
-
-    def dialog(shown: t.Any) -> None:
-        pupil.dialogs.append(shown.message)
-        shown.dismiss()
-
-    page.on("dialog", dialog)
-    page.goto(path)
-    return pupil
+    from playwright.sync_api import Browser, Page
 
 
 def accessible(page: Page, label: str) -> None:
@@ -82,86 +49,10 @@ def accessible(page: Page, label: str) -> None:
     assert_accessible(page, label=label)
 
 
-def join(pupil: Pupil, server: Server, label: str, players: list[str],
-         lang: str = "nb") -> None:
-    page = pupil.page
-    # The page's language first (the browser's is English): the group's.
-    page.select_option("header select[name=lang]", lang)
-    page.locator("header form.lang button").click()
-    page.wait_for_url(f"**/?lang={lang}", timeout=WAIT)
-    page.fill("#code", server.code.lower())
-    page.fill("#label", label)
-    for seat, name in enumerate(players):
-        page.fill(f"#player-{seat}", name)
-    page.locator("form.join button[type=submit]").click()
-    page.wait_for_url("**/group**", timeout=WAIT)
-
-
-def state(page: Page) -> dict[str, str]:
-    main = page.locator("#main")
-    return {name: main.get_attribute(f"data-{name}") or ""
-            for name in ("seq", "game", "over", "dice")}
-
-
-def moved(page: Page, before: str) -> None:
-    """Wait until the page shows the log past ``before`` (a CSS selector: the
-    page's policy forbids the scripts Playwright's own waits would run)."""
-    page.locator(f'#main[data-seq]:not([data-seq="{before}"])').wait_for(timeout=WAIT)
-
-
-def poll(condition: t.Callable[[], bool]) -> None:
-    deadline = time.monotonic() + WAIT / 1000
-    while not condition():
-        assert time.monotonic() < deadline, "timed out"
-        time.sleep(0.05)
-
-
-def roll_by_buttons(page: Page, dice: list[int]) -> None:
-    before = state(page)["seq"]
-    if len(dice) == 1 and page.locator("#main button.face").count():
-        page.locator(f"#main button.face[value='{dice[0]}']").click()
-    else:
-        for die, face in enumerate(dice):
-            page.locator(f"#main input[name='die-{die}'][value='{face}']").check(force=True)
-        page.locator("#main form.roll button.primary").click()
-    moved(page, before)
-
-
 def roll_by_typing(page: Page, dice: list[int]) -> None:
     before = state(page)["seq"]
     page.fill("#notation", "-".join(map(str, dice)))
     page.press("#notation", "Enter")
-    moved(page, before)
-
-
-def roll_without_script(page: Page, dice: list[int]) -> None:
-    if len(dice) == 1 and page.locator("#main button.face").count():
-        page.locator(f"#main button.face[value='{dice[0]}']").click()
-    else:
-        for die, face in enumerate(dice):
-            page.locator(f"#main input[name='die-{die}'][value='{face}']").check(force=True)
-        page.locator("#main form.roll button.primary").click()
-    page.wait_for_load_state()
-
-
-def play_a_game(page: Page, roll: t.Callable[[Page, list[int]], None], seed: int,
-                undo_at: int | None = None) -> int:
-    """Roll random dice until the game is over; the rolls it took."""
-    dice = random.Random(seed)
-    rolls = 0
-    while state(page)["over"] != "1":
-        count = int(state(page)["dice"])
-        roll(page, [dice.randint(1, 6) for _ in range(count)])
-        rolls += 1
-        if rolls == undo_at:
-            undo(page)
-        assert rolls < 400, "a game of Aces in the Pot ends long before"
-    return rolls
-
-
-def undo(page: Page) -> None:
-    before = state(page)["seq"]
-    page.locator("#main form.undo button").click()
     moved(page, before)
 
 
@@ -173,14 +64,6 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
         yield running
 
 
-def aces_stats(folder: Path) -> dict[str, t.Any]:
-    logs = sorted(path.name for path in folder.glob("*.jsonl"))
-    done = subprocess.run([sys.executable, "-m", "aces", "stats", "--json", *logs], cwd=folder,
-                          capture_output=True, text=True, check=True)
-    found: dict[str, t.Any] = json.loads(done.stdout)
-    return found
-
-
 def test_three_groups_and_a_projector(browser: Browser, server: Server) -> None:
     projector = opened(browser, server, f"/teacher/{server.secret}")
     projector.page.wait_for_selector("body[data-ready]")
@@ -188,16 +71,16 @@ def test_three_groups_and_a_projector(browser: Browser, server: Server) -> None:
 
     buttons = opened(browser, server, "/")
     accessible(buttons.page, "the join page")
-    join(buttons, server, "Ulvene", ["Kari", "Ola", "Per"])
+    join_on_page(buttons, server, "Ulvene", ["Kari", "Ola", "Per"])
     buttons.page.wait_for_selector("body[data-ready]")
     accessible(buttons.page, "a group's page")
     assert buttons.page.locator("#prompt").inner_text() == "Kari kaster én terning (åpningskast)"
 
     typing = opened(browser, server, f"/join/{server.code}")
-    join(typing, server, "Revene", ["Ada", "Bo"], lang="nn")
+    join_on_page(typing, server, "Revene", ["Ada", "Bo"], lang="nn")
 
     scriptless = opened(browser, server, "/", width=360, script=False)
-    join(scriptless, server, "Bjørnene", ["Åse", "Emil", "Siri"])
+    join_on_page(scriptless, server, "Bjørnene", ["Åse", "Emil", "Siri"])
 
     # The projector follows: three rows, without being reloaded.
     poll(lambda: projector.page.locator("#rows tr[id]").count() == 3)
@@ -244,7 +127,7 @@ def test_pause_stops_every_group_until_the_teacher_goes_on(browser: Browser,
                                                            server: Server) -> None:
     projector = opened(browser, server, f"/teacher/{server.secret}")
     pupil = opened(browser, server, "/")
-    join(pupil, server, "Pausen", ["Kari", "Ola"])
+    join_on_page(pupil, server, "Pausen", ["Kari", "Ola"])
     projector.page.locator("form[action$='/pause'] button").click()
     projector.page.wait_for_selector("text=Innføringen står på pause.")
     before = state(pupil.page)["seq"]
@@ -264,7 +147,7 @@ def test_pause_stops_every_group_until_the_teacher_goes_on(browser: Browser,
 def test_hostile_names_stay_text(browser: Browser, server: Server) -> None:
     hostile = '<img src=x onerror="alert(1)">'
     pupil = opened(browser, server, "/")
-    join(pupil, server, hostile, ["<b>Bo</b>", "Cy"])
+    join_on_page(pupil, server, hostile, ["<b>Bo</b>", "Cy"])
     assert pupil.page.locator("header h1").inner_text().startswith(hostile)
     assert pupil.page.locator("#main img").count() == 0
     assert pupil.page.locator("#main b").count() == 0
@@ -277,18 +160,6 @@ def test_hostile_names_stay_text(browser: Browser, server: Server) -> None:
     assert re.search(r"&lt;img", projector.page.content())
     pupil.context.close()
     projector.context.close()
-
-
-def due_roll(pupil: Pupil, server: Server) -> dict[str, t.Any]:
-    """The roll the group's page asks for, read through the API with the
-    group's own token (the cookie the page holds)."""
-    cookie = next(found["value"] for found in pupil.context.cookies()
-                  if found["name"] == "aces_group")
-    group, _, token = cookie.partition(".")
-    with server.client(authorization=f"Bearer {token}") as client:
-        view: dict[str, t.Any] = client.get(f"/api/v1/groups/{group}").json()
-    request = view["request"] if view["request"] is not None else view["next_game"]["request"]
-    return {**request, "players": view["players"]}
 
 
 def roll_with_receivers(page: Page, dice: list[int], receivers: list[str],
@@ -328,7 +199,7 @@ def test_a_roll_of_threes_names_its_receivers(browser: Browser, tmp_path: Path,
     with Server(tmp_path / "class", "--game", "five-dice", "--threes", "--dice-each", "1",
                 "--lang", "nb") as server:
         pupil = opened(browser, server, "/", width=360 if not script else 1280, script=script)
-        join(pupil, server, "Treerne", ["Kari", "Ola", "Per"])
+        join_on_page(pupil, server, "Treerne", ["Kari", "Ola", "Per"])
         if script:
             pupil.page.wait_for_selector("body[data-ready]")
         dice = random.Random(7)
