@@ -212,10 +212,12 @@ class Pupil:
 
 
 def opened(browser: Browser, server: Server, path: str, *, width: int = 1280,
-           script: bool = True) -> Pupil:
-    """A fresh context on ``path`` of the server that lets no request leave it."""
+           script: bool = True, touch: bool = False) -> Pupil:
+    """A fresh context on ``path`` of the server that lets no request leave it
+    (``touch``: a tablet's, which taps)."""
     context = browser.new_context(viewport={"width": width, "height": 900},
-                                  java_script_enabled=script, base_url=server.base)
+                                  java_script_enabled=script, base_url=server.base,
+                                  has_touch=touch, is_mobile=touch)
     page = context.new_page()
     pupil = Pupil(page, context)
     own = server.base
@@ -239,7 +241,6 @@ def opened(browser: Browser, server: Server, path: str, *, width: int = 1280,
     page.on("dialog", dialog)
     page.goto(path)
     return pupil
-
 
 
 def join_on_page(pupil: Pupil, server: Server, label: str, players: list[str],

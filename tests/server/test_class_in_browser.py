@@ -193,6 +193,49 @@ def roll_with_receivers(page: Page, dice: list[int], receivers: list[str],
     assert state(page)["seq"] != before, page.locator("#main").inner_text()
 
 
+#: The least width and height, in CSS pixels, of a control a finger taps
+#: (WCAG 2.5.5's target size; Apple's and Google's guides ask for 44-48).
+TAP: t.Final = 44
+
+
+def tap_a_roll(page: Page, dice: list[int]) -> None:
+    """A roll tapped on a tablet: a die's face, or each die's and then the button."""
+    before = state(page)["seq"]
+    if len(dice) == 1 and page.locator("#main button.face").count():
+        target = page.locator(f"#main button.face[value='{dice[0]}']")
+        sized(target)
+        target.tap()
+    else:
+        for die, face in enumerate(dice):
+            target = page.locator(f"#main label.face:has(input[name='die-{die}'][value='{face}'])")
+            sized(target)
+            target.tap()
+        send = page.locator("#main form.roll button.primary")
+        sized(send)
+        send.tap()
+    moved(page, before)
+
+
+def sized(target: t.Any) -> None:
+    box = target.bounding_box()
+    assert box is not None, "a control to tap is on the page"
+    assert min(box["width"], box["height"]) >= TAP, box
+
+
+def test_a_group_records_a_whole_game_by_touch_on_a_tablet(browser: Browser,
+                                                            server: Server) -> None:
+    """The big 1-6 buttons, tapped: every face a finger's size, a game to its end."""
+    tablet = opened(browser, server, "/", width=768, touch=True)
+    assert tablet.page.evaluate("matchMedia('(pointer: coarse)').matches")
+    join_on_page(tablet, server, "Nettbrettet", ["Ada", "Bo", "Cy"])
+    tablet.page.wait_for_selector("body[data-ready]")
+    rolls = play_a_game(tablet.page, tap_a_roll, seed=4)
+    assert rolls > 3
+    assert state(tablet.page)["over"] == "1"
+    assert tablet.errors == []
+    tablet.context.close()
+
+
 @pytest.mark.parametrize("script", [True, False], ids=["script", "no-script"])
 def test_a_roll_of_threes_names_its_receivers(browser: Browser, tmp_path: Path,
                                               script: bool) -> None:
