@@ -578,6 +578,37 @@ def test_the_projectors_rows_and_the_teachers_forms(
                             or "null") == expected)
 
 
+def test_a_row_drawn_again_keeps_the_teachers_place_in_it(
+        open_page: Callable[..., Pupil], server: Server) -> None:
+    """A group's row is drawn again at each of its rolls: a teacher on one of
+    its controls stays there, and the fold they opened stays open."""
+    teacher = open_page(f"/teacher/{server.secret}", width=1600).page
+    teacher.wait_for_selector("body[data-ready]")
+    pupil = open_page("/")
+    join_on_page(pupil, server, "Fokus", ["Kari", "Ola"])
+    pupil.page.wait_for_selector("body[data-ready]")
+    play_over_the_api(pupil, server, seed=12)  # a game to take out
+    pupil.page.wait_for_selector("body[data-ready]")
+    roll_by_buttons(pupil.page, [3])
+    row = teacher.locator("#rows tr", has_text="Fokus")
+    poll(lambda: row.locator("details.exclude").count() == 1)
+    settled(teacher)
+    row.locator("details.exclude summary").click()
+    row.locator("details.exclude input[name=game]").focus()
+    turn = row_of(teacher, "Fokus")[2]
+    roll_by_buttons(pupil.page, [4])
+    poll(lambda: row_of(teacher, "Fokus")[2] != turn)
+    assert row.locator("details.exclude").evaluate("fold => fold.open")
+    assert teacher.evaluate("document.activeElement.name") == "game"
+    assert teacher.evaluate("document.activeElement.closest('tr').id") == row.get_attribute("id")
+    # And on the row's first button, through another roll.
+    row.locator("form[action$='/close'] button").focus()
+    turn = row_of(teacher, "Fokus")[2]
+    roll_by_buttons(pupil.page, [2] * int(state(pupil.page)["dice"]))
+    poll(lambda: row_of(teacher, "Fokus")[2] != turn)
+    assert teacher.evaluate("document.activeElement.closest('form').action").endswith("/close")
+
+
 # -- Colours -------------------------------------------------------------------------------
 
 

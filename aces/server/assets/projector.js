@@ -18,11 +18,27 @@
     return template.content;
   }
 
+  // A part put in place of another keeps the keyboard's place in it and the
+  // folds the teacher opened: a group's row is drawn again at each of its
+  // rolls, and a teacher tabbing to its buttons must not be sent back to the
+  // top of the page, nor see "take a game out" shut under their hand.
+  const CONTROLS = "a[href], button, input, select, textarea, summary";
+  function swap(old, fresh) {
+    const focused = Array.from(old.querySelectorAll(CONTROLS)).indexOf(document.activeElement);
+    const opened = Array.from(old.querySelectorAll("details"), (fold) => fold.open);
+    const node = fresh.nodeType === Node.DOCUMENT_FRAGMENT_NODE ? fresh.firstElementChild : fresh;
+    old.replaceWith(fresh);
+    if (!node) { return; }
+    node.querySelectorAll("details").forEach((fold, index) => { fold.open = opened[index] || fold.open; });
+    const again = focused >= 0 ? node.querySelectorAll(CONTROLS)[focused] : null;
+    if (again) { again.focus({ preventScroll: true }); }
+  }
+
   async function refresh() {
     const answer = await fetch(location.href, { credentials: "same-origin" });
     const next = new DOMParser().parseFromString(await answer.text(), "text/html");
     const fresh = next.getElementById("main");
-    if (fresh) { document.getElementById("main").replaceWith(document.adoptNode(fresh)); }
+    if (fresh) { swap(document.getElementById("main"), document.adoptNode(fresh)); }
   }
 
   const source = new EventSource(document.getElementById("main").dataset.events);
@@ -35,7 +51,7 @@
     const data = JSON.parse(event.data);
     for (const [group, html] of Object.entries(data.html)) {
       const row = document.getElementById("group-" + group);
-      if (row) { row.replaceWith(fragment(html)); } else { refreshing = refreshing || setTimeout(() => { refreshing = null; refresh(); }, 200); }
+      if (row) { swap(row, fragment(html)); } else { refreshing = refreshing || setTimeout(() => { refreshing = null; refresh(); }, 200); }
     }
   });
   source.addEventListener("pool", (event) => {
