@@ -32,10 +32,6 @@ if t.TYPE_CHECKING:
     from collections.abc import Iterator
     from pathlib import Path
 
-pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"),
-                                reason="the guessing devices are loopback addresses of Linux")
-
-
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     with Server(tmp_path_factory.mktemp("class") / "8c") as running:
@@ -52,6 +48,8 @@ def client(server: Server) -> Iterator[httpx.Client]:
 
 def device(server: Server, address: str, **headers: str) -> httpx.Client:
     """A client of ``server`` that connects from ``address`` (on loopback)."""
+    if not sys.platform.startswith("linux"):
+        pytest.skip("a device of its own is an address of Linux's loopback")
     return httpx.Client(base_url=server.base, timeout=10, headers=headers,
                         transport=httpx.HTTPTransport(local_address=address))
 
