@@ -25,6 +25,7 @@ import typing as t
 import zipfile
 
 import pytest
+import segno
 
 from aces import colours
 from aces.colours import contrast
@@ -37,6 +38,7 @@ from classtest import (
     Server,
     aces_stats,
     due_roll,
+    join,
     join_on_page,
     opened,
     play_a_game,
@@ -576,6 +578,66 @@ def test_the_projectors_rows_and_the_teachers_forms(
     fresh = open_page(f"/teacher/{server.secret}").page
     poll(lambda: json.loads(fresh.locator("body").get_attribute("data-pooled")
                             or "null") == expected)
+
+
+def drawn_modules(path: str) -> set[tuple[int, int]]:
+    """The dark modules of segno's SVG path (``M2 2.5h7m2 0h1m-25 1h1``...):
+    each ``h`` a run of them along the row the pen is on, in the code's units."""
+    x = y = 0.0
+    dark: set[tuple[int, int]] = set()
+    for command, numbers in re.findall(r"([MmHh])([-0-9. ]+)", path):
+        values = [float(value) for value in numbers.split()]
+        if command == "M":
+            x, y = values
+        elif command == "m":
+            x, y = x + values[0], y + values[1]
+        else:
+            run = values[0] if command == "h" else values[0] - x
+            dark |= {(int(y), int(x) + step) for step in range(int(run))}
+            x += run
+    return dark
+
+
+def test_the_projectors_qr_code_is_the_link_the_pupils_join_by(
+        open_page: Callable[..., Pupil], server: Server) -> None:
+    teacher = open_page(f"/teacher/{server.secret}").page
+    drawn = drawn_modules(teacher.locator("figure.qr svg path.qrline").get_attribute("d") or "")
+    link = f"{server.base}/join/{server.code}"
+    assert teacher.locator("figure.qr svg").get_attribute("role") == "img"
+
+    def code_of(text: str) -> set[tuple[int, int]]:
+        matrix = segno.make(text, error="m").matrix
+        border = min(row for row, _ in drawn)
+        return {(row + border, column + border) for row, line in enumerate(matrix)
+                for column, module in enumerate(line) if module}
+
+    assert drawn == code_of(link)
+    assert drawn != code_of(f"{server.base}/join/XXXXXX")
+
+
+def test_the_projectors_charts_are_drawn_for_the_back_row(
+        open_page: Callable[..., Pupil], server: Server) -> None:
+    """The pool's charts grow with the projector's width: no word of theirs is
+    smaller than the projector's own text, whatever the screen."""
+    with server.client() as client:
+        group, token, state_now = join(client, server.code, "Bakerst", ["Ada", "Bo", "Cy"])
+        player = Player(client, group, token, state_now, seed=21)
+        while player.state["games_finished"] < 1:
+            player.roll()
+    for width in (1024, 1920):
+        teacher = open_page(f"/teacher/{server.secret}", width=width).page
+        sizes: list[float] = []
+
+        def measured() -> bool:
+            # The pool is put in place again as the stream brings it: measured whole.
+            sizes[:] = teacher.evaluate("""() => Array.from(document.querySelectorAll(
+                '#pool svg.chart text'),
+                text => text.getScreenCTM().a * parseFloat(getComputedStyle(text).fontSize))""")
+            return bool(sizes)
+
+        poll(measured)
+        body = teacher.evaluate("parseFloat(getComputedStyle(document.body).fontSize)")
+        assert min(sizes) >= body, (width, min(sizes), body)
 
 
 def test_a_row_drawn_again_keeps_the_teachers_place_in_it(
