@@ -615,6 +615,21 @@ def test_the_projectors_qr_code_is_the_link_the_pupils_join_by(
     assert drawn != code_of(f"{server.base}/join/XXXXXX")
 
 
+def chart_words(page: Page) -> list[float]:
+    """The size each word of the pool's charts is drawn at, in CSS pixels, once
+    the stream has put the pool in place (it puts it in place again as it goes)."""
+    sizes: list[float] = []
+
+    def measured() -> bool:
+        sizes[:] = page.evaluate("""() => Array.from(document.querySelectorAll(
+            '#pool svg.chart text'),
+            text => text.getScreenCTM().a * parseFloat(getComputedStyle(text).fontSize))""")
+        return bool(sizes)
+
+    poll(measured)
+    return sizes
+
+
 def test_the_projectors_charts_are_drawn_for_the_back_row(
         open_page: Callable[..., Pupil], server: Server) -> None:
     """The pool's charts grow with the projector's width: no word of theirs is
@@ -626,16 +641,7 @@ def test_the_projectors_charts_are_drawn_for_the_back_row(
             player.roll()
     for width in (1024, 1920):
         teacher = open_page(f"/teacher/{server.secret}", width=width).page
-        sizes: list[float] = []
-
-        def measured() -> bool:
-            # The pool is put in place again as the stream brings it: measured whole.
-            sizes[:] = teacher.evaluate("""() => Array.from(document.querySelectorAll(
-                '#pool svg.chart text'),
-                text => text.getScreenCTM().a * parseFloat(getComputedStyle(text).fontSize))""")
-            return bool(sizes)
-
-        poll(measured)
+        sizes = chart_words(teacher)
         body = teacher.evaluate("parseFloat(getComputedStyle(document.body).fontSize)")
         assert min(sizes) >= body, (width, min(sizes), body)
 
