@@ -17,10 +17,13 @@ import typing as t
 
 from sse_starlette.event import ServerSentEvent
 
+from aces import notebook
 from aces.classroom.files import FileStore
 from aces.classroom.service import Classroom
+from aces.examples import folder
+from aces.experiment.pool import pool
 from aces.rules import Roll
-from aces.server import pooling, stream
+from aces.server import pages, pooling, stream
 
 import loops
 
@@ -263,6 +266,28 @@ def test_the_projectors_pool_is_aces_stats_on_the_logs(tmp_path: Path) -> None:
     assert pooled == json.loads(done.stdout)
     assert [log["games"] for log in pooled["logs"]][1] >= 2
     assert [log["excluded"] for log in pooled["logs"]] == [[], [2], []]
+
+
+def test_pools_are_written_with_one_voice_a_language_kept_from_pool_to_pool(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The projector's pool writes its numbers with a voice kept by the process
+    (its memos outlive a pool), and writes the very pool a fresh voice does,
+    whatever pools came before."""
+    logs = sorted(folder().glob("class-group-*.jsonl"))
+    pools = [pool(logs), pool(logs[:1]), pool(logs[1:]), pool(logs)]
+    for lang in ("en", "nb", "nn"):
+        kept = pages.pool_voice(lang)
+        assert pages.pool_voice(lang) is kept
+        assert [notebook.stats_html(pooled, lang, voice=kept) for pooled in pools] == [
+            notebook.stats_html(pooled, lang) for pooled in pools]
+    fresh = [pages.pool_html(pooled, "nb") for pooled in pools]
+
+    def no_new_voice(*args: object) -> t.NoReturn:
+        raise AssertionError("a pool made a voice of its own")
+
+    monkeypatch.setattr(notebook, "Voice", no_new_voice)
+    assert [pages.pool_html(pooled, "nb") for pooled in pools] == fresh
+    assert pages.pool_voice("nb").lang == "nb"
 
 
 def test_an_event_is_written_as_sse_starlette_writes_it() -> None:
