@@ -218,15 +218,32 @@ def test_the_class_is_pooled_once_for_every_stream_within_a_pools_time_off_the_l
         assert room.version > version
         # Another stream a moment later is given the same pool, made at its version...
         assert stream._pool(room, now + stream.POOL_EVERY / 2) == ((version, pool), None)
-        # ...and once a pool's time has passed, the class as it is now is pooled
-        # anew, the last pool given meanwhile.
-        kept, making = stream._pool(room, now + stream.POOL_EVERY)
-        assert kept == (version, pool)
+        # ...and once a pool's time has passed, the class is given that pool at
+        # its version now, at once, and is not pooled again: the roll ended no
+        # game, and a game under way is not pooled.
+        assert groups[0].table.tally.counts()[1] == 0
+        assert stream._pool(room, now + stream.POOL_EVERY) == ((room.version, pool), None)
+        # The teacher's figures are that pool too, kept at the version now.
+        assert room._pooled is not None
+        assert room._pooled[0] == room.version
+        assert counted.sent == [stream._made]
+        given = room.version
+        # Once a game has ended, the counts are new: the class is pooled anew,
+        # the last pool given meanwhile.
+        dice = random.Random(3)
+        number = 1
+        while groups[0].table.tally.counts()[1] == 0:
+            number += 1
+            await _roll(room, groups[0], number, dice)
+        later = now + 2 * stream.POOL_EVERY
+        kept, making = stream._pool(room, later)
+        assert kept == (given, pool)
         assert making is not None
         await making
-        kept, none = stream._pool(room, now + stream.POOL_EVERY)
+        kept, none = stream._pool(room, later)
         assert kept is not None
         assert kept[0] == room.version
+        assert kept[1] != pool
         assert none is None
         # Made twice in all, each in the pooling process, never on the loop's.
         assert counted.sent == [stream._made, stream._made]
