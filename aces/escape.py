@@ -18,6 +18,8 @@ import re
 import typing as t
 import unicodedata
 
+from aces.memo import OBJECT, Memo
+
 __all__ = ["INVISIBLE", "markup", "shown", "visible"]
 
 #: Characters that show nothing, or nothing of their own: format controls
@@ -60,7 +62,21 @@ def markup(text: str) -> str:
     >>> markup('<b title="x">Bo' + chr(27) + "</b>")
     '&lt;b title=&quot;x&quot;&gt;Bo\\\\x1b&lt;/b&gt;'
     """
-    return html.escape(visible(text), quote=True)
+    if len(text) > _SHORT:
+        return html.escape(visible(text), quote=True)
+    found = _MARKED.get(text)
+    if found is None:
+        made = html.escape(visible(text), quote=True)
+        found = _MARKED.keep(text, made, 2 * OBJECT + len(text) + len(made))
+    return found
+
+
+#: Texts :func:`markup` keeps made, up to this length: a class's pool, twice a
+#: second, puts some five hundred short texts (numbers, percentages, the
+#: logs' names) into its tables, nearly all of them the last pool's.
+_SHORT: t.Final = 64
+#: The short texts made markup, by the text (1 MB at most, see :mod:`aces.memo`).
+_MARKED: t.Final[Memo[str, str]] = Memo(1 << 20)
 
 
 def shown(value: object) -> str:

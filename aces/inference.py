@@ -23,6 +23,8 @@ from __future__ import annotations
 import math
 import typing as t
 
+from aces.memo import OBJECT, Memo
+
 if t.TYPE_CHECKING:
     from collections.abc import Sequence
 
@@ -63,6 +65,27 @@ def wilson(successes: int, trials: int, z: float = Z95) -> Interval:
 
     :raises ValueError: for no trials.
     """
+    if type(successes) is int and type(trials) is int and type(z) is float:
+        # Only Python's own numbers are kept: NumPy's would give NumPy's floats.
+        key = (successes, trials, z)
+        found = _INTERVALS.get(key)
+        if found is None:
+            found = _INTERVALS.keep(key, _wilson(successes, trials, z), _INTERVAL)
+        return found
+    return _wilson(successes, trials, z)
+
+
+#: The intervals :func:`wilson` has worked out, by their counts: a class's
+#: pool, twice a second, asks for some four hundred, each group's and each
+#: seat's, nearly all of them the last pool's (1 MB at most, see :mod:`aces.memo`).
+_INTERVALS: t.Final[Memo[tuple[int, int, float], Interval]] = Memo(1 << 20)
+#: What an interval kept costs, roughly: its key (a tuple of three numbers)
+#: and the interval (a tuple of two).
+_INTERVAL: t.Final = 7 * OBJECT
+
+
+def _wilson(successes: int, trials: int, z: float) -> Interval:
+    """:func:`wilson` worked out."""
     if trials <= 0:
         raise ValueError("an interval needs at least one trial")
     share = successes / trials

@@ -146,17 +146,22 @@ def bars(labels: Sequence[str], values: Sequence[float],
     return "".join(parts)
 
 
-def stats_html(pooled: Pooled, lang: str = "en") -> str:
+def stats_html(pooled: Pooled, lang: str = "en", *, voice: Voice | None = None) -> str:
     """The pooled results in ``lang``, as ``aces stats`` words and formats them:
     for each set of rules the seats against the exact odds with the chi-square
     test (χ², its degrees of freedom, p and the conclusion), the length of a
     game with its test, the other shares the report tests (the rolls that
     moved nothing, the tries that succeeded, the rolls again), and each log
     beside the pool with its 95 % intervals (and a picture of seat 1's: small
-    logs scatter)."""
+    logs scatter).
+
+    ``voice``: a voice of ``lang`` to write the numbers with, kept by a caller
+    that writes pool after pool (the live class's projector), so that its
+    memos outlive one call: a fresh voice each time wrote every percentage
+    anew through Babel, though nearly all were the last pool's."""
 
     catalog = translations(lang)
-    w = Voice(catalog, lang)
+    w = Voice(catalog, lang) if voice is None else voice
     _ = catalog.gettext
     blocks = [paragraph(stats.logs_read(pooled, w))]
     if pooled.left_out:

@@ -8,6 +8,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from aces import inference
 from aces.inference import (
     Row,
     chi2_sf,
@@ -97,6 +98,30 @@ def test_wilson_interval_of_a_known_case() -> None:
     # 30 of 100: the textbook Wilson interval is 0.2189 to 0.3958.
     low, high = wilson(30, 100)
     assert (round(low, 4), round(high, 4)) == (0.2189, 0.3958)
+
+
+def test_an_interval_asked_again_is_the_one_kept_and_the_one_worked_out() -> None:
+    """A class's pool asks for the same intervals twice a second: each is
+    worked out once, and kept exactly as worked out; counts that are not
+    Python's own numbers (NumPy's) are worked out each time, never kept."""
+    first = wilson(17, 41)
+    assert wilson(17, 41) is first
+    for trials in (1, 2, 7, 100, 9_999):
+        for hits in {0, 1, trials // 3, trials - 1, trials}:
+            assert wilson(hits, trials) == inference._wilson(hits, trials, inference.Z95)
+            assert wilson(hits, trials, 1.0) == inference._wilson(hits, trials, 1.0)
+    with pytest.raises(ValueError, match="at least one trial"):
+        wilson(0, 0)
+    with pytest.raises(ValueError, match="at least one trial"):
+        wilson(0, 0)
+
+    class Count(int):
+        pass
+
+    assert wilson(Count(17), 41) == first
+    assert wilson(Count(17), 41) is not first
+    assert wilson(True, 2) == wilson(1, 2)
+    assert all(type(end) is float for end in wilson(17, 41))
 
 
 def test_quantiles_read_the_counts_as_the_exact_distribution_is_read() -> None:

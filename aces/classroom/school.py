@@ -249,9 +249,21 @@ class School:
                 raise
             follower = asyncio.get_running_loop().create_task(self._follow(room))
             self._rooms[number] = (room, follower)
+            self._learn(number, room.class_record)
         self._loading.pop(number, None)
         await self._let_go(keep=number)
         return room
+
+    def _learn(self, number: int, record: ClassRecord) -> None:
+        """The class of each group's token in ``record``, class ``number``'s:
+        a group whose rolls go to the processes in turn, as a proxy deals
+        them out, asks nothing of the database at its first roll on a
+        process that holds its class already (a query that scans every
+        class's groups, at a school's start some thousand at once)."""
+        for group in record.groups:
+            self._classes_of[group.token] = number
+        while len(self._classes_of) > TOKENS_KEPT:
+            self._classes_of.popitem(last=False)
 
     async def _follow(self, room: Classroom) -> None:
         from aces.classroom.postgres import UnknownClassError
@@ -322,6 +334,7 @@ class School:
         # asked once a token (a group's class never changes).
         key = token_digest(token)
         number = self._classes_of.get(key)
+        asked = number is None
         if number is None:
             number = await self._find(
                 "SELECT id FROM aces.classes WHERE record->'groups' @> %s::jsonb",
@@ -337,6 +350,10 @@ class School:
             # Deleted since: its groups are no one's.
             self._classes_of.pop(key, None)
             raise not_your_group() from None
+        if asked:
+            # The groups that joined since the class was read here are known
+            # by its record now: their first requests here ask nothing either.
+            self._learn(number, room.class_record)
         if group not in room.groups:
             # It joined on another process a moment ago.
             await room.catch_up()

@@ -57,7 +57,7 @@ if t.TYPE_CHECKING:
     from starlette.responses import Response
     from starlette.types import Receive, Scope, Send
 
-    from aces.classroom.service import Classroom, Group, Tallied
+    from aces.classroom.service import Classroom, Group, LogTally, Tallied
     from aces.experiment.pool import Pooled
 
 __all__ = ["BATCH", "POOL_EVERY", "SEND_TIMEOUT", "TICK", "DroppedQuietly", "encoded", "stream"]
@@ -304,11 +304,15 @@ class _Pools:
     were taken, their version, its language and its event's data), and the
     one being made, in the pooling process, if any."""
 
-    __slots__ = ("executor", "made", "making")
+    __slots__ = ("counted", "executor", "made", "making", "pooled")
 
     def __init__(self) -> None:
         self.made: tuple[float, int, str, str] | None = None
-        self.making: tuple[float, int, str, asyncio.Future[tuple[Pooled, str]]] | None = None
+        #: The counts the last pool was made of, and the class pooled from them.
+        self.counted: tuple[LogTally, ...] = ()
+        self.pooled: Pooled | None = None
+        self.making: tuple[float, Tallied, str, asyncio.Future[tuple[Pooled, str]]] | None = (
+            None)
         #: Where the one being made is made.
         self.executor: concurrent.futures.Executor | None = None
 
@@ -376,13 +380,17 @@ def _pool(room: Classroom, now: float) -> tuple[tuple[int, str] | None,
     :meth:`~aces.classroom.service.Classroom.tallied`), and the pool is
     made from them in the pooling process (:mod:`aces.server.pooling`),
     while rolls go on being answered. A pool whose process died is not
-    made: the next is, in another."""
+    made: the next is, in another. A class whose counts are those the last
+    pool was made of (no game has ended, begun or been taken out since: a
+    game under way is not pooled, so most rolls change nothing pooled) is
+    given that pool at once, at its version now, and is not pooled again."""
     lang = room.class_record.lang
     pools = _POOLS.get(room)
     if pools is None:
         pools = _POOLS[room] = _Pools()
     if pools.making is not None and pools.making[3].done():
-        begun, version, made_in, making = pools.making
+        begun, counted, made_in, making = pools.making
+        version = counted.version
         pools.making = None
         try:
             pooled, text = making.result()
@@ -392,6 +400,7 @@ def _pool(room: Classroom, now: float) -> tuple[tuple[int, str] | None,
             broken(pools.executor)
         else:
             pools.made = (begun, version, made_in, text)
+            pools.counted, pools.pooled = counted.logs, pooled
             room.keep_pooled(version, pooled)
     made = pools.made
     if made is not None and made[2] == lang and (made[1] == room.version
@@ -399,9 +408,17 @@ def _pool(room: Classroom, now: float) -> tuple[tuple[int, str] | None,
         return (made[1], made[3]), None
     if pools.making is None:
         tallied = room.tallied()
+        if made is not None and made[2] == lang and pools.pooled is not None \
+                and tallied.logs == pools.counted:
+            # The counts the last pool was made of: no game has ended or begun
+            # since, nor been taken out (a game under way is not pooled, so
+            # most rolls change nothing here). That pool is the class's now.
+            pools.made = (now, tallied.version, lang, made[3])
+            room.keep_pooled(tallied.version, pools.pooled)
+            return (tallied.version, made[3]), None
         pools.executor = pooler()
         future = asyncio.get_running_loop().run_in_executor(pools.executor, _made, tallied, lang)
-        pools.making = (now, tallied.version, lang, future)
+        pools.making = (now, tallied, lang, future)
     kept = None if made is None or made[2] != lang else (made[1], made[3])
     return kept, pools.making[3]
 

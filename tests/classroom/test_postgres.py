@@ -757,6 +757,57 @@ def test_idle_classes_close_and_closed_ones_go_when_their_retention_has_passed(
     run(url, test)
 
 
+def test_a_groups_first_request_on_a_process_that_holds_its_class_asks_the_database_nothing(
+        url: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A group's token names its class, and a class's record names every
+    group's token: each process asks the database which class a token is
+    of once a class, not once a group (a school's start asked it some
+    thousand times at once, a scan of every class's groups each time). A
+    token of no group is still asked of it, and refused."""
+    from aces.classroom.school import School
+    from aces.errors import ClassError
+
+    async def test(database: Database) -> None:
+        other = Database(url)
+        await other.open()
+        here, there = School(database), School(other)
+        try:
+            number = await make_class(database, record())
+            room = await here.room(number)
+            joined = [await room.join(room.class_record.code, f"Table {n}", ["Ada", "Bo"], "en",
+                                      "device") for n in range(3)]
+            asked: dict[School, list[str]] = {here: [], there: []}
+            for school in (here, there):
+                find = school._find
+
+                async def counted(query: str, value: str, device: str,
+                                  refused: Callable[[], ClassError], school: School = school,
+                                  find: t.Any = find) -> int:
+                    asked[school].append(value)
+                    number: int = await find(query, value, device, refused)
+                    return number
+
+                monkeypatch.setattr(school, "_find", counted)
+            for school in (here, there):
+                for group, token in joined:
+                    found_room, found = await school.by_group(group.record.id, token, "device")
+                    assert found_room.record is not None
+                    assert found.record.id == group.record.id
+                # Here, the groups joined after the class was read; there, none had
+                # a request before: one question each, for every group.
+                assert len(asked[school]) == 1
+            with pytest.raises(ClassError) as refused:
+                await there.by_group(joined[0][0].record.id, new_token(), "device")
+            assert refused.value.code == "not_your_group"
+            assert len(asked[there]) == 2
+        finally:
+            await here.close()
+            await there.close()
+            await other.close()
+
+    run(url, test)
+
+
 async def database_sql(database: Database, statement: str, number: int) -> int:
     async with database.connection() as connection:
         cursor = await connection.execute(statement, (number,))

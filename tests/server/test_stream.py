@@ -17,10 +17,13 @@ import typing as t
 
 from sse_starlette.event import ServerSentEvent
 
+from aces import notebook
 from aces.classroom.files import FileStore
 from aces.classroom.service import Classroom
+from aces.examples import folder
+from aces.experiment.pool import pool
 from aces.rules import Roll
-from aces.server import pooling, stream
+from aces.server import pages, pooling, stream
 
 import loops
 
@@ -66,7 +69,12 @@ def _events(chunk: bytes) -> list[dict[str, str]]:
 
 
 def test_the_blocks_of_a_tick_go_in_one_write_each_an_event_with_its_id(
-        tmp_path: Path) -> None:
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # No second pool comes due while the rolls are made, however slow the
+    # machine: the class's counts unchanged, it would be given at once, in
+    # the same write as the blocks.
+    monkeypatch.setattr(stream, "POOL_EVERY", 60.0)
+
     async def test() -> None:
         room, groups = await _served(tmp_path)
         start = room.position
@@ -215,15 +223,32 @@ def test_the_class_is_pooled_once_for_every_stream_within_a_pools_time_off_the_l
         assert room.version > version
         # Another stream a moment later is given the same pool, made at its version...
         assert stream._pool(room, now + stream.POOL_EVERY / 2) == ((version, pool), None)
-        # ...and once a pool's time has passed, the class as it is now is pooled
-        # anew, the last pool given meanwhile.
-        kept, making = stream._pool(room, now + stream.POOL_EVERY)
-        assert kept == (version, pool)
+        # ...and once a pool's time has passed, the class is given that pool at
+        # its version now, at once, and is not pooled again: the roll ended no
+        # game, and a game under way is not pooled.
+        assert groups[0].table.tally.counts()[1] == 0
+        assert stream._pool(room, now + stream.POOL_EVERY) == ((room.version, pool), None)
+        # The teacher's figures are that pool too, kept at the version now.
+        assert room._pooled is not None
+        assert room._pooled[0] == room.version
+        assert counted.sent == [stream._made]
+        given = room.version
+        # Once a game has ended, the counts are new: the class is pooled anew,
+        # the last pool given meanwhile.
+        dice = random.Random(3)
+        number = 1
+        while groups[0].table.tally.counts()[1] == 0:
+            number += 1
+            await _roll(room, groups[0], number, dice)
+        later = now + 2 * stream.POOL_EVERY
+        kept, making = stream._pool(room, later)
+        assert kept == (given, pool)
         assert making is not None
         await making
-        kept, none = stream._pool(room, now + stream.POOL_EVERY)
+        kept, none = stream._pool(room, later)
         assert kept is not None
         assert kept[0] == room.version
+        assert kept[1] != pool
         assert none is None
         # Made twice in all, each in the pooling process, never on the loop's.
         assert counted.sent == [stream._made, stream._made]
@@ -263,6 +288,28 @@ def test_the_projectors_pool_is_aces_stats_on_the_logs(tmp_path: Path) -> None:
     assert pooled == json.loads(done.stdout)
     assert [log["games"] for log in pooled["logs"]][1] >= 2
     assert [log["excluded"] for log in pooled["logs"]] == [[], [2], []]
+
+
+def test_pools_are_written_with_one_voice_a_language_kept_from_pool_to_pool(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The projector's pool writes its numbers with a voice kept by the process
+    (its memos outlive a pool), and writes the very pool a fresh voice does,
+    whatever pools came before."""
+    logs = sorted(folder().glob("class-group-*.jsonl"))
+    pools = [pool(logs), pool(logs[:1]), pool(logs[1:]), pool(logs)]
+    for lang in ("en", "nb", "nn"):
+        kept = pages.pool_voice(lang)
+        assert pages.pool_voice(lang) is kept
+        assert [notebook.stats_html(pooled, lang, voice=kept) for pooled in pools] == [
+            notebook.stats_html(pooled, lang) for pooled in pools]
+    fresh = [pages.pool_html(pooled, "nb") for pooled in pools]
+
+    def no_new_voice(*args: object) -> t.NoReturn:
+        raise AssertionError("a pool made a voice of its own")
+
+    monkeypatch.setattr(notebook, "Voice", no_new_voice)
+    assert [pages.pool_html(pooled, "nb") for pooled in pools] == fresh
+    assert pages.pool_voice("nb").lang == "nb"
 
 
 def test_an_event_is_written_as_sse_starlette_writes_it() -> None:
