@@ -23,8 +23,6 @@ from __future__ import annotations
 
 import typing as t
 
-import msgspec
-
 __all__ = ["OBJECT", "REF", "Memo", "weigh"]
 
 K = t.TypeVar("K")
@@ -82,7 +80,9 @@ def weigh(value: object) -> int:
         return OBJECT + sum(REF + weigh(item) for item in value)
     if isinstance(value, dict):
         return OBJECT + sum(2 * REF + weigh(k) + weigh(v) for k, v in value.items())
-    if isinstance(value, msgspec.Struct):
-        return OBJECT + sum(REF + weigh(getattr(value, name))
-                             for name in value.__struct_fields__)
+    # A msgspec Struct, known by its fields, so that this module (which the
+    # escaping of text uses) imports nothing that ``aces --help`` must not load.
+    fields = getattr(type(value), "__struct_fields__", None)
+    if fields is not None:
+        return OBJECT + sum(REF + weigh(getattr(value, name)) for name in fields)
     return OBJECT

@@ -109,3 +109,19 @@ def test_every_event_told_from_the_cache_is_told_as_afresh(
         everyone = dict(zip(holding.players, holding.held, strict=True))
         assert phrasebook.standings(step.state, step.state, full=True) == \
             afresh.tell_standings(everyone, holding.out, every=True)
+
+
+def test_a_struct_weighs_what_its_fields_hold() -> None:
+    """A decoded line (a msgspec Struct) is weighed by its fields, as a tuple of
+    them would be, though the module never imports msgspec."""
+    import msgspec
+
+    from aces.memo import OBJECT, REF, weigh
+
+    class Line(msgspec.Struct):
+        player: str
+        dice: tuple[int, ...]
+
+    line = Line("Ada" * 100, (1, 6))
+    assert weigh(line) == OBJECT + REF + weigh("Ada" * 100) + REF + weigh((1, 6))
+    assert weigh(line) > weigh(Line("A", (1, 6)))
