@@ -332,8 +332,11 @@ def _read_current(lines: Iterator[bytes], source: str, tail: Tail, size: int, nu
     the line after ``number``, whose digest is ``previous`` (see
     :meth:`Reader.batches`); a batch ends before the line ``stop``, and
     ``tail`` notes where reading stood there (``tell``: the file's position)."""
-    # The fast path, a batch at a time. A line written
-    # as aces writes it is checked with one comparison of its start and one
+    # A line written as aces writes it is checked with one comparison of its
+    # start and one hash, and joins the batch keyed by its rest (its bytes
+    # after the digest), one object for every line with the same rest:
+    # whoever walks the batch decodes only the rests it has not met before
+    # (:class:`_Decoder`), and a full batch is handed on in one go.
     limit = EVENT_LIMIT
     decoder = _Decoder(source)
     known = decoder.known.get
