@@ -574,20 +574,20 @@ def _read_old(lines: Iterator[bytes], schema: int, source: str,
 
 #: How much of a log is read at a time where it is read in parts.
 _CHUNK: t.Final = 1 << 20
-#: How far past the middle of a log a game's start is looked for.
+#: How far past where a log is to be cut a game's start is looked for.
 _SEAM_WITHIN: t.Final = 8 << 20
 #: A line's event type, where a line written as aces writes it has it.
 _TYPE_AT: t.Final = b'","type":"'
 
 
-def seam(fd: int, size: int) -> tuple[int, int, bytes] | None:
+def seam(fd: int, size: int, share: float = 0.5) -> tuple[int, int, bytes] | None:
     """Where a log of ``size`` bytes, open at ``fd``, may be cut in two: at
-    the first line past its middle that begins a game, as the lines say.
+    the first line past ``share`` of it that begins a game, as the lines say.
 
     Returns the cut's offset, the number of the line before it and that
-    line's digest; ``None`` if no such line is found soon after the middle.
+    line's digest; ``None`` if no such line is found soon after.
     """
-    offset = middle = size // 2
+    offset = middle = int(size * share)
     start = _TYPE_AT + b'game_started"'
     while offset < min(size, middle + _SEAM_WITHIN):
         chunk = read_at(fd, _CHUNK, offset)
