@@ -90,9 +90,13 @@ def drive_log(stream: t.BinaryIO, source: str, visitor: Visitor[ResultT], *,
     offset, number, previous = cut
     fd = stream.fileno()
     with contextlib.ExitStack() as held:
-        spill = None if writer is None else held.enter_context(tempfile.TemporaryFile())
-        later = _fork(lambda: _walk_later(fd, source, visitor, offset, number, previous, spill,
-                                          writer, flags))
+        try:
+            spill = None if writer is None else held.enter_context(tempfile.TemporaryFile())
+        except OSError:  # nowhere to hold the later part's output: one process
+            spill = later = None
+        else:
+            later = _fork(lambda: _walk_later(fd, source, visitor, offset, number, previous,
+                                              spill, writer, flags))
         if later is None:
             return drive(read(stream, source), source, visitor,
                          allow_unfinished=allow_unfinished, allow_unsettled=allow_unsettled)
@@ -236,7 +240,10 @@ def _fork(work: t.Callable[[], bytes]) -> _Later | None:
     for stream in (sys.stdout, sys.stderr):
         with contextlib.suppress(Exception):
             stream.flush()
-    read_end, write_end = os.pipe()
+    try:
+        read_end, write_end = os.pipe()
+    except OSError:
+        return None
     try:
         pid = os.fork()
     except OSError:

@@ -270,3 +270,24 @@ def test_the_help_says_from_what_size_a_log_is_read_on_two_cores() -> None:
         for command in ("verify", "replay"):
             shown = run(command, "--help", "--lang", lang).stdout
             assert f"{split.SPLIT_FROM >> 20} MiB" in shown
+
+
+@pytest.mark.parametrize("failing", ["fork", "spill"])
+def test_a_log_is_walked_in_one_process_where_no_second_can_be_started(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, taken: Counted, failing: str) -> None:
+    path = tmp_path / "session.jsonl"
+    path.write_bytes(log_of(games(40)))
+    expected = [run(c[0], str(path), *c[1:], env=ENGLISH).stdout for c in COMMANDS[:2]]
+    assert taken.taken == 2
+
+    def refused(*args: object, **kwargs: object) -> t.NoReturn:
+        raise OSError(11, "Resource temporarily unavailable")
+
+    if failing == "fork":
+        monkeypatch.setattr(os, "fork", refused)
+    else:
+        monkeypatch.setattr(split.tempfile, "TemporaryFile", refused)
+    for command, told in zip(COMMANDS[:2], expected, strict=True):
+        done = run(command[0], str(path), *command[1:], env=ENGLISH)
+        assert (done.exit_code, done.stdout) == (0, told)
+    assert taken.taken == (2 if failing == "fork" else 3)
