@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import io
 import os
+import tempfile
 import typing as t
 
 import pytest
@@ -286,7 +287,7 @@ def test_a_log_is_walked_in_one_process_where_no_second_can_be_started(
     if failing == "fork":
         monkeypatch.setattr(os, "fork", refused)
     else:
-        monkeypatch.setattr(split.tempfile, "TemporaryFile", refused)
+        monkeypatch.setattr(tempfile, "TemporaryFile", refused)
     for command, told in zip(COMMANDS[:2], expected, strict=True):
         done = run(command[0], str(path), *command[1:], env=ENGLISH)
         assert (done.exit_code, done.stdout) == (0, told)
