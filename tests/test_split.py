@@ -66,6 +66,7 @@ def taken(monkeypatch: pytest.MonkeyPatch) -> Counted:
 
     monkeypatch.setattr(split, "SPLIT_FROM", 1)
     monkeypatch.setattr(split, "_Taken", Taken)
+    monkeypatch.setattr(split, "_spare_core", lambda: True)
     return counted
 
 
@@ -292,3 +293,22 @@ def test_a_log_is_walked_in_one_process_where_no_second_can_be_started(
         done = run(command[0], str(path), *command[1:], env=ENGLISH)
         assert (done.exit_code, done.stdout) == (0, told)
     assert taken.taken == (2 if failing == "fork" else 3)
+
+
+def test_a_log_is_walked_in_one_process_where_no_core_is_idle(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, taken: Counted) -> None:
+    path = tmp_path / "session.jsonl"
+    path.write_bytes(log_of(games(40)))
+    monkeypatch.setattr(split, "_spare_core", lambda: False)
+    assert run("verify", str(path), env=ENGLISH).exit_code == 0
+    assert taken.taken == 0
+
+
+@pytest.mark.parametrize(("load", "cores", "spare"), [(0.5, 2, True), (1.0, 2, True),
+                                                     (1.6, 2, False), (8.0, 2, False),
+                                                     (2.5, 4, True), (0.0, 1, False)])
+def test_a_core_is_spare_while_the_load_leaves_one_idle(
+        monkeypatch: pytest.MonkeyPatch, load: float, cores: int, spare: bool) -> None:
+    monkeypatch.setattr(os, "getloadavg", lambda: (load, load, load))
+    monkeypatch.setattr(os, "sched_getaffinity", lambda pid: set(range(cores)))
+    assert split._spare_core() is spare

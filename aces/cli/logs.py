@@ -39,10 +39,12 @@ TALLY_EPILOG: t.Final = ("A session's tally remembers everyone at the table, and
 #: The last words of the help of aces verify and aces replay: a big log is
 #: read on two cores (:mod:`aces.split`).
 VERIFY_EPILOG: t.Final = ("A log of 8 MiB or more, read from a file, is checked on two cores"
-                          " where the machine has two: the games of its later half in a second"
-                          " process. The summary, or the error, is the same as on one core.")
+                          " where the machine has two and one is idle: the games of its later"
+                          " half in a second process. The summary, or the error, is the same as"
+                          " on one core.")
 REPLAY_EPILOG: t.Final = ("A log of 8 MiB or more, read from a file, is narrated on two cores"
-                          " where the machine has two (not with --step or --odds): the games of"
+                          " where the machine has two and one is idle (not with --step or"
+                          " --odds): the games of"
                           " its later half in a second"
                           " process, whose narration waits in a temporary file until the earlier"
                           " half's is written. What is written is the same as on one core.")
