@@ -144,11 +144,12 @@ def _plan(stream: t.BinaryIO, visitor: Visitor[t.Any]) -> tuple[int, int, bytes]
 def _spare_core() -> bool:
     """Whether a second core is free for the later part, as ``make -l``
     judges it: the machine's load over the last minute (this process
-    included) leaves a core of those this process may run on idle. On a
-    machine whose cores are all busy, the second process took CPU time from
-    the first, and the two parts, each learning the places of the games
-    afresh, took longer by the wall clock than the whole log walked alone
-    (some 25 % on two cores at a load of eight)."""
+    included) is below the count of cores this process may run on. On two
+    cores at a load of eight, the two parts took some 25 % longer by the
+    wall clock than the log walked alone (the second process only takes CPU
+    time from the first, and each has its own start); at a load of two,
+    ``aces verify`` of the 20,000-game session took 2.1-2.4 s against
+    3.1-4.7 s alone."""
     cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
     if not cores or cores < 2:
         return False
@@ -156,7 +157,7 @@ def _spare_core() -> bool:
         load = os.getloadavg()[0]
     except (AttributeError, OSError):
         return True
-    return load <= cores - 1
+    return load < cores
 
 
 def _walk_later(fd: int, source: str, visitor: Visitor[t.Any], offset: int, number: int,

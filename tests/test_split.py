@@ -304,10 +304,10 @@ def test_a_log_is_walked_in_one_process_where_no_core_is_idle(
     assert taken.taken == 0
 
 
-@pytest.mark.parametrize(("load", "cores", "spare"), [(0.5, 2, True), (1.0, 2, True),
-                                                     (1.6, 2, False), (8.0, 2, False),
-                                                     (2.5, 4, True), (0.0, 1, False)])
-def test_a_core_is_spare_while_the_load_leaves_one_idle(
+@pytest.mark.parametrize(("load", "cores", "spare"), [(0.5, 2, True), (1.9, 2, True),
+                                                     (2.0, 2, False), (8.0, 2, False),
+                                                     (3.5, 4, True), (0.0, 1, False)])
+def test_a_core_is_spare_while_the_load_is_below_the_cores(
         monkeypatch: pytest.MonkeyPatch, load: float, cores: int, spare: bool) -> None:
     monkeypatch.setattr(os, "getloadavg", lambda: (load, load, load))
     monkeypatch.setattr(os, "sched_getaffinity", lambda pid: set(range(cores)))
