@@ -42,7 +42,7 @@ import typing as t
 import msgspec
 
 from aces.errors import LogError, OptionError, TruncatedLogError, shorten
-from aces.events import EVENT_TYPES, SCHEMA, Event, GameStarted
+from aces.events import EVENT_TYPES, SCHEMA, Event, GameExcluded, GameOver, GameStarted
 from aces.files import read_at
 from aces.upgrade import TYPES, UPCASTS, upcast
 
@@ -51,7 +51,7 @@ if t.TYPE_CHECKING:
 
 __all__ = ["BATCH", "DIGEST_WIDTH", "ENVELOPE_WIDTH", "EVENT_LIMIT", "LINE_LIMIT", "SCHEMAS",
            "Batch", "LogWriter", "Reader", "Record", "Tail", "digest", "envelope", "full_log",
-           "read", "shorten", "whole_length"]
+           "lines_at", "milestones", "read", "resume", "seam", "shorten", "whole_length"]
 
 #: The longest line read, in bytes, its newline included: far more than any
 #: event needs (a header of a hundred long names), little enough to hold.
@@ -116,6 +116,10 @@ class Tail:
         #: The number of a last line cut short while it was written (the
         #: reader refused it with :class:`~aces.errors.TruncatedLogError`).
         self.torn: int | None = None
+        #: Where reading stood as it came to the line ``stop`` of
+        #: :meth:`Reader.batches`: the number and digest of the line before,
+        #: and the position in the file there (-1 where it cannot be told).
+        self.stopped: tuple[int, bytes, int] | None = None
 
 
 def digest(previous: bytes, line: bytes) -> bytes:
@@ -163,12 +167,17 @@ class Reader:
     def __init__(self, lines: Iterable[bytes], source: str) -> None:
         self.source = source
         self.tail = Tail()
+        #: The position in the file read, where it can be told.
+        self._tell: t.Callable[[], int] | None = getattr(lines, "tell", None)
         readline = getattr(lines, "readline", None)
         if readline is not None:
             lines = iter(functools.partial(readline, LINE_LIMIT), b"")
         self._lines = iter(lines)
         self._batches: Iterator[Batch] | None = None
         self._pairs: Iterator[tuple[int, Event]] | None = None
+        #: For a reader of the later part of a log (:func:`resume`): the
+        #: number and digest of the line before its first.
+        self._after: tuple[int, bytes] | None = None
 
     def __iter__(self) -> Reader:
         return self
@@ -187,7 +196,7 @@ class Reader:
         """Whether reading has begun (:meth:`batches` is only for a reader that has not)."""
         return self._batches is not None
 
-    def batches(self, size: int | None = None) -> Iterator[Batch]:
+    def batches(self, size: int | None = None, stop: int | None = None) -> Iterator[Batch]:
         """The lines of the log in batches of ``size`` (:data:`BATCH`), read as
         each batch is asked for, each line's number, digest and place in the chain checked.
 
@@ -197,13 +206,21 @@ class Reader:
         writes it raises its error when its event is asked for
         (:attr:`Batch.event`). Either way, whoever walks the batches in
         order meets every sound line before the first bad one, and none after.
+        With ``stop``, a batch begins at that line: whoever walks the batches
+        knows when every line before it is walked.
         """
-        return self._start(BATCH if size is None else size)
+        return self._start(BATCH if size is None else size, stop)
 
-    def _start(self, size: int) -> Iterator[Batch]:
+    def _start(self, size: int, stop: int | None = None) -> Iterator[Batch]:
         if self._batches is not None:
             raise RuntimeError("a log's reader reads its lines once")
-        self._batches = _read(self._lines, self.source, self.tail, size)
+        if self._after is None:
+            self._batches = _read(self._lines, self.source, self.tail, size, stop, self._tell)
+        else:
+            number, previous = self._after
+            self.tail.schema = SCHEMA
+            self._batches = _read_current(self._lines, self.source, self.tail, size, number,
+                                          previous, stop, None)
         return self._batches
 
 
@@ -271,7 +288,17 @@ def read(lines: Iterable[bytes], source: str) -> Reader:
     return Reader(lines, source)
 
 
-def _read(lines: Iterator[bytes], source: str, tail: Tail, size: int) -> Iterator[Batch]:
+def resume(lines: Iterable[bytes], source: str, number: int, previous: bytes) -> Reader:
+    """Read the lines of a log of the current schema that follow its line
+    ``number``, of digest ``previous``, as :func:`read` reads them there: the
+    later part of a log, read on its own (:mod:`aces.split`)."""
+    reader = Reader(lines, source)
+    reader._after = (number, previous)
+    return reader
+
+
+def _read(lines: Iterator[bytes], source: str, tail: Tail, size: int, stop: int | None,
+          tell: t.Callable[[], int] | None) -> Iterator[Batch]:
     """The lines of a log in batches of ``size`` (see :meth:`Reader.batches`);
     the first line says its schema."""
     first = next(lines, None)
@@ -295,12 +322,20 @@ def _read(lines: Iterator[bytes], source: str, tail: Tail, size: int) -> Iterato
         for number, event in _read_old(lines, schema, source, tail):
             yield Batch(number, (_ENCODER.encode(event),), (event,).__getitem__)
         return
-    # The current schema, on its fast path, here rather than in a generator
-    # of its own, which would cost a hand-over for every line. A line written
-    # as aces writes it is checked with one comparison of its start and one
-    # hash, and joins the batch keyed by its rest (its bytes after the
-    # digest), one object for every line with the same rest: whoever walks
-    # the batch decodes only the rests it has not met before
+    yield from _read_current(lines, source, tail, size, 0, b"", stop, tell)
+
+
+def _read_current(lines: Iterator[bytes], source: str, tail: Tail, size: int, number: int,
+                  previous: bytes, stop: int | None,
+                  tell: t.Callable[[], int] | None) -> Iterator[Batch]:
+    """The lines of a log of the current schema in batches of ``size``, from
+    the line after ``number``, whose digest is ``previous`` (see
+    :meth:`Reader.batches`); a batch ends before the line ``stop``, and
+    ``tail`` notes where reading stood there (``tell``: the file's position)."""
+    # A line written as aces writes it is checked with one comparison of its
+    # start and one hash, and joins the batch keyed by its rest (its bytes
+    # after the digest), one object for every line with the same rest:
+    # whoever walks the batch decodes only the rests it has not met before
     # (:class:`_Decoder`), and a full batch is handed on in one go.
     limit = EVENT_LIMIT
     decoder = _Decoder(source)
@@ -308,20 +343,25 @@ def _read(lines: Iterator[bytes], source: str, tail: Tail, size: int) -> Iterato
     copy = _HASH.copy
     width = DIGEST_WIDTH
     head = _HEAD
-    number = 0
-    previous = b""
+    #: The last line of the batch that ends before ``stop`` (none: -1).
+    seam = -1 if stop is None else stop - 1
     rests: list[bytes] = []
     raws: list[bytes] = []
     keep, hold = rests.append, raws.append
     #: The line that fills the batch, or the first past the limit.
-    cut = min(size, limit + 1)
+    cut = _batch_end(number, size, limit, seam)
     take = itertools.islice
     try:
         # A batch of lines all written as aces writes them, the commonest
         # by far, is checked in one go, line by line in C: their numbers,
         # then their digests (:func:`_chain_fits`). Any other batch is read
         # line by line below, which names the first bad line.
-        while batch := list(take(lines, cut - number)):
+        while True:
+            if number == seam:
+                tail.stopped = (number, previous, -1 if tell is None else tell())
+            batch = list(take(lines, cut - number))
+            if not batch:
+                break
             count = len(batch)
             begin = number + 1
             prefixes = list(map(head.__mod__, range(begin, begin + count)))
@@ -337,7 +377,7 @@ def _read(lines: Iterator[bytes], source: str, tail: Tail, size: int) -> Iterato
                     # Each rest as the one object of its bytes, where there is one.
                     keys = t.cast("list[bytes]", list(map(known, after, after)))
                     yield Batch(begin, keys, decoder.events(begin, keys, batch))
-                    cut = min(number + size, limit + 1)
+                    cut = _batch_end(number, size, limit, seam)
                     continue
             for raw in batch:
                 number += 1
@@ -381,7 +421,7 @@ def _read(lines: Iterator[bytes], source: str, tail: Tail, size: int) -> Iterato
                                                                           rests, raws))
                 rests, raws = [], []
                 keep, hold = rests.append, raws.append
-                cut = min(number + size, limit + 1)
+                cut = _batch_end(number, size, limit, seam)
     except LogError as exc:
         # The sound lines before the bad one go first; then the error.
         if rests:
@@ -396,6 +436,13 @@ def _read(lines: Iterator[bytes], source: str, tail: Tail, size: int) -> Iterato
         yield Batch(number + 1 - len(rests), rests, decoder.events(number + 1 - len(rests),
                                                                   rests, raws))
     tail.ended = True
+
+
+def _batch_end(number: int, size: int, limit: int, seam: int) -> int:
+    """The last line of the batch after line ``number``: ``size`` lines on,
+    the first past the limit, or ``seam`` where the batch would go past it."""
+    cut = min(number + size, limit + 1)
+    return seam if number < seam < cut else cut
 
 
 #: A digest from the bytes it is made of: the hash with its width, made in C.
@@ -517,6 +564,115 @@ def _read_old(lines: Iterator[bytes], schema: int, source: str,
         tail.seq = number
         yield number, event
     tail.ended = True
+
+
+# -- In parts -------------------------------------------------------------------
+# A log read on two cores (:mod:`aces.split`) is cut where a line begins a
+# game. What is found here by the bytes alone is what the lines say of
+# themselves, not yet checked: whoever reads a part on the strength of it
+# checks it against the walk of the part before.
+
+#: How much of a log is read at a time where it is read in parts.
+_CHUNK: t.Final = 1 << 20
+#: How far past where a log is to be cut a game's start is looked for.
+_SEAM_WITHIN: t.Final = 8 << 20
+#: A line's event type, where a line written as aces writes it has it.
+_TYPE_AT: t.Final = b'","type":"'
+
+
+def seam(fd: int, size: int, share: float = 0.5) -> tuple[int, int, bytes] | None:
+    """Where a log of ``size`` bytes, open at ``fd``, may be cut in two: at
+    the first line past ``share`` of it that begins a game, as the lines say.
+
+    Returns the cut's offset, the number of the line before it and that
+    line's digest; ``None`` if no such line is found soon after.
+    """
+    offset = middle = int(size * share)
+    start = _TYPE_AT + b'game_started"'
+    while offset < min(size, middle + _SEAM_WITHIN):
+        chunk = read_at(fd, _CHUNK, offset)
+        found = chunk.find(start)
+        while found >= 0:
+            begin = chunk.rfind(b"\n", 0, found) + 1
+            before = chunk.rfind(b"\n", 0, max(0, begin - 1)) + 1
+            if begin and before:
+                place = _seam_of(chunk[before:begin], chunk[begin:found])
+                if place is not None:
+                    return (offset + begin, *place)
+            found = chunk.find(start, found + 1)
+        offset += len(chunk) - LINE_LIMIT if len(chunk) > LINE_LIMIT else len(chunk) or size
+    return None
+
+
+def _seam_of(before: bytes, head: bytes) -> tuple[int, bytes] | None:
+    """The number and digest of the line ``before`` the one that begins with
+    ``head`` (its bytes up to its type), if both are written as aces writes them."""
+    mark = head.find(b',"digest":"')
+    digits = head[7:mark]
+    if not (head.startswith(b'{"seq":') and digits.isdigit() and len(digits) < 11
+            and len(head) == mark + 11 + DIGEST_WIDTH):
+        return None
+    number = int(digits) - 1
+    prefix = _HEAD % number
+    found = before[len(prefix):len(prefix) + DIGEST_WIDTH]
+    if number < 1 or not before.startswith(prefix) or not _HEX.issuperset(found.decode()):
+        return None
+    return number, found
+
+
+def milestones(fd: int, end: int) -> Iterator[Event]:
+    """The starts, ends and exclusions of games on the lines of the log open
+    at ``fd`` before the offset ``end``, in order, as the lines say.
+
+    :raises ValueError: where they cannot say all that the walk of those lines
+        carries to the next game: a roll taken back among them, or a line of
+        one of these kinds that cannot be read.
+    """
+    offset = 0
+    rest = b""
+    games = _TYPE_AT + b"game_"
+    undone = _TYPE_AT + b"roll_undone"
+    while offset < end:
+        chunk = rest + read_at(fd, min(_CHUNK, end - offset), offset)
+        if len(chunk) == len(rest):
+            raise ValueError("the log is shorter than it was")
+        offset += len(chunk) - len(rest)
+        cut = chunk.rfind(b"\n") + 1 if offset < end else len(chunk)
+        chunk, rest = chunk[:cut], chunk[cut:]
+        if len(rest) > LINE_LIMIT or undone in chunk:
+            raise ValueError("a line too long, or a roll taken back")
+        found = chunk.find(games)
+        while found >= 0:
+            begin = chunk.rfind(b"\n", 0, found) + 1
+            stop = chunk.find(b"\n", found) + 1 or len(chunk)
+            line = chunk[begin:stop]
+            mark = line.find(b',"digest":"') + 11 + DIGEST_WIDTH
+            if mark == found - begin:
+                event = _EVENT.decode(b"{" + line[mark + 2:].removesuffix(b"\n"))
+                if type(event) not in (GameStarted, GameOver, GameExcluded):
+                    raise ValueError("not a game's start, end or exclusion")
+                yield event
+            found = chunk.find(games, stop)
+
+
+def lines_at(fd: int, offset: int) -> Iterator[bytes]:
+    """The lines of the log open at ``fd`` from ``offset`` on, read in large
+    chunks at their own offset (the file's own is left as it is).
+
+    :raises ValueError: at a carriage return or a line too long to read:
+        lines a walk of a part does not read as :func:`read` would.
+    """
+    rest = b""
+    while chunk := read_at(fd, _CHUNK, offset):
+        offset += len(chunk)
+        chunk = rest + chunk
+        cut = chunk.rfind(b"\n") + 1
+        rest = chunk[cut:]
+        if len(rest) > LINE_LIMIT or b"\r" in chunk:
+            raise ValueError("a line too long, or a carriage return")
+        yield from chunk[:cut].splitlines(keepends=True)
+    if rest:
+        yield rest
 
 
 # -- Naming what is wrong -----------------------------------------------------

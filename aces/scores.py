@@ -57,6 +57,11 @@ class Scores:
             for _, name in away[:room]:
                 del counts[name], seated[name]
 
+    def kept(self) -> tuple[tuple[tuple[str, int], ...], tuple[tuple[str, int], ...]]:
+        """All that the scores hold, in order: each remembered player's score,
+        and the game each last sat at. Two scores that keep the same go on alike."""
+        return tuple(self.counts.items()), tuple(self._seated.items())
+
     def add(self, name: str, by: int = 1) -> None:
         """Score ``by`` for ``name`` (taken back with ``-1``), if remembered:
         a player scores only at the table, where everyone is remembered."""

@@ -24,6 +24,7 @@ from aces.walk import Visitor, unfinished
 if t.TYPE_CHECKING:
     import gettext
 
+    from aces.events import Event
     from aces.walk import Step
 
 __all__ = ["Tally"]
@@ -60,15 +61,25 @@ class Tally(Visitor["Tally"]):
             for settled in step.undone.settled:
                 if isinstance(settled, GameOver):
                     self._count(settled, -1)
-        elif isinstance(event, GameStarted):
+        else:
+            self.passed(event)
+
+    def passed(self, event: Event) -> None:
+        if isinstance(event, GameStarted):
             self.games += 1
             self._wins.seat(event.players, self.games)
             self._losses.seat(event.players, self.games)
         elif isinstance(event, GameOver):
             self._count(event, 1)
 
+    def carried(self) -> t.Hashable:
+        return self.games, self._wins.kept(), self._losses.kept()
+
     def end(self) -> None:
         self.waiting = unfinished(self._last)
+        # Counted to the end, the tally holds numbers alone (a later part of a
+        # log walked on another core hands it on whole: aces.split).
+        self._last = None
 
     def result(self) -> Tally:
         return self

@@ -54,8 +54,8 @@ if t.TYPE_CHECKING:
     from aces.log import Record
     from aces.rules import RollRequest
 
-__all__ = ["STAGES", "UNDO_DEPTH", "Stand", "Standing", "Step", "Visitor", "drive", "undo_depth",
-           "unfinished", "waiting", "walk"]
+__all__ = ["STAGES", "UNDO_DEPTH", "Seam", "Stand", "Standing", "Step", "Visitor", "drive",
+           "undo_depth", "unfinished", "waiting", "walk"]
 
 #: How many rolls of one game an undo can reach back: far more than a
 #: table ever takes back, few enough that a hostile log costs little memory.
@@ -188,6 +188,19 @@ class Standing(t.Generic[S]):
         return Stand(self._lines.pop(), *self._rolls.pop())
 
 
+class Seam(t.NamedTuple):
+    """Where a log walked in two parts (:mod:`aces.split`) is cut: before the
+    line that begins a game, after a finished one, with what the walk carries
+    from one game to the next."""
+
+    #: The first line of the later part.
+    line: int
+    #: The games begun before it.
+    games: int
+    #: The games taken out of the pool before it.
+    excluded: frozenset[int]
+
+
 class Visitor(t.Generic[ResultT]):
     """Visits the steps of a walk, then gives a result.
 
@@ -215,17 +228,40 @@ class Visitor(t.Generic[ResultT]):
         """What the visitor gathered."""
         raise NotImplementedError
 
+    def carried(self) -> t.Hashable | None:
+        """What the visitor carries from one game to the next, as a value that
+        two visitors compare; ``None`` for a visitor that cannot be driven
+        through a log in parts (:mod:`aces.split`), as by default.
+
+        A visitor that can be says here all that its steps after the end of
+        a game depend on: the counts of a session, say.
+        """
+        return None
+
+    def passed(self, event: Event) -> None:
+        """The start, the end or the exclusion of a game walked elsewhere, in
+        order (:mod:`aces.split`): keep what :meth:`carried` says, telling
+        nothing."""
+
 
 def drive(records: Iterable[Record], source: str, visitor: Visitor[ResultT], *,
-          allow_unfinished: bool = False, allow_unsettled: bool | None = None) -> ResultT:
+          allow_unfinished: bool = False, allow_unsettled: bool | None = None,
+          start: Seam | None = None,
+          meet: tuple[int, t.Callable[[Seam | None], None]] | None = None) -> ResultT:
     """Walk the log ``records`` through ``visitor``, and give its result.
+
+    For a log walked in two parts (:mod:`aces.split`): ``start`` is where
+    the later part begins, when ``records`` are its lines alone; ``meet``,
+    a line and what to call once every line before it is walked (with the
+    seam there, or ``None`` if no game ends just before it).
 
     :raises ~aces.errors.AcesError: at the first line that does not follow
         the rules or cannot be read (see :func:`walk`); the visitor has seen
         every step before it.
     """
     visit = visitor.visit
-    for step in _walk(records, source, allow_unfinished, allow_unsettled, visitor.kinds):
+    for step in _walk(records, source, allow_unfinished, allow_unsettled, visitor.kinds,
+                      start, meet):
         visit(step)
     visitor.end()
     return visitor.result()
@@ -250,26 +286,29 @@ def walk(
         its game refuses, and :raises ~aces.errors.RollError: for a roll
         the rules refuse; both placed at their line.
     """
-    return _walk(records, source, allow_unfinished, allow_unsettled, None)
+    return _walk(records, source, allow_unfinished, allow_unsettled, None, None, None)
 
 
 def _walk(records: Iterable[Record], source: str, allow_unfinished: bool,
-          allow_unsettled: bool | None, kinds: frozenset[type] | None) -> Iterator[Step[t.Any]]:
+          allow_unsettled: bool | None, kinds: frozenset[type] | None, start: Seam | None,
+          meet: tuple[int, t.Callable[[Seam | None], None]] | None) -> Iterator[Step[t.Any]]:
     """:func:`walk`, yielding only the steps of ``kinds`` (every step for
     ``None``) and the last step of the log whatever its kind, as
-    :meth:`Visitor.kinds` asks: a step never yielded is never made."""
+    :meth:`Visitor.kinds` asks: a step never yielded is never made; from
+    ``start`` and to ``meet`` as :func:`drive` says."""
     # A reader hands over its lines a batch at a time, far cheaper than one
     # record at a time, each keyed by its bytes; other records come one by
     # one, each keyed by its event's identity (the move holds the event, so
     # that no other event can take its id while the move is remembered).
+    seam, met = (0, None) if meet is None else meet
     if type(records) is Reader and not records.started:
-        batches: Iterable[Batch] = records.batches()
+        batches: Iterable[Batch] = records.batches(stop=seam or None)
     else:
         batches = (Batch(line, (id(event),), (event,).__getitem__) for line, event in records)
     new = _tuple_new
     #: Games begun so far, and those taken out of the pool.
-    games = 0
-    excluded: set[int] = set()
+    games = 0 if start is None else start.games
+    excluded: set[int] = set() if start is None else set(start.excluded)
     points = _Points()
     # Before the first game, the log is where a finished game leaves it:
     # only a game's start may come next.
@@ -282,6 +321,9 @@ def _walk(records: Iterable[Record], source: str, allow_unfinished: bool,
     event: Event | None = None
     undone: Stand[t.Any] | None = None
     for first, keys, event_of in batches:
+        if first == seam and met is not None:
+            met(Seam(first, games, frozenset(excluded))
+                if game is not None and here.request is None and not here.pending else None)
         for line, key in enumerate(keys, first):
             # A line seen here before leads where it led then: the rules
             # are pure, and equal keys hold equal events. Where a roll's

@@ -9,6 +9,7 @@ from aces.walk import Visitor
 if t.TYPE_CHECKING:
     from collections.abc import Callable
 
+    from aces.events import Event
     from aces.narrate import Narrator
     from aces.walk import Step
 
@@ -51,6 +52,13 @@ class Printer(Visitor[bool]):
     def end(self) -> None:
         if self.result():
             self.narrator.end()
+
+    def carried(self) -> t.Hashable | None:
+        # A replay that waits for Enter is told in one go.
+        return self.narrator.carried() if self.pause is None else None
+
+    def passed(self, event: Event) -> None:
+        self.narrator.passed(event)
 
     def result(self) -> bool:
         # Every walk begins with a game's start, which the narrator counts.

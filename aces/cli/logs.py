@@ -36,9 +36,21 @@ TALLY_EPILOG: t.Final = ("A session's tally remembers everyone at the table, and
                          " the thousand players seated most recently: a player away for"
                          " longer is forgotten, and comes back with nothing scored.")
 
+#: The last words of the help of aces verify and aces replay: a big log is
+#: read on two cores (:mod:`aces.split`).
+VERIFY_EPILOG: t.Final = ("A log of 8 MiB or more, read from a file, is checked on two cores"
+                          " where the machine has two and one is idle: the games of its later"
+                          " half in a second process. The summary, or the error, is the same as"
+                          " on one core.")
+REPLAY_EPILOG: t.Final = ("A log of 8 MiB or more, read from a file, is narrated on two cores"
+                          " where the machine has two and one is idle (not with --step or"
+                          " --odds): the games of"
+                          " its later half in a second"
+                          " process, whose narration waits in a temporary file until the earlier"
+                          " half's is written. What is written is the same as on one core.")
 
 
-@click.command()
+@click.command(epilog=VERIFY_EPILOG)
 @click.argument("log", metavar="LOG")
 @example_option()
 @lang_option
@@ -49,15 +61,14 @@ def verify(log: str, example: bool, lang: str | None) -> None:
     that is not, and why. LOG may be '-' for standard input.
     """
     from aces import summary
-    from aces.log import read
-    from aces.walk import drive
+    from aces.split import drive_log
 
     with reported(lang):
         chosen, catalog = translations(lang)
         with open_log(log, example) as (stream, source):
             # A game still being played is sound so far: the line says so.
-            tally = drive(read(stream, source), source, summary.Tally(), allow_unfinished=True,
-                          allow_unsettled=False)
+            tally = drive_log(stream, source, summary.Tally(), allow_unfinished=True,
+                              allow_unsettled=False)
             if not tally.events:
                 # Translators: an error. {source}: the log's file name, or <stdin>.
                 raise EmptyLogError("{source} is empty: it holds no events", source=source)
@@ -65,7 +76,7 @@ def verify(log: str, example: bool, lang: str | None) -> None:
             click.echo(tally.line(source, chosen, catalog))
 
 
-@click.command(epilog=TALLY_EPILOG)
+@click.command(epilog=f"{TALLY_EPILOG}\n\n{REPLAY_EPILOG}")
 @click.argument("log", metavar="LOG")
 @lang_option
 @click.option("--step", "stepwise", is_flag=True,
@@ -99,10 +110,9 @@ def replay(log: str, lang: str | None, stepwise: bool, odds: bool, page: str | N
     table is shown when the finish begins.
     """
     from aces.cli._printer import Printer
-    from aces.log import read
     from aces.narrate import Narrator
     from aces.narrate.chances import ChanceNarrator
-    from aces.walk import drive
+    from aces.split import drive_log
 
     if page is not None or number is not None or force:
         _page(log, example, lang, page, number, stepwise, force)
@@ -122,8 +132,8 @@ def replay(log: str, lang: str | None, stepwise: bool, odds: bool, page: str | N
         with open_log(log, example) as (stream, source):
             try:
                 try:
-                    seen = drive(read(stream, source), source, printer,
-                                 allow_unfinished=True, allow_unsettled=False)
+                    seen = drive_log(stream, source, printer, allow_unfinished=True,
+                                     allow_unsettled=False, writer=printer)
                 finally:
                     # What was told goes out before an error goes to standard error.
                     printer.flush()

@@ -39,6 +39,7 @@ if t.TYPE_CHECKING:
     import gettext
     from collections.abc import Callable, Iterable
 
+    from aces.events import Event
     from aces.log import Record
     from aces.narrate.phrasebook import Phrasebook
     from aces.walk import Step
@@ -189,7 +190,26 @@ class Narrator(Visitor[list[str]]):
         """Every line told and not taken."""
         return self.lines
 
+    def carried(self) -> t.Hashable:
+        """The games told, each game's session, the phrasebooks opened, and
+        whether standings are still due."""
+        return (self.games, self.due is None, tuple(self._books),
+                tuple((name, session.games, session.scores.kept())
+                      for name, session in self._sessions.items()))
+
+    def passed(self, event: Event) -> None:
+        kind = type(event)
+        if kind is GameStarted:
+            self._open(t.cast("GameStarted", event))
+        elif kind is GameOver:
+            assert self._book is not None, "a game ends after it starts"
+            self._count(self._book, t.cast("GameOver", event))
+
     def _start(self, event: GameStarted, out: list[str]) -> None:
+        out.extend(self._open(event).header(self.games, event))
+
+    def _open(self, event: GameStarted) -> Phrasebook:
+        """A game begins: its phrasebook, and the session's count of players."""
         book = self._books.get(event.game)
         if book is None:
             try:
@@ -206,16 +226,21 @@ class Narrator(Visitor[list[str]]):
         self.games += 1
         session = self._sessions.setdefault(event.game, _Session())
         session.scores.seat(event.players, self.games)
-        out.extend(book.header(self.games, event))
+        return book
 
     def _score(self, book: Phrasebook, event: GameOver, out: list[str]) -> None:
+        session = self._count(book, event)
+        if session.games > 1:
+            out.append(book.tally(session.scores.counts, session.games))
+
+    def _count(self, book: Phrasebook, event: GameOver) -> _Session:
+        """A game ends: the session counts it, and its score."""
         session = self._sessions[book.game]
         session.games += 1
         scorer = book.score(event)
         if scorer is not None:
             session.scores.add(scorer)
-        if session.games > 1:
-            out.append(book.tally(session.scores.counts, session.games))
+        return session
 
     def _unscore(self, book: Phrasebook, event: GameOver) -> None:
         """Take back the score of a game whose last roll was taken back."""

@@ -255,6 +255,10 @@ class ChanceNarrator(Narrator):
         self._chances()
         super().end()
 
+    def carried(self) -> None:
+        # Its budget of estimates runs through the whole log: never in parts.
+        return None
+
     def _chances(self) -> None:
         self.settle()
         # The roll settled in the state of the last step told.

@@ -149,11 +149,13 @@ def time_replay(path: Path, lang: str = "en", *, cached: bool = True) -> float:
 
 class Used(t.NamedTuple):
     """What a child process used: CPU time (user and system: steadier than the
-    wall clock on a machine others share) and peak resident memory (KiB), as
-    the kernel counts them."""
+    wall clock on a machine others share, and summed over the processes it
+    forks) and peak resident memory (KiB), as the kernel counts them, and the
+    time it took by the wall clock (what a command that uses two cores saves)."""
 
     seconds: float
     kib: int
+    wall: float
 
 
 def measure(command: list[str], pythonpath: str | None = None,
@@ -161,11 +163,13 @@ def measure(command: list[str], pythonpath: str | None = None,
     """What ``command`` used, run as a child process, its output to /dev/null,
     with ``pythonpath`` for the package when given; ``None`` past ``limit`` seconds."""
     probe = (
-        "import resource, subprocess, sys;"
+        "import resource, subprocess, sys, time;"
+        "start = time.perf_counter();"
         "done = subprocess.run(sys.argv[1:], stdout=subprocess.DEVNULL,"
         " stderr=subprocess.DEVNULL);"
+        "wall = time.perf_counter() - start;"
         "used = resource.getrusage(resource.RUSAGE_CHILDREN);"
-        "print(used.ru_utime + used.ru_stime, used.ru_maxrss, done.returncode)"
+        "print(used.ru_utime + used.ru_stime, used.ru_maxrss, done.returncode, wall)"
     )
     env = dict(os.environ)
     if pythonpath is not None:
@@ -178,10 +182,10 @@ def measure(command: list[str], pythonpath: str | None = None,
                                 cwd=tempfile.gettempdir())
     except subprocess.TimeoutExpired:
         return None
-    seconds, kib, code = result.stdout.split()
+    seconds, kib, code, wall = result.stdout.split()
     if int(code) != 0:
         raise SystemExit(f"{' '.join(command)} failed with status {code}")
-    return Used(float(seconds), int(kib))
+    return Used(float(seconds), int(kib), float(wall))
 
 
 def peak_memory_kib(command: list[str]) -> int:
@@ -191,33 +195,50 @@ def peak_memory_kib(command: list[str]) -> int:
     return used.kib
 
 
-def cpu_seconds(command: list[str], pythonpath: str | None) -> float:
-    """The CPU time (user and system) of a child process."""
-    used = measure(command, pythonpath)
-    assert used is not None
-    return used.seconds
+def used(command: list[str], pythonpath: str | None) -> Used:
+    """What a child process used."""
+    found = measure(command, pythonpath)
+    assert found is not None
+    return found
+
+
+def load() -> str:
+    """The machine's load averages (1, 5 and 15 minutes)."""
+    try:
+        return " ".join(Path("/proc/loadavg").read_text(encoding="ascii").split()[:3])
+    except OSError:
+        return "unknown"
 
 
 def side_by_side(path: Path, events: int, baseline: float, before: str, warm: Path,
                  runs: int = 3) -> None:
-    """Each command's rate now and from the checkout ``before``, the best of ``runs``.
+    """Each command's rate now and from the checkout ``before``, the best of ``runs``,
+    by CPU time and by the wall clock.
 
     Each command first reads the log ``warm`` (a small one) from each
     checkout, untimed, which compiles the modules it loads. The runs of the
     two take turns, so that a change in the machine's load falls on both alike.
+    A command that reads a big log on two cores (:mod:`aces.split`) spends
+    more CPU time than on one, and less time by the wall clock.
     """
     aces = [sys.executable, "-m", "aces"]
-    print(f"\nthe commands as processes, CPU time, best of {runs}: now, and before ({before})")
+    print(f"\nthe commands as processes, best of {runs}: now, and before ({before})")
     for command in (["verify"], ["replay", "--lang", "nb"], ["walkthrough", "--lang", "en"]):
         for pythonpath in (None, before):
             measure([*aces, command[0], str(warm), *command[1:]], pythonpath)
         line = [*aces, command[0], str(path), *command[1:]]
-        turns = [(cpu_seconds(line, None), cpu_seconds(line, before)) for _ in range(runs)]
-        now = min(mine for mine, _ in turns)
-        then = min(theirs for _, theirs in turns)
-        rate(f"{command[0]} now", events, now, baseline)
-        rate(f"{command[0]} before", events, then, baseline)
-        print(f"{'':<40} now / before: {then / now:.2f} x the speed")
+        turns = []
+        for _ in range(runs):
+            turns.append((used(line, None), used(line, before)))
+            print(f"{'':<40} load {load()}: now {turns[-1][0].seconds:.2f} s CPU,"
+                  f" {turns[-1][0].wall:.2f} s wall; before {turns[-1][1].seconds:.2f} s CPU,"
+                  f" {turns[-1][1].wall:.2f} s wall")
+        for clock, field in (("CPU time", "seconds"), ("wall clock", "wall")):
+            now = min(getattr(mine, field) for mine, _ in turns)
+            then = min(getattr(theirs, field) for _, theirs in turns)
+            rate(f"{command[0]} now, {clock}", events, now, baseline)
+            rate(f"{command[0]} before, {clock}", events, then, baseline)
+            print(f"{'':<40} now / before: {then / now:.2f} x the speed")
 
 
 def main() -> None:
@@ -241,6 +262,7 @@ def main() -> None:
         print(f"wrote {games:,} games, {events:,} events, "
               f"{big.stat().st_size / 2**20:.0f} MiB in {time.perf_counter() - started:.1f} s\n")
 
+        print(f"load {load()}")
         baseline = rate("baseline: json.loads per line", events, time_baseline(big))
         rate("reader alone (shape, decode, digests)", events, time_reader(big), baseline)
         digests = time_digests(big)

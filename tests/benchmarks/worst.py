@@ -53,7 +53,7 @@ def show(figure: Used | None, lines: int) -> str:
     """CPU time, the time per line of the log (flat when the cost is linear) and peak memory."""
     if figure is None:
         return f"{f'> {LIMIT:.0f} s':>10} {'':>18}"
-    seconds, kib = figure
+    seconds, kib = figure.seconds, figure.kib
     return f"{seconds:7.2f}s {seconds / lines * 1e6:6.1f}us {kib / 1024:5.0f}MiB"
 
 
