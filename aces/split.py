@@ -126,9 +126,7 @@ def _plan(stream: t.BinaryIO, visitor: Visitor[t.Any]) -> tuple[int, int, bytes]
     a log too small, not a file read from its start, a visitor that cannot
     be walked in parts, a machine of one core, or no core idle, or without
     ``fork``, a process of threads."""
-    # A process of several threads is never forked: a lock another thread
-    # holds would stay held in the copy.
-    if (not hasattr(os, "fork") or not _spare_core() or threading.active_count() > 1
+    if (not hasattr(os, "fork") or not _spare_core() or not _alone()
             or visitor.carried() is None):
         return None
     try:
@@ -139,6 +137,12 @@ def _plan(stream: t.BinaryIO, visitor: Visitor[t.Any]) -> tuple[int, int, bytes]
     except (OSError, ValueError, AttributeError, io.UnsupportedOperation):
         return None
     return seam(fd, status.st_size, SHARE)
+
+
+def _alone() -> bool:
+    """Whether this process runs one thread: a process of several is never
+    forked, since a lock another thread holds would stay held in the copy."""
+    return threading.active_count() == 1
 
 
 def _spare_core() -> bool:

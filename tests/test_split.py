@@ -12,6 +12,7 @@ from __future__ import annotations
 import io
 import os
 import tempfile
+import threading
 import typing as t
 
 import pytest
@@ -67,6 +68,10 @@ def taken(monkeypatch: pytest.MonkeyPatch) -> Counted:
     monkeypatch.setattr(split, "SPLIT_FROM", 1)
     monkeypatch.setattr(split, "_Taken", Taken)
     monkeypatch.setattr(split, "_spare_core", lambda: True)
+    # The suite's own threads (Playwright's, in a worker that ran a browser
+    # test before) take none of the locks the later part's walk takes: a
+    # command run as a process of its own has no thread but its main one.
+    monkeypatch.setattr(split, "_alone", lambda: True)
     return counted
 
 
@@ -302,6 +307,24 @@ def test_a_log_is_walked_in_one_process_where_no_core_is_idle(
     monkeypatch.setattr(split, "_spare_core", lambda: False)
     assert run("verify", str(path), env=ENGLISH).exit_code == 0
     assert taken.taken == 0
+
+
+def test_a_process_of_several_threads_is_never_forked(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    path = tmp_path / "session.jsonl"
+    path.write_bytes(log_of(games(40)))
+    monkeypatch.setattr(split, "SPLIT_FROM", 1)
+    monkeypatch.setattr(split, "_spare_core", lambda: True)
+    monkeypatch.setattr(os, "fork", lambda: pytest.fail("forked beside another thread"))
+    stop = threading.Event()
+    beside = threading.Thread(target=stop.wait)
+    beside.start()
+    try:
+        assert not split._alone()
+        assert run("verify", str(path), env=ENGLISH).exit_code == 0
+    finally:
+        stop.set()
+        beside.join()
 
 
 @pytest.mark.parametrize(("load", "cores", "spare"), [(0.5, 2, True), (1.9, 2, True),
