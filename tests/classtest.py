@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 import httpx
 
 if t.TYPE_CHECKING:
+    from collections.abc import Iterator
     from pathlib import Path
 
     from playwright.sync_api import Browser, BrowserContext, Page
@@ -131,6 +132,16 @@ class Server(Launched):
     @property
     def teacher(self) -> dict[str, str]:
         return {"authorization": f"Bearer {self.secret}"}
+
+
+def quiet_server(folder: Path, *args: str) -> Iterator[Server]:
+    """A test module's server (``yield from`` it in a fixture): stopped at the
+    end by Ctrl-C, which ends it as it ends every command of aces (status 130),
+    having printed nothing on its standard error, no traceback above all."""
+    with Server(folder, *args) as running:
+        yield running
+        assert running.stop() == 130
+        assert [line for line in running.err if line] == [], running.err
 
 
 def join(client: httpx.Client, code: str, label: str, players: list[str],

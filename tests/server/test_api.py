@@ -14,7 +14,7 @@ from io import BytesIO
 
 import pytest
 
-from classtest import Player, Server, join
+from classtest import Player, Server, join, quiet_server
 
 if t.TYPE_CHECKING:
     from collections.abc import Iterator
@@ -25,17 +25,7 @@ if t.TYPE_CHECKING:
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    with Server(tmp_path_factory.mktemp("class") / "7b", "--lang", "nb") as running:
-        yield running
-        # Ctrl-C ends it as it ends every command of aces: status 130.
-        assert running.stop() == 130
-        assert [line for line in running.err if line] == [], running.err
-
-
-@pytest.fixture
-def client(server: Server) -> Iterator[httpx.Client]:
-    with server.client() as opened:
-        yield opened
+    yield from quiet_server(tmp_path_factory.mktemp("class") / "7b", "--lang", "nb")
 
 
 #: «Bo» in Cyrillic letters, which looks like the Latin one.

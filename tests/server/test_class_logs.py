@@ -14,7 +14,7 @@ from io import BytesIO
 
 import pytest
 
-from classtest import Player, Server, join
+from classtest import Player, Server, join, quiet_server
 from recordtest import run
 
 if t.TYPE_CHECKING:
@@ -28,16 +28,7 @@ PLAYERS: t.Final = ["Kari", "Ola", "Per"]
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    with Server(tmp_path_factory.mktemp("class") / "9a", "--lang", "nb") as running:
-        yield running
-        assert running.stop() == 130
-        assert [line for line in running.err if line] == [], running.err
-
-
-@pytest.fixture
-def client(server: Server) -> Iterator[httpx.Client]:
-    with server.client() as opened:
-        yield opened
+    yield from quiet_server(tmp_path_factory.mktemp("class") / "9a", "--lang", "nb")
 
 
 class Recorded(t.NamedTuple):

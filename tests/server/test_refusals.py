@@ -26,7 +26,7 @@ import pytest
 
 from aces.classroom.access import GUESSES
 
-from classtest import Player, Server, join
+from classtest import Player, Server, join, quiet_server
 
 if t.TYPE_CHECKING:
     from collections.abc import Iterator
@@ -34,16 +34,7 @@ if t.TYPE_CHECKING:
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    with Server(tmp_path_factory.mktemp("class") / "8c") as running:
-        yield running
-        assert running.stop() == 130
-        assert [line for line in running.err if line] == [], running.err
-
-
-@pytest.fixture
-def client(server: Server) -> Iterator[httpx.Client]:
-    with server.client() as opened:
-        yield opened
+    yield from quiet_server(tmp_path_factory.mktemp("class") / "8c")
 
 
 def device(server: Server, address: str, **headers: str) -> httpx.Client:
