@@ -283,31 +283,29 @@ def moved(page: Page, before: str) -> None:
 
 
 def poll(condition: t.Callable[[], bool]) -> None:
-    deadline = time.monotonic() + WAIT / 1000
-    while not condition():
-        assert time.monotonic() < deadline, "timed out"
-        time.sleep(0.05)
+    """:func:`wait_until` ``condition``, as long as a page may take (:data:`WAIT`)."""
+    wait_until(condition, WAIT / 1000)
+
+
+def choose_and_send(page: Page, dice: list[int]) -> None:
+    """Record ``dice`` on a group's page: a one-die roll's face button, or each
+    die's face and then the button that sends them."""
+    if len(dice) == 1 and page.locator("#main button.face").count():
+        page.locator(f"#main button.face[value='{dice[0]}']").click()
+    else:
+        for die, face in enumerate(dice):
+            page.locator(f"#main input[name='die-{die}'][value='{face}']").check(force=True)
+        page.locator("#main form.roll button.primary").click()
 
 
 def roll_by_buttons(page: Page, dice: list[int]) -> None:
     before = state(page)["seq"]
-    if len(dice) == 1 and page.locator("#main button.face").count():
-        page.locator(f"#main button.face[value='{dice[0]}']").click()
-    else:
-        for die, face in enumerate(dice):
-            page.locator(f"#main input[name='die-{die}'][value='{face}']").check(force=True)
-        page.locator("#main form.roll button.primary").click()
+    choose_and_send(page, dice)
     moved(page, before)
 
 
-
 def roll_without_script(page: Page, dice: list[int]) -> None:
-    if len(dice) == 1 and page.locator("#main button.face").count():
-        page.locator(f"#main button.face[value='{dice[0]}']").click()
-    else:
-        for die, face in enumerate(dice):
-            page.locator(f"#main input[name='die-{die}'][value='{face}']").check(force=True)
-        page.locator("#main form.roll button.primary").click()
+    choose_and_send(page, dice)
     page.wait_for_load_state()
 
 
